@@ -1,0 +1,80 @@
+#pragma once
+// An importer is a pure function from bytes to domain records, behind a registry.
+// No SQL, no dialogs: the caller (ImportService) commits one transaction per source.
+
+#include "model/records.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+class QIODevice;
+
+namespace plimsoll {
+
+struct ImportWarning
+{
+    std::string kind;   // short machine tag, e.g. "ignored-field", "impossible-value"
+    int64_t line = 0;   // 1-based, 0 when not line-oriented
+    std::string detail; // human sentence
+};
+
+struct ImportError
+{
+    std::string message; // without the file name: "field 'timestamp' is not an ISO-8601 time"
+    int64_t line = 0;    // 1-based, 0 when unknown
+    int64_t offset = -1; // byte offset, -1 when unknown
+    std::string field;   // JSON pointer-ish path or column name, empty when not applicable
+
+    // "runs.json: line 12: field 'timestamp': is not an ISO-8601 time"
+    std::string describe(const std::string &file) const;
+};
+
+struct ImportOptions
+{
+    std::string uri; // for messages; the importer does not open it
+};
+
+// Called with bytes consumed so far and the total (-1 when unknown). Returning false cancels.
+using Progress = std::function<bool(int64_t done, int64_t total)>;
+
+struct ImportResult
+{
+    std::vector<RunRecord> runs;
+    std::vector<ImportWarning> warnings;
+    std::optional<ImportError> error;
+    bool ok() const { return !error.has_value(); }
+};
+
+class Importer
+{
+public:
+    virtual ~Importer() = default;
+    virtual std::string name() const = 0;    // format name used by --format
+    virtual std::string version() const = 0; // bumped whenever parsing changes results
+    virtual std::string description() const = 0;
+    virtual std::string detectionRule() const = 0; // human sentence, `plimsoll formats`
+    // Confidence 0..100 that `head` (the first bytes of a source, up to 64 KiB) is this format.
+    virtual int sniff(std::string_view head) const = 0;
+    virtual ImportResult parse(QIODevice &in, const ImportOptions &options,
+                               const Progress &progress) const = 0;
+};
+
+class ImporterRegistry
+{
+public:
+    static const ImporterRegistry &instance();
+    const std::vector<const Importer *> &importers() const { return m_importers; }
+    const Importer *byName(std::string_view name) const;
+    // The most confident importer for these bytes, or nullptr when none claims them.
+    const Importer *detect(std::string_view head) const;
+
+private:
+    ImporterRegistry();
+    std::vector<const Importer *> m_importers;
+};
+
+} // namespace plimsoll
