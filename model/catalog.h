@@ -13,7 +13,7 @@ enum class Direction { HigherIsBetter, LowerIsBetter, Neutral };
 struct MetricInfo
 {
     std::string_view name;
-    std::string_view unit; // SI: "records/s", "bytes/s", "s", "bytes", "cores", "count"
+    std::string_view unit; // SI: "records/s", "bytes/s", "s", "bytes", "fraction", "count"
     Direction direction;
     std::string_view description;
 };

@@ -82,7 +82,7 @@ struct ImportOutcome
 class Store
 {
 public:
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     // Opens (creating when missing) and migrates forward. Throws StoreError with the path in
     // the message when the file is not a Plimsoll store or was written by a newer version.

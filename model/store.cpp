@@ -1,0 +1,462 @@
+#include "model/store.h"
+
+#include "model/sqlite.h"
+#include "model/storeschema.h"
+
+#include <QFileInfo>
+
+#include <cstdlib>
+
+namespace plimsoll {
+
+using sql::Statement;
+
+namespace {
+
+// How long a writer waits for another process's transaction before reporting "busy".
+constexpr int kBusyTimeoutMs = 5000;
+
+bool isNumber(const std::string &s)
+{
+    if (s.empty() || s.size() > 18)
+        return false;
+    for (char c : s)
+        if (c < '0' || c > '9')
+            return false;
+    return true;
+}
+
+const char *kRunSummaryColumns =
+    "r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, r.tool_version, "
+    "r.target, r.sample, (SELECT COUNT(*) FROM scenarios s WHERE s.run_id = r.id), "
+    "src.uri, src.format";
+
+RunSummary readSummary(const Statement &q)
+{
+    RunSummary s;
+    s.id = q.int64(0);
+    s.runKey = q.text(1);
+    s.timestamp = q.text(2);
+    s.commit = q.text(3);
+    s.imageDigest = q.text(4);
+    s.tool = q.text(5);
+    s.toolVersion = q.text(6);
+    s.target = q.text(7);
+    s.sample = q.int64(8) != 0;
+    s.scenarioCount = q.int64(9);
+    s.sourceUri = q.text(10);
+    s.sourceFormat = q.text(11);
+    return s;
+}
+
+nlohmann::json parseStoredJson(const std::string &text, nlohmann::json fallback)
+{
+    if (text.empty())
+        return fallback;
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    return j.is_discarded() ? fallback : j;
+}
+
+} // namespace
+
+Store::Store(const std::string &path) : m_path(path)
+{
+    const bool existed = QFileInfo::exists(QString::fromStdString(path));
+    if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+        SQLITE_OK) {
+        const std::string why = m_db ? sqlite3_errmsg(m_db) : "out of memory";
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw StoreError("cannot open store " + path + ": " + why);
+    }
+    sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+    try {
+        // Reading the header first turns "file is not a database" into a clear message.
+        Statement app(m_db, "PRAGMA application_id");
+        app.step();
+        const int64_t appId = app.int64(0);
+        Statement ver(m_db, "PRAGMA user_version");
+        ver.step();
+        const int64_t version = ver.int64(0);
+        if (existed && appId != kStoreApplicationId) {
+            Statement tables(m_db, "SELECT COUNT(*) FROM sqlite_master");
+            tables.step();
+            if (appId != 0 || tables.int64(0) > 0)
+                throw StoreError("not a Plimsoll store");
+        }
+        if (version > kSchemaVersion)
+            throw StoreError("written by a newer Plimsoll (schema version " +
+                             std::to_string(version) + ", this one reads up to " +
+                             std::to_string(kSchemaVersion) + "); it was left untouched");
+        sql::exec(m_db, "PRAGMA journal_mode=WAL");
+        sql::exec(m_db, "PRAGMA foreign_keys=ON");
+        sql::exec(m_db, "PRAGMA synchronous=NORMAL");
+        migrate();
+    } catch (const StoreError &e) {
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        std::string what = e.what();
+        if (what.find("file is not a database") != std::string::npos)
+            what = "not a Plimsoll store (not an SQLite database)";
+        throw StoreError("cannot open store " + path + ": " + what);
+    }
+}
+
+Store::~Store() { sqlite3_close(m_db); }
+
+int Store::schemaVersion() const
+{
+    Statement q(m_db, "PRAGMA user_version");
+    q.step();
+    return static_cast<int>(q.int64(0));
+}
+
+void Store::migrate()
+{
+    const auto &steps = storeMigrations();
+    static_assert(kSchemaVersion > 0);
+    if (static_cast<int>(steps.size()) != kSchemaVersion)
+        throw StoreError("internal: schema steps do not match the schema version");
+    if (schemaVersion() >= kSchemaVersion)
+        return; // the common case takes no write lock
+    sql::Transaction tx(m_db);
+    int version = schemaVersion(); // again, under the lock: another process may have migrated
+    if (version >= kSchemaVersion)
+        return;
+    for (; version < kSchemaVersion; ++version)
+        sql::exec(m_db, steps[static_cast<size_t>(version)].c_str());
+    // PRAGMA takes no bound parameters; both values are compile-time integers.
+    sql::exec(m_db, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
+    sql::exec(m_db, ("PRAGMA application_id=" + std::to_string(kStoreApplicationId)).c_str());
+    tx.commit();
+}
+
+bool Store::hasSourceWithSha256(const std::string &sha256) const
+{
+    Statement q(m_db, "SELECT 1 FROM sources WHERE sha256 = ?");
+    q.bindText(1, sha256);
+    return q.step();
+}
+
+ImportOutcome Store::importSource(const SourceRecord &source, const std::vector<RunRecord> &runs)
+{
+    ImportOutcome out;
+    sql::Transaction tx(m_db);
+    {
+        Statement same(m_db, "SELECT id FROM sources WHERE sha256 = ?");
+        same.bindText(1, source.sha256);
+        if (same.step()) {
+            out.status = ImportOutcome::Status::Unchanged;
+            out.sourceId = same.int64(0);
+            Statement counts(m_db,
+                             "SELECT COUNT(DISTINCT r.id), COUNT(DISTINCT s.id), COUNT(m.name) "
+                             "FROM runs r LEFT JOIN scenarios s ON s.run_id = r.id "
+                             "LEFT JOIN metrics m ON m.scenario_id = s.id WHERE r.source_id = ?");
+            counts.bind(1, out.sourceId);
+            if (counts.step()) {
+                out.runs = counts.int64(0);
+                out.scenarios = counts.int64(1);
+                out.metrics = counts.int64(2);
+            }
+            return out; // rolled back: nothing to write
+        }
+    }
+    {
+        // A changed file at the same place replaces what it gave before (a nightly series
+        // that grows by a line a day).
+        Statement earlier(m_db, "SELECT id, (SELECT COUNT(*) FROM runs WHERE source_id = "
+                                "sources.id) FROM sources WHERE uri = ?");
+        earlier.bindText(1, source.uri);
+        std::vector<std::pair<int64_t, int64_t>> replaced;
+        while (earlier.step())
+            replaced.emplace_back(earlier.int64(0), earlier.int64(1));
+        for (const auto &[id, count] : replaced) {
+            Statement del(m_db, "DELETE FROM sources WHERE id = ?");
+            del.bind(1, id);
+            del.run();
+            out.notes.push_back("replaces the earlier import of " + source.uri + " (" +
+                                std::to_string(count) + " runs)");
+        }
+    }
+    Statement insSource(m_db, "INSERT INTO sources (uri, format, sha256, importer, "
+                              "importer_version, imported_at, sample) VALUES (?,?,?,?,?,?,?)");
+    insSource.bindText(1, source.uri)
+        .bindText(2, source.format)
+        .bindText(3, source.sha256)
+        .bindText(4, source.importer)
+        .bindText(5, source.importerVersion)
+        .bindText(6, source.importedAt)
+        .bind(7, int64_t(source.sample ? 1 : 0));
+    insSource.run();
+    out.sourceId = sqlite3_last_insert_rowid(m_db);
+
+    Statement findRun(m_db, "SELECT src.uri FROM runs r JOIN sources src ON src.id = r.source_id "
+                            "WHERE r.run_key = ?");
+    Statement insRun(m_db, "INSERT INTO runs (source_id, run_key, timestamp, commit_sha, "
+                           "image_digest, tool, tool_version, target, environment, tuning, "
+                           "sample, provenance) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+    Statement insScenario(
+        m_db, "INSERT INTO scenarios (run_id, ordinal, name, kind, brokers, shards, partitions, "
+              "producers, consumers, clients, connections, threads, pipeline, record_size_bytes, "
+              "batch_bytes, compression, acks, inferred, provenance) "
+              "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    Statement insMetric(m_db,
+                        "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES (?,?,?,?)");
+
+    for (const RunRecord &run : runs) {
+        findRun.reset();
+        findRun.bindText(1, run.runKey);
+        if (findRun.step())
+            throw StoreError("run key '" + run.runKey + "' is already in the store (from " +
+                             findRun.text(0) + "); remove that run first");
+        insRun.reset();
+        insRun.bind(1, out.sourceId)
+            .bindText(2, run.runKey)
+            .bindText(3, run.timestamp)
+            .bind(4, run.commit)
+            .bind(5, run.imageDigest)
+            .bind(6, run.tool)
+            .bind(7, run.toolVersion)
+            .bind(8, run.target)
+            .bindText(9, run.environment.is_null() ? "{}" : run.environment.dump())
+            .bindText(10, run.tuning.is_null() ? "{}" : run.tuning.dump())
+            .bind(11, int64_t((run.sample || source.sample) ? 1 : 0))
+            .bind(12, run.provenance);
+        insRun.run();
+        const int64_t runId = sqlite3_last_insert_rowid(m_db);
+        ++out.runs;
+        int64_t ordinal = 0;
+        for (const ScenarioRecord &sc : run.scenarios) {
+            const Topology &t = sc.topology;
+            insScenario.reset();
+            insScenario.bind(1, runId)
+                .bind(2, ordinal++)
+                .bindText(3, sc.name)
+                .bind(4, sc.kind)
+                .bind(5, t.brokers)
+                .bind(6, t.shards)
+                .bind(7, t.partitions)
+                .bind(8, t.producers)
+                .bind(9, t.consumers)
+                .bind(10, t.clients)
+                .bind(11, t.connections)
+                .bind(12, t.threads)
+                .bind(13, t.pipeline)
+                .bind(14, t.recordSizeBytes)
+                .bind(15, t.batchBytes)
+                .bind(16, t.compression)
+                .bind(17, t.acks)
+                .bind(18, t.inferred.empty() ? std::string()
+                                             : nlohmann::json(t.inferred).dump())
+                .bind(19, sc.provenance);
+            insScenario.run();
+            const int64_t scenarioId = sqlite3_last_insert_rowid(m_db);
+            ++out.scenarios;
+            int64_t metricOrdinal = 0;
+            for (const MetricValue &m : sc.metrics) {
+                insMetric.reset();
+                insMetric.bind(1, scenarioId)
+                    .bind(2, metricOrdinal++)
+                    .bindText(3, m.name)
+                    .bind(4, m.value);
+                try {
+                    insMetric.run();
+                } catch (const StoreError &) {
+                    throw StoreError("scenario '" + sc.name + "' of run '" + run.runKey +
+                                     "' has metric '" + m.name + "' twice");
+                }
+                ++out.metrics;
+            }
+        }
+    }
+    tx.commit();
+    return out;
+}
+
+std::vector<RunSummary> Store::runs(const RunFilter &filter) const
+{
+    std::string q = std::string("SELECT ") + kRunSummaryColumns +
+                    " FROM runs r JOIN sources src ON src.id = r.source_id WHERE 1=1";
+    // Every value is bound; only the shape of the WHERE clause varies.
+    if (!filter.scenarioContains.empty())
+        q += " AND EXISTS (SELECT 1 FROM scenarios s WHERE s.run_id = r.id AND "
+             "instr(s.name, ?1) > 0)";
+    if (!filter.commitPrefix.empty())
+        q += " AND substr(r.commit_sha, 1, length(?2)) = ?2";
+    if (!filter.since.empty())
+        q += " AND r.timestamp >= ?3";
+    if (!filter.until.empty())
+        q += " AND r.timestamp < ?4";
+    if (filter.sample)
+        q += " AND r.sample = ?5";
+    q += " ORDER BY r.timestamp, r.id";
+    Statement st(m_db, q);
+    if (!filter.scenarioContains.empty())
+        st.bindText(1, filter.scenarioContains);
+    if (!filter.commitPrefix.empty())
+        st.bindText(2, filter.commitPrefix);
+    if (!filter.since.empty())
+        st.bindText(3, filter.since);
+    if (!filter.until.empty())
+        st.bindText(4, filter.until);
+    if (filter.sample)
+        st.bind(5, int64_t(*filter.sample ? 1 : 0));
+    std::vector<RunSummary> out;
+    while (st.step())
+        out.push_back(readSummary(st));
+    return out;
+}
+
+std::optional<RunDetail> Store::run(const std::string &idOrKey) const
+{
+    const bool byId = isNumber(idOrKey);
+    Statement q(m_db, std::string("SELECT ") + kRunSummaryColumns +
+                          ", r.environment, r.tuning, r.provenance, src.sha256, src.importer, "
+                          "src.importer_version, src.imported_at, src.sample "
+                          "FROM runs r JOIN sources src ON src.id = r.source_id WHERE " +
+                          (byId ? "r.id = ?1 OR r.run_key = ?2" : "r.run_key = ?2") +
+                          " ORDER BY (r.run_key = ?2) DESC LIMIT 1");
+    if (byId)
+        q.bind(1, static_cast<int64_t>(std::strtoll(idOrKey.c_str(), nullptr, 10)));
+    q.bindText(2, idOrKey);
+    if (!q.step())
+        return std::nullopt;
+    RunDetail d;
+    d.summary = readSummary(q);
+    RunRecord &r = d.record;
+    r.runKey = d.summary.runKey;
+    r.timestamp = d.summary.timestamp;
+    r.commit = d.summary.commit;
+    r.imageDigest = d.summary.imageDigest;
+    r.tool = d.summary.tool;
+    r.toolVersion = d.summary.toolVersion;
+    r.target = d.summary.target;
+    r.sample = d.summary.sample;
+    r.environment = parseStoredJson(q.text(12), nlohmann::json::object());
+    r.tuning = parseStoredJson(q.text(13), nlohmann::json::object());
+    r.provenance = q.text(14);
+    d.source.uri = d.summary.sourceUri;
+    d.source.format = d.summary.sourceFormat;
+    d.source.sha256 = q.text(15);
+    d.source.importer = q.text(16);
+    d.source.importerVersion = q.text(17);
+    d.source.importedAt = q.text(18);
+    d.source.sample = q.int64(19) != 0;
+
+    Statement sc(m_db, "SELECT id, name, kind, brokers, shards, partitions, producers, consumers, "
+                       "clients, connections, threads, pipeline, record_size_bytes, batch_bytes, "
+                       "compression, acks, inferred, provenance FROM scenarios WHERE run_id = ? "
+                       "ORDER BY ordinal");
+    sc.bind(1, d.summary.id);
+    Statement mq(m_db, "SELECT name, value FROM metrics WHERE scenario_id = ? ORDER BY ordinal");
+    while (sc.step()) {
+        ScenarioRecord s;
+        s.name = sc.text(1);
+        s.kind = sc.text(2);
+        Topology &t = s.topology;
+        t.brokers = sc.optInt64(3);
+        t.shards = sc.optInt64(4);
+        t.partitions = sc.optInt64(5);
+        t.producers = sc.optInt64(6);
+        t.consumers = sc.optInt64(7);
+        t.clients = sc.optInt64(8);
+        t.connections = sc.optInt64(9);
+        t.threads = sc.optInt64(10);
+        t.pipeline = sc.optInt64(11);
+        t.recordSizeBytes = sc.optInt64(12);
+        t.batchBytes = sc.optInt64(13);
+        t.compression = sc.optText(14);
+        t.acks = sc.optText(15);
+        const auto inferred = parseStoredJson(sc.text(16), nlohmann::json::array());
+        for (const auto &v : inferred)
+            if (v.is_string())
+                t.inferred.push_back(v.get<std::string>());
+        s.provenance = sc.text(17);
+        mq.reset();
+        mq.bind(1, sc.int64(0));
+        while (mq.step())
+            s.metrics.push_back({mq.text(0), mq.real(1)});
+        r.scenarios.push_back(std::move(s));
+    }
+    return d;
+}
+
+std::vector<std::string> Store::scenarioNames() const
+{
+    Statement q(m_db, "SELECT DISTINCT name FROM scenarios ORDER BY name");
+    std::vector<std::string> out;
+    while (q.step())
+        out.push_back(q.text(0));
+    return out;
+}
+
+std::vector<std::string> Store::metricNames(const std::string &scenario) const
+{
+    Statement q(m_db, "SELECT DISTINCT m.name FROM metrics m JOIN scenarios s ON s.id = "
+                      "m.scenario_id WHERE s.name = ? ORDER BY m.name");
+    q.bindText(1, scenario);
+    std::vector<std::string> out;
+    while (q.step())
+        out.push_back(q.text(0));
+    return out;
+}
+
+std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::string &metric) const
+{
+    Statement q(m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, "
+                      "r.tuning, m.value FROM metrics m "
+                      "JOIN scenarios s ON s.id = m.scenario_id JOIN runs r ON r.id = s.run_id "
+                      "WHERE s.name = ? AND m.name = ? ORDER BY r.timestamp, r.id, s.ordinal");
+    q.bindText(1, scenario).bindText(2, metric);
+    std::vector<SeriesPoint> out;
+    while (q.step()) {
+        SeriesPoint p;
+        p.runId = q.int64(0);
+        p.runKey = q.text(1);
+        p.timestamp = q.text(2);
+        p.commit = q.text(3);
+        p.imageDigest = q.text(4);
+        p.tuning = parseStoredJson(q.text(5), nlohmann::json::object());
+        p.value = q.real(6);
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+int64_t Store::removeRun(const std::string &idOrKey)
+{
+    const auto detail = run(idOrKey);
+    if (!detail)
+        return 0;
+    sql::Transaction tx(m_db);
+    Statement del(m_db, "DELETE FROM runs WHERE id = ?");
+    del.bind(1, detail->summary.id);
+    del.run();
+    // A source with nothing left is forgotten, so importing the file again brings it back.
+    sql::exec(m_db, "DELETE FROM sources WHERE NOT EXISTS "
+                    "(SELECT 1 FROM runs WHERE runs.source_id = sources.id)");
+    tx.commit();
+    return 1;
+}
+
+int64_t Store::removeSamples()
+{
+    sql::Transaction tx(m_db);
+    Statement count(m_db, "SELECT COUNT(*) FROM runs WHERE sample = 1");
+    count.step();
+    const int64_t n = count.int64(0);
+    sql::exec(m_db, "DELETE FROM runs WHERE sample = 1");
+    sql::exec(m_db, "DELETE FROM sources WHERE NOT EXISTS "
+                    "(SELECT 1 FROM runs WHERE runs.source_id = sources.id)");
+    tx.commit();
+    return n;
+}
+
+int64_t Store::runCount() const
+{
+    Statement q(m_db, "SELECT COUNT(*) FROM runs");
+    q.step();
+    return q.int64(0);
+}
+
+} // namespace plimsoll

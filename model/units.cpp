@@ -1,0 +1,172 @@
+#include "model/units.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <string>
+
+namespace plimsoll {
+
+namespace {
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    for (auto &c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+        s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+        s.remove_suffix(1);
+    return s;
+}
+
+bool fail(std::string *error, std::string message)
+{
+    if (error)
+        *error = std::move(message);
+    return false;
+}
+
+// Splits "12.5ms" into 12.5 and "ms". Only non-negative decimal numbers.
+bool splitNumber(std::string_view s, double &number, std::string &suffix)
+{
+    size_t i = 0;
+    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.'))
+        ++i;
+    if (i == 0)
+        return false;
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + i, number);
+    if (ec != std::errc() || ptr != s.data() + i)
+        return false;
+    suffix = lower(trim(s.substr(i)));
+    return std::isfinite(number);
+}
+
+// ISO-8601 duration: PnDTnHnMnS (weeks, months and years are not fixed lengths: refused).
+std::optional<double> parseIsoDurationSeconds(const std::string &s)
+{
+    if (s.size() < 3 || s[0] != 'p')
+        return std::nullopt;
+    double total = 0;
+    bool inTime = false;
+    bool any = false;
+    size_t i = 1;
+    while (i < s.size()) {
+        if (s[i] == 't') {
+            if (inTime)
+                return std::nullopt;
+            inTime = true;
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == '.'))
+            ++j;
+        if (j == i || j >= s.size())
+            return std::nullopt;
+        double v = 0;
+        const auto [ptr, ec] = std::from_chars(s.data() + i, s.data() + j, v);
+        if (ec != std::errc() || ptr != s.data() + j)
+            return std::nullopt;
+        const char unit = s[j];
+        if (!inTime && unit == 'd')
+            total += v * 86400;
+        else if (inTime && unit == 'h')
+            total += v * 3600;
+        else if (inTime && unit == 'm')
+            total += v * 60;
+        else if (inTime && unit == 's')
+            total += v;
+        else
+            return std::nullopt;
+        any = true;
+        i = j + 1;
+    }
+    if (!any)
+        return std::nullopt;
+    return total;
+}
+} // namespace
+
+std::optional<int64_t> parseByteSize(std::string_view text, std::string *error)
+{
+    const std::string_view t = trim(text);
+    double number = 0;
+    std::string suffix;
+    if (!splitNumber(t, number, suffix)) {
+        fail(error, "'" + std::string(text) + "' is not a byte size (e.g. 1024, 16KB, 1mb)");
+        return std::nullopt;
+    }
+    double factor = 0;
+    if (suffix.empty() || suffix == "b")
+        factor = 1;
+    else if (suffix == "kb")
+        factor = 1024.0;
+    else if (suffix == "mb")
+        factor = 1024.0 * 1024.0;
+    else if (suffix == "gb")
+        factor = 1024.0 * 1024.0 * 1024.0;
+    else {
+        fail(error, "'" + std::string(text) + "': unknown size unit '" + suffix +
+                        "' (use B, KB, MB or GB)");
+        return std::nullopt;
+    }
+    const double bytes = number * factor;
+    if (bytes > 9.0e18 || bytes != std::floor(bytes)) {
+        fail(error, "'" + std::string(text) + "' is not a whole number of bytes");
+        return std::nullopt;
+    }
+    return static_cast<int64_t>(bytes);
+}
+
+std::optional<std::chrono::nanoseconds> parseDuration(std::string_view text, std::string *error)
+{
+    const std::string t = lower(trim(text));
+    double seconds = 0;
+    if (!t.empty() && t[0] == 'p') {
+        const auto iso = parseIsoDurationSeconds(t);
+        if (!iso) {
+            fail(error, "'" + std::string(text) + "' is not an ISO-8601 duration (e.g. PT30S)");
+            return std::nullopt;
+        }
+        seconds = *iso;
+    } else {
+        double number = 0;
+        std::string suffix;
+        if (!splitNumber(t, number, suffix)) {
+            fail(error, "'" + std::string(text) + "' is not a duration (e.g. 500, 30s, PT30S)");
+            return std::nullopt;
+        }
+        if (suffix.empty() || suffix == "ms")
+            seconds = number / 1e3;
+        else if (suffix == "ns")
+            seconds = number / 1e9;
+        else if (suffix == "us")
+            seconds = number / 1e6;
+        else if (suffix == "s")
+            seconds = number;
+        else if (suffix == "m")
+            seconds = number * 60;
+        else if (suffix == "h")
+            seconds = number * 3600;
+        else if (suffix == "d")
+            seconds = number * 86400;
+        else {
+            fail(error, "'" + std::string(text) + "': unknown duration unit '" + suffix +
+                            "' (use ns, us, ms, s, m, h or d)");
+            return std::nullopt;
+        }
+    }
+    if (seconds > 9.0e9) {
+        fail(error, "'" + std::string(text) + "' is too long a duration");
+        return std::nullopt;
+    }
+    return std::chrono::nanoseconds(static_cast<int64_t>(std::llround(seconds * 1e9)));
+}
+
+} // namespace plimsoll

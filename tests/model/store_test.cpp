@@ -1,0 +1,261 @@
+// The store keeps what an import gave, exactly; refuses what it must; migrates old stores.
+#include "model/store.h"
+#include "model/storeschema.h"
+
+#include <gtest/gtest.h>
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <sqlite3.h>
+
+using namespace plimsoll;
+
+namespace {
+
+RunRecord makeRun(const std::string &key, const std::string &ts, double rate)
+{
+    RunRecord r;
+    r.runKey = key;
+    r.timestamp = ts;
+    r.commit = "abc1234";
+    r.imageDigest = "sha256:feed";
+    r.tool = "korvet-pipeline-benchmark";
+    r.toolVersion = "0.20.0";
+    r.target = "korvet";
+    r.environment = {{"nodes", "m5.2xlarge"}};
+    r.tuning = {{"batch.size", 16384}, {"linger.ms", 5}};
+    r.provenance = "test";
+    ScenarioRecord s;
+    s.name = "pipeline/produce/step-16";
+    s.kind = "ramp-step";
+    s.topology.brokers = 3;
+    s.topology.shards = 24;
+    s.topology.partitions = 96;
+    s.topology.producers = 16;
+    s.topology.recordSizeBytes = 700;
+    s.topology.compression = "lz4";
+    s.topology.acks = "1";
+    s.topology.inferred = {"record_size_bytes"};
+    s.metrics = {{"records_per_s", rate}, {"latency_p99_s", 0.059}, {"shard_cpu_max", 0.92}};
+    s.provenance = "row 16";
+    r.scenarios.push_back(s);
+    ScenarioRecord s2 = s;
+    s2.name = "pipeline/produce/step-1";
+    s2.topology.producers = 1;
+    s2.metrics = {{"records_per_s", rate / 8}};
+    r.scenarios.push_back(s2);
+    return r;
+}
+
+SourceRecord makeSource(const std::string &uri, const std::string &sha)
+{
+    return SourceRecord{uri, "plimsoll-trend", sha, "plimsoll-trend", "1",
+                        "2026-11-30T12:00:00Z", false};
+}
+
+QByteArray fileHash(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+}
+
+class StoreTest : public ::testing::Test
+{
+protected:
+    QTemporaryDir dir;
+    std::string path() const { return dir.filePath("store.db").toStdString(); }
+};
+
+} // namespace
+
+TEST_F(StoreTest, ImportedRunReadsBackExactly)
+{
+    Store store(path());
+    const RunRecord run = makeRun("nightly-1", "2026-08-11T03:00:00Z", 642352);
+    const auto outcome = store.importSource(makeSource("/data/a.jsonl", "s1"), {run});
+    EXPECT_EQ(outcome.status, ImportOutcome::Status::Imported);
+    EXPECT_EQ(outcome.runs, 1);
+    EXPECT_EQ(outcome.scenarios, 2);
+    EXPECT_EQ(outcome.metrics, 4);
+
+    const auto detail = store.run("nightly-1");
+    ASSERT_TRUE(detail);
+    EXPECT_EQ(detail->record, run);
+    EXPECT_EQ(detail->source.uri, "/data/a.jsonl");
+    EXPECT_EQ(detail->summary.scenarioCount, 2);
+    // By numeric id too.
+    const auto byId = store.run(std::to_string(detail->summary.id));
+    ASSERT_TRUE(byId);
+    EXPECT_EQ(byId->summary.runKey, "nightly-1");
+}
+
+TEST_F(StoreTest, SameBytesAgainAreUnchangedAndWriteNothing)
+{
+    Store store(path());
+    store.importSource(makeSource("/data/a.jsonl", "s1"), {makeRun("k", "2026-08-11T03:00:00Z", 1)});
+    const auto again =
+        store.importSource(makeSource("/elsewhere/a.jsonl", "s1"), {makeRun("k", "2026-08-11T03:00:00Z", 1)});
+    EXPECT_EQ(again.status, ImportOutcome::Status::Unchanged);
+    EXPECT_EQ(again.runs, 1);
+    EXPECT_EQ(again.scenarios, 2);
+    EXPECT_EQ(store.runCount(), 1);
+}
+
+TEST_F(StoreTest, DuplicateRunKeyFromAnotherSourceFailsAndLeavesNothing)
+{
+    Store store(path());
+    store.importSource(makeSource("/data/a.jsonl", "s1"), {makeRun("k", "2026-08-11T03:00:00Z", 1)});
+    const std::vector<RunRecord> runs = {makeRun("new", "2026-08-12T03:00:00Z", 2),
+                                         makeRun("k", "2026-08-12T03:00:00Z", 3)};
+    try {
+        store.importSource(makeSource("/data/b.jsonl", "s2"), runs);
+        FAIL() << "expected a duplicate run key error";
+    } catch (const StoreError &e) {
+        EXPECT_NE(std::string(e.what()).find("run key 'k'"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("/data/a.jsonl"), std::string::npos) << e.what();
+    }
+    // The first run of the failed source was rolled back with it.
+    EXPECT_EQ(store.runCount(), 1);
+    EXPECT_FALSE(store.run("new"));
+    EXPECT_FALSE(store.hasSourceWithSha256("s2"));
+}
+
+TEST_F(StoreTest, ChangedFileAtSameUriReplacesItsEarlierRuns)
+{
+    Store store(path());
+    store.importSource(makeSource("/data/series.jsonl", "v1"),
+                       {makeRun("night-1", "2026-08-11T03:00:00Z", 1)});
+    const auto out = store.importSource(
+        makeSource("/data/series.jsonl", "v2"),
+        {makeRun("night-1", "2026-08-11T03:00:00Z", 1), makeRun("night-2", "2026-08-12T03:00:00Z", 2)});
+    EXPECT_EQ(out.status, ImportOutcome::Status::Imported);
+    ASSERT_EQ(out.notes.size(), 1u);
+    EXPECT_EQ(store.runCount(), 2);
+}
+
+TEST_F(StoreTest, SeriesIsOrderedByTimeAndFiltersWork)
+{
+    Store store(path());
+    store.importSource(makeSource("/b", "s2"), {makeRun("late", "2026-08-12T03:00:00Z", 2)});
+    auto early = makeRun("early", "2026-08-11T03:00:00Z", 1);
+    early.commit = "fff0000";
+    store.importSource(makeSource("/a", "s1"), {early});
+
+    const auto series = store.series("pipeline/produce/step-16", "records_per_s");
+    ASSERT_EQ(series.size(), 2u);
+    EXPECT_EQ(series[0].runKey, "early");
+    EXPECT_DOUBLE_EQ(series[0].value, 1);
+    EXPECT_EQ(series[1].runKey, "late");
+    EXPECT_EQ(series[1].tuning["linger.ms"], 5);
+
+    EXPECT_EQ(store.scenarioNames(),
+              (std::vector<std::string>{"pipeline/produce/step-1", "pipeline/produce/step-16"}));
+    EXPECT_EQ(store.metricNames("pipeline/produce/step-1"),
+              std::vector<std::string>{"records_per_s"});
+
+    RunFilter byCommit;
+    byCommit.commitPrefix = "fff";
+    ASSERT_EQ(store.runs(byCommit).size(), 1u);
+    EXPECT_EQ(store.runs(byCommit)[0].runKey, "early");
+    RunFilter since;
+    since.since = "2026-08-12T00:00:00Z";
+    ASSERT_EQ(store.runs(since).size(), 1u);
+    EXPECT_EQ(store.runs(since)[0].runKey, "late");
+    RunFilter scenario;
+    scenario.scenarioContains = "consume";
+    EXPECT_TRUE(store.runs(scenario).empty());
+}
+
+TEST_F(StoreTest, SamplesAreRemovedAsAGroupAndCanComeBack)
+{
+    Store store(path());
+    auto sampleSource = makeSource("qrc:/samples/a.jsonl", "sample-sha");
+    sampleSource.sample = true;
+    store.importSource(sampleSource, {makeRun("sample-1", "2026-08-11T03:00:00Z", 1)});
+    store.importSource(makeSource("/mine", "mine"), {makeRun("mine", "2026-08-12T03:00:00Z", 1)});
+    ASSERT_TRUE(store.run("sample-1")->summary.sample);
+    EXPECT_EQ(store.removeSamples(), 1);
+    EXPECT_EQ(store.runCount(), 1);
+    EXPECT_TRUE(store.run("mine"));
+    // The sample source is forgotten, so installing the samples again works.
+    EXPECT_FALSE(store.hasSourceWithSha256("sample-sha"));
+    EXPECT_EQ(store.removeRun("mine"), 1);
+    EXPECT_EQ(store.runCount(), 0);
+    EXPECT_EQ(store.removeRun("mine"), 0);
+}
+
+TEST_F(StoreTest, OlderSchemaMigratesForwardKeepingData)
+{
+    {
+        sqlite3 *db = nullptr;
+        ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(db, storeMigrations()[0].c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+        const std::string stamp = "PRAGMA user_version=1; PRAGMA application_id=" +
+                                  std::to_string(kStoreApplicationId) + ";"
+                                  "INSERT INTO sources VALUES (1,'/old','plimsoll-trend','x','i','1','2026-01-01T00:00:00Z',0);"
+                                  "INSERT INTO runs (id, source_id, run_key, timestamp) VALUES (1,1,'old-run','2026-01-01T00:00:00Z');";
+        ASSERT_EQ(sqlite3_exec(db, stamp.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    Store store(path());
+    EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
+    const auto run = store.run("old-run");
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->source.uri, "/old");
+}
+
+TEST_F(StoreTest, NewerSchemaIsRefusedAndLeftUntouched)
+{
+    {
+        Store store(path());
+        store.importSource(makeSource("/a", "s1"), {makeRun("k", "2026-08-11T03:00:00Z", 1)});
+    }
+    {
+        sqlite3 *db = nullptr;
+        ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(db, "PRAGMA journal_mode=DELETE; PRAGMA user_version=99", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    const QString qpath = QString::fromStdString(path());
+    const QByteArray before = fileHash(qpath);
+    try {
+        Store store(path());
+        FAIL() << "a newer store must be refused";
+    } catch (const StoreError &e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("newer"), std::string::npos) << what;
+        EXPECT_NE(what.find(path()), std::string::npos) << what;
+    }
+    EXPECT_EQ(fileHash(qpath), before);
+}
+
+TEST_F(StoreTest, ForeignFilesAreRefusedClearly)
+{
+    const QString text = dir.filePath("notes.txt");
+    QFile f(text);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray(4096, 'x'));
+    f.close();
+    EXPECT_THROW(
+        {
+            try {
+                Store s(text.toStdString());
+            } catch (const StoreError &e) {
+                EXPECT_NE(std::string(e.what()).find("not a Plimsoll store"), std::string::npos)
+                    << e.what();
+                throw;
+            }
+        },
+        StoreError);
+
+    const std::string other = dir.filePath("other.db").toStdString();
+    sqlite3 *db = nullptr;
+    ASSERT_EQ(sqlite3_open(other.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE t(x)", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    EXPECT_THROW(Store s(other), StoreError);
+}

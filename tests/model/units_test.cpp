@@ -1,0 +1,51 @@
+#include "model/units.h"
+
+#include <gtest/gtest.h>
+
+using namespace plimsoll;
+using namespace std::chrono_literals;
+
+TEST(ByteSize, AcceptsUnitlessAndCaseInsensitiveSuffixesWith1024)
+{
+    EXPECT_EQ(parseByteSize("1024"), 1024);
+    EXPECT_EQ(parseByteSize("1KB"), 1024);
+    EXPECT_EQ(parseByteSize("1mb"), 1048576);
+    EXPECT_EQ(parseByteSize("16kb"), 16384);
+    EXPECT_EQ(parseByteSize("2GB"), 2LL * 1024 * 1024 * 1024);
+    EXPECT_EQ(parseByteSize("512B"), 512);
+    EXPECT_EQ(parseByteSize("1.5KB"), 1536);
+}
+
+TEST(ByteSize, RefusesWithAReason)
+{
+    std::string error;
+    EXPECT_FALSE(parseByteSize("12 parsecs", &error));
+    EXPECT_NE(error.find("unknown size unit"), std::string::npos) << error;
+    EXPECT_FALSE(parseByteSize("", &error));
+    EXPECT_FALSE(parseByteSize("-5", &error));
+    EXPECT_FALSE(parseByteSize("0.5", &error));
+}
+
+TEST(Duration, UnitlessIsMillisecondsAndSuffixesWork)
+{
+    EXPECT_EQ(parseDuration("500"), 500ms);
+    EXPECT_EQ(parseDuration("250ns"), 250ns);
+    EXPECT_EQ(parseDuration("10us"), 10us);
+    EXPECT_EQ(parseDuration("30S"), 30s);
+    EXPECT_EQ(parseDuration("2m"), 2min);
+    EXPECT_EQ(parseDuration("1h"), 1h);
+    EXPECT_EQ(parseDuration("1d"), 24h);
+}
+
+TEST(Duration, AcceptsIso8601)
+{
+    EXPECT_EQ(parseDuration("PT30S"), 30s);
+    EXPECT_EQ(parseDuration("pt1m30s"), 90s);
+    EXPECT_EQ(parseDuration("P1DT1H"), 25h);
+    EXPECT_EQ(parseDuration("PT0.5S"), 500ms);
+    std::string error;
+    EXPECT_FALSE(parseDuration("P1Y", &error));
+    EXPECT_NE(error.find("ISO-8601"), std::string::npos);
+    EXPECT_FALSE(parseDuration("soon", &error));
+    EXPECT_FALSE(parseDuration("5 fortnights", &error));
+}
