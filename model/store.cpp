@@ -72,16 +72,21 @@ Store::Store(const std::string &path) : m_path(path)
     sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
     try {
         // Reading the header first turns "file is not a database" into a clear message.
-        Statement app(m_db, "PRAGMA application_id");
-        app.step();
-        const int64_t appId = app.int64(0);
-        Statement ver(m_db, "PRAGMA user_version");
-        ver.step();
-        const int64_t version = ver.int64(0);
+        // (Statements are scoped: an unfinished one holds a read transaction open.)
+        int64_t appId = 0;
+        int64_t version = 0;
+        {
+            Statement app(m_db, "PRAGMA application_id");
+            app.step();
+            appId = app.int64(0);
+        }
+        version = schemaVersion();
         if (existed && appId != kStoreApplicationId) {
             Statement tables(m_db, "SELECT COUNT(*) FROM sqlite_master");
             tables.step();
-            if (appId != 0 || tables.int64(0) > 0)
+            const bool hasTables = tables.int64(0) > 0;
+            tables.reset();
+            if (appId != 0 || hasTables)
                 throw StoreError("not a Plimsoll store");
         }
         if (version > kSchemaVersion)
