@@ -1,0 +1,43 @@
+# The two commands a new machine needs: `make run` and `make test`. Both install what is
+# missing (Debian packages), configure and build.
+BUILD_DIR ?= build
+BUILD_TYPE ?= RelWithDebInfo
+JOBS ?= 2
+CMAKE_FLAGS ?=
+
+.PHONY: all deps test-deps configure build run test clean
+
+all: build
+
+deps:
+	@packaging/install-deps.sh build
+
+test-deps:
+	@packaging/install-deps.sh test
+
+$(BUILD_DIR)/build.ninja:
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DPLIMSOLL_WERROR=ON $(CMAKE_FLAGS)
+
+configure: deps $(BUILD_DIR)/build.ninja
+
+build: configure
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+# Opens the window on the default store (seeded with the sample runs on first start).
+run: build
+	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ] && [ -z "$$QT_QPA_PLATFORM" ]; then \
+	  echo "make run: no display to open the Plimsoll window on."; \
+	  echo "  On a machine without a screen, use a virtual one:  xvfb-run -a make run"; \
+	  echo "  or render off screen:                              QT_QPA_PLATFORM=offscreen make run"; \
+	  echo "  The command-line tool needs no display:            $(BUILD_DIR)/app/plimsoll --help"; \
+	  exit 2; \
+	fi
+	$(BUILD_DIR)/app/plimsoll
+
+# Installs test services' packages, builds, and runs the whole suite through ctest; the
+# suite starts and stops its own services (tests/services/).
+test: test-deps build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS) --timeout 1200
+
+clean:
+	rm -rf $(BUILD_DIR)
