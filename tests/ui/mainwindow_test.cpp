@@ -1,0 +1,286 @@
+// The window over a real store: the Library lists every run, Trends plots a series and shows
+// the clicked run, imports report in the banner, the sample runs come and go.
+#include "importers/samples.h"
+#include "model/store.h"
+#include "ui/mainwindow.h"
+#include "ui/messagebanner.h"
+#include "ui/models/runsfilterproxymodel.h"
+#include "ui/models/runstablemodel.h"
+#include "ui/storewriter.h"
+#include "ui/views/libraryview.h"
+#include "ui/views/rundetailpanel.h"
+#include "ui/views/trendsview.h"
+#include "uitestsupport.h"
+
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QThreadPool>
+
+#include <memory>
+
+using namespace plimsoll;
+using plimsoll::test::nightlyRun;
+using plimsoll::test::waitUntil;
+
+namespace {
+
+// Commits of the synthetic nightly series; two share the prefix "c0ffee".
+const char *const kNightlyCommits[] = {"c0ffee1111", "c0ffee2222", "d00d003333", "beef004444",
+                                       "fade005555", "0ddba11666"};
+
+class MainWindowTest : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(m_dir.isValid());
+        // Window settings go to the temporary directory, never to the user's.
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
+                           m_dir.filePath(QStringLiteral("settings")));
+        m_storePath = m_dir.filePath(QStringLiteral("store.plimsoll"));
+    }
+
+    void TearDown() override
+    {
+        m_window.reset();
+        // Background readers hold their own connections; let them end before the files go.
+        QThreadPool::globalInstance()->waitForDone();
+    }
+
+    // Samples plus a nightly series of one scenario, so a trend has more than one point.
+    int64_t populateStore()
+    {
+        Store store(m_storePath.toStdString());
+        installSamples(store);
+        std::vector<RunRecord> runs;
+        const double rates[] = {612000, 640500, 598000, 655000, 661200, 642352};
+        for (int i = 0; i < 6; ++i)
+            runs.push_back(nightlyRun(i + 1, kNightlyCommits[i], rates[i]));
+        SourceRecord source{"test:nightly", "plimsoll-trend", "sha-nightly", "test", "1",
+                            "2026-09-07T00:00:00Z", false};
+        store.importSource(source, runs);
+        return store.runCount();
+    }
+
+    int64_t storeRunCount() const { return Store(m_storePath.toStdString()).runCount(); }
+
+    MainWindow &openWindow(bool installSamples)
+    {
+        m_window = std::make_unique<MainWindow>(m_storePath);
+        m_window->resize(1280, 780);
+        m_window->show();
+        m_window->start(installSamples);
+        return *m_window;
+    }
+
+    static bool saveGrab(QWidget &widget, const QString &name)
+    {
+        QDir().mkpath(QStringLiteral(PLIMSOLL_ARTIFACT_DIR));
+        return widget.grab().save(QStringLiteral(PLIMSOLL_ARTIFACT_DIR "/") + name);
+    }
+
+    QTemporaryDir m_dir;
+    QString m_storePath;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+} // namespace
+
+TEST_F(MainWindowTest, LibraryListsEveryRunAndShowsTheSelectedOne)
+{
+    const int64_t expected = populateStore();
+    ASSERT_GT(expected, 6);
+    MainWindow &window = openWindow(false);
+    LibraryView *library = window.libraryView();
+    QAbstractItemModelTester modelTester(library->runsModel(),
+                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester proxyTester(library->runsProxy(),
+                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
+
+    ASSERT_TRUE(waitUntil([&] { return library->runsModel()->rowCount() == expected; }))
+        << "rows: " << library->runsModel()->rowCount() << ", store: " << expected;
+    EXPECT_EQ(library->runsProxy()->rowCount(), expected);
+    EXPECT_EQ(window.findChild<QLabel *>(QStringLiteral("runCountLabel"))->text(),
+              QStringLiteral("%1 runs").arg(expected));
+
+    // Newest first: the last nightly run is on top.
+    QSignalSpy shown(library, &LibraryView::runDetailShown);
+    library->selectRow(0);
+    ASSERT_TRUE(shown.wait(10000));
+    EXPECT_EQ(library->detailPanel()->fieldText(QStringLiteral("runKey")), "nightly-2026-09-06");
+    EXPECT_EQ(library->detailPanel()->fieldText(QStringLiteral("commit")), "0ddba11666");
+    EXPECT_EQ(library->detailPanel()->scenarioCount(), 1);
+
+    // Typing a commit prefix narrows the table without a reload.
+    library->setCommitFilter(QStringLiteral("C0FFEE"));
+    EXPECT_EQ(library->runsProxy()->rowCount(), 2);
+    EXPECT_EQ(library->runsModel()->rowCount(), expected);
+    library->setCommitFilter(QString());
+
+    // The scenario filter asks the store.
+    QSignalSpy loaded(library, &LibraryView::runsLoaded);
+    library->setScenarioFilter(QStringLiteral("nightly/pipeline"));
+    ASSERT_TRUE(loaded.wait(10000));
+    EXPECT_EQ(library->runsModel()->rowCount(), 6);
+    library->setScenarioFilter(QString());
+    ASSERT_TRUE(loaded.wait(10000));
+    EXPECT_EQ(library->runsModel()->rowCount(), expected);
+
+    library->selectRow(0);
+    ASSERT_TRUE(waitUntil([&] {
+        return library->detailPanel()->fieldText(QStringLiteral("runKey")) == "nightly-2026-09-06";
+    }));
+    EXPECT_TRUE(saveGrab(window, QStringLiteral("mainwindow-library.png")));
+}
+
+TEST_F(MainWindowTest, TrendsPlotsTheSeriesAndShowsTheClickedRun)
+{
+    populateStore();
+    MainWindow &window = openWindow(false);
+    ASSERT_TRUE(window.showView(QStringLiteral("trends")));
+    EXPECT_EQ(window.currentViewKey(), "trends");
+    TrendsView *trends = window.trendsView();
+    ASSERT_TRUE(waitUntil([&] { return trends->scenarioCombo()->count() > 0; }));
+
+    const std::string scenario = "nightly/pipeline/produce/step-16";
+    const int index = trends->scenarioCombo()->findText(QString::fromStdString(scenario));
+    ASSERT_GE(index, 0);
+    trends->scenarioCombo()->setCurrentIndex(index);
+    ASSERT_TRUE(waitUntil([&] {
+        return trends->metricCombo()->findText(QStringLiteral("records_per_s")) >= 0;
+    }));
+    trends->metricCombo()->setCurrentIndex(
+        trends->metricCombo()->findText(QStringLiteral("records_per_s")));
+    const auto expected = Store(m_storePath.toStdString()).series(scenario, "records_per_s");
+    ASSERT_EQ(expected.size(), 6u);
+    ASSERT_TRUE(waitUntil([&] {
+        return trends->plottedScenario() == QString::fromStdString(scenario) &&
+               trends->plottedMetric() == "records_per_s" && trends->pointCount() == 6;
+    })) << "points: " << trends->pointCount();
+
+    // What QScatterSeries::clicked delivers: a value near a point's position.
+    QSignalSpy selected(trends, &TrendsView::pointSelected);
+    const QPointF nearThird(
+        static_cast<qreal>(QDateTime::fromString(QString::fromStdString(expected[2].timestamp),
+                                                 Qt::ISODate)
+                               .toMSecsSinceEpoch()) +
+            60000,
+        expected[2].value * 1.001);
+    trends->selectPointNear(nearThird);
+    ASSERT_EQ(selected.count(), 1);
+    EXPECT_EQ(trends->pointDetailText(QStringLiteral("runKey")),
+              QString::fromStdString(expected[2].runKey));
+    EXPECT_EQ(trends->pointDetailText(QStringLiteral("commit")),
+              QString::fromStdString(expected[2].commit));
+    EXPECT_EQ(trends->pointDetailText(QStringLiteral("imageDigest")),
+              QString::fromStdString(expected[2].imageDigest));
+    EXPECT_TRUE(trends->pointDetailText(QStringLiteral("tuning")).contains("linger.ms=5"));
+
+    trends->selectPoint(5);
+    EXPECT_EQ(trends->pointDetailText(QStringLiteral("runKey")), "nightly-2026-09-06");
+    EXPECT_EQ(trends->pointDetailText(QStringLiteral("value")), "642,352 rec/s");
+    EXPECT_TRUE(saveGrab(window, QStringLiteral("mainwindow-trends.png")));
+
+    // A sample scenario has one run: its single point is still drawn.
+    const auto names = Store(m_storePath.toStdString()).scenarioNames();
+    const auto sample = std::find_if(names.begin(), names.end(),
+                                     [](const std::string &n) { return n.find("nightly") != 0; });
+    ASSERT_NE(sample, names.end());
+    trends->scenarioCombo()->setCurrentText(QString::fromStdString(*sample));
+    ASSERT_TRUE(waitUntil([&] {
+        return trends->plottedScenario() == QString::fromStdString(*sample) &&
+               trends->pointCount() >= 1;
+    }));
+    EXPECT_TRUE(saveGrab(window, QStringLiteral("mainwindow-trends-single.png")));
+}
+
+TEST_F(MainWindowTest, BrokenImportShowsTheFailureAndChangesNothing)
+{
+    const int64_t expected = populateStore();
+    MainWindow &window = openWindow(false);
+    LibraryView *library = window.libraryView();
+    ASSERT_TRUE(waitUntil([&] { return library->runsModel()->rowCount() == expected; }));
+
+    const QString broken = m_dir.filePath(QStringLiteral("broken-trend.jsonl"));
+    QFile file(broken);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "plimsoll-trend/1", "run_key": "x", "timestamp": "yesterday", )"
+               R"("tool": "t", "target": "korvet", "scenario": "s", "metrics": {}})"
+               "\n");
+    file.close();
+
+    QSignalSpy finished(window.storeWriter(), &StoreWriter::importFinished);
+    QSignalSpy reloaded(library, &LibraryView::runsLoaded);
+    window.importFiles({broken});
+    ASSERT_TRUE(finished.wait(15000));
+    const MessageBanner *banner = window.banner();
+    EXPECT_TRUE(banner->isVisible());
+    EXPECT_EQ(banner->kind(), MessageBanner::Kind::Error);
+    EXPECT_TRUE(banner->text().startsWith("Failed to import")) << banner->text().toStdString();
+    EXPECT_TRUE(banner->text().contains("broken-trend.jsonl")) << banner->text().toStdString();
+    EXPECT_TRUE(banner->text().contains("line 1")) << banner->text().toStdString();
+
+    ASSERT_TRUE(reloaded.wait(10000));
+    EXPECT_EQ(library->runsModel()->rowCount(), expected);
+    EXPECT_EQ(storeRunCount(), expected);
+    EXPECT_TRUE(saveGrab(window, QStringLiteral("mainwindow-import-failed.png")));
+}
+
+TEST_F(MainWindowTest, NewStoreIsSeededThenImportsAndSampleRemovalReload)
+{
+    MainWindow &window = openWindow(true);
+    LibraryView *library = window.libraryView();
+    ASSERT_TRUE(waitUntil([&] { return library->runsModel()->rowCount() > 0; }));
+    const int64_t samples = storeRunCount();
+    EXPECT_EQ(library->runsModel()->rowCount(), samples);
+    EXPECT_TRUE(window.banner()->text().startsWith("Installed the sample runs"));
+
+    // A non-sample copy of a bundled file, under run keys of its own.
+    QFile sampleFile(QStringLiteral(":/samples/single-shard.jsonl"));
+    ASSERT_TRUE(sampleFile.open(QIODevice::ReadOnly));
+    QByteArray bytes = sampleFile.readAll();
+    bytes.replace("\"sample:", "\"copy:").replace("\"sample\": true", "\"sample\": false");
+    const QString copy = m_dir.filePath(QStringLiteral("single-shard-copy.jsonl"));
+    QFile out(copy);
+    ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+    out.write(bytes);
+    out.close();
+
+    QSignalSpy finished(window.storeWriter(), &StoreWriter::importFinished);
+    window.importFiles({copy});
+    ASSERT_TRUE(finished.wait(15000));
+    const auto summary = finished.takeFirst().at(0).value<ImportSummary>();
+    EXPECT_EQ(summary.imported, 1);
+    EXPECT_GT(summary.runs, 0);
+    EXPECT_FALSE(window.banner()->text().startsWith("Failed")) << window.banner()->text().toStdString();
+    EXPECT_TRUE(window.banner()->text().startsWith("Imported 1 file: "))
+        << window.banner()->text().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return library->runsModel()->rowCount() > samples; }));
+    const int64_t imported = library->runsModel()->rowCount() - samples;
+
+    window.removeSampleRuns();
+    ASSERT_TRUE(waitUntil([&] { return library->runsModel()->rowCount() == imported; }));
+    EXPECT_EQ(storeRunCount(), imported);
+    EXPECT_EQ(window.banner()->text(), QStringLiteral("Removed %1 sample runs.").arg(samples));
+}
+
+TEST_F(MainWindowTest, SelectedViewIsRestored)
+{
+    {
+        MainWindow &window = openWindow(false);
+        window.showView(QStringLiteral("trends"));
+        window.close();
+        m_window.reset();
+    }
+    MainWindow &window = openWindow(false);
+    EXPECT_EQ(window.currentViewKey(), "trends");
+    EXPECT_EQ(window.views().size(), 2u);
+}

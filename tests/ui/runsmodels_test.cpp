@@ -1,0 +1,108 @@
+// The runs table sorts numbers and times as such, and the proxy narrows by commit and date.
+#include "ui/models/runsfilterproxymodel.h"
+#include "ui/models/runstablemodel.h"
+
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+
+using namespace plimsoll;
+
+namespace {
+
+RunSummary summary(int64_t id, const std::string &key, const std::string &timestamp,
+                   const std::string &commit, int64_t scenarios)
+{
+    RunSummary run;
+    run.id = id;
+    run.runKey = key;
+    run.timestamp = timestamp;
+    run.commit = commit;
+    run.tool = "korvet-pipeline-benchmark";
+    run.target = "korvet";
+    run.scenarioCount = scenarios;
+    return run;
+}
+
+std::vector<RunSummary> threeRuns()
+{
+    return {summary(1, "a", "2026-09-01T12:00:00Z", "abc1234def", 9),
+            summary(2, "b", "2026-09-15T12:00:00Z", "abd9876aaa", 10),
+            summary(3, "c", "2026-10-01T12:00:00Z", "ffee001122", 100)};
+}
+
+QStringList column(const QAbstractItemModel &model, int column)
+{
+    QStringList values;
+    for (int row = 0; row < model.rowCount(); ++row)
+        values << model.index(row, column).data().toString();
+    return values;
+}
+
+} // namespace
+
+TEST(RunsModels, ScenarioCountsSortAsNumbers)
+{
+    RunsTableModel model;
+    RunsFilterProxyModel proxy;
+    QAbstractItemModelTester modelTester(&model,
+                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setResults(threeRuns());
+    proxy.sort(RunsTableModel::ScenariosColumn, Qt::AscendingOrder);
+    // As text "10" < "100" < "9"; as numbers 9 < 10 < 100.
+    EXPECT_EQ(column(proxy, RunsTableModel::RunKeyColumn), (QStringList{"a", "b", "c"}));
+    proxy.sort(RunsTableModel::TimeColumn, Qt::DescendingOrder);
+    EXPECT_EQ(column(proxy, RunsTableModel::RunKeyColumn), (QStringList{"c", "b", "a"}));
+}
+
+TEST(RunsModels, CommitPrefixNarrowsRowsCaseInsensitively)
+{
+    RunsTableModel model;
+    RunsFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setResults(threeRuns());
+    ASSERT_EQ(proxy.rowCount(), 3);
+    proxy.setCommitPrefix(QStringLiteral("ab"));
+    EXPECT_EQ(proxy.rowCount(), 2);
+    proxy.setCommitPrefix(QStringLiteral("ABC"));
+    ASSERT_EQ(proxy.rowCount(), 1);
+    EXPECT_EQ(proxy.index(0, RunsTableModel::RunKeyColumn).data().toString(), "a");
+    proxy.setCommitPrefix(QStringLiteral("0"));
+    EXPECT_EQ(proxy.rowCount(), 0);
+    proxy.setCommitPrefix(QString());
+    EXPECT_EQ(proxy.rowCount(), 3);
+}
+
+TEST(RunsModels, DateRangeIsInclusiveAndOpenEnded)
+{
+    RunsTableModel model;
+    RunsFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    model.setResults(threeRuns());
+    // Local dates of 12:00 UTC are the same calendar day in every time zone from -11 to +11.
+    proxy.setDateRange(QDate(2026, 9, 15), QDate());
+    EXPECT_EQ(proxy.rowCount(), 2);
+    proxy.setDateRange(QDate(), QDate(2026, 9, 15));
+    EXPECT_EQ(proxy.rowCount(), 2);
+    proxy.setDateRange(QDate(2026, 9, 2), QDate(2026, 9, 30));
+    ASSERT_EQ(proxy.rowCount(), 1);
+    EXPECT_EQ(proxy.index(0, RunsTableModel::RunKeyColumn).data().toString(), "b");
+    proxy.setDateRange(QDate(), QDate());
+    EXPECT_EQ(proxy.rowCount(), 3);
+}
+
+TEST(RunsModels, ResetKeepsRowLookupByRunId)
+{
+    RunsTableModel model;
+    model.setResults(threeRuns());
+    EXPECT_EQ(model.rowOfRun(3), 2);
+    EXPECT_EQ(model.rowOfRun(42), -1);
+    model.setResults({});
+    EXPECT_EQ(model.rowCount(), 0);
+    EXPECT_EQ(model.rowOfRun(3), -1);
+}

@@ -1,0 +1,78 @@
+#include "ui/formatting.h"
+
+#include "model/catalog.h"
+
+#include <QStringList>
+
+#include <cmath>
+
+namespace plimsoll {
+
+QDateTime parseStoredTimestamp(const std::string &timestamp)
+{
+    QDateTime time = QDateTime::fromString(QString::fromStdString(timestamp), Qt::ISODateWithMs);
+    if (!time.isValid())
+        time = QDateTime::fromString(QString::fromStdString(timestamp), Qt::ISODate);
+    return time;
+}
+
+QString displayTimestamp(const std::string &timestamp)
+{
+    const QDateTime time = parseStoredTimestamp(timestamp);
+    if (!time.isValid())
+        return QString::fromStdString(timestamp);
+    return time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+}
+
+QString shortCommit(const std::string &commit)
+{
+    // Ten hex digits stay unambiguous in any repository a benchmark is likely to come from.
+    return QString::fromStdString(commit).left(10);
+}
+
+QString compactJson(const nlohmann::json &object)
+{
+    if (object.is_null() || (object.is_object() && object.empty()))
+        return QStringLiteral("—");
+    if (!object.is_object())
+        return QString::fromStdString(object.dump());
+    QStringList parts;
+    for (const auto &[key, value] : object.items()) {
+        const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+        parts << QStringLiteral("%1=%2").arg(QString::fromStdString(key),
+                                             QString::fromStdString(text));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+QString displayMetric(const std::string &name, double value)
+{
+    return QString::fromStdString(formatMetric(name, value));
+}
+
+AxisScale axisScaleFor(std::string_view unit, double maxAbsValue)
+{
+    const QString label = QString::fromUtf8(unit.data(), static_cast<qsizetype>(unit.size()));
+    if (unit == "s") {
+        if (maxAbsValue > 0 && maxAbsValue < 1e-3)
+            return {1e6, QStringLiteral("µs")};
+        if (maxAbsValue > 0 && maxAbsValue < 1)
+            return {1e3, QStringLiteral("ms")};
+        return {1, label};
+    }
+    if (unit == "fraction")
+        return {100, QStringLiteral("%")};
+    if (unit == "bytes" || unit == "bytes/s") {
+        const QString rate = unit == "bytes/s" ? QStringLiteral("/s") : QString();
+        if (maxAbsValue >= std::pow(1024.0, 3))
+            return {1 / std::pow(1024.0, 3), QStringLiteral("GiB") + rate};
+        if (maxAbsValue >= std::pow(1024.0, 2))
+            return {1 / std::pow(1024.0, 2), QStringLiteral("MiB") + rate};
+        if (maxAbsValue >= 1024)
+            return {1 / 1024.0, QStringLiteral("KiB") + rate};
+        return {1, label};
+    }
+    return {1, label.isEmpty() ? QStringLiteral("value") : label};
+}
+
+} // namespace plimsoll

@@ -1,0 +1,36 @@
+#pragma once
+// Display helpers shared by the views. Values stay in SI units in the store; these only
+// decide how a number, a time or a JSON object reads on screen.
+
+#include <QDateTime>
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace plimsoll {
+
+// Parses a stored ISO-8601 UTC timestamp; invalid QDateTime when it is not one.
+QDateTime parseStoredTimestamp(const std::string &timestamp);
+// "2024-05-01 03:12:45" in local time, or the raw text when it does not parse.
+QString displayTimestamp(const std::string &timestamp);
+// Commit hashes are shown abbreviated in tables; the full hash stays in tooltips and details.
+QString shortCommit(const std::string &commit);
+// Tuning and environment objects as "key=value, key=value"; "—" when empty.
+QString compactJson(const nlohmann::json &object);
+// A metric value as the catalog formats it (tool-specific names included).
+QString displayMetric(const std::string &name, double value);
+
+// How to scale a catalog unit for a chart axis so the tick labels stay short: latencies in
+// seconds become ms or µs, fractions percent, byte quantities KiB/MiB/GiB (1 KiB = 1024 B, as
+// the seed page does).
+struct AxisScale
+{
+    double factor = 1; // displayed = stored * factor
+    QString unit;      // label for the axis, e.g. "ms"
+};
+AxisScale axisScaleFor(std::string_view unit, double maxAbsValue);
+
+} // namespace plimsoll

@@ -1,0 +1,311 @@
+#include "ui/mainwindow.h"
+
+#include "ui/messagebanner.h"
+#include "ui/storewriter.h"
+#include "ui/views/libraryview.h"
+#include "ui/views/trendsview.h"
+
+#include <plimsoll/version.h>
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+namespace plimsoll {
+
+namespace {
+
+QSettings windowSettings()
+{
+    return QSettings(QStringLiteral("Plimsoll"), QStringLiteral("plimsoll"));
+}
+
+QStringList localFiles(const QMimeData *mime)
+{
+    QStringList files;
+    if (!mime || !mime->hasUrls())
+        return files;
+    for (const QUrl &url : mime->urls()) {
+        if (url.isLocalFile())
+            files << url.toLocalFile();
+    }
+    return files;
+}
+
+} // namespace
+
+MainWindow::MainWindow(const QString &storePath, QWidget *parent)
+    : QMainWindow(parent), m_storePath(storePath)
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Plimsoll — %1").arg(QFileInfo(storePath).fileName()));
+    setAcceptDrops(true);
+    resize(1200, 760);
+
+    m_writer = new StoreWriter(storePath, this);
+    m_banner = new MessageBanner(this);
+
+    m_sidebar = new QListWidget(this);
+    m_sidebar->setObjectName(QStringLiteral("viewSidebar"));
+    m_sidebar->setIconSize(QSize(24, 24));
+    m_sidebar->setFixedWidth(150);
+    m_sidebar->setSpacing(2);
+    m_stack = new QStackedWidget(this);
+    m_stack->setObjectName(QStringLiteral("viewStack"));
+
+    auto *body = new QHBoxLayout;
+    body->setContentsMargins(0, 0, 0, 0);
+    body->addWidget(m_sidebar);
+    body->addWidget(m_stack, 1);
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 0);
+    layout->addWidget(m_banner);
+    layout->addLayout(body, 1);
+    setCentralWidget(central);
+
+    m_pathLabel = new QLabel(QDir::toNativeSeparators(storePath), this);
+    m_pathLabel->setObjectName(QStringLiteral("storePathLabel"));
+    m_runCountLabel = new QLabel(this);
+    m_runCountLabel->setObjectName(QStringLiteral("runCountLabel"));
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("importProgress"));
+    m_progress->setMaximumWidth(200);
+    m_progress->setTextVisible(false);
+    m_progress->hide();
+    statusBar()->addWidget(m_pathLabel, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_runCountLabel);
+
+    createMenus();
+
+    // The views, in sidebar order. Adding a view is one line here.
+    m_library = addView(new LibraryView(storePath, this));
+    m_trends = addView(new TrendsView(storePath, this));
+
+    m_library->addToolAction(m_removeSamplesAction);
+    connect(m_library, &LibraryView::runsLoaded, this, [this](int, qint64 total) {
+        m_runCountLabel->setText(total == 1 ? tr("1 run") : tr("%1 runs").arg(total));
+    });
+    connect(m_sidebar, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row < 0)
+            return;
+        m_stack->setCurrentIndex(row);
+        m_viewActions->actions().at(row)->setChecked(true);
+    });
+
+    connect(m_writer, &StoreWriter::busyChanged, this, [this](bool busy) {
+        m_progress->setVisible(busy);
+        m_progress->setRange(0, 0); // busy indicator until a write reports its own progress
+        m_removeSamplesAction->setEnabled(!busy);
+    });
+    connect(m_writer, &StoreWriter::progressChanged, this, [this](int value, int maximum) {
+        m_progress->setRange(0, maximum);
+        m_progress->setValue(value);
+    });
+    connect(m_writer, &StoreWriter::storeReady, this, [this](const ImportSummary &samples) {
+        if (samples.failed())
+            m_banner->showMessage(MessageBanner::Kind::Error, samples.message());
+        else if (samples.imported > 0)
+            m_banner->showMessage(MessageBanner::Kind::Info,
+                                  tr("Installed the sample runs: %1 runs, %2 scenarios. "
+                                     "Remove them with File ▸ Remove Sample Runs.")
+                                      .arg(samples.runs)
+                                      .arg(samples.scenarios));
+        reloadViews();
+    });
+    connect(m_writer, &StoreWriter::importFinished, this, &MainWindow::showImportSummary);
+    connect(m_writer, &StoreWriter::samplesRemoved, this, [this](qint64 runs) {
+        m_banner->showMessage(MessageBanner::Kind::Info, runs == 1
+                                                             ? tr("Removed 1 sample run.")
+                                                             : tr("Removed %1 sample runs.").arg(runs));
+        reloadViews();
+    });
+    connect(m_writer, &StoreWriter::writeFailed, this, [this](const QString &message) {
+        m_banner->showMessage(MessageBanner::Kind::Error, message);
+        reloadViews();
+    });
+
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::registerView(StoreView *view)
+{
+    const int index = static_cast<int>(m_views.size());
+    m_views.push_back(view);
+    m_stack->addWidget(view);
+    auto *item = new QListWidgetItem(view->icon(), view->title(), m_sidebar);
+    item->setData(Qt::UserRole, view->key());
+    item->setSizeHint(QSize(0, 36));
+
+    auto *action = m_viewMenu->addAction(view->icon(), view->title());
+    action->setObjectName(QStringLiteral("viewAction_") + view->key());
+    action->setCheckable(true);
+    if (index < 9)
+        action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + index)));
+    m_viewActions->addAction(action);
+    connect(action, &QAction::triggered, this, [this, index] { m_sidebar->setCurrentRow(index); });
+    connect(view, &StoreView::loadFailed, this, [this](const QString &message) {
+        m_banner->showMessage(MessageBanner::Kind::Error,
+                              tr("Cannot read the store: %1").arg(message));
+    });
+    if (index == 0) {
+        m_sidebar->setCurrentRow(0);
+        action->setChecked(true);
+    }
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_importAction = file->addAction(tr("&Import…"), this, &MainWindow::chooseImportFiles);
+    m_importAction->setObjectName(QStringLiteral("importAction"));
+    m_importAction->setShortcut(QKeySequence::Open);
+    m_removeSamplesAction =
+        file->addAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove Sample Runs"),
+                        this, &MainWindow::removeSampleRuns);
+    m_removeSamplesAction->setObjectName(QStringLiteral("removeSamplesAction"));
+    m_removeSamplesAction->setToolTip(tr("Remove the bundled sample runs from the store"));
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewActions = new QActionGroup(this);
+    m_viewActions->setExclusive(true);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Plimsoll"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::start(bool installSamples)
+{
+    m_writer->prepareStore(installSamples);
+}
+
+QString MainWindow::currentViewKey() const
+{
+    const int row = m_stack->currentIndex();
+    return row >= 0 ? m_views[static_cast<size_t>(row)]->key() : QString();
+}
+
+bool MainWindow::showView(const QString &key)
+{
+    for (size_t i = 0; i < m_views.size(); ++i) {
+        if (m_views[i]->key() == key) {
+            m_sidebar->setCurrentRow(static_cast<int>(i));
+            return true;
+        }
+    }
+    return false;
+}
+
+void MainWindow::importFiles(const QStringList &paths)
+{
+    if (paths.isEmpty())
+        return;
+    statusBar()->showMessage(paths.size() == 1
+                                 ? tr("Importing %1…").arg(QFileInfo(paths.first()).fileName())
+                                 : tr("Importing %1 files…").arg(paths.size()));
+    m_writer->importFiles(paths);
+}
+
+void MainWindow::removeSampleRuns()
+{
+    m_writer->removeSamples();
+}
+
+void MainWindow::chooseImportFiles()
+{
+    // Formats are detected by content, so every file is offered.
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Import benchmark results"), QString(),
+        tr("Benchmark results (*.json *.jsonl *.csv *.txt *.log *.hgrm *.prom);;All files (*)"));
+    importFiles(files);
+}
+
+void MainWindow::showImportSummary(const ImportSummary &summary)
+{
+    statusBar()->clearMessage();
+    m_banner->showMessage(summary.failed() ? MessageBanner::Kind::Error
+                                           : MessageBanner::Kind::Info,
+                          summary.message());
+    reloadViews();
+}
+
+void MainWindow::reloadViews()
+{
+    for (StoreView *view : m_views)
+        view->reload();
+    emit storeChanged();
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(
+        this, tr("About Plimsoll"),
+        tr("<h3>Plimsoll %1</h3>"
+           "<p>Capacity planner and benchmark dashboard for Kafka-compatible streaming on "
+           "Redis.</p><p>Store: %2</p>")
+            .arg(QString::fromUtf8(kVersion), QDir::toNativeSeparators(m_storePath).toHtmlEscaped()));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (!localFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const QStringList files = localFiles(event->mimeData());
+    if (files.isEmpty())
+        return;
+    event->acceptProposedAction();
+    importFiles(files);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings = windowSettings();
+    settings.beginGroup(QStringLiteral("window"));
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("state")).toByteArray());
+    showView(settings.value(QStringLiteral("view")).toString());
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings = windowSettings();
+    settings.beginGroup(QStringLiteral("window"));
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("state"), saveState());
+    settings.setValue(QStringLiteral("view"), currentViewKey());
+}
+
+} // namespace plimsoll

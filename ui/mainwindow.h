@@ -1,0 +1,97 @@
+#pragma once
+// The Plimsoll window: a sidebar of views over one store, an inline banner for outcomes, the
+// import progress in the status bar.
+//
+// Threading contract: everything here runs on the UI thread and never opens the store on it.
+// Writes go through StoreWriter (queued, background); each view reads in the background with
+// its own Store connection. After any write the views reload.
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include <vector>
+
+class QActionGroup;
+class QLabel;
+class QListWidget;
+class QMenu;
+class QProgressBar;
+class QStackedWidget;
+
+namespace plimsoll {
+
+class LibraryView;
+class MessageBanner;
+class StoreView;
+class StoreWriter;
+class TrendsView;
+struct ImportSummary;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(const QString &storePath, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens (creates, migrates) the store in the background, installing the bundled samples
+    // first when asked, then loads every view. Call once, after construction.
+    void start(bool installSamples);
+
+    const QString &storePath() const { return m_storePath; }
+    LibraryView *libraryView() const { return m_library; }
+    TrendsView *trendsView() const { return m_trends; }
+    MessageBanner *banner() const { return m_banner; }
+    StoreWriter *storeWriter() const { return m_writer; }
+    const std::vector<StoreView *> &views() const { return m_views; }
+
+    QString currentViewKey() const;
+    // Shows the view with this key (e.g. "trends"); false when there is none.
+    bool showView(const QString &key);
+
+public slots:
+    void importFiles(const QStringList &paths);
+    void removeSampleRuns();
+
+signals:
+    // A store write finished and the views were asked to reload.
+    void storeChanged();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    template <typename View> View *addView(View *view)
+    {
+        registerView(view);
+        return view;
+    }
+    void registerView(StoreView *view);
+    void createMenus();
+    void chooseImportFiles();
+    void reloadViews();
+    void showImportSummary(const ImportSummary &summary);
+    void showAbout();
+    void restoreSettings();
+    void saveSettings() const;
+
+    QString m_storePath;
+    StoreWriter *m_writer = nullptr;
+    MessageBanner *m_banner = nullptr;
+    QListWidget *m_sidebar = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    QMenu *m_viewMenu = nullptr;
+    QActionGroup *m_viewActions = nullptr;
+    QAction *m_importAction = nullptr;
+    QAction *m_removeSamplesAction = nullptr;
+    QLabel *m_pathLabel = nullptr;
+    QLabel *m_runCountLabel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    std::vector<StoreView *> m_views;
+    LibraryView *m_library = nullptr;
+    TrendsView *m_trends = nullptr;
+};
+
+} // namespace plimsoll

@@ -1,0 +1,36 @@
+#pragma once
+// Filters and sorts the runs table in memory: commit prefix and a local-date range.
+//
+// The scenario filter is deliberately not here: which scenarios a run has is not part of a
+// RunSummary, so the Library view asks the store for it instead
+// (Store::runs(RunFilter{scenarioContains}) in its background loader) and this proxy only
+// narrows what was loaded. Used from the UI thread only.
+
+#include <QDate>
+#include <QSortFilterProxyModel>
+
+namespace plimsoll {
+
+class RunsFilterProxyModel : public QSortFilterProxyModel
+{
+    Q_OBJECT
+public:
+    explicit RunsFilterProxyModel(QObject *parent = nullptr);
+
+    // Case-insensitive prefix of the full commit hash; empty accepts every run.
+    void setCommitPrefix(const QString &prefix);
+    // Inclusive local dates; an invalid date leaves that side open.
+    void setDateRange(const QDate &from, const QDate &to);
+
+    QString commitPrefix() const { return m_commitPrefix; }
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
+
+private:
+    QString m_commitPrefix;
+    QDate m_from;
+    QDate m_to;
+};
+
+} // namespace plimsoll

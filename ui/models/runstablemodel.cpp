@@ -1,0 +1,120 @@
+#include "ui/models/runstablemodel.h"
+
+#include "ui/formatting.h"
+
+namespace plimsoll {
+
+RunsTableModel::RunsTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void RunsTableModel::setResults(std::vector<RunSummary> runs)
+{
+    beginResetModel();
+    m_runs = std::move(runs);
+    endResetModel();
+}
+
+int RunsTableModel::rowOfRun(qint64 runId) const
+{
+    for (size_t row = 0; row < m_runs.size(); ++row) {
+        if (m_runs[row].id == runId)
+            return static_cast<int>(row);
+    }
+    return -1;
+}
+
+int RunsTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
+
+int RunsTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RunsTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const RunSummary &run = m_runs[static_cast<size_t>(index.row())];
+    switch (role) {
+    case RunIdRole:
+        return QVariant::fromValue<qint64>(run.id);
+    case RunKeyRole:
+        return QString::fromStdString(run.runKey);
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case TimeColumn:
+            return displayTimestamp(run.timestamp);
+        case RunKeyColumn:
+            return QString::fromStdString(run.runKey);
+        case ToolColumn:
+            return run.toolVersion.empty()
+                       ? QString::fromStdString(run.tool)
+                       : QStringLiteral("%1 %2").arg(QString::fromStdString(run.tool),
+                                                     QString::fromStdString(run.toolVersion));
+        case TargetColumn:
+            return QString::fromStdString(run.target);
+        case CommitColumn:
+            return shortCommit(run.commit);
+        case ScenariosColumn:
+            return QVariant::fromValue<qint64>(run.scenarioCount);
+        case SampleColumn:
+            return run.sample ? tr("sample") : QString();
+        }
+        break;
+    case SortRole:
+        switch (index.column()) {
+        case TimeColumn:
+            return parseStoredTimestamp(run.timestamp);
+        case ScenariosColumn:
+            return QVariant::fromValue<qint64>(run.scenarioCount);
+        case SampleColumn:
+            return run.sample;
+        case CommitColumn:
+            return QString::fromStdString(run.commit);
+        default:
+            return data(index, Qt::DisplayRole);
+        }
+    case Qt::ToolTipRole:
+        switch (index.column()) {
+        case TimeColumn:
+            return QString::fromStdString(run.timestamp);
+        case CommitColumn:
+            return QString::fromStdString(run.commit);
+        case RunKeyColumn:
+            return QString::fromStdString(run.sourceUri);
+        }
+        break;
+    case Qt::TextAlignmentRole:
+        if (index.column() == ScenariosColumn)
+            return QVariant::fromValue<int>(Qt::AlignRight | Qt::AlignVCenter);
+        break;
+    }
+    return {};
+}
+
+QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case TimeColumn:
+        return tr("Time");
+    case RunKeyColumn:
+        return tr("Run key");
+    case ToolColumn:
+        return tr("Tool");
+    case TargetColumn:
+        return tr("Target");
+    case CommitColumn:
+        return tr("Commit");
+    case ScenariosColumn:
+        return tr("Scenarios");
+    case SampleColumn:
+        return tr("Sample");
+    }
+    return {};
+}
+
+} // namespace plimsoll

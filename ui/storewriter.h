@@ -1,0 +1,85 @@
+#pragma once
+// Every write the window makes to the store: the first open (schema migration, optional
+// sample install), imports of files, removal of the sample runs.
+//
+// Threading contract: call from the UI thread; signals are emitted on the UI thread. Each
+// write runs on the global thread pool with a Store of its own opened on the path, and the
+// writes run one after another (queued), so two of them never contend for SQLite's write lock
+// and the first open — which migrates a new file — finishes before anything reads.
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QPromise>
+#include <QStringList>
+
+#include <deque>
+#include <functional>
+
+namespace plimsoll {
+
+struct ImportSummary
+{
+    int files = 0;     // sources read, whatever their outcome
+    int imported = 0;  // written to the store
+    int unchanged = 0; // already present with the same bytes
+    qint64 runs = 0;
+    qint64 scenarios = 0;
+    int warnings = 0;
+    QStringList failures; // one full message per failed file, with file and line/field
+
+    bool failed() const { return !failures.isEmpty(); }
+    // "Imported 2 files: 1 run, 7 scenarios", or the failures first when there were any.
+    QString message() const;
+};
+
+class StoreWriter : public QObject
+{
+    Q_OBJECT
+public:
+    explicit StoreWriter(const QString &storePath, QObject *parent = nullptr);
+    ~StoreWriter() override;
+
+    const QString &storePath() const { return m_storePath; }
+    bool isBusy() const { return m_watcher != nullptr; }
+
+    // Creates the parent directory and the store (or migrates it); installs the bundled
+    // samples first when `installSamples` is set. Emits storeReady, or writeFailed.
+    void prepareStore(bool installSamples);
+    void importFiles(const QStringList &paths);
+    void removeSamples();
+
+signals:
+    void busyChanged(bool busy);
+    // Progress of the running write, value in [0, maximum].
+    void progressChanged(int value, int maximum);
+    void storeReady(const plimsoll::ImportSummary &samples);
+    void importFinished(const plimsoll::ImportSummary &summary);
+    void samplesRemoved(qint64 runs);
+    void writeFailed(const QString &message);
+
+private:
+    struct Outcome
+    {
+        enum class Kind { Prepared, Imported, Removed } kind = Kind::Prepared;
+        ImportSummary summary;
+        qint64 removed = 0;
+        QString error;
+    };
+    using Job = std::function<Outcome(QPromise<Outcome> &)>;
+    struct Queued
+    {
+        Outcome::Kind kind;
+        Job job;
+    };
+
+    void enqueue(Outcome::Kind kind, Job job);
+    void startNext();
+    void finishCurrent();
+
+    QString m_storePath;
+    std::deque<Queued> m_queue;
+    Outcome::Kind m_currentKind = Outcome::Kind::Prepared;
+    QFutureWatcher<Outcome> *m_watcher = nullptr;
+};
+
+} // namespace plimsoll

@@ -1,0 +1,215 @@
+#include "ui/views/libraryview.h"
+
+#include "model/store.h"
+#include "ui/latesttask.h"
+#include "ui/models/runsfilterproxymodel.h"
+#include "ui/models/runstablemodel.h"
+#include "ui/views/rundetailpanel.h"
+
+#include <QDateEdit>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QStyle>
+#include <QTableView>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <optional>
+
+namespace plimsoll {
+
+namespace {
+
+// The earliest selectable date doubles as "no bound": QDateEdit has no empty state.
+const QDate kNoDate(2000, 1, 1);
+
+// Typing in the scenario field re-queries the store; wait for a pause in typing.
+constexpr int kScenarioDebounceMs = 250;
+
+struct RunsSnapshot
+{
+    std::vector<RunSummary> runs;
+    qint64 total = 0;
+};
+
+QDateEdit *makeDateEdit(const QString &objectName, QWidget *parent)
+{
+    auto *edit = new QDateEdit(parent);
+    edit->setObjectName(objectName);
+    edit->setCalendarPopup(true);
+    edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd"));
+    edit->setMinimumDate(kNoDate);
+    edit->setSpecialValueText(QObject::tr("any"));
+    edit->setDate(kNoDate);
+    return edit;
+}
+
+} // namespace
+
+LibraryView::LibraryView(const QString &storePath, QWidget *parent)
+    : StoreView(storePath, parent)
+{
+    setObjectName(QStringLiteral("libraryView"));
+    m_model = new RunsTableModel(this);
+    m_proxy = new RunsFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_runsLoader = new LatestTask(this);
+    m_detailLoader = new LatestTask(this);
+
+    m_scenarioFilter = new QLineEdit(this);
+    m_scenarioFilter->setObjectName(QStringLiteral("scenarioFilter"));
+    m_scenarioFilter->setPlaceholderText(tr("Scenario contains…"));
+    m_scenarioFilter->setClearButtonEnabled(true);
+    m_commitFilter = new QLineEdit(this);
+    m_commitFilter->setObjectName(QStringLiteral("commitFilter"));
+    m_commitFilter->setPlaceholderText(tr("Commit prefix…"));
+    m_commitFilter->setClearButtonEnabled(true);
+    m_from = makeDateEdit(QStringLiteral("dateFrom"), this);
+    m_to = makeDateEdit(QStringLiteral("dateTo"), this);
+    m_tools = new QToolBar(this);
+    m_tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+
+    auto *filters = new QHBoxLayout;
+    filters->addWidget(m_scenarioFilter, 2);
+    filters->addWidget(m_commitFilter, 1);
+    filters->addWidget(new QLabel(tr("From"), this));
+    filters->addWidget(m_from);
+    filters->addWidget(new QLabel(tr("to"), this));
+    filters->addWidget(m_to);
+    filters->addWidget(m_tools);
+
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("runsTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(RunsTableModel::TimeColumn, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+
+    m_detail = new RunDetailPanel(this);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_detail);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(filters);
+    layout->addWidget(splitter, 1);
+
+    m_scenarioDebounce = new QTimer(this);
+    m_scenarioDebounce->setSingleShot(true);
+    m_scenarioDebounce->setInterval(kScenarioDebounceMs);
+    connect(m_scenarioDebounce, &QTimer::timeout, this, &LibraryView::reload);
+    connect(m_scenarioFilter, &QLineEdit::textChanged, m_scenarioDebounce,
+            qOverload<>(&QTimer::start));
+    connect(m_commitFilter, &QLineEdit::textChanged, m_proxy,
+            &RunsFilterProxyModel::setCommitPrefix);
+    connect(m_from, &QDateEdit::dateChanged, this, &LibraryView::applyDateFilter);
+    connect(m_to, &QDateEdit::dateChanged, this, &LibraryView::applyDateFilter);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &LibraryView::showSelectedRun);
+}
+
+QIcon LibraryView::icon() const
+{
+    return style()->standardIcon(QStyle::SP_FileDialogDetailedView);
+}
+
+void LibraryView::addToolAction(QAction *action)
+{
+    m_tools->addAction(action);
+}
+
+void LibraryView::setScenarioFilter(const QString &text)
+{
+    m_scenarioFilter->setText(text);
+}
+
+void LibraryView::setCommitFilter(const QString &text)
+{
+    m_commitFilter->setText(text);
+}
+
+void LibraryView::selectRow(int proxyRow)
+{
+    m_table->selectRow(proxyRow);
+    m_table->setCurrentIndex(m_proxy->index(proxyRow, 0));
+}
+
+void LibraryView::reload()
+{
+    m_scenarioDebounce->stop();
+    const std::string path = storePath().toStdString();
+    RunFilter filter;
+    filter.scenarioContains = m_scenarioFilter->text().trimmed().toStdString();
+    m_runsLoader->start(
+        [path, filter] {
+            Store store(path);
+            return RunsSnapshot{store.runs(filter), store.runCount()};
+        },
+        [this](const RunsSnapshot &snapshot) {
+            const QModelIndex current = m_table->currentIndex();
+            const qint64 selectedId =
+                current.isValid() ? current.data(RunsTableModel::RunIdRole).toLongLong() : -1;
+            m_storeRunCount = snapshot.total;
+            m_model->setResults(snapshot.runs);
+            const int row = selectedId >= 0 ? m_model->rowOfRun(selectedId) : -1;
+            const QModelIndex restored = m_proxy->mapFromSource(m_model->index(row, 0));
+            if (restored.isValid()) {
+                m_table->selectRow(restored.row());
+                m_table->setCurrentIndex(restored);
+            } else {
+                m_detail->clear();
+            }
+            if (m_model->rowCount() > 0)
+                m_table->resizeColumnsToContents();
+            emit runsLoaded(m_model->rowCount(), snapshot.total);
+        },
+        [this](const QString &error) { emit loadFailed(error); });
+}
+
+void LibraryView::applyDateFilter()
+{
+    const QDate from = m_from->date() == kNoDate ? QDate() : m_from->date();
+    const QDate to = m_to->date() == kNoDate ? QDate() : m_to->date();
+    m_proxy->setDateRange(from, to);
+}
+
+void LibraryView::showSelectedRun()
+{
+    const QModelIndex current = m_table->currentIndex();
+    if (!current.isValid()) {
+        m_detailLoader->cancel();
+        m_detail->clear();
+        return;
+    }
+    const std::string key = std::to_string(current.data(RunsTableModel::RunIdRole).toLongLong());
+    const std::string path = storePath().toStdString();
+    m_detailLoader->start(
+        [path, key] { return Store(path).run(key); },
+        [this](const std::optional<RunDetail> &detail) {
+            if (!detail) {
+                m_detail->showPlaceholder(tr("This run is no longer in the store."));
+                return;
+            }
+            m_detail->showRun(*detail);
+            emit runDetailShown(QString::fromStdString(detail->record.runKey));
+        },
+        [this](const QString &error) {
+            m_detail->showPlaceholder(tr("Cannot read the run: %1").arg(error));
+        });
+}
+
+} // namespace plimsoll

@@ -1,0 +1,38 @@
+#pragma once
+// A page of the main window that shows something read from the store.
+//
+// Threading contract: a view never opens the store on the UI thread. reload() starts a
+// background read with a Store of its own on storePath() (see LatestTask) and applies the
+// result when it arrives; a newer reload() makes older results stale.
+
+#include <QIcon>
+#include <QWidget>
+
+namespace plimsoll {
+
+class StoreView : public QWidget
+{
+    Q_OBJECT
+public:
+    StoreView(const QString &storePath, QWidget *parent = nullptr)
+        : QWidget(parent), m_storePath(storePath)
+    {
+    }
+
+    const QString &storePath() const { return m_storePath; }
+    // Stable key for settings, e.g. "library".
+    virtual QString key() const = 0;
+    virtual QString title() const = 0;
+    virtual QIcon icon() const = 0;
+    // Re-reads what the view shows, keeping the user's selections where they still exist.
+    virtual void reload() = 0;
+
+signals:
+    // A read failed (e.g. the file is not a Plimsoll store); the window shows it in its banner.
+    void loadFailed(const QString &message);
+
+private:
+    QString m_storePath;
+};
+
+} // namespace plimsoll

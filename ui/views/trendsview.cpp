@@ -1,0 +1,385 @@
+#include "ui/views/trendsview.h"
+
+#include "model/catalog.h"
+#include "ui/formatting.h"
+#include "ui/latesttask.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTimeAxis>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSplitter>
+#include <QStyle>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
+
+namespace plimsoll {
+
+namespace {
+
+constexpr qint64 kHourMs = 3600 * 1000;
+constexpr qint64 kDayMs = 24 * kHourMs;
+
+// Refills a combo with `items`, keeping the current text when it is still offered. Returns
+// whether the current text changed; signals stay blocked so the caller decides what reloads.
+bool refill(QComboBox *combo, const std::vector<std::string> &items)
+{
+    const QString previous = combo->currentText();
+    const QSignalBlocker blocker(combo);
+    combo->clear();
+    for (const std::string &item : items) {
+        const QString text = QString::fromStdString(item);
+        combo->addItem(text);
+        if (const MetricInfo *info = findMetric(item))
+            combo->setItemData(combo->count() - 1, QString::fromUtf8(info->description.data(),
+                                                                      info->description.size()),
+                               Qt::ToolTipRole);
+    }
+    const int index = combo->findText(previous);
+    combo->setCurrentIndex(index >= 0 ? index : (combo->count() > 0 ? 0 : -1));
+    return combo->currentText() != previous;
+}
+
+} // namespace
+
+TrendsView::TrendsView(const QString &storePath, QWidget *parent) : StoreView(storePath, parent)
+{
+    setObjectName(QStringLiteral("trendsView"));
+    m_scenarioLoader = new LatestTask(this);
+    m_metricLoader = new LatestTask(this);
+    m_seriesLoader = new LatestTask(this);
+
+    m_scenarioCombo = new QComboBox(this);
+    m_scenarioCombo->setObjectName(QStringLiteral("scenarioCombo"));
+    m_scenarioCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_scenarioCombo->setMinimumContentsLength(24);
+    m_metricCombo = new QComboBox(this);
+    m_metricCombo->setObjectName(QStringLiteral("metricCombo"));
+    m_metricCombo->setMinimumContentsLength(18);
+
+    auto *choices = new QHBoxLayout;
+    choices->addWidget(new QLabel(tr("Scenario"), this));
+    choices->addWidget(m_scenarioCombo, 2);
+    choices->addSpacing(12);
+    choices->addWidget(new QLabel(tr("Metric"), this));
+    choices->addWidget(m_metricCombo, 1);
+    choices->addStretch();
+
+    m_chart = new QChart;
+    m_chart->legend()->hide();
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_line = new QLineSeries(m_chart);
+    m_line->setPen(QPen(QColor(0x1f, 0x77, 0xb4), 2));
+    m_scatter = new QScatterSeries(m_chart);
+    m_scatter->setObjectName(QStringLiteral("trendPoints"));
+    m_scatter->setMarkerSize(10);
+    m_scatter->setColor(QColor(0x1f, 0x77, 0xb4));
+    m_scatter->setBorderColor(Qt::white);
+    m_highlight = new QScatterSeries(m_chart);
+    m_highlight->setMarkerSize(16);
+    m_highlight->setColor(QColor(0xd6, 0x27, 0x28));
+    m_highlight->setBorderColor(Qt::white);
+    m_chart->addSeries(m_line);
+    m_chart->addSeries(m_scatter);
+    m_chart->addSeries(m_highlight);
+    m_timeAxis = new QDateTimeAxis(m_chart);
+    m_timeAxis->setTitleText(tr("Run time"));
+    m_timeAxis->setTickCount(5);
+    m_valueAxis = new QValueAxis(m_chart);
+    m_valueAxis->setLabelFormat(QStringLiteral("%.4g"));
+    m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
+    m_chart->addAxis(m_valueAxis, Qt::AlignLeft);
+    for (QXYSeries *series : {static_cast<QXYSeries *>(m_line),
+                              static_cast<QXYSeries *>(m_scatter),
+                              static_cast<QXYSeries *>(m_highlight)}) {
+        series->attachAxis(m_timeAxis);
+        series->attachAxis(m_valueAxis);
+    }
+
+    // No setUseOpenGL: the OpenGL path crashes on the offscreen platform and is missing from
+    // exported renders; a trend has one point per run, far below where it would matter.
+    m_chartView = new QChartView(m_chart, this);
+    m_chartView->setObjectName(QStringLiteral("trendChart"));
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumSize(360, 260);
+
+    m_detail = new QWidget(this);
+    m_detail->setObjectName(QStringLiteral("pointDetail"));
+    auto *detailLayout = new QVBoxLayout(m_detail);
+    auto *detailTitle = new QLabel(tr("Selected run"), m_detail);
+    QFont bold = detailTitle->font();
+    bold.setBold(true);
+    detailTitle->setFont(bold);
+    m_detailHint = new QLabel(m_detail);
+    m_detailHint->setWordWrap(true);
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    addDetailField(form, QStringLiteral("runKey"), tr("Run key"));
+    addDetailField(form, QStringLiteral("timestamp"), tr("Time"));
+    addDetailField(form, QStringLiteral("value"), tr("Value"));
+    addDetailField(form, QStringLiteral("commit"), tr("Commit"));
+    addDetailField(form, QStringLiteral("imageDigest"), tr("Image digest"));
+    addDetailField(form, QStringLiteral("tuning"), tr("Tuning"));
+    detailLayout->addWidget(detailTitle);
+    detailLayout->addWidget(m_detailHint);
+    detailLayout->addLayout(form);
+    detailLayout->addStretch();
+    m_detail->setMinimumWidth(220);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_chartView);
+    splitter->addWidget(m_detail);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(choices);
+    layout->addWidget(splitter, 1);
+
+    connect(m_scenarioCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadMetrics);
+    connect(m_metricCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadSeries);
+    connect(m_scatter, &QScatterSeries::clicked, this, &TrendsView::selectPointNear);
+    connect(m_line, &QLineSeries::clicked, this, &TrendsView::selectPointNear);
+
+    clearPointDetail();
+    showEmptyChart(tr("Loading…"));
+}
+
+QIcon TrendsView::icon() const
+{
+    return style()->standardIcon(QStyle::SP_ArrowUp);
+}
+
+QLabel *TrendsView::addDetailField(QFormLayout *form, const QString &field, const QString &label)
+{
+    auto *value = new QLabel(m_detail);
+    value->setObjectName(QStringLiteral("pointDetail_") + field);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    value->setWordWrap(true);
+    value->setMinimumWidth(120);
+    form->addRow(label + QLatin1Char(':'), value);
+    return value;
+}
+
+int TrendsView::pointCount() const
+{
+    return static_cast<int>(m_scatter->count());
+}
+
+QString TrendsView::pointDetailText(const QString &field) const
+{
+    const auto *label = m_detail->findChild<QLabel *>(QStringLiteral("pointDetail_") + field);
+    return label ? label->text() : QString();
+}
+
+void TrendsView::reload()
+{
+    const std::string path = storePath().toStdString();
+    m_scenarioLoader->start(
+        [path] { return Store(path).scenarioNames(); },
+        [this](const std::vector<std::string> &names) {
+            refill(m_scenarioCombo, names);
+            emit scenariosLoaded(static_cast<int>(names.size()));
+            // The store changed under an unchanged choice too: re-read the metrics and series.
+            loadMetrics();
+        },
+        [this](const QString &error) { emit loadFailed(error); });
+}
+
+void TrendsView::loadMetrics()
+{
+    const QString scenario = m_scenarioCombo->currentText();
+    if (scenario.isEmpty()) {
+        m_metricLoader->cancel();
+        m_seriesLoader->cancel();
+        refill(m_metricCombo, {});
+        showSeries({});
+        emit metricsLoaded(0);
+        return;
+    }
+    const std::string path = storePath().toStdString();
+    const std::string name = scenario.toStdString();
+    m_metricLoader->start(
+        [path, name] { return Store(path).metricNames(name); },
+        [this](const std::vector<std::string> &metrics) {
+            refill(m_metricCombo, metrics);
+            emit metricsLoaded(static_cast<int>(metrics.size()));
+            loadSeries();
+        },
+        [this](const QString &error) { emit loadFailed(error); });
+}
+
+void TrendsView::loadSeries()
+{
+    const QString scenario = m_scenarioCombo->currentText();
+    const QString metric = m_metricCombo->currentText();
+    if (scenario.isEmpty() || metric.isEmpty()) {
+        m_seriesLoader->cancel();
+        showSeries({scenario.toStdString(), metric.toStdString(), {}});
+        return;
+    }
+    const std::string path = storePath().toStdString();
+    m_seriesLoader->start(
+        [path, s = scenario.toStdString(), m = metric.toStdString()] {
+            return LoadedSeries{s, m, Store(path).series(s, m)};
+        },
+        [this](const LoadedSeries &series) { showSeries(series); },
+        [this](const QString &error) { emit loadFailed(error); });
+}
+
+void TrendsView::showEmptyChart(const QString &title)
+{
+    m_chart->setTitle(title);
+    m_timeAxis->setRange(QDateTime::currentDateTime().addDays(-7), QDateTime::currentDateTime());
+    m_timeAxis->setFormat(QStringLiteral("MM-dd"));
+    m_valueAxis->setRange(0, 1);
+    m_valueAxis->setTitleText(QString());
+}
+
+void TrendsView::showSeries(const LoadedSeries &series)
+{
+    const std::vector<SeriesPoint> &points = series.points;
+    const QString previousKey =
+        m_selected >= 0 ? QString::fromStdString(m_points[m_selected].runKey) : QString();
+    // Only points with a readable time can be placed; indices of m_points match the series.
+    m_points.clear();
+    std::copy_if(points.begin(), points.end(), std::back_inserter(m_points),
+                 [](const SeriesPoint &p) { return parseStoredTimestamp(p.timestamp).isValid(); });
+    m_selected = -1;
+    m_highlight->clear();
+    m_series = series;
+    m_series.points.clear(); // kept once, in m_points
+
+    const MetricInfo *info = findMetric(series.metric);
+    double maxAbs = 0;
+    for (const SeriesPoint &p : m_points)
+        maxAbs = std::max(maxAbs, std::abs(p.value));
+    const AxisScale scale = axisScaleFor(info ? info->unit : std::string_view(), maxAbs);
+    m_displayFactor = scale.factor;
+
+    QList<QPointF> xy;
+    xy.reserve(static_cast<qsizetype>(m_points.size()));
+    for (const SeriesPoint &p : m_points) {
+        const auto ms = static_cast<qreal>(parseStoredTimestamp(p.timestamp).toMSecsSinceEpoch());
+        xy.append(QPointF(ms, p.value * scale.factor));
+    }
+    m_line->replace(xy);
+    m_scatter->replace(xy);
+
+    if (xy.isEmpty()) {
+        clearPointDetail();
+        showEmptyChart(m_scenarioCombo->count() == 0
+                           ? tr("No runs in the store yet — import results with File ▸ Import…")
+                           : tr("No values of this metric"));
+        emit seriesLoaded(0);
+        return;
+    }
+
+    const QString metric = QString::fromStdString(series.metric);
+    m_chart->setTitle(
+        QStringLiteral("%1 — %2").arg(QString::fromStdString(series.scenario), metric));
+    double xMin = std::numeric_limits<double>::max(), xMax = std::numeric_limits<double>::lowest();
+    double yMin = xMin, yMax = xMax;
+    for (const QPointF &p : xy) {
+        xMin = std::min(xMin, p.x());
+        xMax = std::max(xMax, p.x());
+        yMin = std::min(yMin, p.y());
+        yMax = std::max(yMax, p.y());
+    }
+    // Padding keeps a lone point (most sample scenarios have one run) away from the edges,
+    // where a marker would be clipped or sit on an axis line.
+    const double xSpan = xMax - xMin;
+    const double xPad = xSpan <= 0 ? static_cast<double>(kDayMs) : std::max(xSpan * 0.05, 1.0 * kHourMs);
+    m_timeAxis->setRange(QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(xMin - xPad)),
+                         QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(xMax + xPad)));
+    m_timeAxis->setFormat(xSpan + 2 * xPad > 3.0 * kDayMs ? QStringLiteral("yyyy-MM-dd")
+                                                          : QStringLiteral("MM-dd HH:mm"));
+    const double ySpan = yMax - yMin;
+    const double yPad = ySpan > 0 ? ySpan * 0.1 : (yMax != 0 ? std::abs(yMax) * 0.1 : 1.0);
+    double low = yMin - yPad;
+    if (yMin >= 0)
+        low = std::max(0.0, low); // a throughput or latency axis below zero reads as an error
+    m_valueAxis->setRange(low, yMax + yPad);
+    m_valueAxis->applyNiceNumbers();
+    m_valueAxis->setTitleText(QStringLiteral("%1 (%2)").arg(metric, scale.unit));
+
+    int keep = -1;
+    for (size_t i = 0; i < m_points.size(); ++i) {
+        if (QString::fromStdString(m_points[i].runKey) == previousKey)
+            keep = static_cast<int>(i);
+    }
+    if (keep >= 0)
+        selectPoint(keep);
+    else
+        clearPointDetail();
+    emit seriesLoaded(static_cast<int>(xy.size()));
+}
+
+void TrendsView::selectPointNear(const QPointF &chartValue)
+{
+    // Nearest in screen space, so a tall value axis does not dwarf the time distance.
+    const QPointF clicked = m_chart->mapToPosition(chartValue, m_scatter);
+    int best = -1;
+    double bestDistance = std::numeric_limits<double>::max();
+    for (qsizetype i = 0; i < m_scatter->count(); ++i) {
+        const QPointF pos = m_chart->mapToPosition(m_scatter->at(i), m_scatter);
+        const double distance = std::hypot(pos.x() - clicked.x(), pos.y() - clicked.y());
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = static_cast<int>(i);
+        }
+    }
+    if (best >= 0)
+        selectPoint(best);
+}
+
+void TrendsView::selectPoint(int index)
+{
+    if (index < 0 || index >= static_cast<int>(m_points.size()))
+        return;
+    m_selected = index;
+    const SeriesPoint &point = m_points[static_cast<size_t>(index)];
+    auto set = [this](const char *field, const QString &text) {
+        m_detail->findChild<QLabel *>(QStringLiteral("pointDetail_") + QLatin1String(field))
+            ->setText(text);
+    };
+    set("runKey", QString::fromStdString(point.runKey));
+    set("timestamp", displayTimestamp(point.timestamp));
+    set("value", displayMetric(m_series.metric, point.value));
+    set("commit", point.commit.empty() ? QStringLiteral("—") : QString::fromStdString(point.commit));
+    set("imageDigest", point.imageDigest.empty() ? QStringLiteral("—")
+                                                 : QString::fromStdString(point.imageDigest));
+    set("tuning", compactJson(point.tuning));
+    m_detailHint->hide();
+
+    const QDateTime time = parseStoredTimestamp(point.timestamp);
+    m_highlight->clear();
+    if (time.isValid())
+        m_highlight->append(static_cast<qreal>(time.toMSecsSinceEpoch()),
+                            point.value * m_displayFactor);
+    emit pointSelected(QString::fromStdString(point.runKey));
+}
+
+void TrendsView::clearPointDetail()
+{
+    m_selected = -1;
+    m_highlight->clear();
+    for (QLabel *label : m_detail->findChildren<QLabel *>()) {
+        if (label->objectName().startsWith(QLatin1String("pointDetail_")))
+            label->setText(QStringLiteral("—"));
+    }
+    m_detailHint->setText(tr("Click a point to see its run."));
+    m_detailHint->show();
+}
+
+} // namespace plimsoll

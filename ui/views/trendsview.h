@@ -1,0 +1,102 @@
+#pragma once
+// Trends: one metric of one scenario over time, one point per run, with the clicked run's
+// identity (run key, commit, image digest, tuning) beside the chart.
+//
+// Scenario names, metric names and the series are each read in the background with the
+// latest request winning; changing the scenario reloads its metric names, changing the
+// metric reloads the series.
+
+#include "model/store.h"
+#include "ui/views/storeview.h"
+
+#include <string>
+#include <vector>
+
+class QChart;
+class QChartView;
+class QComboBox;
+class QDateTimeAxis;
+class QFormLayout;
+class QLabel;
+class QLineSeries;
+class QPointF;
+class QScatterSeries;
+class QValueAxis;
+
+namespace plimsoll {
+
+class LatestTask;
+
+class TrendsView : public StoreView
+{
+    Q_OBJECT
+public:
+    explicit TrendsView(const QString &storePath, QWidget *parent = nullptr);
+
+    QString key() const override { return QStringLiteral("trends"); }
+    QString title() const override { return tr("Trends"); }
+    QIcon icon() const override;
+    void reload() override;
+
+    QComboBox *scenarioCombo() const { return m_scenarioCombo; }
+    QComboBox *metricCombo() const { return m_metricCombo; }
+    QChartView *chartView() const { return m_chartView; }
+    // Points drawn in the chart (one per run that measured the metric).
+    int pointCount() const;
+    const std::vector<SeriesPoint> &points() const { return m_points; }
+    // The choice the drawn series belongs to (the combos may be ahead while it loads).
+    QString plottedScenario() const { return QString::fromStdString(m_series.scenario); }
+    QString plottedMetric() const { return QString::fromStdString(m_series.metric); }
+    // For tests and accessibility: the text shown for a field of the selected point
+    // ("runKey", "timestamp", "value", "commit", "imageDigest", "tuning").
+    QString pointDetailText(const QString &field) const;
+
+public slots:
+    // Shows the run behind the point at `index` of points(); the scatter series' clicked
+    // signal ends here through selectPointNear().
+    void selectPoint(int index);
+    void selectPointNear(const QPointF &chartValue);
+
+signals:
+    void scenariosLoaded(int count);
+    void metricsLoaded(int count);
+    void seriesLoaded(int points);
+    void pointSelected(const QString &runKey);
+
+private:
+    void loadMetrics();
+    void loadSeries();
+    // One series as read, with the choice it was read for: the combos may already show a
+    // newer choice whose series is still loading.
+    struct LoadedSeries
+    {
+        std::string scenario;
+        std::string metric;
+        std::vector<SeriesPoint> points;
+    };
+    void showSeries(const LoadedSeries &series);
+    void showEmptyChart(const QString &title);
+    void clearPointDetail();
+    QLabel *addDetailField(QFormLayout *form, const QString &field, const QString &label);
+
+    QComboBox *m_scenarioCombo = nullptr;
+    QComboBox *m_metricCombo = nullptr;
+    QChartView *m_chartView = nullptr;
+    QChart *m_chart = nullptr;
+    QLineSeries *m_line = nullptr;
+    QScatterSeries *m_scatter = nullptr;
+    QScatterSeries *m_highlight = nullptr;
+    QDateTimeAxis *m_timeAxis = nullptr;
+    QValueAxis *m_valueAxis = nullptr;
+    QWidget *m_detail = nullptr;
+    QLabel *m_detailHint = nullptr;
+    LatestTask *m_scenarioLoader = nullptr;
+    LatestTask *m_metricLoader = nullptr;
+    LatestTask *m_seriesLoader = nullptr;
+    LoadedSeries m_series; // what is drawn; its points live in m_points
+    std::vector<SeriesPoint> m_points;
+    double m_displayFactor = 1; // chart y = stored SI value * factor
+    int m_selected = -1;
+};
+
+} // namespace plimsoll

@@ -1,0 +1,20 @@
+#include "ui/windowentry.h"
+
+#include "ui/mainwindow.h"
+
+#include <QApplication>
+#include <QFileInfo>
+
+namespace plimsoll {
+
+int runWindow(QApplication &app, const QString &storePath, bool seedSamplesWhenNew)
+{
+    // Whether the store is new must be known before any worker opens (and so creates) it.
+    const bool isNew = !QFileInfo::exists(storePath);
+    MainWindow window(storePath);
+    window.show();
+    window.start(seedSamplesWhenNew && isNew);
+    return app.exec();
+}
+
+} // namespace plimsoll
