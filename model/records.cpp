@@ -180,7 +180,8 @@ std::optional<std::string> normalizeTimestamp(const std::string &text)
         const int minutes = digits.size() > 2 ? digits.mid(2, 2).toInt() : 0;
         if (hours > 23 || minutes > 59)
             return std::nullopt;
-        offsetSeconds = (hours * 3600 + minutes * 60) * (zone.startsWith(QLatin1Char('-')) ? -1 : 1);
+        const int sign = zone.startsWith(QLatin1Char('-')) ? -1 : 1;
+        offsetSeconds = sign * (hours * 3600 + minutes * 60);
     }
     const QDateTime local(date, time, QTimeZone(offsetSeconds));
     return formatUtc(local.toUTC());

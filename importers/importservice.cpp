@@ -1,0 +1,180 @@
+#include "importers/importservice.h"
+
+#include <QBuffer>
+#include <QCryptographicHash>
+#include <QFile>
+#include <QFileInfo>
+
+namespace plimsoll {
+
+namespace {
+
+// Detection looks at no more than this, as Importer::sniff promises its implementations.
+constexpr qint64 kSniffBytes = 64 * 1024;
+
+std::string knownFormats()
+{
+    std::string out;
+    for (const Importer *importer : ImporterRegistry::instance().importers()) {
+        out += out.empty() ? "" : ", ";
+        out += importer->name();
+    }
+    return out;
+}
+
+void fail(SourceReport &report, const std::string &file, ImportError error)
+{
+    report.status = "failed";
+    report.errorText = error.describe(file);
+    report.error = std::move(error);
+}
+
+std::string sha256Hex(QIODevice &device)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(&device);
+    return hash.result().toHex().toStdString();
+}
+
+// The part shared by files and in-memory bytes: `device` is open and at its start.
+SourceReport importDevice(Store &store, QIODevice &device, const std::string &uri,
+                          const std::string &displayName, const ImportRequest &request,
+                          const Progress &progress)
+{
+    SourceReport report;
+    report.uri = uri;
+
+    const Importer *importer = nullptr;
+    if (!request.format.empty()) {
+        importer = ImporterRegistry::instance().byName(request.format);
+        if (!importer) {
+            fail(report, displayName,
+                 {"unknown format '" + request.format + "' (known: " + knownFormats() + ")",
+                  0, -1, {}});
+            return report;
+        }
+    } else {
+        const QByteArray head = device.peek(kSniffBytes);
+        importer = ImporterRegistry::instance().detect(
+            std::string_view(head.constData(), size_t(head.size())));
+        if (!importer) {
+            fail(report, displayName,
+                 {"not a format Plimsoll reads (known: " + knownFormats() +
+                      "); use --format to force one",
+                  0, -1, {}});
+            return report;
+        }
+    }
+    report.format = importer->name();
+
+    const std::string sha256 = sha256Hex(device);
+    if (!device.seek(0)) {
+        fail(report, displayName, {"cannot read it twice: " + device.errorString().toStdString(),
+                                   0, -1, {}});
+        return report;
+    }
+
+    ImportOptions options;
+    options.uri = uri;
+    ImportResult parsed = importer->parse(device, options, progress);
+    report.warnings = parsed.warnings;
+    if (!parsed.ok()) {
+        fail(report, displayName, *parsed.error);
+        return report;
+    }
+
+    for (RunRecord &run : parsed.runs) {
+        if (request.sample)
+            run.sample = true;
+        report.runs += 1;
+        report.scenarios += int64_t(run.scenarios.size());
+        for (const ScenarioRecord &s : run.scenarios)
+            report.metrics += int64_t(s.metrics.size());
+    }
+
+    if (request.dryRun) {
+        report.status = "checked";
+        return report;
+    }
+
+    SourceRecord source;
+    source.uri = uri;
+    source.format = importer->name();
+    source.sha256 = sha256;
+    source.importer = importer->name();
+    source.importerVersion = importer->version();
+    source.importedAt = nowTimestamp();
+    source.sample = request.sample;
+    try {
+        const ImportOutcome outcome = store.importSource(source, parsed.runs);
+        const bool unchanged = outcome.status == ImportOutcome::Status::Unchanged;
+        report.status = unchanged ? "unchanged" : "imported";
+        for (const std::string &note : outcome.notes)
+            report.warnings.push_back({"note", 0, note});
+    } catch (const StoreError &e) {
+        fail(report, displayName, {e.what(), 0, -1, {}});
+    }
+    return report;
+}
+
+} // namespace
+
+nlohmann::json SourceReport::toJson() const
+{
+    // Unknown parts are null rather than "" or 0, so a script can test for them.
+    auto orNull = [](const std::string &s) {
+        return s.empty() ? nlohmann::json() : nlohmann::json(s);
+    };
+    auto lineOrNull = [](int64_t line) {
+        return line > 0 ? nlohmann::json(line) : nlohmann::json();
+    };
+    nlohmann::json j;
+    j["uri"] = uri;
+    j["format"] = orNull(format);
+    j["status"] = status;
+    j["runs"] = runs;
+    j["scenarios"] = scenarios;
+    j["metrics"] = metrics;
+    j["warnings"] = nlohmann::json::array();
+    for (const ImportWarning &w : warnings)
+        j["warnings"].push_back(
+            {{"kind", w.kind}, {"line", lineOrNull(w.line)}, {"detail", w.detail}});
+    if (error) {
+        j["error"] = {{"message", errorText.empty() ? error->message : errorText},
+                      {"line", lineOrNull(error->line)},
+                      {"field", orNull(error->field)}};
+    } else {
+        j["error"] = nullptr;
+    }
+    return j;
+}
+
+SourceReport ImportService::importFile(const ImportRequest &request, const Progress &progress)
+{
+    const QString path = QString::fromStdString(request.path);
+    const std::string uri = QFileInfo(path).absoluteFilePath().toStdString();
+    QFile file(path);
+    // QFile opens a directory "successfully" on Linux and then reads nothing.
+    if (QFileInfo(path).isDir() || !file.open(QIODevice::ReadOnly)) {
+        SourceReport report;
+        report.uri = uri;
+        fail(report, {},
+             {"cannot open " + request.path + ": " +
+                  (QFileInfo(path).isDir() ? std::string("is a directory")
+                                           : file.errorString().toStdString()),
+              0, -1, {}});
+        return report;
+    }
+    return importDevice(m_store, file, uri, request.path, request, progress);
+}
+
+SourceReport ImportService::importBytes(const std::string &uri, const QByteArray &bytes,
+                                        const ImportRequest &request, const Progress &progress)
+{
+    QBuffer buffer;
+    buffer.setData(bytes);
+    buffer.open(QIODevice::ReadOnly);
+    return importDevice(m_store, buffer, uri, uri, request, progress);
+}
+
+} // namespace plimsoll

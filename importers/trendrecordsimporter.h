@@ -1,0 +1,24 @@
+#pragma once
+// Plimsoll trend records (resources/schemas/plimsoll-trend-record.schema.json): JSON Lines, one
+// scenario per line; lines sharing run_key form one run and must agree on every run-level
+// field. Read line by line, so a year of nightly records never sits in memory as text.
+
+#include "importers/importer.h"
+
+namespace plimsoll {
+
+class TrendRecordsImporter : public Importer
+{
+public:
+    static constexpr const char *kFormatTag = "plimsoll-trend/1";
+
+    std::string name() const override { return "plimsoll-trend"; }
+    std::string version() const override { return "1"; }
+    std::string description() const override;
+    std::string detectionRule() const override;
+    int sniff(std::string_view head) const override;
+    ImportResult parse(QIODevice &in, const ImportOptions &options,
+                       const Progress &progress) const override;
+};
+
+} // namespace plimsoll
