@@ -26,20 +26,21 @@ struct MetricMapping
     const char *key;
     const char *metric;
     double scale; // multiplies the source value into SI
+    bool throughput;
 };
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
 constexpr MetricMapping kMetrics[] = {
-    {"throughputMsgPerSec", "records_per_s", 1.0},
-    {"throughputMBPerSec", "bytes_per_s", kMiB},
-    {"avgLatencyMs", "latency_avg_s", 1e-3},
-    {"p50LatencyMs", "latency_p50_s", 1e-3},
-    {"p95LatencyMs", "latency_p95_s", 1e-3},
-    {"p99LatencyMs", "latency_p99_s", 1e-3},
-    {"p999LatencyMs", "latency_p999_s", 1e-3},
-    {"maxLatencyMs", "latency_max_s", 1e-3},
-    {"errors", "errors", 1.0},
+    {"throughputMsgPerSec", "records_per_s", 1.0, true},
+    {"throughputMBPerSec", "bytes_per_s", kMiB, true},
+    {"avgLatencyMs", "latency_avg_s", 1e-3, false},
+    {"p50LatencyMs", "latency_p50_s", 1e-3, false},
+    {"p95LatencyMs", "latency_p95_s", 1e-3, false},
+    {"p99LatencyMs", "latency_p99_s", 1e-3, false},
+    {"p999LatencyMs", "latency_p999_s", 1e-3, false},
+    {"maxLatencyMs", "latency_max_s", 1e-3, false},
+    {"errors", "errors", 1.0, false},
 };
 
 // BenchmarkConfig keys that describe the system's shape rather than the benchmark's tuning.
@@ -255,10 +256,13 @@ ScenarioRecord ResultReader::readScenario(const json &s, const std::string &poin
     scenario.line = locator().locate(pointer).line;
 
     const auto type = s.find("type");
-    if (type == s.end() || !type->is_string() || type->get<std::string>().empty())
-        fail(JsonLocator::child(pointer, "type"),
-             type == s.end() ? "is missing; each scenario names its type"
-                             : "is not a scenario type name");
+    const std::string typeField = JsonLocator::child(pointer, "type");
+    if (type == s.end())
+        fail(typeField, "is missing; each scenario names its type");
+    if (!type->is_string())
+        fail(typeField, "is " + jsonTypePhrase(*type) + ", not a scenario type name");
+    if (type->get_ref<const std::string &>().empty())
+        fail(typeField, "is empty");
     std::string name = type->get<std::string>();
     std::transform(name.begin(), name.end(), name.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });
@@ -282,10 +286,8 @@ ScenarioRecord ResultReader::readScenario(const json &s, const std::string &poin
             fail(field, "is " + jsonTypePhrase(*it) + ", not a number");
         const double value = it->get<double>();
         if (value < 0)
-            fail(field, std::string(m.metric) == "records_per_s" ||
-                                std::string(m.metric) == "bytes_per_s"
-                            ? "is a negative throughput (" + it->dump() + ")"
-                            : "is negative (" + it->dump() + ")");
+            fail(field, std::string(m.throughput ? "is a negative throughput (" : "is negative (") +
+                            it->dump() + ")");
         scenario.metrics.push_back({m.metric, value * m.scale});
     }
 

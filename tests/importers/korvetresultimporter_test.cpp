@@ -157,3 +157,14 @@ TEST(KorvetResultImporter, CancelStopsTheImport)
     EXPECT_NE(r.error->message.find("cancelled"), std::string::npos);
     EXPECT_TRUE(r.runs.empty());
 }
+
+TEST(KorvetResultImporter, ScenarioWithoutTypeNamesItsLine)
+{
+    std::string text = readData("korvet-result.json");
+    text.replace(text.find("\"type\": \"STANDALONE_CONSUMER\","), 30, "");
+    const ImportResult r = parseText(kImporter, text);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error->line, 19);
+    EXPECT_EQ(r.error->field, "scenarios/0/type");
+    EXPECT_EQ(r.error->message, "is missing; each scenario names its type");
+}
