@@ -18,7 +18,8 @@ show_log_tail() {
     local file=$1 lines=${2:-40}
     if [[ -s $file ]]; then
         say "last $lines lines of $file:"
-        tail -n "$lines" "$file" | sed 's/^/    /' >&2
+        # Maven colours its output even in batch mode; escape codes only clutter a log.
+        tail -n "$lines" "$file" | sed -e 's/\x1b\[[0-9;]*m//g' -e 's/^/    /' >&2
     else
         say "$file is empty or missing"
     fi
@@ -60,13 +61,20 @@ process_alive() {
     [[ $state != Z ]]
 }
 
-# stop_pid PIDFILE NAME GRACE_SECONDS: SIGTERM, wait, then SIGKILL. Only the process
-# recorded in the pid file is touched, never anything found by name.
+# stop_pid PIDFILE NAME GRACE_SECONDS MATCH: SIGTERM, wait, then SIGKILL. Only the process
+# recorded in the pid file is touched, never anything found by name, and only while its
+# command line still contains MATCH: after a reboot the pid may belong to someone else.
 stop_pid() {
-    local pidfile=$1 name=$2 grace=$3 pid waited=0
+    local pidfile=$1 name=$2 grace=$3 match=$4 pid waited=0 cmdline
     [[ -f $pidfile ]] || return 0
     pid=$(<"$pidfile")
     if process_alive "$pid"; then
+        cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+        if [[ $cmdline != *"$match"* ]]; then
+            say "pid $pid in $pidfile is no longer $name; leaving it alone"
+            rm -f "$pidfile"
+            return 0
+        fi
         kill -TERM "$pid" 2>/dev/null || true
         while process_alive "$pid" && ((waited < grace * 10)); do
             sleep 0.1

@@ -144,14 +144,14 @@ start_once() {
             fi
             show_log_tail "$logs/server.log"
             show_log_tail "$logs/stdout.log" 20
-            die "the Kafka broker exited while starting (log: $logs/server.log)"
+            die "the Kafka broker exited while starting (logs: $logs/server.log, $logs/stdout.log)"
         fi
         if grep -qs 'Kafka Server started' "$logs/server.log" && port_accepts "$broker_port"; then
             break
         fi
         if ((SECONDS >= deadline)); then
             show_log_tail "$logs/server.log"
-            stop_pid "$state/pid" "Kafka broker" 10
+            stop_pid "$state/pid" "Kafka broker" 10 "$state/server.properties"
             die "the Kafka broker was not ready within ${timeout}s (log: $logs/server.log)"
         fi
         sleep 0.25
@@ -178,7 +178,7 @@ start() {
     classpath_file=$(resolve_classpath)
     classpath=$(<"$classpath_file")
     # A broker left over from an interrupted run would hold its ports and data: end it.
-    stop_pid "$state/pid" "previous Kafka broker" 30
+    stop_pid "$state/pid" "previous Kafka broker" 30 "$state/server.properties"
     rm -f "$state/env"
     for attempt in 1 2 3; do
         status=0
@@ -195,7 +195,7 @@ start() {
 stop() {
     local state=${1:?usage: kafka.sh stop STATE_DIR}
     [[ -d $state ]] || return 0
-    stop_pid "$state/pid" "Kafka broker" 60
+    stop_pid "$state/pid" "Kafka broker" 60 "$state/server.properties"
     # Data is per run; the logs stay for post-mortems until the next start.
     rm -rf "$state/data" "$state/env"
 }

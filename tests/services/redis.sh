@@ -36,11 +36,12 @@ start_once() {
         fi
         if ((SECONDS >= deadline)); then
             show_log_tail "$state/redis.log"
-            stop_pid "$state/pid" redis-server 5
+            stop_pid "$state/pid" redis-server 5 "127.0.0.1:$port"
             die "redis-server did not answer PING on 127.0.0.1:$port within ${timeout}s (log: $state/redis.log)"
         fi
         sleep 0.1
     done
+    echo "$port" >"$state/port"
     cat >"$state/env" <<ENV
 PLIMSOLL_TEST_REDIS_HOST=127.0.0.1
 PLIMSOLL_TEST_REDIS_PORT=$port
@@ -56,7 +57,7 @@ start() {
     state=$(cd "$state" && pwd)
     require_command redis-server redis-server
     require_command redis-cli redis-tools
-    stop_pid "$state/pid" "previous redis-server" 10
+    stop_pid "$state/pid" "previous redis-server" 10 "127.0.0.1:$(cat "$state/port" 2>/dev/null)"
     rm -f "$state/env"
     local attempt status
     for attempt in 1 2 3; do
@@ -71,8 +72,9 @@ start() {
 stop() {
     local state=${1:?usage: redis.sh stop STATE_DIR}
     [[ -d $state ]] || return 0
-    stop_pid "$state/pid" redis-server 10
-    rm -rf "$state/data" "$state/env"
+    # redis-server shows "redis-server 127.0.0.1:PORT" as its command line.
+    stop_pid "$state/pid" redis-server 10 "127.0.0.1:$(cat "$state/port" 2>/dev/null)"
+    rm -rf "$state/data" "$state/env" "$state/port"
 }
 
 case ${1:-} in
