@@ -72,6 +72,12 @@ AxisScale axisScaleFor(std::string_view unit, double maxAbsValue)
             return {1 / 1024.0, QStringLiteral("KiB") + rate};
         return {1, label};
     }
+    // Rates and counts: thousands and millions keep tick labels out of exponent notation.
+    const QString base = label.isEmpty() ? QString() : QLatin1Char(' ') + label;
+    if (maxAbsValue >= 1e6)
+        return {1e-6, QStringLiteral("M") + base};
+    if (maxAbsValue >= 1e4)
+        return {1e-3, QStringLiteral("k") + base};
     return {1, label.isEmpty() ? QStringLiteral("value") : label};
 }
 

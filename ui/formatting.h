@@ -25,7 +25,7 @@ QString displayMetric(const std::string &name, double value);
 
 // How to scale a catalog unit for a chart axis so the tick labels stay short: latencies in
 // seconds become ms or µs, fractions percent, byte quantities KiB/MiB/GiB (1 KiB = 1024 B, as
-// the seed page does).
+// the seed page does), rates and counts thousands (k) or millions (M).
 struct AxisScale
 {
     double factor = 1; // displayed = stored * factor

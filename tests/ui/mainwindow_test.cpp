@@ -15,6 +15,14 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QUrl>
+#include <QChart>
+#include <QChartView>
+#include <QScatterSeries>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -168,12 +176,14 @@ TEST_F(MainWindowTest, TrendsPlotsTheSeriesAndShowsTheClickedRun)
 
     // What QScatterSeries::clicked delivers: a value near a point's position.
     QSignalSpy selected(trends, &TrendsView::pointSelected);
-    const QPointF nearThird(
-        static_cast<qreal>(QDateTime::fromString(QString::fromStdString(expected[2].timestamp),
-                                                 Qt::ISODate)
-                               .toMSecsSinceEpoch()) +
-            60000,
-        expected[2].value * 1.001);
+    QScatterSeries *points = nullptr;
+    for (QAbstractSeries *series : trends->chartView()->chart()->series()) {
+        if (series->objectName() == "trendPoints")
+            points = qobject_cast<QScatterSeries *>(series);
+    }
+    ASSERT_NE(points, nullptr);
+    ASSERT_EQ(points->count(), 6);
+    const QPointF nearThird = points->at(2) + QPointF(60000, points->at(2).y() * 0.001);
     trends->selectPointNear(nearThird);
     ASSERT_EQ(selected.count(), 1);
     EXPECT_EQ(trends->pointDetailText(QStringLiteral("runKey")),
@@ -219,7 +229,14 @@ TEST_F(MainWindowTest, BrokenImportShowsTheFailureAndChangesNothing)
 
     QSignalSpy finished(window.storeWriter(), &StoreWriter::importFinished);
     QSignalSpy reloaded(library, &LibraryView::runsLoaded);
-    window.importFiles({broken});
+    // Dropped onto the window, as a file manager would.
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(broken)});
+    QDragEnterEvent enter(QPoint(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    EXPECT_TRUE(enter.isAccepted());
+    QDropEvent drop(QPointF(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
     ASSERT_TRUE(finished.wait(15000));
     const MessageBanner *banner = window.banner();
     EXPECT_TRUE(banner->isVisible());

@@ -3,6 +3,7 @@
 #include "ui/formatting.h"
 
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
@@ -43,6 +44,7 @@ RunDetailPanel::RunDetailPanel(QWidget *parent) : QWidget(parent)
     auto *form = new QFormLayout(m_fields);
     form->setContentsMargins(0, 0, 0, 0);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->setLabelAlignment(Qt::AlignLeft | Qt::AlignTop);
     addField(QStringLiteral("timestamp"), tr("Time"));
     addField(QStringLiteral("commit"), tr("Commit"));
     addField(QStringLiteral("imageDigest"), tr("Image digest"));
@@ -56,14 +58,19 @@ RunDetailPanel::RunDetailPanel(QWidget *parent) : QWidget(parent)
     m_scenarios->setObjectName(QStringLiteral("runScenarios"));
     m_scenarios->setColumnCount(2);
     m_scenarios->setHeaderLabels({tr("Scenario / metric"), tr("Value")});
-    m_scenarios->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_scenarios->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    m_scenarios->header()->setStretchLastSection(true);
     m_scenarios->setAlternatingRowColors(true);
 
+    // Identity on the left, scenarios on the right: the panel sits under the wide runs table.
+    m_fields->setMinimumWidth(320);
+    auto *body = new QHBoxLayout;
+    body->addWidget(m_fields, 2);
+    body->addWidget(m_scenarios, 3);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_heading);
-    layout->addWidget(m_fields);
-    layout->addWidget(m_scenarios, 1);
+    layout->addLayout(body, 1);
     clear();
 }
 
@@ -93,6 +100,9 @@ int RunDetailPanel::scenarioCount() const
 
 void RunDetailPanel::showPlaceholder(const QString &text)
 {
+    QFont font = m_heading->font();
+    font.setBold(false);
+    m_heading->setFont(font);
     m_heading->setText(text);
     m_fields->hide();
     m_scenarios->clear();
@@ -106,6 +116,9 @@ void RunDetailPanel::showRun(const RunDetail &detail)
         m_fields->findChild<QLabel *>(QStringLiteral("runDetail_") + QLatin1String(field))
             ->setText(text);
     };
+    QFont font = m_heading->font();
+    font.setBold(true);
+    m_heading->setFont(font);
     m_heading->setText(QString::fromStdString(run.runKey));
     set("timestamp", QStringLiteral("%1  (%2)").arg(displayTimestamp(run.timestamp),
                                                     QString::fromStdString(run.timestamp)));
@@ -151,6 +164,7 @@ void RunDetailPanel::showRun(const RunDetail &detail)
     // A run with a handful of scenarios reads best fully open; large ones stay collapsed.
     if (run.scenarios.size() <= 3)
         m_scenarios->expandAll();
+    m_scenarios->resizeColumnToContents(0);
     m_fields->show();
     m_scenarios->show();
 }

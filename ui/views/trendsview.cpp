@@ -9,11 +9,11 @@
 #include <QComboBox>
 #include <QDateTimeAxis>
 #include <QFormLayout>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QSplitter>
 #include <QStyle>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -48,6 +48,47 @@ bool refill(QComboBox *combo, const std::vector<std::string> &items)
     const int index = combo->findText(previous);
     combo->setCurrentIndex(index >= 0 ? index : (combo->count() > 0 ? 0 : -1));
     return combo->currentText() != previous;
+}
+
+// Ticks on whole local days read as dates; for runs within a day, even ticks with hours.
+struct TimeRange
+{
+    QDateTime from;
+    QDateTime to;
+    int ticks = 5;
+    QString format;
+};
+
+TimeRange timeRangeFor(qint64 firstMs, qint64 lastMs)
+{
+    const qint64 span = lastMs - firstMs;
+    // Padding keeps a lone point (most sample scenarios have one run) away from the edges,
+    // where a marker would be clipped or sit on an axis line.
+    const qint64 pad = span <= 0 ? kDayMs : std::max(span / 20, kHourMs);
+    const QDateTime from = QDateTime::fromMSecsSinceEpoch(firstMs - pad);
+    const QDateTime to = QDateTime::fromMSecsSinceEpoch(lastMs + pad);
+    if (span + 2 * pad < kDayMs * 3 / 2)
+        return {from, to, 5, QStringLiteral("MMM d HH:mm")};
+
+    const QDate firstDay = from.toLocalTime().date();
+    const QDateTime localTo = to.toLocalTime();
+    const QDate lastDay =
+        localTo.time() == QTime(0, 0) ? localTo.date() : localTo.date().addDays(1);
+    const qint64 days = firstDay.daysTo(lastDay);
+    // At most ~8 intervals, each a whole number of days.
+    static constexpr int kSteps[] = {1, 2, 7, 14, 28, 56, 91, 182, 364};
+    int step = kSteps[std::size(kSteps) - 1];
+    for (int candidate : kSteps) {
+        if (days <= 8LL * candidate) {
+            step = candidate;
+            break;
+        }
+    }
+    const qint64 intervals = (days + step - 1) / step;
+    const QDate end = firstDay.addDays(intervals * step);
+    return {QDateTime(firstDay, QTime(0, 0)), QDateTime(end, QTime(0, 0)),
+            static_cast<int>(intervals + 1),
+            days > 365 ? QStringLiteral("yyyy-MM-dd") : QStringLiteral("MMM d")};
 }
 
 } // namespace
@@ -113,38 +154,39 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent) : StoreView(st
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(360, 260);
 
-    m_detail = new QWidget(this);
+    // The selected run's identity sits under the chart, where a full image digest and the
+    // tuning string fit on one line.
+    m_detail = new QFrame(this);
     m_detail->setObjectName(QStringLiteral("pointDetail"));
-    auto *detailLayout = new QVBoxLayout(m_detail);
+    static_cast<QFrame *>(m_detail)->setFrameShape(QFrame::StyledPanel);
     auto *detailTitle = new QLabel(tr("Selected run"), m_detail);
     QFont bold = detailTitle->font();
     bold.setBold(true);
     detailTitle->setFont(bold);
     m_detailHint = new QLabel(m_detail);
-    m_detailHint->setWordWrap(true);
-    auto *form = new QFormLayout;
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    addDetailField(form, QStringLiteral("runKey"), tr("Run key"));
-    addDetailField(form, QStringLiteral("timestamp"), tr("Time"));
-    addDetailField(form, QStringLiteral("value"), tr("Value"));
-    addDetailField(form, QStringLiteral("commit"), tr("Commit"));
-    addDetailField(form, QStringLiteral("imageDigest"), tr("Image digest"));
-    addDetailField(form, QStringLiteral("tuning"), tr("Tuning"));
-    detailLayout->addWidget(detailTitle);
-    detailLayout->addWidget(m_detailHint);
-    detailLayout->addLayout(form);
-    detailLayout->addStretch();
-    m_detail->setMinimumWidth(220);
-
-    auto *splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_chartView);
-    splitter->addWidget(m_detail);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
+    auto *identity = new QFormLayout;
+    addDetailField(identity, QStringLiteral("runKey"), tr("Run key"));
+    addDetailField(identity, QStringLiteral("timestamp"), tr("Time"));
+    addDetailField(identity, QStringLiteral("value"), tr("Value"));
+    auto *build = new QFormLayout;
+    addDetailField(build, QStringLiteral("commit"), tr("Commit"));
+    addDetailField(build, QStringLiteral("imageDigest"), tr("Image digest"));
+    addDetailField(build, QStringLiteral("tuning"), tr("Tuning"));
+    auto *titleRow = new QHBoxLayout;
+    titleRow->addWidget(detailTitle);
+    titleRow->addWidget(m_detailHint, 1);
+    auto *fields = new QHBoxLayout;
+    fields->addLayout(identity, 2);
+    fields->addSpacing(16);
+    fields->addLayout(build, 3);
+    auto *detailLayout = new QVBoxLayout(m_detail);
+    detailLayout->addLayout(titleRow);
+    detailLayout->addLayout(fields);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(choices);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_chartView, 1);
+    layout->addWidget(m_detail);
 
     connect(m_scenarioCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadMetrics);
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadSeries);
@@ -166,7 +208,7 @@ QLabel *TrendsView::addDetailField(QFormLayout *form, const QString &field, cons
     value->setObjectName(QStringLiteral("pointDetail_") + field);
     value->setTextInteractionFlags(Qt::TextSelectableByMouse);
     value->setWordWrap(true);
-    value->setMinimumWidth(120);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(label + QLatin1Char(':'), value);
     return value;
 }
@@ -240,8 +282,8 @@ void TrendsView::loadSeries()
 void TrendsView::showEmptyChart(const QString &title)
 {
     m_chart->setTitle(title);
-    m_timeAxis->setRange(QDateTime::currentDateTime().addDays(-7), QDateTime::currentDateTime());
-    m_timeAxis->setFormat(QStringLiteral("MM-dd"));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    setTimeRange(now - 6 * kDayMs, now);
     m_valueAxis->setRange(0, 1);
     m_valueAxis->setTitleText(QString());
 }
@@ -274,6 +316,8 @@ void TrendsView::showSeries(const LoadedSeries &series)
         xy.append(QPointF(ms, p.value * scale.factor));
     }
     m_line->replace(xy);
+    // A lone point has no line to lead the eye to it: draw it larger.
+    m_scatter->setMarkerSize(xy.size() <= 2 ? 14 : 10);
     m_scatter->replace(xy);
 
     if (xy.isEmpty()) {
@@ -296,14 +340,7 @@ void TrendsView::showSeries(const LoadedSeries &series)
         yMin = std::min(yMin, p.y());
         yMax = std::max(yMax, p.y());
     }
-    // Padding keeps a lone point (most sample scenarios have one run) away from the edges,
-    // where a marker would be clipped or sit on an axis line.
-    const double xSpan = xMax - xMin;
-    const double xPad = xSpan <= 0 ? static_cast<double>(kDayMs) : std::max(xSpan * 0.05, 1.0 * kHourMs);
-    m_timeAxis->setRange(QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(xMin - xPad)),
-                         QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(xMax + xPad)));
-    m_timeAxis->setFormat(xSpan + 2 * xPad > 3.0 * kDayMs ? QStringLiteral("yyyy-MM-dd")
-                                                          : QStringLiteral("MM-dd HH:mm"));
+    setTimeRange(static_cast<qint64>(xMin), static_cast<qint64>(xMax));
     const double ySpan = yMax - yMin;
     const double yPad = ySpan > 0 ? ySpan * 0.1 : (yMax != 0 ? std::abs(yMax) * 0.1 : 1.0);
     double low = yMin - yPad;
@@ -323,6 +360,14 @@ void TrendsView::showSeries(const LoadedSeries &series)
     else
         clearPointDetail();
     emit seriesLoaded(static_cast<int>(xy.size()));
+}
+
+void TrendsView::setTimeRange(qint64 firstMs, qint64 lastMs)
+{
+    const TimeRange range = timeRangeFor(firstMs, lastMs);
+    m_timeAxis->setRange(range.from, range.to);
+    m_timeAxis->setTickCount(range.ticks);
+    m_timeAxis->setFormat(range.format);
 }
 
 void TrendsView::selectPointNear(const QPointF &chartValue)

@@ -76,6 +76,7 @@ private:
     };
     void showSeries(const LoadedSeries &series);
     void showEmptyChart(const QString &title);
+    void setTimeRange(qint64 firstMs, qint64 lastMs);
     void clearPointDetail();
     QLabel *addDetailField(QFormLayout *form, const QString &field, const QString &label);
 
