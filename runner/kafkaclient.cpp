@@ -244,6 +244,7 @@ KafkaError KafkaClient::produce(const std::string &topic, const std::vector<std:
     KafkaError failure;
     for (const auto &value : values) {
         for (;;) {
+            // RK_MSG_COPY: librdkafka copies the payload and never writes through the pointer.
             const auto code = producer->produce(topic, RdKafka::Topic::PARTITION_UA, RdKafka::Producer::RK_MSG_COPY,
                                                 const_cast<char *>(value.data()), value.size(), nullptr, 0, 0,
                                                 nullptr);

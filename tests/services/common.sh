@@ -1,6 +1,7 @@
 # Shared helpers for the test-service scripts. Sourced, never run.
 # shellcheck shell=bash
 
+# shellcheck disable=SC2034 # used by the scripts that source this file
 PLIMSOLL_SERVICES_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 # Every message names the script, so a ctest log with several services stays readable.

@@ -28,9 +28,11 @@ cache_dir() {
         return
     fi
     local base=${XDG_CACHE_HOME:-}
-    if [[ -z $base ]]; then
-        [[ -n ${HOME:-} ]] || die "neither HOME nor XDG_CACHE_HOME is set; set PLIMSOLL_KAFKA_CACHE"
+    if [[ -z $base && -n ${HOME:-} ]]; then
         base=$HOME/.cache
+    elif [[ -z $base ]]; then
+        # A bare CI environment may have no HOME: still outside the repository.
+        base=${TMPDIR:-/tmp}/plimsoll-cache-$(id -u)
     fi
     echo "$base/plimsoll/kafka-$version"
 }
@@ -174,13 +176,13 @@ start() {
     require_command java default-jre-headless
     require_command setsid util-linux
     require_command flock util-linux
-    local classpath_file classpath started=$SECONDS attempt status
+    local classpath_file classpath started=$SECONDS status
     classpath_file=$(resolve_classpath)
     classpath=$(<"$classpath_file")
     # A broker left over from an interrupted run would hold its ports and data: end it.
     stop_pid "$state/pid" "previous Kafka broker" 30 "$state/server.properties"
     rm -f "$state/env"
-    for attempt in 1 2 3; do
+    for _ in 1 2 3; do
         status=0
         start_once "$state" "$classpath" "${PLIMSOLL_KAFKA_START_TIMEOUT:-180}" || status=$?
         if ((status == 0)); then

@@ -59,8 +59,8 @@ start() {
     require_command redis-cli redis-tools
     stop_pid "$state/pid" "previous redis-server" 10 "127.0.0.1:$(cat "$state/port" 2>/dev/null)"
     rm -f "$state/env"
-    local attempt status
-    for attempt in 1 2 3; do
+    local status
+    for _ in 1 2 3; do
         status=0
         start_once "$state" "${PLIMSOLL_REDIS_START_TIMEOUT:-30}" || status=$?
         ((status == 0)) && return 0
