@@ -48,12 +48,31 @@ struct MetricValue
     bool operator==(const MetricValue &) const = default;
 };
 
+// One sample of a per-window series (OMB's publishRate per 10-s window): the value in SI
+// units and its window's start, seconds from the start of the measurement.
+struct SeriesSample
+{
+    double tOffsetS = 0;
+    double value = 0;
+    bool operator==(const SeriesSample &) const = default;
+};
+
+// A per-window series a tool reports beside its aggregates. Never a substitute for them:
+// percentiles of windows are not averaged into a run's percentile.
+struct SeriesRecord
+{
+    std::string name; // like metric names: "records_per_s", "publish.latency_p99_s"
+    std::vector<SeriesSample> samples;
+    bool operator==(const SeriesRecord &) const = default;
+};
+
 struct ScenarioRecord
 {
     std::string name; // e.g. "pipeline/produce/step-16"
     std::string kind; // e.g. "ramp-step", "benchmark", "probe"
     Topology topology;
     std::vector<MetricValue> metrics;
+    std::vector<SeriesRecord> series;
     std::string provenance; // where the numbers come from, when the source says so
     int64_t line = 0;       // 1-based line in the source it came from, 0 when unknown
 
@@ -61,7 +80,7 @@ struct ScenarioRecord
     bool operator==(const ScenarioRecord &o) const
     {
         return name == o.name && kind == o.kind && topology == o.topology && metrics == o.metrics &&
-               provenance == o.provenance;
+               series == o.series && provenance == o.provenance;
     }
 };
 

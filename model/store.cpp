@@ -57,6 +57,21 @@ nlohmann::json parseStoredJson(const std::string &text, nlohmann::json fallback)
     return j.is_discarded() ? fallback : j;
 }
 
+// Series of one scenario, by name (the store keeps no order among series), samples in order.
+std::vector<SeriesRecord> readSeries(Statement &q, int64_t scenarioId)
+{
+    q.reset();
+    q.bind(1, scenarioId);
+    std::vector<SeriesRecord> out;
+    while (q.step()) {
+        const std::string name = q.text(0);
+        if (out.empty() || out.back().name != name)
+            out.push_back({name, {}});
+        out.back().samples.push_back({q.real(1), q.real(2)});
+    }
+    return out;
+}
+
 } // namespace
 
 Store::Store(const std::string &path) : m_path(path)
@@ -207,6 +222,8 @@ ImportOutcome Store::importSource(const SourceRecord &source, const std::vector<
               "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     Statement insMetric(m_db,
                         "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES (?,?,?,?)");
+    Statement insSeries(m_db, "INSERT INTO series (scenario_id, name, idx, t_offset_s, value) "
+                              "VALUES (?,?,?,?,?)");
 
     for (const RunRecord &run : runs) {
         findRun.reset();
@@ -271,6 +288,24 @@ ImportOutcome Store::importSource(const SourceRecord &source, const std::vector<
                                      "' has metric '" + m.name + "' twice");
                 }
                 ++out.metrics;
+            }
+            for (const SeriesRecord &series : sc.series) {
+                int64_t idx = 0;
+                for (const SeriesSample &sample : series.samples) {
+                    insSeries.reset();
+                    insSeries.bind(1, scenarioId)
+                        .bindText(2, series.name)
+                        .bind(3, idx++)
+                        .bind(4, sample.tOffsetS)
+                        .bind(5, sample.value);
+                    try {
+                        insSeries.run();
+                    } catch (const StoreError &) {
+                        throw StoreError("scenario '" + sc.name + "' of run '" + run.runKey +
+                                         "' has series '" + series.name +
+                                         "' twice (or a value that is not a number)");
+                    }
+                }
             }
         }
     }
@@ -354,6 +389,8 @@ std::optional<RunDetail> Store::run(const std::string &idOrKey) const
                        "ORDER BY ordinal");
     sc.bind(1, d.summary.id);
     Statement mq(m_db, "SELECT name, value FROM metrics WHERE scenario_id = ? ORDER BY ordinal");
+    Statement sq(m_db, "SELECT name, t_offset_s, value FROM series WHERE scenario_id = ? "
+                       "ORDER BY name, idx");
     while (sc.step()) {
         ScenarioRecord s;
         s.name = sc.text(1);
@@ -381,9 +418,23 @@ std::optional<RunDetail> Store::run(const std::string &idOrKey) const
         mq.bind(1, sc.int64(0));
         while (mq.step())
             s.metrics.push_back({mq.text(0), mq.real(1)});
+        s.series = readSeries(sq, sc.int64(0));
         r.scenarios.push_back(std::move(s));
     }
     return d;
+}
+
+std::vector<SeriesRecord> Store::scenarioSeries(const std::string &runIdOrKey,
+                                                const std::string &scenario) const
+{
+    const auto detail = run(runIdOrKey);
+    if (!detail)
+        return {};
+    for (const ScenarioRecord &s : detail->record.scenarios) {
+        if (s.name == scenario)
+            return s.series;
+    }
+    return {};
 }
 
 std::vector<std::string> Store::scenarioNames() const

@@ -82,7 +82,7 @@ struct ImportOutcome
 class Store
 {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     // Opens (creating when missing) and migrates forward. Throws StoreError with the path in
     // the message when the file is not a Plimsoll store or was written by a newer version.
@@ -94,15 +94,18 @@ public:
     const std::string &path() const { return m_path; }
     int schemaVersion() const;
 
-    // Writes the source and its runs in one transaction. Same sha256 already present ->
+    // Writes the source and its runs (scenarios, metrics, series) in one transaction. Same sha256 already present ->
     // Unchanged, nothing written. Same uri with other bytes -> the earlier import of that uri is
     // replaced. A run key already present from another source -> StoreError, nothing written.
     ImportOutcome importSource(const SourceRecord &source, const std::vector<RunRecord> &runs);
     bool hasSourceWithSha256(const std::string &sha256) const;
 
     std::vector<RunSummary> runs(const RunFilter &filter = {}) const;
-    // By numeric id or by run key.
+    // By numeric id or by run key; scenarios come with their metrics and series.
     std::optional<RunDetail> run(const std::string &idOrKey) const;
+    // The per-window series of one scenario of one run (by run id or key), by series name.
+    std::vector<SeriesRecord> scenarioSeries(const std::string &runIdOrKey,
+                                             const std::string &scenario) const;
     std::vector<std::string> scenarioNames() const;
     std::vector<std::string> metricNames(const std::string &scenario) const;
     // One metric of one scenario over time, oldest first.

@@ -63,6 +63,18 @@ CREATE INDEX scenarios_by_run ON scenarios(run_id);
 CREATE INDEX scenarios_by_name ON scenarios(name, run_id);
 CREATE INDEX metrics_by_name ON metrics(name, scenario_id);
 )sql",
+        // 2 -> 3: per-window series a tool reports beside its aggregates (OMB's publishRate,
+        // backlog, per-window latency percentiles). Values in SI, like metrics.
+        R"sql(
+CREATE TABLE series (
+    scenario_id INTEGER NOT NULL REFERENCES scenarios(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    t_offset_s REAL NOT NULL,
+    value REAL NOT NULL,
+    PRIMARY KEY (scenario_id, name, idx)
+) WITHOUT ROWID;
+)sql",
     };
     return steps;
 }

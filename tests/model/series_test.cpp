@@ -1,0 +1,116 @@
+// Per-window series travel with their scenario: written in the source's transaction, read
+// back exactly, removed with the run, and a version-2 store gains the table without losing data.
+#include "model/store.h"
+#include "model/storeschema.h"
+
+#include <gtest/gtest.h>
+
+#include <QTemporaryDir>
+
+#include <sqlite3.h>
+
+using namespace plimsoll;
+
+namespace {
+
+class SeriesTest : public ::testing::Test
+{
+protected:
+    QTemporaryDir dir;
+    std::string path() const { return dir.filePath("store.db").toStdString(); }
+};
+
+SourceRecord source(const std::string &uri, const std::string &sha)
+{
+    return SourceRecord{uri, "omb", sha, "omb", "1", "2026-11-30T12:00:00Z", false};
+}
+
+RunRecord runWithSeries(const std::string &key)
+{
+    RunRecord r;
+    r.runKey = key;
+    r.timestamp = "2026-11-30T12:00:00Z";
+    ScenarioRecord s;
+    s.name = "omb/kafka";
+    s.metrics = {{"records_per_s", 200000.0}};
+    s.series = {
+        {"backlog", {{0, -57}, {10, -42}, {20, 0}}},
+        {"publish.latency_p99_s", {{0, 0.022003}, {10, 0.025263}, {20, 0.014797}}},
+        {"records_per_s", {{0, 203974.153890742}, {10, 199991.37724374473}, {20, 199888.8811924253}}},
+    };
+    r.scenarios.push_back(s);
+    return r;
+}
+
+} // namespace
+
+TEST_F(SeriesTest, SeriesRoundTripExactly)
+{
+    Store store(path());
+    const RunRecord run = runWithSeries("omb-1");
+    store.importSource(source("/omb.json", "sha-1"), {run});
+
+    const auto detail = store.run("omb-1");
+    ASSERT_TRUE(detail);
+    ASSERT_EQ(detail->record.scenarios.size(), 1u);
+    // Series come back sorted by name; runWithSeries lists them so.
+    EXPECT_EQ(detail->record.scenarios[0].series, run.scenarios[0].series);
+
+    const auto series = store.scenarioSeries("omb-1", "omb/kafka");
+    ASSERT_EQ(series.size(), 3u);
+    EXPECT_EQ(series[0].name, "backlog");
+    EXPECT_EQ(series[0].samples[0].value, -57);
+    EXPECT_EQ(series[2].samples[1].tOffsetS, 10);
+    EXPECT_EQ(series[2].samples[1].value, 199991.37724374473);
+    EXPECT_TRUE(store.scenarioSeries("omb-1", "no-such").empty());
+    EXPECT_TRUE(store.scenarioSeries("no-such-run", "omb/kafka").empty());
+}
+
+TEST_F(SeriesTest, RemovingTheRunRemovesItsSeries)
+{
+    Store store(path());
+    store.importSource(source("/omb.json", "sha-1"), {runWithSeries("omb-1")});
+    EXPECT_EQ(store.removeRun("omb-1"), 1);
+    sqlite3 *db = nullptr;
+    ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
+    sqlite3_stmt *q = nullptr;
+    ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM series", -1, &q, nullptr), SQLITE_OK);
+    ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
+    EXPECT_EQ(sqlite3_column_int64(q, 0), 0);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+}
+
+TEST_F(SeriesTest, NaNInASeriesFailsTheWholeSource)
+{
+    Store store(path());
+    RunRecord bad = runWithSeries("omb-bad");
+    bad.scenarios[0].series[0].samples[1].value = std::nan("");
+    EXPECT_THROW(store.importSource(source("/bad.json", "sha-bad"), {bad}), StoreError);
+    EXPECT_EQ(store.runCount(), 0);
+    EXPECT_FALSE(store.hasSourceWithSha256("sha-bad"));
+}
+
+TEST_F(SeriesTest, VersionTwoStoreGainsTheSeriesTable)
+{
+    {
+        sqlite3 *db = nullptr;
+        ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
+        for (int i = 0; i < 2; ++i)
+            ASSERT_EQ(sqlite3_exec(db, storeMigrations()[size_t(i)].c_str(), nullptr, nullptr, nullptr),
+                      SQLITE_OK);
+        const std::string stamp =
+            "PRAGMA user_version=2; PRAGMA application_id=" + std::to_string(kStoreApplicationId) +
+            ";"
+            "INSERT INTO sources VALUES (1,'/old','omb','x','i','1','2026-01-01T00:00:00Z',0);"
+            "INSERT INTO runs (id, source_id, run_key, timestamp) VALUES "
+            "(1,1,'old-run','2026-01-01T00:00:00Z');";
+        ASSERT_EQ(sqlite3_exec(db, stamp.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    Store store(path());
+    EXPECT_EQ(store.schemaVersion(), 3);
+    EXPECT_TRUE(store.run("old-run"));
+    store.importSource(source("/omb.json", "sha-1"), {runWithSeries("omb-1")});
+    EXPECT_EQ(store.scenarioSeries("omb-1", "omb/kafka").size(), 3u);
+}
