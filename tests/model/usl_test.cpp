@@ -160,6 +160,15 @@ TEST(Usl, FewerThanSixDistinctNIsWeakButFitted)
     EXPECT_TRUE(two.weak);
     EXPECT_EQ(two.params.kappa, 0.0);
     EXPECT_NE(two.weakReason.find("κ fixed at 0"), std::string::npos) << two.weakReason;
+
+    // One N measured three times: only λ can be told, and it is the mean X/N.
+    const UslFit one = UslFitter().fit({{4, 400}, {4, 420}, {4, 380}});
+    ASSERT_TRUE(one.ok) << one.error;
+    EXPECT_TRUE(one.weak);
+    EXPECT_NEAR(one.params.lambda, 100.0, 1e-6);
+    EXPECT_EQ(one.params.sigma, 0.0);
+    EXPECT_EQ(one.params.kappa, 0.0);
+    EXPECT_NE(one.weakReason.find("σ fixed at 0"), std::string::npos) << one.weakReason;
 }
 
 TEST(Usl, SameInputGivesIdenticalOutput)
@@ -199,6 +208,20 @@ TEST(Usl, PredictionBandWidensBeyondTheData)
     EXPECT_LE(inside.lo, inside.y);
     EXPECT_GE(inside.hi, inside.y);
     EXPECT_GT(outside.hi - outside.lo, inside.hi - inside.lo);
+}
+
+TEST(Usl, RampsThatDoNotStartAtOneStillRecoverLambda)
+{
+    // Shard ramps often start at 3 or 6: λ is then an extrapolation to one unit.
+    const std::vector<double> grid{3, 6, 9, 12, 18, 24, 36, 48};
+    const UslParameters truth{20000.0, 0.02, 0.0001};
+    UslOptions options;
+    options.bootstrapResamples = 200;
+    const UslFit fit = UslFitter(options).fit(synthetic(truth, grid, 2000.0, 11));
+    ASSERT_TRUE(fit.ok) << fit.error;
+    EXPECT_NEAR(fit.params.lambda, truth.lambda, 0.05 * truth.lambda);
+    EXPECT_TRUE(fit.lambdaCi.contains(truth.lambda));
+    EXPECT_NEAR(fit.nStar, truth.peakN(), 0.25 * truth.peakN());
 }
 
 TEST(Usl, RefusesUnusablePoints)
