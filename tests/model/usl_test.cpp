@@ -224,6 +224,20 @@ TEST(Usl, RampsThatDoNotStartAtOneStillRecoverLambda)
     EXPECT_NEAR(fit.nStar, truth.peakN(), 0.25 * truth.peakN());
 }
 
+TEST(Usl, RetrogradeRampPeaksNearOne)
+{
+    // Adding units only ever hurt: the fit must still land (finite, constrained) with N* ≈ 1.
+    const UslFit fit = UslFitter().fit(
+        {{1, 1000}, {2, 930}, {3, 820}, {4, 700}, {5, 610}, {6, 520}, {8, 400}});
+    ASSERT_TRUE(fit.ok) << fit.error;
+    EXPECT_TRUE(std::isfinite(fit.params.lambda));
+    EXPECT_GE(fit.params.sigma, 0.0);
+    EXPECT_GE(fit.params.kappa, 0.0);
+    EXPECT_LT(fit.nStar, 2.0) << fit.nStarNote;
+    EXPECT_GT(fit.r2, 0.95);
+    EXPECT_GT(fit.resamples, 900);
+}
+
 TEST(Usl, RefusesUnusablePoints)
 {
     EXPECT_FALSE(UslFitter().fit({}).ok);
