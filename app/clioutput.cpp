@@ -1,0 +1,187 @@
+#include "app/clioutput.h"
+
+#include "model/catalog.h"
+
+#include <algorithm>
+#include <iomanip>
+
+namespace plimsoll {
+
+namespace {
+nlohmann::json orNull(const std::string &s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); }
+
+std::string plural(int64_t n, const char *word)
+{
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+} // namespace
+
+nlohmann::json runsToJson(const std::vector<RunSummary> &runs)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto &r : runs)
+        out.push_back({{"id", r.id},
+                       {"run_key", r.runKey},
+                       {"timestamp", r.timestamp},
+                       {"tool", orNull(r.tool)},
+                       {"tool_version", orNull(r.toolVersion)},
+                       {"target", orNull(r.target)},
+                       {"commit", orNull(r.commit)},
+                       {"image_digest", orNull(r.imageDigest)},
+                       {"sample", r.sample},
+                       {"scenario_count", r.scenarioCount},
+                       {"source", r.sourceUri}});
+    return out;
+}
+
+nlohmann::json runDetailToJson(const RunDetail &d)
+{
+    const RunRecord &r = d.record;
+    nlohmann::json scenarios = nlohmann::json::array();
+    for (const auto &s : r.scenarios) {
+        nlohmann::json metrics = nlohmann::json::object();
+        for (const auto &m : s.metrics)
+            metrics[m.name] = m.value;
+        scenarios.push_back({{"name", s.name},
+                             {"kind", orNull(s.kind)},
+                             {"topology", s.topology.toJson()},
+                             {"metrics", metrics},
+                             {"provenance", orNull(s.provenance)}});
+    }
+    return {{"id", d.summary.id},
+            {"run_key", r.runKey},
+            {"timestamp", r.timestamp},
+            {"commit", orNull(r.commit)},
+            {"image_digest", orNull(r.imageDigest)},
+            {"tool", orNull(r.tool)},
+            {"tool_version", orNull(r.toolVersion)},
+            {"target", orNull(r.target)},
+            {"environment", r.environment},
+            {"tuning", r.tuning},
+            {"sample", r.sample},
+            {"provenance", orNull(r.provenance)},
+            {"source",
+             {{"uri", d.source.uri},
+              {"format", d.source.format},
+              {"sha256", d.source.sha256},
+              {"importer", d.source.importer},
+              {"importer_version", d.source.importerVersion},
+              {"imported_at", d.source.importedAt}}},
+            {"scenarios", scenarios}};
+}
+
+void printImportReport(std::ostream &out, std::ostream &err, const SourceReport &report)
+{
+    if (report.status == "failed") {
+        err << "plimsoll: " << report.errorText << "\n";
+        return;
+    }
+    out << report.uri << ": " << report.status;
+    if (!report.format.empty())
+        out << " (" << report.format << ")";
+    out << ": " << plural(report.runs, "run") << ", " << plural(report.scenarios, "scenario")
+        << ", " << plural(report.metrics, "metric") << "\n";
+    for (const auto &w : report.warnings) {
+        err << "plimsoll: warning: " << report.uri;
+        if (w.line > 0)
+            err << ": line " << w.line;
+        err << ": " << w.detail << "\n";
+    }
+}
+
+void printRunsTable(std::ostream &out, const std::vector<RunSummary> &runs)
+{
+    if (runs.empty()) {
+        out << "No runs. Import results with `plimsoll import FILE`, or add the samples with "
+               "`plimsoll samples install`.\n";
+        return;
+    }
+    size_t keyWidth = 7;
+    for (const auto &r : runs)
+        keyWidth = std::max(keyWidth, r.runKey.size());
+    out << std::left << std::setw(6) << "ID" << std::setw(22) << "TIME"
+        << std::setw(static_cast<int>(keyWidth) + 2) << "RUN KEY" << std::setw(10) << "COMMIT"
+        << std::setw(10) << "SCENARIOS"
+        << "TOOL\n";
+    for (const auto &r : runs)
+        out << std::left << std::setw(6) << r.id << std::setw(22) << r.timestamp
+            << std::setw(static_cast<int>(keyWidth) + 2) << r.runKey << std::setw(10)
+            << (r.commit.empty() ? "-" : r.commit.substr(0, 8)) << std::setw(10) << r.scenarioCount
+            << r.tool << (r.sample ? "  [sample]" : "") << "\n";
+}
+
+void printRunDetail(std::ostream &out, const RunDetail &d)
+{
+    const RunRecord &r = d.record;
+    auto line = [&](const char *label, const std::string &value) {
+        if (!value.empty())
+            out << std::left << std::setw(14) << label << value << "\n";
+    };
+    line("Run", r.runKey + " (id " + std::to_string(d.summary.id) + ")" +
+                    (r.sample ? " [sample]" : ""));
+    line("Time", r.timestamp);
+    line("Commit", r.commit);
+    line("Image", r.imageDigest);
+    line("Tool", r.tool + (r.toolVersion.empty() ? "" : " " + r.toolVersion));
+    line("Target", r.target);
+    if (!r.tuning.empty())
+        line("Tuning", r.tuning.dump());
+    if (!r.environment.empty())
+        line("Environment", r.environment.dump());
+    line("Provenance", r.provenance);
+    line("Source", d.source.uri + " (" + d.source.format + ", imported " + d.source.importedAt + ")");
+    for (const auto &s : r.scenarios) {
+        out << "\n  " << s.name << (s.kind.empty() ? "" : "  [" + s.kind + "]") << "\n";
+        const auto topo = s.topology.toJson();
+        if (!topo.empty())
+            out << "    topology  " << topo.dump() << "\n";
+        for (const auto &m : s.metrics)
+            out << "    " << std::left << std::setw(18) << m.name << formatMetric(m.name, m.value)
+                << "\n";
+        if (!s.provenance.empty())
+            out << "    from      " << s.provenance << "\n";
+    }
+}
+
+void printCatalog(std::ostream &out, bool json)
+{
+    if (json) {
+        nlohmann::json factors = nlohmann::json::array(), metrics = nlohmann::json::array();
+        for (const auto &f : factorCatalog())
+            factors.push_back({{"name", f.name}, {"description", f.description}});
+        for (const auto &m : metricCatalog())
+            metrics.push_back({{"name", m.name},
+                               {"unit", m.unit},
+                               {"direction", directionName(m.direction)},
+                               {"description", m.description}});
+        out << nlohmann::json{{"factors", factors}, {"metrics", metrics}}.dump(2) << "\n";
+        return;
+    }
+    out << "Load factors:\n";
+    for (const auto &f : factorCatalog())
+        out << "  " << std::left << std::setw(20) << f.name << f.description << "\n";
+    out << "\nMetrics (stored in SI units):\n";
+    for (const auto &m : metricCatalog())
+        out << "  " << std::left << std::setw(18) << m.name << std::setw(11) << m.unit
+            << std::setw(18) << directionName(m.direction) << m.description << "\n";
+}
+
+void printFormats(std::ostream &out, bool json)
+{
+    const auto &importers = ImporterRegistry::instance().importers();
+    if (json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto *i : importers)
+            list.push_back({{"name", i->name()},
+                            {"version", i->version()},
+                            {"description", i->description()},
+                            {"detection", i->detectionRule()}});
+        out << list.dump(2) << "\n";
+        return;
+    }
+    for (const auto *i : importers)
+        out << i->name() << " (importer " << i->version() << ")\n  " << i->description()
+            << "\n  detected by: " << i->detectionRule() << "\n";
+}
+
+} // namespace plimsoll

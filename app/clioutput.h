@@ -1,0 +1,23 @@
+#pragma once
+// What the CLI prints: JSON shapes that scripts rely on (documented in the README) and the
+// plain-text forms for people.
+
+#include "importers/importservice.h"
+#include "model/store.h"
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <vector>
+
+namespace plimsoll {
+
+nlohmann::json runsToJson(const std::vector<RunSummary> &runs);
+nlohmann::json runDetailToJson(const RunDetail &detail);
+
+void printImportReport(std::ostream &out, std::ostream &err, const SourceReport &report);
+void printRunsTable(std::ostream &out, const std::vector<RunSummary> &runs);
+void printRunDetail(std::ostream &out, const RunDetail &detail);
+void printCatalog(std::ostream &out, bool json);
+void printFormats(std::ostream &out, bool json);
+
+} // namespace plimsoll
