@@ -55,7 +55,8 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     : QMainWindow(parent), m_storePath(storePath)
 {
     setObjectName(QStringLiteral("mainWindow"));
-    setWindowTitle(tr("Plimsoll — %1").arg(QFileInfo(storePath).fileName()));
+    // The platform appends the application display name ("… — Plimsoll").
+    setWindowTitle(QFileInfo(storePath).fileName());
     setAcceptDrops(true);
     resize(1200, 760);
 
@@ -133,9 +134,9 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     });
     connect(m_writer, &StoreWriter::importFinished, this, &MainWindow::showImportSummary);
     connect(m_writer, &StoreWriter::samplesRemoved, this, [this](qint64 runs) {
-        m_banner->showMessage(MessageBanner::Kind::Info, runs == 1
-                                                             ? tr("Removed 1 sample run.")
-                                                             : tr("Removed %1 sample runs.").arg(runs));
+        const QString text =
+            runs == 1 ? tr("Removed 1 sample run.") : tr("Removed %1 sample runs.").arg(runs);
+        m_banner->showMessage(MessageBanner::Kind::Info, text);
         reloadViews();
     });
     connect(m_writer, &StoreWriter::writeFailed, this, [this](const QString &message) {
@@ -266,7 +267,8 @@ void MainWindow::showAbout()
         tr("<h3>Plimsoll %1</h3>"
            "<p>Capacity planner and benchmark dashboard for Kafka-compatible streaming on "
            "Redis.</p><p>Store: %2</p>")
-            .arg(QString::fromUtf8(kVersion), QDir::toNativeSeparators(m_storePath).toHtmlEscaped()));
+            .arg(QString::fromUtf8(kVersion),
+                 QDir::toNativeSeparators(m_storePath).toHtmlEscaped()));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

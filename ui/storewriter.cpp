@@ -164,10 +164,11 @@ void StoreWriter::startNext()
     m_currentKind = m_queue.front().kind;
     m_queue.pop_front();
 
-    m_watcher = new QFutureWatcher<Outcome>(this);
-    connect(m_watcher, &QFutureWatcherBase::progressValueChanged, this, [this](int value) {
-        emit progressChanged(value - m_watcher->progressMinimum(),
-                             m_watcher->progressMaximum() - m_watcher->progressMinimum());
+    auto *watcher = new QFutureWatcher<Outcome>(this);
+    m_watcher = watcher;
+    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher](int value) {
+        emit progressChanged(value - watcher->progressMinimum(),
+                             watcher->progressMaximum() - watcher->progressMinimum());
     });
     connect(m_watcher, &QFutureWatcherBase::finished, this, &StoreWriter::finishCurrent);
     m_watcher->setFuture(QtConcurrent::run(

@@ -32,6 +32,7 @@
 #include <QTemporaryDir>
 #include <QThreadPool>
 
+#include <algorithm>
 #include <memory>
 
 using namespace plimsoll;
@@ -277,7 +278,6 @@ TEST_F(MainWindowTest, NewStoreIsSeededThenImportsAndSampleRemovalReload)
     const auto summary = finished.takeFirst().at(0).value<ImportSummary>();
     EXPECT_EQ(summary.imported, 1);
     EXPECT_GT(summary.runs, 0);
-    EXPECT_FALSE(window.banner()->text().startsWith("Failed")) << window.banner()->text().toStdString();
     EXPECT_TRUE(window.banner()->text().startsWith("Imported 1 file: "))
         << window.banner()->text().toStdString();
     ASSERT_TRUE(waitUntil([&] { return library->runsModel()->rowCount() > samples; }));

@@ -323,7 +323,7 @@ void TrendsView::showSeries(const LoadedSeries &series)
     if (xy.isEmpty()) {
         clearPointDetail();
         showEmptyChart(m_scenarioCombo->count() == 0
-                           ? tr("No runs in the store yet — import results with File ▸ Import…")
+                           ? tr("No runs in the store yet: import results with File ▸ Import…")
                            : tr("No values of this metric"));
         emit seriesLoaded(0);
         return;
@@ -401,7 +401,8 @@ void TrendsView::selectPoint(int index)
     set("runKey", QString::fromStdString(point.runKey));
     set("timestamp", displayTimestamp(point.timestamp));
     set("value", displayMetric(m_series.metric, point.value));
-    set("commit", point.commit.empty() ? QStringLiteral("—") : QString::fromStdString(point.commit));
+    set("commit",
+        point.commit.empty() ? QStringLiteral("—") : QString::fromStdString(point.commit));
     set("imageDigest", point.imageDigest.empty() ? QStringLiteral("—")
                                                  : QString::fromStdString(point.imageDigest));
     set("tuning", compactJson(point.tuning));
