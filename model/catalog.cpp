@@ -1,5 +1,6 @@
 #include "model/catalog.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -48,13 +49,17 @@ std::string groupThousands(double v, int decimals)
 {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, std::fabs(v));
-    std::string s(buf);
-    const auto dot = s.find('.');
-    std::string intPart = s.substr(0, dot);
-    const std::string frac = dot == std::string::npos ? "" : s.substr(dot);
-    for (int i = static_cast<int>(intPart.size()) - 3; i > 0; i -= 3)
-        intPart.insert(static_cast<size_t>(i), ",");
-    return (v < 0 ? "-" : "") + intPart + frac;
+    const std::string s(buf);
+    const size_t dot = std::min(s.find('.'), s.size());
+    // Built forwards rather than by insert(): GCC 12 warns falsely on string::insert at -O2.
+    std::string out = v < 0 ? "-" : "";
+    for (size_t i = 0; i < dot; ++i) {
+        if (i > 0 && (dot - i) % 3 == 0)
+            out += ',';
+        out += s[i];
+    }
+    out.append(s, dot, std::string::npos);
+    return out;
 }
 
 std::string formatSeconds(double s)
