@@ -1,7 +1,14 @@
 #include "importers/importer.h"
 
+#include "importers/kafkaconsumerperfimporter.h"
+#include "importers/kafkaproducerperfimporter.h"
+#include "importers/korvetdistimporter.h"
 #include "importers/korvetresultimporter.h"
+#include "importers/ombimporter.h"
+#include "importers/rdkafkaperformanceimporter.h"
 #include "importers/trendrecordsimporter.h"
+
+#include <string>
 
 namespace plimsoll {
 
@@ -16,7 +23,8 @@ std::string ImportError::describe(const std::string &file) const
         out += text;
     };
     if (line > 0)
-        part("line " + std::to_string(line));
+        part("line " + std::to_string(line) +
+             (column > 0 ? ", column " + std::to_string(column) : std::string()));
     else if (offset >= 0)
         part("byte " + std::to_string(offset));
     if (!field.empty())
@@ -36,7 +44,14 @@ ImporterRegistry::ImporterRegistry()
     // Registration order breaks ties in detect(): the more specific formats come first.
     static const TrendRecordsImporter trendRecords;
     static const KorvetResultImporter korvetResult;
-    m_importers = {&trendRecords, &korvetResult};
+    static const OmbImporter omb;
+    // korvet-dist result files embed producer-perf lines: it must win ties against them.
+    static const KorvetDistImporter korvetDist;
+    static const KafkaProducerPerfImporter kafkaProducerPerf;
+    static const KafkaConsumerPerfImporter kafkaConsumerPerf;
+    static const RdkafkaPerformanceImporter rdkafkaPerformance;
+    m_importers = {&trendRecords,      &korvetResult,      &omb, &korvetDist,
+                   &kafkaProducerPerf, &kafkaConsumerPerf, &rdkafkaPerformance};
 }
 
 const Importer *ImporterRegistry::byName(std::string_view name) const
@@ -60,6 +75,47 @@ const Importer *ImporterRegistry::detect(std::string_view head) const
         }
     }
     return best;
+}
+
+namespace {
+
+// What the bytes look like, for a refusal that no format comes close to.
+std::string shapeOf(std::string_view head)
+{
+    if (head.substr(0, 3) == "\xEF\xBB\xBF")
+        head.remove_prefix(3);
+    const auto first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        return "it is empty";
+    if (head.find('\0') != std::string_view::npos)
+        return "it is binary, not text";
+    const char c = head[first];
+    std::string_view firstLine = head.substr(first);
+    firstLine = firstLine.substr(0, std::min(firstLine.find_first_of("\r\n"), size_t(60)));
+    const std::string quoted = "'" + std::string(firstLine) + "'";
+    if (c == '{' || c == '[')
+        return "it is JSON (starting " + quoted + ") but has none of the keys the JSON formats use";
+    return "its first line " + quoted + " matches no format's detection rule";
+}
+
+} // namespace
+
+std::string ImporterRegistry::explainRefusal(std::string_view head) const
+{
+    const Importer *closest = nullptr;
+    Resemblance best;
+    for (const Importer *importer : m_importers) {
+        Resemblance r = importer->resemblance(head);
+        if (r.score > best.score) {
+            best = std::move(r);
+            closest = importer;
+        }
+    }
+    if (!closest)
+        return "not a format Plimsoll reads: " + shapeOf(head) +
+               " (see `plimsoll formats`; --format forces one)";
+    return "not a format Plimsoll reads; closest is " + closest->name() + ", but it " +
+           best.whyNot + " (--format " + closest->name() + " forces it)";
 }
 
 } // namespace plimsoll

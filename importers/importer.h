@@ -28,8 +28,9 @@ struct ImportError
     int64_t line = 0;    // 1-based, 0 when unknown
     int64_t offset = -1; // byte offset, -1 when unknown
     std::string field;   // JSON pointer-ish path or column name, empty when not applicable
+    int64_t column = 0;  // 1-based, in bytes, 0 when unknown
 
-    // "runs.json: line 12: field 'timestamp': is not an ISO-8601 time"
+    // "runs.json: line 12, column 5: field 'timestamp': is not an ISO-8601 time"
     std::string describe(const std::string &file) const;
 };
 
@@ -49,6 +50,14 @@ struct ImportResult
     bool ok() const { return !error.has_value(); }
 };
 
+// How much a source the importer refused looks like its format, and why it is not: the
+// refusal message names the closest format and the reason.
+struct Resemblance
+{
+    int score = 0;      // 0..100; 0 = nothing in common
+    std::string whyNot; // "has a 'workload' key but no publishRate or aggregated latencies"
+};
+
 class Importer
 {
 public:
@@ -59,6 +68,12 @@ public:
     virtual std::string detectionRule() const = 0; // human sentence, `plimsoll formats`
     // Confidence 0..100 that `head` (the first bytes of a source, up to 64 KiB) is this format.
     virtual int sniff(std::string_view head) const = 0;
+    // Asked only when sniff() gave 0 for every importer.
+    virtual Resemblance resemblance(std::string_view head) const
+    {
+        (void)head;
+        return {};
+    }
     virtual ImportResult parse(QIODevice &in, const ImportOptions &options,
                                const Progress &progress) const = 0;
 };
@@ -71,6 +86,9 @@ public:
     const Importer *byName(std::string_view name) const;
     // The most confident importer for these bytes, or nullptr when none claims them.
     const Importer *detect(std::string_view head) const;
+    // Why no importer claims `head`: the closest format and its reason, or what the bytes
+    // look like when nothing comes close. One sentence, without the file name.
+    std::string explainRefusal(std::string_view head) const;
 
 private:
     ImporterRegistry();

@@ -1,6 +1,7 @@
 #include "importers/importservice.h"
 
 #include <QBuffer>
+#include <QDirIterator>
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
@@ -59,8 +60,8 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
             std::string_view(head.constData(), size_t(head.size())));
         if (!importer) {
             fail(report, displayName,
-                 {"not a format Plimsoll reads (known: " + knownFormats() +
-                      "); use --format to force one",
+                 {ImporterRegistry::instance().explainRefusal(
+                      std::string_view(head.constData(), size_t(head.size()))),
                   0, -1, {}});
             return report;
         }
@@ -142,6 +143,7 @@ nlohmann::json SourceReport::toJson() const
     if (error) {
         j["error"] = {{"message", errorText.empty() ? error->message : errorText},
                       {"line", lineOrNull(error->line)},
+                      {"column", lineOrNull(error->column)},
                       {"field", orNull(error->field)}};
     } else {
         j["error"] = nullptr;
@@ -166,6 +168,73 @@ SourceReport ImportService::importFile(const ImportRequest &request, const Progr
         return report;
     }
     return importDevice(m_store, file, uri, request.path, request, progress);
+}
+
+std::vector<SourceReport> ImportService::importPath(const ImportRequest &request,
+                                                   const Progress &progress)
+{
+    const QString path = QString::fromStdString(request.path);
+    if (!QFileInfo(path).isDir())
+        return {importFile(request, progress)};
+    QStringList files;
+    QDirIterator it(path, QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files.push_back(it.next());
+    files.sort();
+    std::vector<SourceReport> reports;
+    for (const QString &file : files) {
+        ImportRequest one = request;
+        one.path = file.toStdString();
+        reports.push_back(importFile(one, progress));
+    }
+    return reports;
+}
+
+ImportSummary ImportSummary::of(const std::vector<SourceReport> &reports)
+{
+    ImportSummary s;
+    for (const SourceReport &r : reports) {
+        ++s.sources;
+        if (r.status == "imported")
+            ++s.imported;
+        else if (r.status == "unchanged")
+            ++s.unchanged;
+        else if (r.status == "checked")
+            ++s.checked;
+        else
+            ++s.failed;
+        s.runs += r.runs;
+        s.scenarios += r.scenarios;
+        s.metrics += r.metrics;
+        s.warnings += int64_t(r.warnings.size());
+    }
+    return s;
+}
+
+std::string ImportSummary::text() const
+{
+    std::string out = std::to_string(sources) + (sources == 1 ? " source: " : " sources: ");
+    std::string parts;
+    auto add = [&parts](int64_t n, const char *what) {
+        if (n == 0)
+            return;
+        parts += (parts.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+    };
+    add(imported, "imported");
+    add(unchanged, "unchanged");
+    add(checked, "checked");
+    add(failed, "failed");
+    out += parts.empty() ? std::string("none") : parts;
+    out += "; " + std::to_string(runs) + " runs, " + std::to_string(scenarios) + " scenarios, " +
+           std::to_string(metrics) + " metrics, " + std::to_string(warnings) + " warnings";
+    return out;
+}
+
+nlohmann::json ImportSummary::toJson() const
+{
+    return {{"sources", sources},     {"imported", imported}, {"unchanged", unchanged},
+            {"checked", checked},     {"failed", failed},     {"runs", runs},
+            {"scenarios", scenarios}, {"metrics", metrics},   {"warnings", warnings}};
 }
 
 SourceReport ImportService::importBytes(const std::string &uri, const QByteArray &bytes,

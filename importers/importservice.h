@@ -35,11 +35,27 @@ struct ImportRequest
     bool sample = false; // mark runs as sample runs
 };
 
+// Totals over the sources of one `plimsoll import`, for the line printed at the end.
+struct ImportSummary
+{
+    int64_t sources = 0, imported = 0, unchanged = 0, checked = 0, failed = 0;
+    int64_t runs = 0, scenarios = 0, metrics = 0, warnings = 0;
+
+    static ImportSummary of(const std::vector<SourceReport> &reports);
+    // "12 sources: 10 imported, 1 unchanged, 1 failed; 10 runs, 14 scenarios, 312 metrics, 3 warnings"
+    std::string text() const;
+    nlohmann::json toJson() const;
+};
+
 class ImportService
 {
 public:
     explicit ImportService(Store &store) : m_store(store) {}
     SourceReport importFile(const ImportRequest &request, const Progress &progress = {});
+    // A file, or every regular file under a directory (recursively, sorted by path; hidden
+    // files and directories skipped), each its own source and transaction. A failed file
+    // does not stop the others.
+    std::vector<SourceReport> importPath(const ImportRequest &request, const Progress &progress = {});
     // For bytes already in memory (bundled samples); `uri` names them.
     SourceReport importBytes(const std::string &uri, const QByteArray &bytes,
                              const ImportRequest &request, const Progress &progress = {});

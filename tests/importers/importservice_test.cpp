@@ -171,8 +171,9 @@ TEST_F(ImportServiceTest, UndetectableFileNamesTheKnownFormats)
     const std::string path = writeFile("notes.txt", "producers,msg/s\n8,380952\n");
     const SourceReport report = import(path);
     EXPECT_EQ(report.status, "failed");
-    EXPECT_EQ(report.errorText, path + ": not a format Plimsoll reads (known: plimsoll-trend, "
-                                       "korvet-result); use --format to force one");
+    EXPECT_EQ(report.errorText, path + ": not a format Plimsoll reads: its first line "
+                                       "'producers,msg/s' matches no format's detection rule "
+                                       "(see `plimsoll formats`; --format forces one)");
     EXPECT_EQ(m_store->runCount(), 0);
 }
 
@@ -185,9 +186,11 @@ TEST_F(ImportServiceTest, ForcedFormatIsUsedAndUnknownNamesAreListed)
     ASSERT_TRUE(wrong.error.has_value());
     EXPECT_EQ(wrong.error->line, 1);
 
-    const SourceReport unknown = import(dataPath("korvet-result.json"), false, "omb");
+    const SourceReport unknown = import(dataPath("korvet-result.json"), false, "no-such-format");
     EXPECT_EQ(unknown.status, "failed");
-    EXPECT_NE(unknown.errorText.find("unknown format 'omb' (known: plimsoll-trend, korvet-result)"),
+    EXPECT_NE(unknown.errorText.find("unknown format 'no-such-format' (known: plimsoll-trend, "
+                                     "korvet-result, omb, korvet-dist, kafka-producer-perf, "
+                                     "kafka-consumer-perf, rdkafka-performance)"),
               std::string::npos)
         << unknown.errorText;
 }

@@ -1,0 +1,27 @@
+#pragma once
+// kafka-producer-perf-test (Apache's ProducerPerformance) output: one run per file. Each final
+// line closes a scenario with the periodic lines before it as series; several producers'
+// outputs in one file become producer-1…N plus an "aggregate" scenario computed the way
+// korvet-dist's benchmark script does (total records over the longest producer's duration,
+// percentiles never combined). "==> …" banners name the scenarios instead (sequential steps,
+// no aggregate). A run killed before its final line keeps its last periodic line, with a
+// warning. A --print-metrics block becomes kafka.* metrics of the scenario it follows.
+
+#include "importers/importer.h"
+
+namespace plimsoll {
+
+class KafkaProducerPerfImporter : public Importer
+{
+public:
+    std::string name() const override { return "kafka-producer-perf"; }
+    std::string version() const override { return "1"; }
+    std::string description() const override;
+    std::string detectionRule() const override;
+    int sniff(std::string_view head) const override;
+    Resemblance resemblance(std::string_view head) const override;
+    ImportResult parse(QIODevice &in, const ImportOptions &options,
+                       const Progress &progress) const override;
+};
+
+} // namespace plimsoll
