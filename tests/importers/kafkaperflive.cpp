@@ -1,0 +1,137 @@
+// Apache's own kafka-producer-perf-test and kafka-consumer-perf-test (with --print-metrics),
+// run against the test broker; their output is imported and the imported numbers must equal
+// what the tools printed. Needs the ctest fixture "services" (tests/services).
+#include "importers/importservice.h"
+#include "runner/servicesenv.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+using namespace plimsoll;
+using namespace plimsoll::test;
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+class KafkaPerfLive : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        ASSERT_NO_FATAL_FAILURE(ServicesEnv::load(m_env));
+        ASSERT_TRUE(m_dir.isValid());
+        m_store = std::make_unique<Store>(m_dir.filePath("store.db").toStdString());
+    }
+
+    // Runs kafka-perf.sh TOOL ARGS, keeps stdout in the artifact dir and returns its path.
+    std::string run(const QString &tool, const QStringList &args, const QString &artifact)
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("PLIMSOLL_TEST_KAFKA_CLASSPATH_FILE",
+                   QString::fromStdString(m_env.value("PLIMSOLL_TEST_KAFKA_CLASSPATH_FILE")));
+        p.setProcessEnvironment(env);
+        const QString out = QString(PLIMSOLL_ARTIFACT_DIR) + "/" + artifact;
+        p.setStandardOutputFile(out);
+        p.setStandardErrorFile(out + ".stderr.txt");
+        p.start("bash", QStringList{PLIMSOLL_KAFKA_PERF_SCRIPT, tool} + args);
+        EXPECT_TRUE(p.waitForFinished(150000)) << "kafka-perf.sh " << tool.toStdString() << " hung";
+        EXPECT_EQ(p.exitCode(), 0) << "see " << out.toStdString() << ".stderr.txt";
+        return out.toStdString();
+    }
+
+    static std::string read(const std::string &path)
+    {
+        QFile f(QString::fromStdString(path));
+        EXPECT_TRUE(f.open(QIODevice::ReadOnly));
+        return f.readAll().toStdString();
+    }
+
+    static double printedMetric(const std::string &text, const std::string &key)
+    {
+        const std::regex re(key + R"(:\{client-id=[^}]*\}\s*: ([0-9.]+))");
+        std::smatch m;
+        EXPECT_TRUE(std::regex_search(text, m, re)) << key;
+        return m.empty() ? -1 : std::stod(m.str(1));
+    }
+
+    ScenarioRecord imported(const std::string &path, const std::string &format)
+    {
+        ImportService service(*m_store);
+        const SourceReport report = service.importFile({path, {}, false, false});
+        EXPECT_EQ(report.status, "imported") << report.errorText;
+        EXPECT_EQ(report.format, format);
+        const auto runs = m_store->runs();
+        EXPECT_FALSE(runs.empty());
+        const auto detail = m_store->run(runs.back().runKey);
+        EXPECT_TRUE(detail && !detail->record.scenarios.empty());
+        return detail ? detail->record.scenarios.front() : ScenarioRecord{};
+    }
+
+    ServicesEnv m_env;
+    QTemporaryDir m_dir;
+    std::unique_ptr<Store> m_store;
+};
+
+} // namespace
+
+TEST_F(KafkaPerfLive, ProducerAndConsumerImportExactlyWhatTheToolsPrinted)
+{
+    const QString bootstrap = QString::fromStdString(m_env.value("PLIMSOLL_TEST_KAFKA_BOOTSTRAP"));
+    ASSERT_FALSE(bootstrap.isEmpty());
+    const QString topic = "plimsoll-import-" + QString::number(QDateTime::currentMSecsSinceEpoch());
+    const std::string producerOut =
+        run("producer",
+            {"--topic", topic, "--num-records", "5000", "--record-size", "200", "--throughput", "-1",
+             "--print-metrics", "--producer-props", "bootstrap.servers=" + bootstrap, "acks=all"},
+            "import-kafka-producer-perf.txt");
+    const std::string producerText = read(producerOut);
+    static const std::regex finalLine(
+        R"((\d+) records sent, ([0-9.]+) records/sec \(([0-9.]+) MB/sec\), ([0-9.]+) ms avg latency, )"
+        R"(([0-9.]+) ms max latency, (\d+) ms 50th, (\d+) ms 95th, (\d+) ms 99th, (\d+) ms 99\.9th\.)");
+    std::smatch f;
+    ASSERT_TRUE(std::regex_search(producerText, f, finalLine)) << producerText;
+
+    const ScenarioRecord p = imported(producerOut, "kafka-producer-perf");
+    EXPECT_EQ(*p.metric("producer.records_sent"), 5000);
+    EXPECT_EQ(*p.metric("records_per_s"), std::stod(f.str(2)));
+    EXPECT_EQ(*p.metric("bytes_per_s"), std::stod(f.str(3)) * kMiB);
+    EXPECT_EQ(*p.metric("latency_avg_s"), std::stod(f.str(4)) * 1e-3);
+    EXPECT_EQ(*p.metric("latency_max_s"), std::stod(f.str(5)) * 1e-3);
+    EXPECT_EQ(*p.metric("latency_p50_s"), std::stod(f.str(6)) * 1e-3);
+    EXPECT_EQ(*p.metric("latency_p99_s"), std::stod(f.str(8)) * 1e-3);
+    EXPECT_EQ(*p.metric("latency_p999_s"), std::stod(f.str(9)) * 1e-3);
+    EXPECT_EQ(*p.metric("kafka.producer.batch-size-avg"),
+              printedMetric(producerText, "producer-metrics:batch-size-avg"));
+    EXPECT_EQ(*p.metric("kafka.producer.record-queue-time-avg"),
+              printedMetric(producerText, "producer-metrics:record-queue-time-avg"));
+    EXPECT_EQ(*p.metric("kafka.producer.request-latency-avg"),
+              printedMetric(producerText, "producer-metrics:request-latency-avg"));
+
+    const std::string consumerOut =
+        run("consumer",
+            {"--bootstrap-server", bootstrap, "--topic", topic, "--messages", "5000", "--timeout",
+             "30000", "--print-metrics"},
+            "import-kafka-consumer-perf.txt");
+    const std::string consumerText = read(consumerOut);
+    static const std::regex row(
+        R"(\n\d{4}-\d\d-\d\d [0-9:]+, \d{4}-\d\d-\d\d [0-9:]+, ([0-9.]+), ([0-9.]+), (\d+), ([0-9.]+), (-?\d+), (-?\d+), (-?[0-9.]+), (-?[0-9.]+))");
+    std::smatch c;
+    ASSERT_TRUE(std::regex_search(consumerText, c, row)) << consumerText;
+    const ScenarioRecord s = imported(consumerOut, "kafka-consumer-perf");
+    EXPECT_EQ(*s.metric("consumer.records_consumed"), 5000);
+    EXPECT_EQ(*s.metric("consumer.bytes_consumed"), std::stod(c.str(1)) * kMiB);
+    EXPECT_EQ(*s.metric("bytes_per_s"), std::stod(c.str(2)) * kMiB);
+    EXPECT_EQ(*s.metric("records_per_s"), std::stod(c.str(4)));
+    EXPECT_EQ(*s.metric("consumer.fetch_time_s"), std::stod(c.str(6)) * 1e-3);
+    EXPECT_EQ(*s.metric("consumer.fetch_records_per_s"), std::stod(c.str(8)));
+    EXPECT_EQ(*s.metric("kafka.consumer-fetch-manager.fetch-latency-avg"),
+              printedMetric(consumerText, "consumer-fetch-manager-metrics:fetch-latency-avg"));
+}
