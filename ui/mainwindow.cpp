@@ -121,7 +121,7 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
         m_progress->setRange(0, maximum);
         m_progress->setValue(value);
     });
-    connect(m_writer, &StoreWriter::storeReady, this, [this](const ImportSummary &samples) {
+    connect(m_writer, &StoreWriter::storeReady, this, [this](const ImportBatchSummary &samples) {
         if (samples.failed())
             m_banner->showMessage(MessageBanner::Kind::Error, samples.message());
         else if (samples.imported > 0)
@@ -244,7 +244,7 @@ void MainWindow::chooseImportFiles()
     importFiles(files);
 }
 
-void MainWindow::showImportSummary(const ImportSummary &summary)
+void MainWindow::showImportSummary(const ImportBatchSummary &summary)
 {
     statusBar()->clearMessage();
     m_banner->showMessage(summary.failed() ? MessageBanner::Kind::Error

@@ -25,7 +25,7 @@ class MessageBanner;
 class StoreView;
 class StoreWriter;
 class TrendsView;
-struct ImportSummary;
+struct ImportBatchSummary;
 
 class MainWindow : public QMainWindow
 {
@@ -72,7 +72,7 @@ private:
     void createMenus();
     void chooseImportFiles();
     void reloadViews();
-    void showImportSummary(const ImportSummary &summary);
+    void showImportSummary(const ImportBatchSummary &summary);
     void showAbout();
     void restoreSettings();
     void saveSettings() const;

@@ -24,7 +24,7 @@ QString plural(qint64 n, const char *one, const char *many)
     return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
 }
 
-void addReport(ImportSummary &summary, const SourceReport &report)
+void addReport(ImportBatchSummary &summary, const SourceReport &report)
 {
     ++summary.files;
     summary.warnings += static_cast<int>(report.warnings.size());
@@ -47,7 +47,7 @@ void addReport(ImportSummary &summary, const SourceReport &report)
 
 } // namespace
 
-QString ImportSummary::message() const
+QString ImportBatchSummary::message() const
 {
     const int read = imported + unchanged;
     QString done;

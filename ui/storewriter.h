@@ -17,7 +17,7 @@
 
 namespace plimsoll {
 
-struct ImportSummary
+struct ImportBatchSummary
 {
     int files = 0;     // sources read, whatever their outcome
     int imported = 0;  // written to the store
@@ -52,8 +52,8 @@ signals:
     void busyChanged(bool busy);
     // Progress of the running write, value in [0, maximum].
     void progressChanged(int value, int maximum);
-    void storeReady(const plimsoll::ImportSummary &samples);
-    void importFinished(const plimsoll::ImportSummary &summary);
+    void storeReady(const plimsoll::ImportBatchSummary &samples);
+    void importFinished(const plimsoll::ImportBatchSummary &summary);
     void samplesRemoved(qint64 runs);
     void writeFailed(const QString &message);
 
@@ -61,7 +61,7 @@ private:
     struct Outcome
     {
         enum class Kind { Prepared, Imported, Removed } kind = Kind::Prepared;
-        ImportSummary summary;
+        ImportBatchSummary summary;
         qint64 removed = 0;
         QString error;
     };

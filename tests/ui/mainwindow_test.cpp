@@ -275,7 +275,7 @@ TEST_F(MainWindowTest, NewStoreIsSeededThenImportsAndSampleRemovalReload)
     QSignalSpy finished(window.storeWriter(), &StoreWriter::importFinished);
     window.importFiles({copy});
     ASSERT_TRUE(finished.wait(15000));
-    const auto summary = finished.takeFirst().at(0).value<ImportSummary>();
+    const auto summary = finished.takeFirst().at(0).value<ImportBatchSummary>();
     EXPECT_EQ(summary.imported, 1);
     EXPECT_GT(summary.runs, 0);
     EXPECT_TRUE(window.banner()->text().startsWith("Imported 1 file: "))

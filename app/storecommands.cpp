@@ -1,0 +1,234 @@
+#include "app/clioutput.h"
+#include "app/command.h"
+
+#include "importers/importservice.h"
+#include "importers/samples.h"
+#include "model/catalog.h"
+#include "model/store.h"
+
+#include <iostream>
+
+namespace plimsoll {
+
+namespace {
+
+void fail(const std::string &message) { printError(message); }
+
+std::unique_ptr<Store> openStore(const std::string &path)
+{
+    return CliContext{path, false}.openStore();
+}
+
+struct ImportArgs
+{
+    std::string format;
+    bool dryRun = false;
+    bool json = false;
+    std::vector<std::string> paths;
+};
+
+int runImport(const std::string &db, const ImportArgs &args)
+{
+    auto store = openStore(db);
+    if (!store)
+        return 1;
+    ImportService service(*store);
+    nlohmann::json sources = nlohmann::json::array();
+    bool anyFailed = false;
+    for (const auto &path : args.paths) {
+        ImportRequest request{path, args.format, args.dryRun, false};
+        const SourceReport report = service.importFile(request);
+        anyFailed |= report.status == "failed";
+        if (args.json)
+            sources.push_back(report.toJson());
+        else
+            printImportReport(std::cout, std::cerr, report);
+    }
+    if (args.json)
+        std::cout << nlohmann::json{{"sources", sources}}.dump(2) << "\n";
+    return anyFailed ? 1 : 0;
+}
+
+struct RunsArgs
+{
+    bool json = false;
+    RunFilter filter;
+    std::string samples = "include";
+};
+
+int runRuns(const std::string &db, RunsArgs args)
+{
+    auto store = openStore(db);
+    if (!store)
+        return 1;
+    for (std::string *t : {&args.filter.since, &args.filter.until}) {
+        if (t->empty())
+            continue;
+        auto normalized = normalizeTimestamp(t->find('T') == std::string::npos ? *t + "T00:00:00Z" : *t);
+        if (!normalized) {
+            fail("'" + *t + "' is not an ISO-8601 date or time (e.g. 2026-08-11 or 2026-08-11T03:00:00Z)");
+            return kExitUsage;
+        }
+        *t = *normalized;
+    }
+    if (args.samples == "only")
+        args.filter.sample = true;
+    else if (args.samples == "exclude")
+        args.filter.sample = false;
+    try {
+        const auto runs = store->runs(args.filter);
+        if (args.json)
+            std::cout << runsToJson(runs).dump(2) << "\n";
+        else
+            printRunsTable(std::cout, runs);
+    } catch (const StoreError &e) {
+        fail(e.what());
+        return 1;
+    }
+    return 0;
+}
+
+int runShow(const std::string &db, const std::string &run, bool json)
+{
+    auto store = openStore(db);
+    if (!store)
+        return 1;
+    try {
+        const auto detail = store->run(run);
+        if (!detail) {
+            fail("no run '" + run + "' in " + db + " (see `plimsoll runs`)");
+            return 1;
+        }
+        if (json)
+            std::cout << runDetailToJson(*detail).dump(2) << "\n";
+        else
+            printRunDetail(std::cout, *detail);
+    } catch (const StoreError &e) {
+        fail(e.what());
+        return 1;
+    }
+    return 0;
+}
+
+int runRemove(const std::string &db, const std::vector<std::string> &runs)
+{
+    auto store = openStore(db);
+    if (!store)
+        return 1;
+    int status = 0;
+    for (const auto &r : runs) {
+        try {
+            if (store->removeRun(r) == 0) {
+                fail("no run '" + r + "' in " + db);
+                status = 1;
+            } else {
+                std::cout << "removed " << r << "\n";
+            }
+        } catch (const StoreError &e) {
+            fail(e.what());
+            status = 1;
+        }
+    }
+    return status;
+}
+
+int runSamples(const std::string &db, const std::string &action, bool json)
+{
+    auto store = openStore(db);
+    if (!store)
+        return 1;
+    if (action == "remove") {
+        try {
+            const auto n = store->removeSamples();
+            std::cout << "removed " << n << " sample run" << (n == 1 ? "" : "s") << "\n";
+            return 0;
+        } catch (const StoreError &e) {
+            fail(e.what());
+            return 1;
+        }
+    }
+    const auto reports = installSamples(*store);
+    bool anyFailed = false;
+    nlohmann::json sources = nlohmann::json::array();
+    for (const auto &r : reports) {
+        anyFailed |= r.status == "failed";
+        if (json)
+            sources.push_back(r.toJson());
+        else
+            printImportReport(std::cout, std::cerr, r);
+    }
+    if (json)
+        std::cout << nlohmann::json{{"sources", sources}}.dump(2) << "\n";
+    return anyFailed ? 1 : 0;
+}
+
+} // namespace
+
+void addStoreCommands(CLI::App &app, Commands &commands)
+{
+    auto importArgs = std::make_shared<ImportArgs>();
+    auto *import = app.add_subcommand("import", "Import benchmark results into the store "
+                                                "(format detected by content)");
+    import->add_option("--format", importArgs->format, "Force a format (see `plimsoll formats`)");
+    import->add_flag("--dry-run", importArgs->dryRun, "Parse and report, write nothing");
+    import->add_flag("--json", importArgs->json, "Machine-readable report");
+    import->add_option("paths", importArgs->paths, "Files to import")->required();
+    commands.add(import, [importArgs](const CliContext &c) { return runImport(c.storePath, *importArgs); });
+
+    auto runsArgs = std::make_shared<RunsArgs>();
+    auto *runs = app.add_subcommand("runs", "List the runs in the store");
+    runs->add_flag("--json", runsArgs->json, "One JSON object per run, as an array");
+    runs->add_option("--scenario", runsArgs->filter.scenarioContains,
+                     "Only runs with a scenario whose name contains this");
+    runs->add_option("--commit", runsArgs->filter.commitPrefix, "Only runs at this commit (prefix)");
+    runs->add_option("--since", runsArgs->filter.since, "Only runs at or after this ISO-8601 time");
+    runs->add_option("--until", runsArgs->filter.until, "Only runs before this ISO-8601 time");
+    runs->add_option("--samples", runsArgs->samples, "include, exclude or only the sample runs")
+        ->check(CLI::IsMember({"include", "exclude", "only"}));
+    commands.add(runs, [runsArgs](const CliContext &c) { return runRuns(c.storePath, *runsArgs); });
+
+    auto showRun = std::make_shared<std::string>();
+    auto showJson = std::make_shared<bool>(false);
+    auto *show = app.add_subcommand("show", "Show a run with its scenarios and metrics");
+    show->add_option("run", *showRun, "Run id or run key")->required();
+    show->add_flag("--json", *showJson, "Machine-readable output");
+    commands.add(show, [showRun, showJson](const CliContext &c) {
+        return runShow(c.storePath, *showRun, *showJson);
+    });
+
+    auto removeRuns = std::make_shared<std::vector<std::string>>();
+    auto *remove = app.add_subcommand("remove", "Remove runs from the store");
+    remove->add_option("runs", *removeRuns, "Run ids or run keys")->required();
+    commands.add(remove, [removeRuns](const CliContext &c) { return runRemove(c.storePath, *removeRuns); });
+
+    auto samplesAction = std::make_shared<std::string>();
+    auto samplesJson = std::make_shared<bool>(false);
+    auto *samples = app.add_subcommand(
+        "samples", "Install or remove the bundled sample runs (transcribed from the Korvet "
+                   "benchmark page)");
+    samples->add_option("action", *samplesAction, "install or remove")
+        ->required()
+        ->check(CLI::IsMember({"install", "remove"}));
+    samples->add_flag("--json", *samplesJson, "Machine-readable report");
+    commands.add(samples, [samplesAction, samplesJson](const CliContext &c) {
+        return runSamples(c.storePath, *samplesAction, *samplesJson);
+    });
+
+    auto metricsJson = std::make_shared<bool>(false);
+    auto *metrics = app.add_subcommand("metrics", "List the shared load-factor and metric names");
+    metrics->add_flag("--json", *metricsJson, "Machine-readable output");
+    commands.add(metrics, [metricsJson](const CliContext &) {
+        printCatalog(std::cout, *metricsJson);
+        return kExitOk;
+    });
+
+    auto formatsJson = std::make_shared<bool>(false);
+    auto *formats = app.add_subcommand("formats", "List the formats Plimsoll imports");
+    formats->add_flag("--json", *formatsJson, "Machine-readable output");
+    commands.add(formats, [formatsJson](const CliContext &) {
+        printFormats(std::cout, *formatsJson);
+        return kExitOk;
+    });
+}
+
+} // namespace plimsoll
