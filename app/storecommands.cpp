@@ -35,17 +35,25 @@ int runImport(const std::string &db, const ImportArgs &args)
     ImportService service(*store);
     nlohmann::json sources = nlohmann::json::array();
     bool anyFailed = false;
+    std::vector<SourceReport> all;
     for (const auto &path : args.paths) {
-        ImportRequest request{path, args.format, args.dryRun, false};
-        const SourceReport report = service.importFile(request);
-        anyFailed |= report.status == "failed";
-        if (args.json)
-            sources.push_back(report.toJson());
-        else
-            printImportReport(std::cout, std::cerr, report);
+        const ImportRequest request{path, args.format, args.dryRun, false};
+        // A directory expands to its files, each its own source and transaction.
+        for (const SourceReport &report : service.importPath(request)) {
+            anyFailed |= report.status == "failed";
+            if (args.json)
+                sources.push_back(report.toJson());
+            else
+                printImportReport(std::cout, std::cerr, report);
+            all.push_back(report);
+        }
     }
+    const ImportSummary summary = ImportSummary::of(all);
     if (args.json)
-        std::cout << nlohmann::json{{"sources", sources}}.dump(2) << "\n";
+        std::cout << nlohmann::json{{"sources", sources}, {"summary", summary.toJson()}}.dump(2)
+                  << "\n";
+    else if (all.size() > 1)
+        std::cout << summary.text() << "\n";
     return anyFailed ? 1 : 0;
 }
 
@@ -172,7 +180,7 @@ void addStoreCommands(CLI::App &app, Commands &commands)
     import->add_option("--format", importArgs->format, "Force a format (see `plimsoll formats`)");
     import->add_flag("--dry-run", importArgs->dryRun, "Parse and report, write nothing");
     import->add_flag("--json", importArgs->json, "Machine-readable report");
-    import->add_option("paths", importArgs->paths, "Files to import")->required();
+    import->add_option("paths", importArgs->paths, "Files, directories or URLs to import")->required();
     commands.add(import, [importArgs](const CliContext &c) { return runImport(c.storePath, *importArgs); });
 
     auto runsArgs = std::make_shared<RunsArgs>();
