@@ -5,7 +5,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= 2
 CMAKE_FLAGS ?=
 
-.PHONY: all deps test-deps configure build run test clean
+.PHONY: all deps test-deps configure build run test package clean
 
 all: build
 
@@ -38,6 +38,10 @@ run: build
 # suite starts and stops its own services (tests/services/).
 test: test-deps build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS) --timeout 1200
+
+# The Debian package, in $(BUILD_DIR)/package/.
+package: build
+	cd $(BUILD_DIR) && cpack -G DEB -B package
 
 clean:
 	rm -rf $(BUILD_DIR)

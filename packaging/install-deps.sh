@@ -14,7 +14,8 @@ want=(
 if [[ "${1:-build}" == "test" ]]; then
   # The real services the integration tests start on loopback: a Kafka broker (Java, its jars
   # resolved by Maven) and redis-server; poppler-utils reads back the PDFs reports write.
-  want+=(default-jre-headless maven redis-server redis-tools poppler-utils)
+  want+=(default-jre-headless maven redis-server redis-tools poppler-utils
+         dpkg-dev desktop-file-utils appstream)
 fi
 
 missing=()
