@@ -1,0 +1,73 @@
+#pragma once
+// Change points across the history: every series of the chosen scenarios and metrics through
+// detectChangePoints(), each change with the run it happened at and a verdict from the metric's
+// direction; and the baseline changes — the runs where a scenario's tuning contract changed,
+// which start a new series instead of counting as a change.
+//
+// Threading: pure functions over an immutable TrendHistory.
+
+#include "model/changepoints.h"
+#include "model/trendhistory.h"
+
+#include <string>
+#include <vector>
+
+namespace plimsoll {
+
+enum class Verdict { Improvement, Regression, Unchanged, Changed, Incompatible };
+const char *toString(Verdict v);
+// A move of `delta` (after − before) in a metric of this direction: improvement or regression;
+// Changed for a neutral metric, Unchanged for no move.
+Verdict verdictForDelta(Direction direction, double delta);
+
+struct DetectedChange
+{
+    ChangePoint change; // index into the series' points
+    std::string runKey;
+    std::string timestamp;
+    std::string commit;
+    std::string imageDigest;
+    Verdict verdict = Verdict::Changed;
+};
+
+struct SeriesChanges
+{
+    TrendSeries series;
+    std::vector<DetectedChange> changes;
+};
+
+struct BaselineChange
+{
+    std::string target;
+    std::string scenario;
+    std::string runKey; // the first run under the new contract
+    std::string timestamp;
+    std::string commit;
+    std::string previousRunKey;
+    std::vector<ContractDifference> differences;
+};
+
+struct ChangesQuery
+{
+    std::string scenarioContains;     // empty: every scenario
+    std::vector<std::string> metrics; // empty: every metric
+    std::string since;                // report only changes at or after (normalized ISO-8601)
+    ChangePointOptions options;
+};
+
+struct ChangesReport
+{
+    ChangesQuery query;
+    std::vector<SeriesChanges> series; // every series examined, with or without changes
+    std::vector<BaselineChange> baselineChanges;
+    int changeCount() const;
+};
+
+ChangesReport findChanges(const TrendHistory &history, const ChangesQuery &query,
+                          const ContractPolicies &policies);
+// Changes of one series only (what the Trends view draws).
+std::vector<DetectedChange> changesOf(const TrendSeries &series, const ChangePointOptions &options);
+std::vector<BaselineChange> baselineChanges(const TrendHistory &history, const std::string &scenario,
+                                            const ContractPolicies &policies);
+
+} // namespace plimsoll
