@@ -1,0 +1,78 @@
+#include "model/ramppoints.h"
+
+#include "model/store.h"
+
+#include <algorithm>
+
+namespace plimsoll {
+
+std::vector<RunRecord> readRunRecords(const Store &store, const std::vector<std::string> &runs)
+{
+    std::vector<RunRecord> out;
+    std::vector<std::string> keys = runs;
+    if (keys.empty())
+        for (const RunSummary &s : store.runs())
+            keys.push_back(s.runKey);
+    for (const std::string &key : keys) {
+        auto detail = store.run(key);
+        if (!detail)
+            throw StoreError("no run '" + key + "' in " + store.path());
+        out.push_back(std::move(detail->record));
+    }
+    return out;
+}
+
+std::vector<RampPoint> rampPoints(const RunRecord &run, const std::string &prefix,
+                                  const std::string &factor, const std::string &metric)
+{
+    std::vector<RampPoint> out;
+    for (const ScenarioRecord &s : run.scenarios) {
+        if (s.name.rfind(prefix, 0) != 0 || s.kind == "saturation")
+            continue;
+        const auto x = s.topology.factor(factor);
+        const auto y = s.metric(metric);
+        if (!x || !y)
+            continue;
+        out.push_back({s.name, double(*x), *y, s.metric("broker_cpu_avg"),
+                       s.metric("shard_cpu_max"), s.metric("latency_p99_s")});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const RampPoint &a, const RampPoint &b) { return a.x < b.x; });
+    return out;
+}
+
+std::vector<LatencyPoint> latencyPoints(const std::vector<RunRecord> &runs,
+                                        std::vector<LatencyPointOrigin> *origins)
+{
+    std::vector<LatencyPoint> out;
+    for (const RunRecord &run : runs) {
+        for (const ScenarioRecord &s : run.scenarios) {
+            const auto rate = s.metric("records_per_s");
+            const auto p99 = s.metric("latency_p99_s");
+            if (!rate || !p99 || s.kind == "saturation")
+                continue;
+            LatencyPoint p;
+            p.product = run.target.empty() ? run.runKey : run.target;
+            const auto slash = s.name.rfind('/');
+            p.configuration = slash == std::string::npos ? std::string() : s.name.substr(0, slash);
+            if (s.topology.threads)
+                p.configuration += " threads=" + std::to_string(*s.topology.threads);
+            for (const char *f : {"connections", "clients", "producers", "consumers"})
+                if (const auto c = s.topology.factor(f)) {
+                    p.connections = int(*c);
+                    break;
+                }
+            p.pipeline = s.topology.pipeline ? int(*s.topology.pipeline) : 1;
+            p.throughput = *rate;
+            p.avgLatency = s.metric("latency_avg_s");
+            p.p99 = *p99;
+            p.p999 = s.metric("latency_p999_s");
+            out.push_back(std::move(p));
+            if (origins)
+                origins->push_back({run.runKey, s.name});
+        }
+    }
+    return out;
+}
+
+} // namespace plimsoll

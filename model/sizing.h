@@ -1,0 +1,109 @@
+#pragma once
+// The sizing engine: a target ingest and its constraints in, a deployment out — brokers,
+// Redis nodes, shards, partitions, memory — with the utilization of each component at the
+// target, the predicted p99, the bottleneck, and one line of reasoning per number naming the
+// runs it came from.
+//
+// Fitting happens once (fitSizingModels); Sizer::size() is arithmetic on those models plus
+// one partition placement, well under a millisecond, so a window may call it on every
+// keystroke. A Sizer caches partition recommendations: use one Sizer from one thread.
+
+#include "model/sizingmodels.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace plimsoll {
+
+struct SizingInputs
+{
+    double rate = 0;          // records/s; when 0, bytesPerS ÷ recordBytes
+    double bytesPerS = 0;     // produced (uncompressed) bytes/s, used when rate is 0
+    double recordBytes = 700; // bytes per record as produced
+    double compressionRatio = 1; // produced bytes ÷ wire bytes (LZ4 JSON logs: ~9)
+    double retentionS = 60;   // seconds kept in Redis
+    int replication = 2;      // copies of each shard: primary + replica
+    double p99Budget = 0.250; // seconds, produce p99 (the seed's saturation limit)
+    double headroom = 0;      // fraction above the target to size for, 0.2 = 20%
+    bool tolerateNodeLoss = false; // one broker and one Redis node more
+    bool flex = false;             // Redis Flex (auto-tiering) database
+    bool tiered = false;           // remote-tier offload on
+    double localRetentionS = 60;   // seconds kept locally when tiered
+    double trimTickS = 1.0;        // storage-worker trim interval (stated default)
+    std::string topic = "logs";    // for partition placement
+    int shardsPerNode = 0;         // 0: as measured (or 8)
+    double nodeRamBytes = 52.0 * 1024 * 1024 * 1024; // per Redis node (the seed's r6i.2xlarge pod)
+    double nodeRamUsable = 0.75;   // database ÷ node RAM (the seed: 120 GB on 3 × 52 GB)
+};
+
+struct SizingLine
+{
+    std::string key;    // "brokers", "shards", "memory_total_bytes", ...
+    std::string label;  // for people
+    double value = 0;
+    std::string display;   // formatted with its unit
+    std::string reasoning; // one line
+    std::vector<std::string> runKeys;
+};
+
+struct ComponentLoad
+{
+    std::string component;  // "broker CPU", "Redis shard CPU", "Redis node memory", ...
+    double utilization = 0; // fraction of the resource (CPU fraction, memory fraction, ...)
+    double limit = 1;       // the fraction at which it saturates (CPU limit, 1 for memory)
+    double headroomLeft() const { return limit - utilization; }
+};
+
+struct SizingResult
+{
+    bool ok = false;
+    std::string error;
+    double rate = 0; // records/s sized for (before headroom)
+    int brokers = 0;
+    int redisNodes = 0;
+    int shards = 0;
+    int partitions = 0;
+    double partitionSkew = 1;
+    double memoryUsageBytes = 0;     // what Redis will hold, replicas included
+    double memoryTotalBytes = 0;     // to provision (skew and headroom added)
+    double memoryPerShardBytes = 0;  // per primary shard
+    double flexRamBytes = 0;         // when flex
+    int flexDatabases = 0;           // when flex
+    int offloadStreams = 0;          // when tiered and reachable
+    std::optional<double> p99;       // seconds, when the ramp brackets the load
+    std::vector<ComponentLoad> loads;
+    std::string bottleneck;
+    std::vector<SizingLine> lines;
+    std::vector<std::string> warnings;
+
+    const SizingLine *line(const std::string &key) const;
+};
+
+class Sizer
+{
+public:
+    explicit Sizer(SizingModels models) : m_models(std::move(models)) {}
+    const SizingModels &models() const { return m_models; }
+    SizingResult size(const SizingInputs &inputs) const;
+
+    // p99 at a load, by linear interpolation of the ramp's p99 against its load fraction
+    // (the larger of per-shard and per-broker rate ÷ capacity). nullopt past the ramp's top.
+    std::optional<double> predictP99(double perShardRate, double perBrokerRate) const;
+
+private:
+    struct Partitions
+    {
+        int count = 0;
+        double skew = 1;
+        std::string reason;
+    };
+    const Partitions &partitionsFor(int shards, int brokers, const std::string &topic) const;
+
+    SizingModels m_models;
+    mutable std::map<std::tuple<int, int, std::string>, Partitions> m_partitionCache;
+};
+
+} // namespace plimsoll

@@ -1,0 +1,72 @@
+#pragma once
+// The fitted models the sizing engine reads, gathered once from the runs in a store:
+//   - per-shard and per-broker capacity from the ramp steps (kind "ramp-step") that report
+//     shard_cpu_max / broker_cpu_avg with the topology's shard and broker counts;
+//   - p99 against load from the same steps (the latency curve);
+//   - stored bytes per record from scenarios with memory_bytes and run.records;
+//   - the Redis Flex write limit from OOM checks (flex.oom);
+//   - offload rate against parallel streams from archival runs (kind "offload");
+//   - saturation and bottleneck of each ramp.
+// Fitting is done once (milliseconds); sizing is then arithmetic on these values.
+//
+// Pure computation over records already read; no store access here.
+
+#include "model/componentcapacity.h"
+#include "model/flexmodel.h"
+#include "model/memorymodel.h"
+#include "model/offloadmodel.h"
+#include "model/records.h"
+#include "model/saturation.h"
+
+#include <string>
+#include <vector>
+
+namespace plimsoll {
+
+struct LatencyCurvePoint
+{
+    double perShardRate = 0;  // records/s per shard at this step
+    double perBrokerRate = 0; // records/s per broker (0 when brokers unknown)
+    double p99 = 0;           // seconds
+    std::string runKey;
+    std::string scenario;
+};
+
+struct RampSaturation
+{
+    std::string runKey;
+    std::string prefix; // scenario names up to the last '/', e.g. "pipeline/produce"
+    std::string factor; // the load factor the ramp varies
+    SaturationResult result;
+};
+
+struct SizingModelOptions
+{
+    double cpuLimit = 0.90;
+    SaturationOptions saturation;
+};
+
+struct SizingModels
+{
+    ComponentCapacity shard;
+    ComponentCapacity broker;
+    StoredBytesModel storedBytes;
+    FlexModel flex;
+    OffloadModel offload;
+    std::vector<LatencyCurvePoint> latency; // the ramp steps that measured p99
+    std::vector<RampSaturation> ramps;
+    double rampRecordBytes = 0;      // record size of the capacity ramp (0 when unknown)
+    double rampShardsPerNode = 0;    // measured shards ÷ Redis nodes (0 when unknown)
+    // Shards and partitions of the step that set the shard capacity (0 when unknown): its
+    // placement skew is baked into the per-shard capacity.
+    int rampShards = 0;
+    int rampPartitions = 0;
+    double wireCompression = 0;      // produced bytes ÷ wire bytes seen on the ramp (0: unknown)
+    std::vector<std::string> notes;  // what was missing and which default stands in
+};
+
+// Runs with their scenarios (Store::run(...).record). Samples count like any other run.
+SizingModels fitSizingModels(const std::vector<RunRecord> &runs,
+                             const SizingModelOptions &options = {});
+
+} // namespace plimsoll
