@@ -15,7 +15,7 @@ echo "built $deb"
 echo "== control fields"
 info=$(dpkg-deb --info "$deb")
 echo "$info" | grep -E '^ (Package|Version|Depends|Recommends):'
-for dep in libqt6widgets6 libqt6charts6 librdkafka 'libsqlite3-0' libcurl4 qt6-qpa-plugins fonts-dejavu-core; do
+for dep in libqt6widgets6 libqt6charts6 librdkafka 'libsqlite3-0' qt6-qpa-plugins fonts-dejavu-core; do
   echo "$info" | grep -q "Depends:.*$dep" || { echo "error: Depends lacks $dep" >&2; exit 1; }
 done
 
