@@ -52,8 +52,9 @@ echo "== installed and run"
 if [[ $(id -u) -eq 0 ]]; then
   was_installed=no
   dpkg-query -W -f='${Status}' plimsoll 2>/dev/null | grep -q "install ok installed" && was_installed=yes
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-download "$deb" >"$out/install.log" 2>&1 \
-    || { cat "$out/install.log"; exit 1; }
+  # dpkg, not apt: the test must not download; a missing dependency fails here, named.
+  DEBIAN_FRONTEND=noninteractive dpkg -i "$deb" >"$out/install.log" 2>&1 \
+    || { cat "$out/install.log"; dpkg -r plimsoll >/dev/null 2>&1 || true; exit 1; }
   bin=/usr/bin/plimsoll
 else
   echo "not root: running from the unpacked package instead of installing it"
