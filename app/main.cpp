@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QIcon>
 
 #include <cstdio>
 #include <cstring>
@@ -60,5 +61,7 @@ int main(int argc, char **argv)
     }
     QApplication app(argc, argv);
     QApplication::setApplicationDisplayName(QStringLiteral("Plimsoll"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/plimsoll.svg")));
+    QGuiApplication::setDesktopFileName(QStringLiteral("dev.plimsoll.Plimsoll"));
     return plimsoll::runWindow(app, QString::fromStdString(parsed.storePath), parsed.defaultStore);
 }
