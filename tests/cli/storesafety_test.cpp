@@ -156,8 +156,9 @@ TEST(StoreSafety, TwoWritersAtOnceNeverCorruptAndSayWhenBusy)
     for (QProcess *p : {pa, pb}) {
         const std::string err = p->readAllStandardError().toStdString();
         // Either it waited its turn and succeeded, or it says the store is busy.
-        if (p->exitCode() != 0)
+        if (p->exitCode() != 0) {
             EXPECT_NE(err.find("busy"), std::string::npos) << err;
+        }
     }
     EXPECT_TRUE(pa->exitCode() == 0 || pb->exitCode() == 0);
     const Check c = inspect(db);
