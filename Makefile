@@ -5,7 +5,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= 2
 CMAKE_FLAGS ?=
 
-.PHONY: all deps test-deps configure build run test package clean
+.PHONY: all deps test-deps configure build run test test-asan package clean
 
 all: build
 
@@ -38,6 +38,16 @@ run: build
 # suite starts and stops its own services (tests/services/).
 test: test-deps build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS) --timeout 1200
+
+# The unit and integration tests again, built with AddressSanitizer and UndefinedBehaviorSanitizer.
+ASAN_BUILD_DIR ?= build-asan
+test-asan: test-deps
+	cmake -S . -B $(ASAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLIMSOLL_WERROR=ON \
+	  -DPLIMSOLL_SANITIZE=address,undefined $(CMAKE_FLAGS)
+	cmake --build $(ASAN_BUILD_DIR) -j$(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	  ctest --test-dir $(ASAN_BUILD_DIR) --output-on-failure -j$(JOBS) --timeout 1800 -E '^packaging\.'
 
 # The Debian package, in $(BUILD_DIR)/package/.
 package: build
