@@ -16,12 +16,14 @@ namespace plimsoll {
 
 // The command families, each in app/<family>commands.cpp. One line each.
 void addStoreCommands(CLI::App &, Commands &);
+void addBenchCommands(CLI::App &, Commands &);
 
 namespace {
 
 using AddCommands = void (*)(CLI::App &, Commands &);
 const AddCommands kCommandFamilies[] = {
     addStoreCommands,
+    addBenchCommands,
 };
 
 std::string versionText()

@@ -179,6 +179,66 @@ KafkaError KafkaClient::createTopic(const std::string &topic, int partitions, in
     }
 }
 
+KafkaError KafkaClient::deleteTopic(const std::string &topic, std::chrono::milliseconds timeout)
+{
+    const std::string what = "deleting topic " + quoted(topic);
+    RdKafka::Producer *handle = nullptr;
+    if (auto error = adminHandle(handle); !error.ok())
+        return error;
+    rd_kafka_t *rk = handle->c_ptr();
+    char errstr[512] = {};
+    std::unique_ptr<rd_kafka_DeleteTopic_t, decltype(&rd_kafka_DeleteTopic_destroy)> deleteTopic(
+        rd_kafka_DeleteTopic_new(topic.c_str()), &rd_kafka_DeleteTopic_destroy);
+    std::unique_ptr<rd_kafka_AdminOptions_t, decltype(&rd_kafka_AdminOptions_destroy)> options(
+        rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_DELETETOPICS), &rd_kafka_AdminOptions_destroy);
+    if (rd_kafka_AdminOptions_set_operation_timeout(options.get(), toMs(timeout), errstr, sizeof errstr)
+            != RD_KAFKA_RESP_ERR_NO_ERROR
+        || rd_kafka_AdminOptions_set_request_timeout(options.get(), toMs(timeout), errstr, sizeof errstr)
+               != RD_KAFKA_RESP_ERR_NO_ERROR)
+        return KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, what, errstr);
+    std::unique_ptr<rd_kafka_queue_t, decltype(&rd_kafka_queue_destroy)> queue(rd_kafka_queue_new(rk),
+                                                                                &rd_kafka_queue_destroy);
+    rd_kafka_DeleteTopic_t *topics[] = {deleteTopic.get()};
+    rd_kafka_DeleteTopics(rk, topics, 1, options.get(), queue.get());
+    std::unique_ptr<rd_kafka_event_t, decltype(&rd_kafka_event_destroy)> event(
+        rd_kafka_queue_poll(queue.get(), toMs(timeout) + 1000), &rd_kafka_event_destroy);
+    if (!event)
+        return KafkaError::fromCode(RdKafka::ERR__TIMED_OUT, what, "no answer within the timeout");
+    if (auto code = rd_kafka_event_error(event.get()); code != RD_KAFKA_RESP_ERR_NO_ERROR)
+        return KafkaError::fromCode(code, what, rd_kafka_event_error_string(event.get()));
+    const rd_kafka_DeleteTopics_result_t *result = rd_kafka_event_DeleteTopics_result(event.get());
+    std::size_t count = 0;
+    const rd_kafka_topic_result_t **results = result ? rd_kafka_DeleteTopics_result_topics(result, &count) : nullptr;
+    if (count != 1)
+        return KafkaError::fromCode(RdKafka::ERR__BAD_MSG, what, "unexpected DeleteTopics result");
+    if (auto code = rd_kafka_topic_result_error(results[0]); code != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        const char *detail = rd_kafka_topic_result_error_string(results[0]);
+        return KafkaError::fromCode(code, what, detail ? detail : "");
+    }
+    return {};
+}
+
+KafkaError KafkaClient::endOffsets(const std::string &topic, std::vector<int64_t> &offsets,
+                                   std::chrono::milliseconds timeout)
+{
+    const auto deadline = Clock::now() + timeout;
+    int partitions = 0;
+    if (auto error = partitionCount(topic, partitions, timeout); !error.ok())
+        return error;
+    RdKafka::Producer *handle = nullptr;
+    if (auto error = adminHandle(handle); !error.ok())
+        return error;
+    offsets.assign(static_cast<std::size_t>(partitions), 0);
+    for (int partition = 0; partition < partitions; ++partition) {
+        int64_t low = 0;
+        const auto code = handle->query_watermark_offsets(topic, partition, &low, &offsets[static_cast<std::size_t>(partition)],
+                                                          std::max(remainingMs(deadline), 1));
+        if (code != RdKafka::ERR_NO_ERROR)
+            return KafkaError::fromCode(code, "reading the offsets of " + topic + "[" + std::to_string(partition) + "]");
+    }
+    return {};
+}
+
 KafkaError KafkaClient::describeCluster(ClusterDescription &description, std::chrono::milliseconds timeout)
 {
     RdKafka::Producer *handle = nullptr;

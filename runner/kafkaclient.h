@@ -59,6 +59,12 @@ public:
     KafkaError createTopic(const std::string &topic, int partitions, int replicationFactor,
                            std::chrono::milliseconds timeout);
 
+    // Deletes the topic. Callers delete only topics their own run created.
+    KafkaError deleteTopic(const std::string &topic, std::chrono::milliseconds timeout);
+
+    // High watermark of every partition of the topic, by partition.
+    KafkaError endOffsets(const std::string &topic, std::vector<int64_t> &offsets, std::chrono::milliseconds timeout);
+
     // Brokers and all topics. Asks for every topic on purpose: a request naming one topic
     // can make a broker auto-create it.
     KafkaError describeCluster(ClusterDescription &description, std::chrono::milliseconds timeout);

@@ -1,0 +1,276 @@
+// `plimsoll bench` (long form `benchmark`): live workloads against a Kafka-compatible
+// cluster, as the seed's `korvet bench` spells them. Bare `plimsoll bench` is a round trip
+// on a new topic plimsoll-benchmark-<uuid>.
+#include "app/command.h"
+
+#include "model/units.h"
+#include "runner/benchengine.h"
+#include "runner/benchstore.h"
+#include "runner/clientproperties.h"
+#include "runner/resultfile.h"
+
+#include <plimsoll/version.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace plimsoll {
+
+namespace {
+
+// The one flag a signal handler may touch; the engine polls it.
+std::atomic<bool> g_cancel{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void onInterrupt(int) { g_cancel.store(true); }
+
+struct BenchArgs
+{
+    RunConfig config;
+    std::string records, duration, recordSize = "1KB", rate = "unlimited", linger = "5ms", batchSize = "16384";
+    std::string fetchMaxBytes = "50MB", warmup = "0", interval = "1s", timeout = "30s", p99Limit = "250ms";
+    std::string validate = "checksum", output = "text", resultFile, commandConfig, steps;
+    int clients = 0;
+    bool noStore = false;
+};
+
+void addOptions(CLI::App *c, BenchArgs &a)
+{
+    RunConfig &r = a.config;
+    c->add_option("--bootstrap-server", r.bootstrapServers,
+                  "Kafka bootstrap servers, or embedded[:N] for librdkafka's in-process mock cluster")
+        ->capture_default_str();
+    c->add_flag_callback("--embedded", [&r] { r.bootstrapServers = "embedded"; },
+                "Same as --bootstrap-server embedded: try it with no cluster (not a real broker)");
+    c->add_option("--topic", r.topic, "Topic (default: a new plimsoll-benchmark-<uuid>)");
+    c->add_flag("--create-topic", r.createTopic, "Create the named topic when it is missing");
+    c->add_flag("--cleanup", r.cleanup, "Delete the topic afterwards, only if this run created it");
+    c->add_option("--partitions", r.partitions, "Partitions of a created topic")->capture_default_str();
+    c->add_option("--replication-factor", r.replicationFactor, "Replication factor of a created topic")
+        ->capture_default_str();
+    c->add_option("--clients", a.clients, "Producer and consumer clients each");
+    c->add_option("--producer-clients", r.producerClients, "Producer clients")->capture_default_str();
+    c->add_option("--consumer-clients", r.consumerClients, "Consumer clients")->capture_default_str();
+    c->add_option("--records", a.records, "Records to produce (or consume); default 100000");
+    c->add_option("--duration", a.duration, "Run for this long instead of a record count (10s, PT1M)");
+    c->add_option("--record-size", a.recordSize, "Bytes per value, envelope included (B/KB/MB/GB)")
+        ->capture_default_str();
+    c->add_option("--rate", a.rate, "'unlimited' or records/s over all producers (probe: its fixed rate)")
+        ->capture_default_str();
+    c->add_option("--acks", r.acks, "0, 1 or all")->capture_default_str();
+    c->add_option("--compression", r.compression, "none, gzip, snappy, lz4, zstd")->capture_default_str();
+    c->add_option("--linger", a.linger, "Producer linger (linger.ms)")->capture_default_str();
+    c->add_option("--batch-size", a.batchSize, "Producer batch size (B/KB/MB)")->capture_default_str();
+    c->add_option("--from", r.from, "Consumer start: beginning or end")->capture_default_str();
+    c->add_option("--validate", a.validate, "checksum or none")->capture_default_str();
+    c->add_option("--group", r.group, "Consumer group to join (default: assign partitions, no group)");
+    c->add_option("--fetch-max-bytes", a.fetchMaxBytes, "Consumer fetch.max.bytes")->capture_default_str();
+    c->add_option("--warmup", a.warmup, "Warm-up before measuring")->capture_default_str();
+    c->add_option("--interval", a.interval, "Interval of live snapshots and interval records")
+        ->capture_default_str();
+    c->add_option("--timeout", a.timeout, "Bound on admin calls, flush and drain")->capture_default_str();
+    c->add_option("--output", a.output, "text, json or jsonl")
+        ->check(CLI::IsMember({"text", "json", "jsonl"}))
+        ->capture_default_str();
+    c->add_option("--result-file", a.resultFile, "Write the final JSON result here, atomically");
+    c->add_option("--metrics-port", r.metricsPort, "Serve /metrics and /health on 127.0.0.1:PORT while running");
+    c->add_option("--command-config", a.commandConfig, "Kafka client .properties (TLS, SASL)");
+    c->add_option("--histogram-log", r.histogramLog, "HdrHistogram V2 interval log file (µs)");
+    c->add_option("--steps", a.steps, "Ramp: loads per step, e.g. 1,2,4,8 (producer clients, or rates)");
+    c->add_flag("--step-by-rate", r.stepByRate, "Ramp: steps are records/s, not producer clients");
+    c->add_flag("--continue-past-saturation", r.continuePastSaturation, "Ramp: run every step");
+    c->add_option("--p99-limit", a.p99Limit, "Ramp: a step whose produce p99 exceeds this is saturated")
+        ->capture_default_str();
+    c->add_option("--probe-rate", r.probeRate, "Ramp: records/s of the latency probe (0: no probe)")
+        ->capture_default_str();
+    c->add_flag("--no-store", a.noStore, "Do not add the result to the store");
+}
+
+// Turns the typed strings into the config; "" when fine, else a usage message.
+std::string resolve(BenchArgs &a)
+{
+    RunConfig &r = a.config;
+    std::string error;
+    const auto bytes = [&](const std::string &text, const char *option, int64_t &out) {
+        if (auto v = parseByteSize(text, &error))
+            out = *v;
+        else
+            return std::string(option) + ": " + error;
+        return std::string();
+    };
+    const auto duration = [&](const std::string &text, const char *option, std::chrono::nanoseconds &out) {
+        if (auto v = parseDuration(text, &error))
+            out = *v;
+        else
+            return std::string(option) + ": " + error;
+        return std::string();
+    };
+    for (auto problem : {bytes(a.recordSize, "--record-size", r.recordSize), bytes(a.batchSize, "--batch-size", r.batchSize),
+                         bytes(a.fetchMaxBytes, "--fetch-max-bytes", r.fetchMaxBytes),
+                         duration(a.linger, "--linger", r.linger), duration(a.warmup, "--warmup", r.warmup),
+                         duration(a.interval, "--interval", r.interval), duration(a.timeout, "--timeout", r.timeout),
+                         duration(a.p99Limit, "--p99-limit", r.p99Limit)})
+        if (!problem.empty())
+            return problem;
+    if (!a.duration.empty())
+        if (auto problem = duration(a.duration, "--duration", r.duration); !problem.empty())
+            return problem;
+    if (!a.records.empty()) {
+        try {
+            std::size_t used = 0;
+            r.records = std::stoll(a.records, &used);
+            if (used != a.records.size() || r.records < 1)
+                throw std::invalid_argument(a.records);
+        } catch (const std::exception &) {
+            return "--records: '" + a.records + "' is not a positive whole number";
+        }
+    }
+    if (!a.records.empty() && !a.duration.empty())
+        return "--records and --duration exclude each other";
+    if (a.rate != "unlimited") {
+        try {
+            std::size_t used = 0;
+            r.rate = std::stod(a.rate, &used);
+            if (used != a.rate.size() || !(r.rate > 0))
+                throw std::invalid_argument(a.rate);
+        } catch (const std::exception &) {
+            return "--rate: '" + a.rate + "' is neither 'unlimited' nor a positive number of records/s";
+        }
+        if (r.workload == Workload::Probe)
+            r.probeRate = r.rate;
+    }
+    if (a.validate != "checksum" && a.validate != "none")
+        return "--validate must be 'checksum' or 'none'";
+    r.validateChecksum = a.validate == "checksum";
+    if (a.clients > 0)
+        r.producerClients = r.consumerClients = a.clients;
+    if (r.probeRate <= 0) {
+        r.rampProbe = false;
+        r.probeRate = 100;
+    }
+    std::stringstream steps(a.steps);
+    for (std::string item; std::getline(steps, item, ',');) {
+        try {
+            r.steps.push_back(std::stod(item));
+        } catch (const std::exception &) {
+            return "--steps: '" + item + "' is not a number";
+        }
+    }
+    if (!a.commandConfig.empty()) {
+        const auto translation = ClientProperties::load(a.commandConfig).toLibrdkafka();
+        if (!translation.ok())
+            return "--command-config:\n" + translation.errorText();
+        for (const auto &notice : translation.notices)
+            std::cerr << "plimsoll: note: " << notice.toString() << "\n";
+        r.clientConfig = translation.config;
+    }
+    return r.validate();
+}
+
+void printSnapshot(const BenchSnapshot &s)
+{
+    char line[256];
+    std::snprintf(line, sizeof line, "%7.1fs  %-22s %-7s produced %9.0f/s  consumed %9.0f/s  ack p99 %8.2f ms  e2e p99 %8.2f ms  errors %lld\n",
+                  s.elapsedS, s.scenario.c_str(), s.phase.c_str(), s.producedPerS, s.consumedPerS, s.ackP99S * 1e3,
+                  s.e2eP99S * 1e3, static_cast<long long>(s.errors));
+    std::cerr << line;
+}
+
+int runBench(const CliContext &context, BenchArgs &args)
+{
+    if (auto problem = resolve(args); !problem.empty()) {
+        printError(problem);
+        return kExitUsage;
+    }
+    BenchEngine engine(args.config);
+    const std::string output = args.output;
+    engine.setSnapshotSink([output](const BenchSnapshot &s) {
+        if (output == "jsonl")
+            std::cout << s.toJson().dump() << std::endl;
+        else if (output == "text")
+            printSnapshot(s);
+    });
+    if (args.config.embedded())
+        std::cerr << "plimsoll: embedded target: librdkafka's mock cluster in this process, NOT a real broker; "
+                     "the numbers describe the client.\n";
+
+    g_cancel = false;
+    struct sigaction action = {};
+    action.sa_handler = onInterrupt;
+    struct sigaction oldInt = {}, oldTerm = {};
+    sigaction(SIGINT, &action, &oldInt);
+    sigaction(SIGTERM, &action, &oldTerm);
+    BenchResult result = engine.run(g_cancel);
+    sigaction(SIGINT, &oldInt, nullptr);
+    sigaction(SIGTERM, &oldTerm, nullptr);
+
+    int exitCode = result.exitCode;
+    if (!args.noStore && !result.scenarios.empty()) {
+        if (auto store = context.openStore()) {
+            try {
+                storeBenchResult(*store, result, kVersion);
+            } catch (const StoreError &e) {
+                printError(std::string("the result was not stored: ") + e.what());
+                exitCode = kExitFailure;
+            }
+        } else {
+            exitCode = kExitFailure;
+        }
+    }
+    const std::string document = result.toJson().dump(2) + "\n";
+    if (!args.resultFile.empty()) {
+        if (auto error = writeFileAtomically(args.resultFile, document); !error.empty()) {
+            printError(error);
+            exitCode = kExitFailure;
+        }
+    }
+    if (output == "json")
+        std::cout << document;
+    else if (output == "jsonl")
+        std::cout << result.toJson().dump() << std::endl;
+    else
+        std::cout << result.toText();
+    if (output != "text")
+        for (const auto &e : result.errors)
+            printError(e);
+    return exitCode;
+}
+
+} // namespace
+
+void addBenchCommands(CLI::App &app, Commands &commands)
+{
+    auto *bench = app.add_subcommand("bench", "Run a benchmark workload against a Kafka-compatible cluster "
+                                              "(default: a round trip on a new topic)");
+    bench->alias("benchmark");
+    bench->require_subcommand(0, 1);
+    auto args = std::make_shared<BenchArgs>();
+    const struct
+    {
+        const char *name;
+        Workload workload;
+        const char *help;
+    } workloads[] = {
+        {"producer", Workload::Producer, "Producer throughput and send-to-ack latency"},
+        {"consumer", Workload::Consumer, "Consume existing records, validating their checksums"},
+        {"roundtrip", Workload::Roundtrip, "Produce and consume, proving nothing was lost"},
+        {"ramp", Workload::Ramp, "Steps of load until saturation, with a latency probe"},
+        {"probe", Workload::Probe, "Fixed low-rate latency probe: ack and end-to-end p99"},
+    };
+    for (const auto &w : workloads) {
+        auto *sub = bench->add_subcommand(w.name, w.help);
+        addOptions(sub, *args);
+        const Workload workload = w.workload;
+        sub->preparse_callback([args, workload](std::size_t) { args->config.workload = workload; });
+        commands.add(sub, [args](const CliContext &context) { return runBench(context, *args); });
+    }
+    addOptions(bench, *args);
+    // Bare `bench`: the round trip (RunConfig's default workload). Registered after the
+    // workloads so that a parsed workload subcommand is chosen first.
+    commands.add(bench, [args](const CliContext &context) { return runBench(context, *args); });
+}
+
+} // namespace plimsoll

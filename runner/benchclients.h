@@ -1,0 +1,109 @@
+#pragma once
+// The clients of a bench run. Each runs on a std::thread of its own and owns its
+// librdkafka handle: the handle's callbacks (delivery reports, statistics) then run on that
+// thread during poll()/consume(), so they record without cross-thread traffic. The
+// coordinator (BenchEngine) reads counters and swaps interval histograms.
+
+#include "runner/benchconfig.h"
+#include "runner/latency.h"
+#include "runner/pacer.h"
+#include "runner/sequencetracker.h"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace plimsoll {
+
+// What one client did, shared with the coordinator. Measured counts exclude warm-up.
+struct ClientCounters
+{
+    std::atomic<int64_t> sent{0};
+    std::atomic<int64_t> acked{0};
+    std::atomic<int64_t> failed{0};      // delivery reports with an error
+    std::atomic<int64_t> undelivered{0}; // still queued when the flush timed out (purged)
+    std::atomic<int64_t> measuredRecords{0}; // acked (producer) or consumed (consumer) after warm-up
+    std::atomic<int64_t> measuredBytes{0};
+    std::atomic<int64_t> totalRecords{0};    // acked or consumed, warm-up included
+    std::atomic<int64_t> queueFullNs{0};     // time spent blocked on a full local queue
+    std::atomic<int64_t> queued{0};          // records in the local queue (producer)
+    std::atomic<int64_t> errors{0};          // client errors other than failed deliveries
+    std::atomic<int64_t> invalid{0};         // consumer: envelope checks that failed
+    std::atomic<bool> finished{false};
+    IntervalHistograms histograms;
+
+    void noteError(const std::string &message)
+    {
+        std::lock_guard lock(m_errorMutex);
+        if (m_firstError.empty())
+            m_firstError = message;
+    }
+    std::string firstError() const
+    {
+        std::lock_guard lock(m_errorMutex);
+        return m_firstError;
+    }
+
+private:
+    mutable std::mutex m_errorMutex;
+    std::string m_firstError;
+};
+
+// Everything the clients of one phase share; owned by the engine, outlives the clients.
+struct ClientShared
+{
+    using Clock = std::chrono::steady_clock;
+    std::map<std::string, std::string> kafkaConfig; // librdkafka names: bootstrap, client config
+    std::map<std::string, std::string> producerConfig; // acks, compression, linger, batch
+    std::string topic;
+    std::array<uint8_t, 16> runId{};
+    std::size_t recordSize = 1024;
+    Clock::time_point start;
+    Clock::time_point measureStart; // end of warm-up
+    Clock::time_point produceUntil = Clock::time_point::max();
+    std::chrono::milliseconds flushTimeout{30000};
+    std::chrono::milliseconds statisticsInterval{1000};
+    const std::atomic<bool> *cancel = nullptr;   // the user's stop
+    std::atomic<bool> stopProducers{false};       // the engine's stop (ramp step over, fault)
+    std::atomic<bool> stopConsumers{false};
+    SequenceTracker *tracker = nullptr;           // round trip and probe only
+    bool validateChecksum = true;
+    bool measureEndToEnd = false;                 // consumers record e2e from the envelope
+    std::atomic<int64_t> consumedTotal{0};
+    int64_t consumeTarget = 0;                    // 0 = until stopped
+    std::function<void(int, int64_t)> beforeSend; // test hook
+    // librdkafka's statistics JSON of client 0, at statisticsInterval.
+    std::function<void(const std::string &)> onStatistics;
+
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+};
+
+struct ProducerPlan
+{
+    int index = 0;
+    int64_t records = -1; // -1: until produceUntil or stop
+    double rate = 0;      // this client's records/s, 0 = unlimited
+    std::chrono::nanoseconds offset{0};
+};
+
+// Runs one producer to completion. Returns after the flush (bounded by flushTimeout).
+void runProducerClient(ClientShared &shared, const ProducerPlan &plan, ClientCounters &counters);
+
+struct ConsumerPlan
+{
+    int index = 0;
+    std::string group;     // subscribe when set; else assign `partitions`
+    std::vector<std::pair<int32_t, int64_t>> partitions; // partition, start offset
+    std::string autoOffsetReset = "earliest";
+    int64_t fetchMaxBytes = 52428800;
+};
+
+// Runs one consumer until shared.stopConsumers, cancel, or consumeTarget is reached.
+void runConsumerClient(ClientShared &shared, const ConsumerPlan &plan, ClientCounters &counters);
+
+} // namespace plimsoll

@@ -1,0 +1,437 @@
+#include "runner/benchphase.h"
+
+#include "runner/histogramlog.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QByteArray>
+
+#include <thread>
+
+namespace plimsoll {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kTick = std::chrono::milliseconds(20);
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+std::string base64(const std::string &bytes)
+{
+    return QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64().toStdString();
+}
+
+// The clients of one topic and what they measured so far.
+struct Group
+{
+    PhaseSpec spec;
+    ClientShared shared;
+    std::unique_ptr<SequenceTracker> tracker;
+    std::vector<std::unique_ptr<ClientCounters>> producers;
+    std::vector<std::unique_ptr<ClientCounters>> consumers;
+    std::vector<std::thread> producerThreads;
+    std::vector<std::thread> consumerThreads;
+    HdrHistogram total[IntervalHistograms::KindCount] = {makeLatencyHistogram(), makeLatencyHistogram(),
+                                                         makeLatencyHistogram()};
+    int64_t lastProduced = 0, lastConsumed = 0, lastBytes = 0;
+    int64_t lastConsumedTotal = 0;
+    Clock::time_point producersDoneAt{};
+    Clock::time_point lastConsumedAt{};
+    Clock::time_point lastAckProgressAt{};
+    int64_t lastAckCount = 0;
+    std::atomic<double> rttAvgS{0};
+    std::vector<std::string> errors;
+
+    int64_t sum(const std::vector<std::unique_ptr<ClientCounters>> &clients,
+                std::atomic<int64_t> ClientCounters::*field) const
+    {
+        int64_t total = 0;
+        for (const auto &c : clients)
+            total += ((*c).*field).load(std::memory_order_relaxed);
+        return total;
+    }
+    bool producersFinished() const
+    {
+        for (const auto &c : producers)
+            if (!c->finished)
+                return false;
+        return true;
+    }
+    bool consumersFinished() const
+    {
+        for (const auto &c : consumers)
+            if (!c->finished)
+                return false;
+        return !consumers.empty();
+    }
+};
+
+void startGroup(Group &g, const PhaseEnvironment &env, Clock::time_point start)
+{
+    const PhaseSpec &spec = g.spec;
+    ClientShared &s = g.shared;
+    s.kafkaConfig = env.kafkaConfig;
+    s.producerConfig = env.producerConfig;
+    s.topic = spec.topic;
+    s.runId = env.runId;
+    s.recordSize = env.recordSize;
+    s.start = start;
+    s.measureStart = start + spec.warmup;
+    if (spec.records <= 0 || spec.producers == 0)
+        s.produceUntil = start + spec.warmup + spec.duration;
+    s.flushTimeout = env.timeout;
+    s.statisticsInterval = std::max(std::chrono::milliseconds(100),
+                                    std::chrono::duration_cast<std::chrono::milliseconds>(env.interval));
+    s.cancel = env.cancel;
+    if (spec.roundtrip) {
+        g.tracker = std::make_unique<SequenceTracker>(env.runId, spec.producers);
+        s.tracker = g.tracker.get();
+    }
+    s.validateChecksum = spec.validateChecksum;
+    s.measureEndToEnd = spec.roundtrip;
+    s.consumeTarget = spec.producers == 0 ? spec.records : 0;
+    s.beforeSend = env.beforeSend;
+    s.onStatistics = [&g](const std::string &json) {
+        // librdkafka's statistics: the average broker round trip (µs), averaged over brokers.
+        const auto stats = nlohmann::json::parse(json, nullptr, false);
+        if (!stats.is_object() || !stats.contains("brokers"))
+            return;
+        double sum = 0;
+        int n = 0;
+        for (const auto &broker : stats["brokers"]) {
+            const auto avg = broker.value("/rtt/avg"_json_pointer, 0.0);
+            if (avg > 0) {
+                sum += avg;
+                ++n;
+            }
+        }
+        if (n > 0)
+            g.rttAvgS = sum / n * 1e-6;
+    };
+    g.lastConsumedAt = start;
+    g.lastAckProgressAt = start;
+
+    for (int i = 0; i < spec.consumers; ++i) {
+        ConsumerPlan plan;
+        plan.index = i;
+        plan.group = spec.group;
+        plan.autoOffsetReset = spec.autoOffsetReset;
+        plan.fetchMaxBytes = spec.fetchMaxBytes;
+        for (std::size_t p = 0; p < spec.startOffsets.size(); ++p)
+            if (static_cast<int>(p % static_cast<std::size_t>(spec.consumers)) == i)
+                plan.partitions.emplace_back(static_cast<int32_t>(p), spec.startOffsets[p]);
+        g.consumers.push_back(std::make_unique<ClientCounters>());
+        g.consumerThreads.emplace_back(runConsumerClient, std::ref(s), plan, std::ref(*g.consumers.back()));
+    }
+    for (int i = 0; i < spec.producers; ++i) {
+        ProducerPlan plan;
+        plan.index = i;
+        if (spec.records > 0)
+            plan.records = spec.records / spec.producers + (i < spec.records % spec.producers ? 1 : 0);
+        plan.rate = spec.rate > 0 ? spec.rate / spec.producers : 0;
+        // Interleave the clients' timelines so the aggregate schedule stays even.
+        if (spec.rate > 0)
+            plan.offset = std::chrono::nanoseconds(static_cast<int64_t>(1e9 * i / spec.rate));
+        g.producers.push_back(std::make_unique<ClientCounters>());
+        g.producerThreads.emplace_back(runProducerClient, std::ref(s), plan, std::ref(*g.producers.back()));
+    }
+}
+
+void joinAll(std::vector<std::thread> &threads)
+{
+    for (auto &t : threads)
+        if (t.joinable())
+            t.join();
+}
+
+// Takes the clients' interval histograms into `interval` and the group's totals.
+void collect(Group &g, HdrHistogram (&interval)[IntervalHistograms::KindCount])
+{
+    for (auto *clients : {&g.producers, &g.consumers})
+        for (auto &c : *clients)
+            c->histograms.drainInto(interval);
+    for (int k = 0; k < IntervalHistograms::KindCount; ++k)
+        g.total[k].add(interval[k]);
+}
+
+BenchSnapshot snapshot(Group &g, const PhaseEnvironment &env, Clock::time_point now, double intervalS,
+                       HdrHistogram (&interval)[IntervalHistograms::KindCount], const std::string &phase)
+{
+    BenchSnapshot s;
+    s.scenario = g.spec.scenario;
+    s.phase = phase;
+    s.elapsedS = seconds(now - env.runStart);
+    s.intervalS = intervalS;
+    const int64_t produced = g.sum(g.producers, &ClientCounters::measuredRecords);
+    const int64_t consumed = g.sum(g.consumers, &ClientCounters::measuredRecords);
+    const int64_t bytes = g.producers.empty() ? g.sum(g.consumers, &ClientCounters::measuredBytes)
+                                              : g.sum(g.producers, &ClientCounters::measuredBytes);
+    if (intervalS > 0) {
+        s.producedPerS = static_cast<double>(produced - g.lastProduced) / intervalS;
+        s.consumedPerS = static_cast<double>(consumed - g.lastConsumed) / intervalS;
+        s.bytesPerS = static_cast<double>(bytes - g.lastBytes) / intervalS;
+    }
+    g.lastProduced = produced;
+    g.lastConsumed = consumed;
+    g.lastBytes = bytes;
+    s.ackP50S = percentileSeconds(interval[IntervalHistograms::Ack], 50);
+    s.ackP99S = percentileSeconds(interval[IntervalHistograms::Ack], 99);
+    s.e2eP50S = percentileSeconds(interval[IntervalHistograms::EndToEnd], 50);
+    s.e2eP99S = percentileSeconds(interval[IntervalHistograms::EndToEnd], 99);
+    s.sent = g.sum(g.producers, &ClientCounters::sent);
+    s.acked = g.sum(g.producers, &ClientCounters::acked);
+    s.consumed = g.sum(g.consumers, &ClientCounters::totalRecords);
+    s.errors = g.sum(g.producers, &ClientCounters::failed) + g.sum(g.producers, &ClientCounters::errors)
+             + g.sum(g.consumers, &ClientCounters::errors) + g.sum(g.consumers, &ClientCounters::invalid);
+    s.queued = g.sum(g.producers, &ClientCounters::queued);
+    s.brokerRttAvgS = g.rttAvgS;
+    const PhaseSpec &spec = g.spec;
+    if (spec.records > 0)
+        s.progress = std::min(1.0, static_cast<double>(spec.producers > 0 ? s.acked : s.consumed)
+                                       / static_cast<double>(spec.records));
+    else if (spec.duration.count() > 0)
+        s.progress = std::min(1.0, seconds(now - g.shared.start) / seconds(spec.warmup + spec.duration));
+    return s;
+}
+
+void putLatency(std::map<std::string, double> &m, const std::string &prefix, const HdrHistogram &h)
+{
+    if (h.empty())
+        return;
+    m[prefix + "avg_s"] = h.mean() * 1e-6;
+    m[prefix + "p50_s"] = percentileSeconds(h, 50);
+    m[prefix + "p95_s"] = percentileSeconds(h, 95);
+    m[prefix + "p99_s"] = percentileSeconds(h, 99);
+    m[prefix + "p999_s"] = percentileSeconds(h, 99.9);
+    m[prefix + "max_s"] = static_cast<double>(h.max()) * 1e-6;
+}
+
+void putExtraPercentiles(std::map<std::string, double> &m, const std::string &prefix, const HdrHistogram &h)
+{
+    if (h.empty())
+        return;
+    m[prefix + "p90_s"] = percentileSeconds(h, 90);
+    m[prefix + "p9999_s"] = percentileSeconds(h, 99.99);
+}
+
+} // namespace
+
+PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, const PhaseSpec *probeSpec)
+{
+    PhaseOutcome outcome;
+    const auto start = Clock::now();
+    Group main;
+    main.spec = mainSpec;
+    std::unique_ptr<Group> probe;
+    startGroup(main, env, start);
+    if (probeSpec) {
+        probe = std::make_unique<Group>();
+        probe->spec = *probeSpec;
+        probe->spec.records = 0;
+        probe->spec.duration = std::chrono::hours(24 * 365); // runs until the main group ends
+        startGroup(*probe, env, start);
+    }
+
+    const auto cancelled = [&] { return env.cancel && env.cancel->load(); };
+    auto nextSnapshot = start + env.interval;
+    auto lastSnapshot = start;
+    Clock::time_point drainUntil{};
+    bool done = false;
+    std::string phase = mainSpec.warmup.count() > 0 ? "warmup" : "measure";
+    while (!done) {
+        std::this_thread::sleep_for(kTick);
+        const auto now = Clock::now();
+        Group &g = main;
+        const int64_t consumedNow = g.sum(g.consumers, &ClientCounters::totalRecords);
+        if (consumedNow != g.lastConsumedTotal) {
+            g.lastConsumedTotal = consumedNow;
+            g.lastConsumedAt = now;
+        }
+        const int64_t ackedNow = g.sum(g.producers, &ClientCounters::acked) + g.sum(g.producers, &ClientCounters::failed);
+        if (ackedNow != g.lastAckCount || g.sum(g.producers, &ClientCounters::queued) == 0) {
+            g.lastAckCount = ackedNow;
+            g.lastAckProgressAt = now;
+        }
+        if (now >= g.shared.measureStart && phase == "warmup")
+            phase = "measure";
+
+        if (!g.producers.empty() && g.producerThreads.size() && g.producersDoneAt == Clock::time_point{}) {
+            // A broker that stopped answering: nothing acknowledged or failed for a whole
+            // timeout while records wait. Stop sending; the flush reports what is left.
+            if (now - g.lastAckProgressAt > env.timeout && !g.shared.stopProducers) {
+                g.shared.stopProducers = true;
+                outcome.errors.push_back("no acknowledgement from the broker for "
+                                         + std::to_string(env.timeout.count()) + " ms; stopped producing");
+            }
+            if (g.producersFinished()) {
+                joinAll(g.producerThreads);
+                g.producersDoneAt = now;
+                drainUntil = now + env.timeout;
+                phase = "drain";
+            }
+        }
+
+        const bool producersDone = g.producers.empty() || g.producersDoneAt != Clock::time_point{};
+        if (g.consumers.empty()) {
+            done = producersDone;
+        } else if (!g.producers.empty()) {
+            // Round trip: drain until every acknowledged record came back, or the timeout.
+            done = producersDone && (cancelled() || now >= drainUntil || (g.tracker && g.tracker->missing() == 0));
+        } else {
+            const bool byDuration = mainSpec.records <= 0 && now >= g.shared.produceUntil;
+            const bool reached = mainSpec.records > 0 && g.shared.consumedTotal.load() >= mainSpec.records;
+            const bool idle = now - g.lastConsumedAt > mainSpec.idleTimeout;
+            if (idle && !reached)
+                outcome.errors.push_back("no record arrived for " + std::to_string(mainSpec.idleTimeout.count())
+                                         + " ms; stopped consuming");
+            done = cancelled() || byDuration || reached || idle || g.consumersFinished();
+        }
+
+        if (now >= nextSnapshot || done) {
+            HdrHistogram interval[IntervalHistograms::KindCount] = {makeLatencyHistogram(), makeLatencyHistogram(),
+                                                                    makeLatencyHistogram()};
+            collect(g, interval);
+            const double intervalS = seconds(now - lastSnapshot);
+            auto snap = snapshot(g, env, now, intervalS, interval, phase);
+            if (probe) {
+                HdrHistogram probeInterval[IntervalHistograms::KindCount] = {
+                    makeLatencyHistogram(), makeLatencyHistogram(), makeLatencyHistogram()};
+                collect(*probe, probeInterval);
+                // With a probe, the client-observed latency headline is the probe's.
+                snap.ackP99S = percentileSeconds(probeInterval[IntervalHistograms::Ack], 99);
+                snap.e2eP99S = percentileSeconds(probeInterval[IntervalHistograms::EndToEnd], 99);
+            }
+            if (env.histogramLog)
+                env.histogramLog->writeInterval(seconds(lastSnapshot - env.runStart), intervalS, interval);
+            if (env.onSnapshot)
+                env.onSnapshot(snap);
+            lastSnapshot = now;
+            while (nextSnapshot <= now)
+                nextSnapshot += env.interval;
+        }
+    }
+
+    main.shared.stopProducers = true;
+    joinAll(main.producerThreads);
+    if (main.producersDoneAt == Clock::time_point{})
+        main.producersDoneAt = Clock::now();
+    main.shared.stopConsumers = true;
+    joinAll(main.consumerThreads);
+    if (probe) {
+        probe->shared.stopProducers = true;
+        joinAll(probe->producerThreads);
+        // Give the probe's last records a moment to come back before counting.
+        const auto probeDrain = Clock::now() + std::min<Clock::duration>(env.timeout, std::chrono::seconds(3));
+        while (Clock::now() < probeDrain && probe->tracker && probe->tracker->missing() > 0 && !cancelled())
+            std::this_thread::sleep_for(kTick);
+        probe->shared.stopConsumers = true;
+        joinAll(probe->consumerThreads);
+        HdrHistogram rest[IntervalHistograms::KindCount] = {makeLatencyHistogram(), makeLatencyHistogram(),
+                                                            makeLatencyHistogram()};
+        collect(*probe, rest);
+    }
+    HdrHistogram rest[IntervalHistograms::KindCount] = {makeLatencyHistogram(), makeLatencyHistogram(),
+                                                        makeLatencyHistogram()};
+    collect(main, rest);
+
+    // The scenario's numbers.
+    ScenarioResult &result = outcome.scenario;
+    result.name = mainSpec.scenario;
+    result.kind = mainSpec.kind;
+    result.topology.producers = mainSpec.producers;
+    result.topology.consumers = mainSpec.consumers;
+    result.topology.recordSizeBytes = static_cast<int64_t>(env.recordSize);
+    auto &m = result.metrics;
+    const Group &g = main;
+    int64_t errors = 0;
+    if (!g.producers.empty()) {
+        const double measuredS = std::max(1e-9, seconds(g.producersDoneAt - g.shared.measureStart));
+        const int64_t measured = g.sum(g.producers, &ClientCounters::measuredRecords);
+        m["records_per_s"] = static_cast<double>(measured) / measuredS;
+        m["bytes_per_s"] = static_cast<double>(g.sum(g.producers, &ClientCounters::measuredBytes)) / measuredS;
+        putLatency(m, "latency_", g.total[IntervalHistograms::Ack]);
+        putExtraPercentiles(m, "producer.latency_", g.total[IntervalHistograms::Ack]);
+        if (!g.total[IntervalHistograms::Ack].empty())
+            m["ack_p99_s"] = m["latency_p99_s"];
+        putLatency(m, "producer.service_", g.total[IntervalHistograms::Service]);
+        m["producer.sent"] = static_cast<double>(g.sum(g.producers, &ClientCounters::sent));
+        m["producer.acknowledged"] = static_cast<double>(g.sum(g.producers, &ClientCounters::acked));
+        m["producer.failed"] = static_cast<double>(g.sum(g.producers, &ClientCounters::failed));
+        m["producer.undelivered"] = static_cast<double>(g.sum(g.producers, &ClientCounters::undelivered));
+        m["producer.blocked_s"] = static_cast<double>(g.sum(g.producers, &ClientCounters::queueFullNs)) * 1e-9;
+        m["producer.measured_s"] = measuredS;
+        const int64_t failed = g.sum(g.producers, &ClientCounters::failed);
+        errors += failed + g.sum(g.producers, &ClientCounters::errors);
+        if (failed > 0) {
+            outcome.failed = true;
+            outcome.errors.push_back(std::to_string(failed) + " records were not delivered ("
+                                     + std::to_string(g.sum(g.producers, &ClientCounters::undelivered))
+                                     + " still queued when the flush timed out)");
+        }
+        for (const auto &c : g.producers)
+            if (auto e = c->firstError(); !e.empty() && c->sent == 0) {
+                outcome.failed = true;
+                outcome.errors.push_back(e);
+                break;
+            }
+        for (int k : {IntervalHistograms::Ack, IntervalHistograms::Service})
+            result.histograms[k == IntervalHistograms::Ack ? "ack_us" : "service_us"] =
+                base64(g.total[k].encodeCompressed());
+    }
+    if (!g.consumers.empty()) {
+        const int64_t consumed = g.sum(g.consumers, &ClientCounters::measuredRecords);
+        const auto end = g.producers.empty() ? g.lastConsumedAt : Clock::now();
+        const double measuredS = std::max(1e-9, seconds(end - g.shared.measureStart));
+        const double rate = static_cast<double>(consumed) / measuredS;
+        const int64_t invalid = g.sum(g.consumers, &ClientCounters::invalid);
+        errors += g.sum(g.consumers, &ClientCounters::errors) + invalid;
+        if (g.producers.empty()) {
+            m["records_per_s"] = rate;
+            m["bytes_per_s"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::measuredBytes)) / measuredS;
+            m["consumer.records"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::totalRecords));
+            m["consumer.invalid"] = static_cast<double>(invalid);
+            if (mainSpec.records > 0 && g.shared.consumedTotal.load() < mainSpec.records) {
+                outcome.failed = true;
+                outcome.errors.push_back(std::to_string(g.shared.consumedTotal.load()) + " of "
+                                         + std::to_string(mainSpec.records) + " records consumed");
+            }
+            if (invalid > 0) {
+                outcome.failed = true;
+                outcome.errors.push_back(std::to_string(invalid) + " records failed the envelope check");
+            }
+        }
+        if (!g.total[IntervalHistograms::EndToEnd].empty()) {
+            putLatency(m, "e2e.latency_", g.total[IntervalHistograms::EndToEnd]);
+            m["e2e_p99_s"] = m["e2e.latency_p99_s"];
+            result.histograms["e2e_us"] = base64(g.total[IntervalHistograms::EndToEnd].encodeCompressed());
+        }
+    }
+    if (g.tracker) {
+        const auto counts = g.tracker->counts();
+        m["roundtrip.acknowledged"] = static_cast<double>(counts.acknowledged);
+        m["roundtrip.matched"] = static_cast<double>(counts.matched);
+        m["roundtrip.duplicate"] = static_cast<double>(counts.duplicate);
+        m["roundtrip.invalid"] = static_cast<double>(counts.invalid);
+        m["roundtrip.missing"] = static_cast<double>(counts.missing);
+        m["roundtrip.unacknowledged_consumed"] = static_cast<double>(counts.unacknowledgedConsumed);
+        if (counts.missing > 0 || counts.invalid > 0) {
+            outcome.failed = true;
+            outcome.errors.push_back(std::to_string(counts.missing) + " acknowledged records missing, "
+                                     + std::to_string(counts.invalid) + " invalid, after draining for up to "
+                                     + std::to_string(env.timeout.count()) + " ms");
+        }
+    }
+    if (probe) {
+        if (!probe->total[IntervalHistograms::Ack].empty())
+            m["ack_p99_s"] = percentileSeconds(probe->total[IntervalHistograms::Ack], 99);
+        if (!probe->total[IntervalHistograms::EndToEnd].empty())
+            m["e2e_p99_s"] = percentileSeconds(probe->total[IntervalHistograms::EndToEnd], 99);
+        m["probe.records"] = static_cast<double>(probe->sum(probe->producers, &ClientCounters::acked));
+    }
+    m["errors"] = static_cast<double>(errors);
+    outcome.cancelled = cancelled();
+    return outcome;
+}
+
+} // namespace plimsoll

@@ -1,0 +1,68 @@
+#pragma once
+// One measured phase of a bench run: a set of producer and consumer clients on one topic
+// (plus, for ramp steps, a latency probe on its own topic), coordinated until done.
+// The coordinator runs on the engine's thread; every client has a thread of its own.
+
+#include "runner/benchclients.h"
+#include "runner/benchresult.h"
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace plimsoll {
+
+class HistogramLogWriter;
+
+struct PhaseSpec
+{
+    std::string scenario;
+    std::string kind = "benchmark";
+    std::string topic;
+    int producers = 0;
+    int consumers = 0;
+    int64_t records = 0;                // produce (or, consumers only, consume) this many; 0 = by duration
+    std::chrono::nanoseconds duration{0}; // measured window after warm-up
+    std::chrono::nanoseconds warmup{0};
+    double rate = 0;                    // over all producers; 0 = unlimited
+    bool roundtrip = false;             // envelope matching and end-to-end latency
+    bool validateChecksum = true;
+    std::vector<int64_t> startOffsets;  // consumers assign these (partition = index); empty: by autoOffsetReset
+    std::string autoOffsetReset = "earliest";
+    std::string group;
+    int64_t fetchMaxBytes = 52428800;
+    // Consumers alone: give up after this long without a record.
+    std::chrono::milliseconds idleTimeout{30000};
+};
+
+struct PhaseOutcome
+{
+    ScenarioResult scenario;
+    std::vector<std::string> errors; // what went wrong, for the user
+    bool failed = false;             // production or correctness failure
+    bool cancelled = false;
+};
+
+struct PhaseEnvironment
+{
+    std::map<std::string, std::string> kafkaConfig;
+    std::map<std::string, std::string> producerConfig;
+    std::array<uint8_t, 16> runId{};
+    std::size_t recordSize = 1024;
+    std::chrono::milliseconds timeout{30000};
+    std::chrono::nanoseconds interval{std::chrono::seconds(1)};
+    std::chrono::steady_clock::time_point runStart;
+    const std::atomic<bool> *cancel = nullptr;
+    std::function<void(int, int64_t)> beforeSend;
+    std::function<void(const BenchSnapshot &)> onSnapshot;
+    HistogramLogWriter *histogramLog = nullptr;
+};
+
+// Runs `main` (and `probe`, when given, alongside it at its own rate until `main` ends).
+// The probe's ack and end-to-end p99 land in the main scenario as ack_p99_s / e2e_p99_s.
+PhaseOutcome runPhase(const PhaseEnvironment &environment, const PhaseSpec &main, const PhaseSpec *probe = nullptr);
+
+} // namespace plimsoll

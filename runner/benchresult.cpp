@@ -1,0 +1,185 @@
+#include "runner/benchresult.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace plimsoll {
+
+namespace {
+
+// JSON has no NaN or infinity; a value that is not finite is left out rather than lied about.
+void putFinite(nlohmann::json &j, const std::string &key, double value)
+{
+    if (std::isfinite(value))
+        j[key] = value;
+}
+
+std::string fixed(double value, int decimals)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string ms(double seconds) { return fixed(seconds * 1e3, 2) + " ms"; }
+
+} // namespace
+
+nlohmann::json BenchSnapshot::toJson() const
+{
+    nlohmann::json j = {{"type", "interval"}, {"scenario", scenario}, {"phase", phase},
+                        {"sent", sent},       {"acked", acked},       {"consumed", consumed},
+                        {"errors", errors},   {"queued", queued}};
+    putFinite(j, "elapsed_s", elapsedS);
+    putFinite(j, "interval_s", intervalS);
+    putFinite(j, "produced_per_s", producedPerS);
+    putFinite(j, "consumed_per_s", consumedPerS);
+    putFinite(j, "bytes_per_s", bytesPerS);
+    putFinite(j, "ack_p50_s", ackP50S);
+    putFinite(j, "ack_p99_s", ackP99S);
+    putFinite(j, "e2e_p50_s", e2eP50S);
+    putFinite(j, "e2e_p99_s", e2eP99S);
+    if (progress >= 0)
+        putFinite(j, "progress", progress);
+    if (brokerRttAvgS > 0)
+        putFinite(j, "broker_rtt_avg_s", brokerRttAvgS);
+    return j;
+}
+
+nlohmann::json ScenarioResult::toJson() const
+{
+    nlohmann::json metricsJson = nlohmann::json::object();
+    for (const auto &[name, value] : metrics)
+        putFinite(metricsJson, name, value);
+    nlohmann::json j = {{"name", name},
+                        {"kind", kind},
+                        {"topology", topology.toJson()},
+                        {"metrics", metricsJson},
+                        {"histograms", histograms}};
+    if (!bottleneck.empty() || saturated) {
+        j["saturated"] = saturated;
+        j["bottleneck"] = bottleneck;
+    }
+    return j;
+}
+
+nlohmann::json BenchResult::toJson() const
+{
+    nlohmann::json scenariosJson = nlohmann::json::array();
+    for (const auto &s : scenarios)
+        scenariosJson.push_back(s.toJson());
+    nlohmann::json j = {
+        {"type", "result"},
+        {"format", "plimsoll-bench/1"},
+        {"run_id", runId},
+        {"workload", workload},
+        {"target", {{"bootstrap_servers", bootstrapServers}, {"embedded", embedded}}},
+        {"topic", {{"name", topic}, {"created", topicCreated}, {"deleted", topicDeleted}}},
+        {"started_at", startedAt},
+        {"finished_at", finishedAt},
+        {"status", exitCode == 0 && !partial ? "ok" : (cancelled ? "cancelled" : "failed")},
+        {"partial", partial},
+        {"exit_code", exitCode},
+        {"errors", errors},
+        {"warnings", warnings},
+        {"tuning", tuning},
+        {"config", config},
+        {"scenarios", scenariosJson},
+    };
+    if (embedded)
+        j["target"]["note"] = "librdkafka's in-process mock cluster, not a real broker: the numbers describe the "
+                              "client, not a broker";
+    return j;
+}
+
+RunRecord BenchResult::toRunRecord(const std::string &toolVersion) const
+{
+    RunRecord run;
+    run.runKey = "plimsoll-bench-" + runId;
+    run.timestamp = normalizeTimestamp(startedAt).value_or(startedAt);
+    run.tool = "plimsoll-bench";
+    run.toolVersion = toolVersion;
+    run.target = embedded ? "embedded-mock" : "kafka-compatible";
+    run.environment = {{"bootstrap_servers", bootstrapServers}, {"workload", workload}, {"topic", topic}};
+    if (embedded)
+        run.environment["embedded"] = true;
+    run.tuning = nlohmann::json(tuning);
+    if (partial) {
+        run.tuning["partial"] = true;
+        run.environment["partial"] = true;
+    }
+    run.provenance = "plimsoll bench " + workload + " run " + runId + (partial ? " (partial: stopped early)" : "");
+    for (const auto &s : scenarios) {
+        ScenarioRecord scenario;
+        scenario.name = s.name;
+        scenario.kind = s.kind;
+        scenario.topology = s.topology;
+        for (const auto &[name, value] : s.metrics)
+            if (std::isfinite(value))
+                scenario.metrics.push_back({name, value});
+        scenario.provenance = run.provenance;
+        run.scenarios.push_back(std::move(scenario));
+    }
+    return run;
+}
+
+std::string BenchResult::toText() const
+{
+    std::ostringstream out;
+    if (embedded)
+        out << "NOTE: embedded target (librdkafka's mock cluster, in process) - not a real broker;\n"
+               "      these numbers describe the client, not a broker.\n";
+    out << "plimsoll bench " << workload << "  run " << runId << "  topic " << topic
+        << (topicCreated ? " (created" : " (existing") << (topicDeleted ? ", deleted)" : ")") << "\n";
+    for (const auto &s : scenarios) {
+        const auto m = [&](const std::string &name) {
+            auto it = s.metrics.find(name);
+            return it == s.metrics.end() ? std::nan("") : it->second;
+        };
+        out << "  " << s.name << ": " << fixed(m("records_per_s"), 0) << " records/s, "
+            << fixed(m("bytes_per_s") / 1048576.0, 2) << " MiB/s";
+        if (std::isfinite(m("latency_p99_s")))
+            out << ", p50 " << ms(m("latency_p50_s")) << ", p99 " << ms(m("latency_p99_s")) << ", max "
+                << ms(m("latency_max_s"));
+        if (std::isfinite(m("e2e_p99_s")))
+            out << ", e2e p99 " << ms(m("e2e_p99_s"));
+        out << ", errors " << fixed(m("errors"), 0) << "\n";
+        for (const char *name : {"roundtrip.matched", "roundtrip.duplicate", "roundtrip.invalid", "roundtrip.missing"})
+            if (std::isfinite(m(name)))
+                out << "    " << std::string(name).substr(10) << " " << fixed(m(name), 0) << "\n";
+        if (s.saturated)
+            out << "    saturated: " << s.bottleneck << "\n";
+    }
+    for (const auto &w : warnings)
+        out << "warning: " << w << "\n";
+    for (const auto &e : errors)
+        out << "error: " << e << "\n";
+    out << (exitCode == 0 && !partial ? "result: ok" : partial ? "result: FAILED (partial result kept)" : "result: FAILED")
+        << "\n";
+    return out.str();
+}
+
+std::string prometheusText(const BenchSnapshot &s, const std::string &runId, const std::string &workload)
+{
+    std::ostringstream out;
+    const std::string labels = "{run_id=\"" + runId + "\",workload=\"" + workload + "\"}";
+    const auto gauge = [&](const char *name, const char *help, double value) {
+        out << "# HELP plimsoll_bench_" << name << " " << help << "\n# TYPE plimsoll_bench_" << name << " gauge\n"
+            << "plimsoll_bench_" << name << labels << " " << (std::isfinite(value) ? value : 0.0) << "\n";
+    };
+    gauge("elapsed_seconds", "Seconds since the run started.", s.elapsedS);
+    gauge("produced_records_per_second", "Acknowledged records/s in the last interval.", s.producedPerS);
+    gauge("consumed_records_per_second", "Consumed records/s in the last interval.", s.consumedPerS);
+    gauge("bytes_per_second", "Bytes/s in the last interval.", s.bytesPerS);
+    gauge("ack_latency_p99_seconds", "Send-to-ack p99 from the scheduled send time, last interval.", s.ackP99S);
+    gauge("e2e_latency_p99_seconds", "End-to-end p99 from the scheduled send time, last interval.", s.e2eP99S);
+    gauge("sent_records", "Records sent so far.", static_cast<double>(s.sent));
+    gauge("acknowledged_records", "Records acknowledged so far.", static_cast<double>(s.acked));
+    gauge("consumed_records", "Records consumed so far.", static_cast<double>(s.consumed));
+    gauge("errors", "Errors so far.", static_cast<double>(s.errors));
+    gauge("queued_records", "Records in the producers' local queues.", static_cast<double>(s.queued));
+    return out.str();
+}
+
+} // namespace plimsoll

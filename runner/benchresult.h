@@ -1,0 +1,83 @@
+#pragma once
+// What a bench run reports: throttled snapshots while it runs, and one result at the end.
+// Both are immutable values handed across threads (by signal or callback). The result is
+// the JSON document of --output json / --result-file, and becomes a RunRecord in the store.
+
+#include "model/records.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace plimsoll {
+
+// One interval, as seen at its end. Rates are over the interval; latencies are the
+// interval histogram's percentiles (0 when nothing was recorded in it).
+struct BenchSnapshot
+{
+    std::string scenario; // e.g. "bench/roundtrip", "bench/ramp/step-2"
+    std::string phase;    // "warmup", "measure", "drain"
+    double elapsedS = 0;  // since the run started
+    double intervalS = 0;
+    double producedPerS = 0; // acknowledged records/s
+    double consumedPerS = 0;
+    double bytesPerS = 0;    // acknowledged (or, consumer only, consumed) bytes/s
+    double ackP50S = 0, ackP99S = 0;
+    double e2eP50S = 0, e2eP99S = 0;
+    int64_t sent = 0, acked = 0, consumed = 0, errors = 0, queued = 0;
+    double progress = -1;    // 0..1 of records or time; -1 when unknown
+    double brokerRttAvgS = 0; // from librdkafka's statistics (client 0), 0 when unknown
+
+    nlohmann::json toJson() const;
+};
+
+struct ScenarioResult
+{
+    std::string name;
+    std::string kind; // "benchmark", "ramp-step", "probe"
+    Topology topology;
+    std::map<std::string, double> metrics;         // SI units, catalog names where they exist
+    std::map<std::string, std::string> histograms; // name -> base64 V2 compressed (µs)
+    bool saturated = false;
+    std::string bottleneck; // ramp steps: why the step counts as saturated
+
+    nlohmann::json toJson() const;
+};
+
+struct BenchResult
+{
+    std::string runId;
+    std::string workload;
+    std::string bootstrapServers;
+    bool embedded = false; // librdkafka's mock cluster: the numbers describe the client
+    std::string topic;
+    bool topicCreated = false;
+    bool topicDeleted = false;
+    std::string startedAt; // ISO-8601 UTC
+    std::string finishedAt;
+    bool partial = false;   // stopped early or failed: what is here is what was measured
+    bool cancelled = false;
+    int exitCode = 0;       // 0 ok, 1 production or correctness failure
+    std::vector<std::string> errors;
+    std::vector<std::string> warnings;
+    std::map<std::string, std::string> tuning;
+    nlohmann::json config = nlohmann::json::object(); // secrets masked
+    std::vector<ScenarioResult> scenarios;
+    std::vector<BenchSnapshot> intervals;
+
+    bool ok() const { return exitCode == 0; }
+    nlohmann::json toJson() const;
+    // The run as the store keeps it: tool "plimsoll-bench", the tuning contract in `tuning`,
+    // `partial` flagged in tuning and environment.
+    RunRecord toRunRecord(const std::string &toolVersion) const;
+    // A few lines for people (--output text).
+    std::string toText() const;
+};
+
+// Prometheus text exposition of the latest snapshot (for --metrics-port).
+std::string prometheusText(const BenchSnapshot &snapshot, const std::string &runId, const std::string &workload);
+
+} // namespace plimsoll

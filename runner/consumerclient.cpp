@@ -1,0 +1,149 @@
+// One bench consumer: assigned partitions (or a group), envelope checks, end-to-end latency
+// from the envelope's scheduled send time (same process, same monotonic clock).
+#include "runner/benchclients.h"
+#include "runner/clientproperties.h"
+#include "runner/kafkaerror.h"
+
+#include <librdkafka/rdkafkacpp.h>
+
+#include <memory>
+
+namespace plimsoll {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class ConsumerEvents : public RdKafka::EventCb
+{
+public:
+    ConsumerEvents(ClientShared &shared, ClientCounters &counters, int index)
+        : m_shared(shared), m_counters(counters), m_index(index)
+    {}
+    void event_cb(RdKafka::Event &event) override
+    {
+        if (event.type() == RdKafka::Event::EVENT_STATS) {
+            if (m_shared.onStatistics && m_index == 0)
+                m_shared.onStatistics(event.str());
+        } else if (event.type() == RdKafka::Event::EVENT_ERROR) {
+            m_counters.errors.fetch_add(1, std::memory_order_relaxed);
+            m_counters.noteError(
+                KafkaError::fromCode(event.err(), "consumer " + std::to_string(m_index), event.str()).toString());
+        }
+    }
+
+private:
+    ClientShared &m_shared;
+    ClientCounters &m_counters;
+    int m_index;
+};
+
+} // namespace
+
+void runConsumerClient(ClientShared &shared, const ConsumerPlan &plan, ClientCounters &counters)
+{
+    struct Finished
+    {
+        ClientCounters &c;
+        ~Finished() { c.finished = true; }
+    } finished{counters};
+
+    ConsumerEvents events(shared, counters, plan.index);
+    std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
+    std::string errstr;
+    auto config = shared.kafkaConfig;
+    config.try_emplace("client.id", "plimsoll-bench-consumer-" + std::to_string(plan.index));
+    // Nothing is committed: a bench run must not move a real group's offsets unless the
+    // user named the group, and even then only reads.
+    config["enable.auto.commit"] = "false";
+    config["enable.auto.offset.store"] = "false";
+    config["enable.partition.eof"] = "false";
+    config["auto.offset.reset"] = plan.autoOffsetReset;
+    config["fetch.max.bytes"] = std::to_string(plan.fetchMaxBytes);
+    if (plan.fetchMaxBytes < 1048576)
+        config["max.partition.fetch.bytes"] = std::to_string(plan.fetchMaxBytes);
+    config["group.id"] = plan.group.empty() ? "plimsoll-bench-" + makeUuid() : plan.group;
+    if (plan.index == 0)
+        config["statistics.interval.ms"] = std::to_string(shared.statisticsInterval.count());
+    for (const auto &[key, value] : config) {
+        if (conf->set(key, value, errstr) != RdKafka::Conf::CONF_OK) {
+            counters.errors.fetch_add(1);
+            counters.noteError(KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, "setting " + key,
+                                                    ClientProperties::isSecret(key) ? "value masked" : errstr)
+                                   .toString());
+            return;
+        }
+    }
+    conf->set("event_cb", static_cast<RdKafka::EventCb *>(&events), errstr);
+    std::unique_ptr<RdKafka::KafkaConsumer> consumer(RdKafka::KafkaConsumer::create(conf.get(), errstr));
+    if (!consumer) {
+        counters.errors.fetch_add(1);
+        counters.noteError(KafkaError::fromCode(RdKafka::ERR__FAIL, "creating a Kafka consumer", errstr).toString());
+        return;
+    }
+
+    RdKafka::ErrorCode started = RdKafka::ERR_NO_ERROR;
+    if (!plan.group.empty()) {
+        started = consumer->subscribe({shared.topic});
+    } else {
+        std::vector<RdKafka::TopicPartition *> assignment;
+        for (const auto &[partition, offset] : plan.partitions)
+            assignment.push_back(RdKafka::TopicPartition::create(shared.topic, partition, offset));
+        started = consumer->assign(assignment);
+        RdKafka::TopicPartition::destroy(assignment);
+    }
+    if (started != RdKafka::ERR_NO_ERROR) {
+        counters.errors.fetch_add(1);
+        counters.noteError(KafkaError::fromCode(started, "starting to consume " + shared.topic).toString());
+        return;
+    }
+
+    const int64_t measureStartNs = steadyNs(shared.measureStart);
+    const auto stopRequested = [&] {
+        return shared.cancelled() || shared.stopConsumers.load(std::memory_order_relaxed)
+            || (shared.consumeTarget > 0 && shared.consumedTotal.load(std::memory_order_relaxed) >= shared.consumeTarget);
+    };
+    while (!stopRequested()) {
+        std::unique_ptr<RdKafka::Message> message(consumer->consume(100));
+        const auto code = message->err();
+        if (code == RdKafka::ERR__TIMED_OUT || code == RdKafka::ERR__PARTITION_EOF)
+            continue;
+        if (code != RdKafka::ERR_NO_ERROR) {
+            counters.errors.fetch_add(1, std::memory_order_relaxed);
+            counters.noteError(KafkaError::fromCode(code, "consuming " + shared.topic, message->errstr()).toString());
+            continue; // librdkafka retries transport errors itself; the engine's timeout bounds us
+        }
+        const auto now = Clock::now();
+        const std::string_view value(static_cast<const char *>(message->payload()), message->len());
+        counters.totalRecords.fetch_add(1, std::memory_order_relaxed);
+        shared.consumedTotal.fetch_add(1, std::memory_order_relaxed);
+        bool countIt = now >= shared.measureStart;
+        if (shared.validateChecksum || shared.tracker || shared.measureEndToEnd) {
+            Envelope envelope;
+            if (readEnvelope(value, shared.validateChecksum, envelope) != Envelope::Check::Ok) {
+                counters.invalid.fetch_add(1, std::memory_order_relaxed);
+                if (shared.tracker)
+                    shared.tracker->consumedInvalid();
+            } else {
+                const bool matched = !shared.tracker
+                    || shared.tracker->consumed(envelope) != SequenceTracker::Outcome::Invalid;
+                if (!matched)
+                    counters.invalid.fetch_add(1, std::memory_order_relaxed);
+                // End to end only for this run's records, measured from their schedule.
+                if (matched && shared.measureEndToEnd) {
+                    countIt = envelope.scheduledNs >= measureStartNs;
+                    if (countIt)
+                        counters.histograms.recordNs(IntervalHistograms::EndToEnd,
+                                                     steadyNs(now) - envelope.scheduledNs);
+                }
+            }
+        }
+        if (countIt) {
+            counters.measuredRecords.fetch_add(1, std::memory_order_relaxed);
+            counters.measuredBytes.fetch_add(static_cast<int64_t>(message->len()), std::memory_order_relaxed);
+        }
+    }
+    consumer->close();
+}
+
+} // namespace plimsoll

@@ -1,0 +1,97 @@
+#include "runner/rampsaturation.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace plimsoll {
+
+namespace {
+
+double metric(const ScenarioResult &s, const std::string &name)
+{
+    auto it = s.metrics.find(name);
+    return it == s.metrics.end() ? 0.0 : it->second;
+}
+
+std::string formatted(const char *format, double a, double b = 0)
+{
+    char buffer[160];
+    std::snprintf(buffer, sizeof buffer, format, a, b);
+    return buffer;
+}
+
+} // namespace
+
+std::string saturationReason(const RunConfig &config, const ScenarioResult &step, const ScenarioResult *previous)
+{
+    const double limitS = std::chrono::duration<double>(config.p99Limit).count();
+    const double p99 = metric(step, "latency_p99_s");
+    if (p99 > limitS)
+        return formatted("produce p99 %.1f ms over the %.0f ms limit", p99 * 1e3, limitS * 1e3);
+    if (metric(step, "errors") > 0)
+        return formatted("%.0f errors", metric(step, "errors"));
+    // Back-pressure: producers spent over a tenth of the window blocked on a full queue.
+    const double window = metric(step, "producer.measured_s") * static_cast<double>(step.topology.producers.value_or(1));
+    if (window > 0 && metric(step, "producer.blocked_s") / window > 0.10)
+        return formatted("back-pressure: producers blocked on a full local queue %.0f%% of the time",
+                         100 * metric(step, "producer.blocked_s") / window);
+    if (previous) {
+        const double before = metric(*previous, "records_per_s");
+        const double now = metric(step, "records_per_s");
+        if (before > 0 && now < before * (1 + config.plateauGain))
+            return formatted("throughput plateau: %.0f records/s after %.0f at the previous step", now, before);
+    }
+    return {};
+}
+
+std::vector<PhaseOutcome> runRamp(const RunConfig &config, const PhaseEnvironment &environment,
+                                  const PhaseSpec &base, const std::string &probeTopic,
+                                  const StartOffsets &startOffsets)
+{
+    std::vector<PhaseOutcome> outcomes;
+    for (std::size_t i = 0; i < config.steps.size(); ++i) {
+        if (environment.cancel && environment.cancel->load())
+            break;
+        PhaseSpec step = base;
+        step.kind = "ramp-step";
+        const double load = config.steps[i];
+        if (config.stepByRate) {
+            step.producers = config.producerClients;
+            step.rate = load;
+            step.scenario = "bench/ramp/step-" + std::to_string(i + 1);
+        } else {
+            step.producers = static_cast<int>(std::lround(load));
+            step.scenario = "bench/ramp/step-" + std::to_string(step.producers);
+        }
+        step.consumers = 0;
+        step.records = 0; // each step is a window of time
+        PhaseSpec probe;
+        const bool withProbe = !probeTopic.empty();
+        if (withProbe) {
+            probe.scenario = step.scenario + "/probe";
+            probe.kind = "probe";
+            probe.topic = probeTopic;
+            probe.producers = probe.consumers = 1;
+            probe.rate = config.probeRate;
+            probe.roundtrip = true;
+            if (!startOffsets(probeTopic, probe.startOffsets))
+                break;
+        }
+        PhaseOutcome outcome = runPhase(environment, step, withProbe ? &probe : nullptr);
+        if (config.stepByRate)
+            outcome.scenario.metrics["ramp.offered_records_per_s"] = load;
+        const ScenarioResult *previous = outcomes.empty() ? nullptr : &outcomes.back().scenario;
+        const std::string reason = saturationReason(config, outcome.scenario, previous);
+        outcome.scenario.saturated = !reason.empty();
+        outcome.scenario.bottleneck = reason.empty() ? "none" : reason;
+        // A saturated step is a finding, not a failure: only failed deliveries fail the run.
+        const bool stop = outcome.scenario.saturated && !config.continuePastSaturation;
+        const bool cancelled = outcome.cancelled;
+        outcomes.push_back(std::move(outcome));
+        if (stop || cancelled)
+            break;
+    }
+    return outcomes;
+}
+
+} // namespace plimsoll
