@@ -16,6 +16,7 @@ namespace plimsoll {
 
 // The command families, each in app/<family>commands.cpp. One line each.
 void addStoreCommands(CLI::App &, Commands &);
+void addSizingCommands(CLI::App &, Commands &);
 void addBenchCommands(CLI::App &, Commands &);
 
 namespace {
@@ -23,6 +24,7 @@ namespace {
 using AddCommands = void (*)(CLI::App &, Commands &);
 const AddCommands kCommandFamilies[] = {
     addStoreCommands,
+    addSizingCommands,
     addBenchCommands,
 };
 

@@ -1,0 +1,525 @@
+// plimsoll fit | size | placement | budget: the scaling models and the sizing engine from the
+// command line. Each prints a table for people or, with --json, one object for scripts (the
+// shapes are in the README).
+#include "app/command.h"
+
+#include "model/latencybudget.h"
+#include "model/placement.h"
+#include "model/ramppoints.h"
+#include "model/sizing.h"
+#include "model/units.h"
+#include "model/usl.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+namespace plimsoll {
+
+namespace {
+
+using nlohmann::json;
+
+// JSON has no infinity: an unbounded value (N* of a fit without coherency) is null.
+json number(double v)
+{
+    return std::isfinite(v) ? json(v) : json(nullptr);
+}
+
+json interval(const UslInterval &i)
+{
+    return json::array({number(i.lo), number(i.hi)});
+}
+
+// "600k", "1.2M", "600000" → records/s; "40MB/s" → bytes/s (returned in *bytesPerS).
+std::optional<double> parseRate(const std::string &text, double *bytesPerS, std::string *error)
+{
+    if (text.size() > 2 && text.compare(text.size() - 2, 2, "/s") == 0) {
+        const auto bytes = parseByteSize(text.substr(0, text.size() - 2), error);
+        if (!bytes)
+            return std::nullopt;
+        *bytesPerS = double(*bytes);
+        return 0.0;
+    }
+    std::string digits = text;
+    double scale = 1;
+    if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K')) {
+        scale = 1e3;
+        digits.pop_back();
+    } else if (!digits.empty() && (digits.back() == 'M' || digits.back() == 'm')) {
+        scale = 1e6;
+        digits.pop_back();
+    }
+    try {
+        size_t used = 0;
+        const double v = std::stod(digits, &used);
+        if (used == digits.size() && v > 0 && std::isfinite(v))
+            return v * scale;
+    } catch (const std::exception &) {
+    }
+    *error = "'" + text + "' is not a rate (e.g. 600k, 1.2M, 600000 records/s or 40MB/s)";
+    return std::nullopt;
+}
+
+std::optional<double> seconds(const std::string &text, const char *what)
+{
+    std::string error;
+    const auto d = parseDuration(text, &error);
+    if (!d) {
+        printError(std::string(what) + ": " + error);
+        return std::nullopt;
+    }
+    return std::chrono::duration<double>(*d).count();
+}
+
+// "20%", "0.2" → 0.2
+std::optional<double> fraction(std::string text)
+{
+    const bool percent = !text.empty() && text.back() == '%';
+    if (percent)
+        text.pop_back();
+    try {
+        size_t used = 0;
+        const double v = std::stod(text, &used);
+        if (used == text.size() && v >= 0)
+            return percent || v > 1 ? v / 100 : v;
+    } catch (const std::exception &) {
+    }
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------- fit
+
+struct FitArgs
+{
+    std::string run, prefix, x = "producers", y = "records_per_s", range;
+    std::vector<double> predict;
+    int resamples = 1000;
+    bool json = false;
+};
+
+int runFit(const CliContext &c, const FitArgs &a)
+{
+    UslOptions options;
+    options.bootstrapResamples = a.resamples;
+    if (!a.range.empty()) {
+        const auto colon = a.range.find(':');
+        try {
+            if (colon == std::string::npos)
+                throw std::invalid_argument("no colon");
+            if (colon > 0)
+                options.fitFrom = std::stod(a.range.substr(0, colon));
+            if (colon + 1 < a.range.size())
+                options.fitTo = std::stod(a.range.substr(colon + 1));
+        } catch (const std::exception &) {
+            printError("--fit-range '" + a.range + "' is not A:B (e.g. 1:12)");
+            return kExitUsage;
+        }
+    }
+    auto store = c.openStore();
+    if (!store)
+        return kExitFailure;
+    std::vector<RunRecord> runs;
+    try {
+        runs = readRunRecords(*store, {a.run});
+    } catch (const StoreError &e) {
+        printError(std::string(e.what()) + " (see `plimsoll runs`)");
+        return kExitFailure;
+    }
+    const std::vector<RampPoint> ramp = rampPoints(runs.front(), a.prefix, a.x, a.y);
+    std::vector<UslPoint> points;
+    for (const RampPoint &p : ramp)
+        points.push_back({p.x, p.y});
+    const UslFit fit = UslFitter(options).fit(points);
+    if (!fit.ok) {
+        printError("no fit for " + a.y + " against " + a.x + " in " + a.run + " scenarios '" +
+                   a.prefix + "*' (" + std::to_string(ramp.size()) + " points): " + fit.error);
+        return kExitFailure;
+    }
+    json predictions = json::array();
+    for (double n : a.predict) {
+        const UslPrediction p = fit.predict(n);
+        predictions.push_back({{"x", n}, {"y", number(p.y)}, {"lo", number(p.lo)}, {"hi", number(p.hi)}});
+    }
+    if (a.json) {
+        json pts = json::array();
+        for (const RampPoint &p : ramp)
+            pts.push_back({{"scenario", p.scenario}, {"x", p.x}, {"y", p.y}});
+        const json out = {
+            {"model", "usl"},
+            {"run", runs.front().runKey},
+            {"x_factor", a.x},
+            {"y_metric", a.y},
+            {"lambda", fit.params.lambda},
+            {"sigma", fit.params.sigma},
+            {"kappa", fit.params.kappa},
+            {"n_star", number(fit.nStar)},
+            {"x_at_n_star", number(fit.xAtNStar)},
+            {"n_star_note", fit.nStarNote},
+            {"limit", toString(fit.limit)},
+            {"r2", fit.r2},
+            {"rmse", fit.rmse},
+            {"points", fit.points},
+            {"distinct_n", fit.distinctN},
+            {"weak", fit.weak},
+            {"weak_reason", fit.weakReason},
+            {"ci",
+             {{"level", fit.confidenceLevel},
+              {"resamples", fit.resamples},
+              {"lambda", interval(fit.lambdaCi)},
+              {"sigma", interval(fit.sigmaCi)},
+              {"kappa", interval(fit.kappaCi)},
+              {"n_star", interval(fit.nStarCi)},
+              {"x_at_n_star", interval(fit.xAtNStarCi)}}},
+            {"predictions", predictions},
+            {"data", pts}};
+        std::cout << out.dump(2) << "\n";
+        return kExitOk;
+    }
+    std::printf("USL fit of %s against %s, %s '%s*': %d points, %d distinct\n", a.y.c_str(),
+                a.x.c_str(), runs.front().runKey.c_str(), a.prefix.c_str(), fit.points,
+                fit.distinctN);
+    std::printf("  lambda %.6g [%.6g, %.6g]\n  sigma  %.4g [%.4g, %.4g]\n  kappa  %.4g [%.4g, %.4g]\n",
+                fit.params.lambda, fit.lambdaCi.lo, fit.lambdaCi.hi, fit.params.sigma,
+                fit.sigmaCi.lo, fit.sigmaCi.hi, fit.params.kappa, fit.kappaCi.lo, fit.kappaCi.hi);
+    std::printf("  N* %.4g (X %.6g): %s\n  r2 %.4f; %s: %s\n", fit.nStar, fit.xAtNStar,
+                fit.nStarNote.c_str(), fit.r2, toString(fit.limit), fit.limitReason.c_str());
+    if (fit.weak)
+        std::printf("  weak fit: %s\n", fit.weakReason.c_str());
+    for (const auto &p : predictions)
+        std::printf("  at %g: %.6g [%.6g, %.6g]\n", p["x"].get<double>(), p["y"].get<double>(),
+                    p["lo"].get<double>(), p["hi"].get<double>());
+    return kExitOk;
+}
+
+// --------------------------------------------------------------------------------------- size
+
+struct SizeArgs
+{
+    std::string rate, recordSize = "700B", retention = "60s", p99 = "250ms", headroom = "0",
+                localRetention = "60s", trimTick = "1s";
+    double compression = 1, cpuLimit = 0.90;
+    int replication = 2;
+    bool nodeLoss = false, flex = false, tiered = false, json = false;
+    std::string topic = "logs";
+    std::vector<std::string> runs;
+};
+
+json sizingToJson(const SizingResult &r)
+{
+    json loads = json::array();
+    for (const ComponentLoad &l : r.loads)
+        loads.push_back({{"component", l.component}, {"utilization", l.utilization}, {"limit", l.limit}});
+    json lines = json::array();
+    for (const SizingLine &l : r.lines)
+        lines.push_back({{"key", l.key}, {"label", l.label}, {"value", number(l.value)},
+                         {"display", l.display}, {"reasoning", l.reasoning}, {"runs", l.runKeys}});
+    return {{"rate", r.rate},
+            {"brokers", r.brokers},
+            {"redis_nodes", r.redisNodes},
+            {"shards", r.shards},
+            {"partitions", r.partitions},
+            {"partition_skew", r.partitionSkew},
+            {"memory_usage_bytes", r.memoryUsageBytes},
+            {"memory_total_bytes", r.memoryTotalBytes},
+            {"memory_per_shard_bytes", r.memoryPerShardBytes},
+            {"flex_ram_bytes", r.flexRamBytes},
+            {"flex_databases", r.flexDatabases},
+            {"offload_streams", r.offloadStreams},
+            {"p99_s", r.p99 ? json(*r.p99) : json(nullptr)},
+            {"bottleneck", r.bottleneck},
+            {"utilization", loads},
+            {"lines", lines},
+            {"warnings", r.warnings}};
+}
+
+int runSize(const CliContext &c, const SizeArgs &a)
+{
+    SizingInputs in;
+    std::string error;
+    const auto rate = parseRate(a.rate, &in.bytesPerS, &error);
+    const auto record = parseByteSize(a.recordSize, &error);
+    if (!rate || !record || *record <= 0) {
+        printError(error.empty() ? "--record-size must be positive" : error);
+        return kExitUsage;
+    }
+    in.rate = *rate;
+    in.recordBytes = double(*record);
+    const auto retention = seconds(a.retention, "--retention");
+    const auto p99 = seconds(a.p99, "--p99");
+    const auto local = seconds(a.localRetention, "--local-retention");
+    const auto tick = seconds(a.trimTick, "--trim-tick");
+    const auto headroom = fraction(a.headroom);
+    if (!retention || !p99 || !local || !tick)
+        return kExitUsage;
+    if (!headroom) {
+        printError("--headroom '" + a.headroom + "' is not a percentage (e.g. 20%)");
+        return kExitUsage;
+    }
+    in.retentionS = *retention;
+    in.p99Budget = *p99;
+    in.localRetentionS = *local;
+    in.trimTickS = *tick;
+    in.headroom = *headroom;
+    in.compressionRatio = a.compression;
+    in.replication = a.replication;
+    in.tolerateNodeLoss = a.nodeLoss;
+    in.flex = a.flex;
+    in.tiered = a.tiered;
+    in.topic = a.topic;
+
+    auto store = c.openStore();
+    if (!store)
+        return kExitFailure;
+    SizingModelOptions options;
+    options.cpuLimit = a.cpuLimit;
+    options.saturation.cpuLimit = a.cpuLimit;
+    std::unique_ptr<Sizer> sizer;
+    try {
+        sizer = std::make_unique<Sizer>(fitSizingModels(readRunRecords(*store, a.runs), options));
+    } catch (const StoreError &e) {
+        printError(e.what());
+        return kExitFailure;
+    }
+    const SizingResult r = sizer->size(in);
+    if (!r.ok) {
+        printError(r.error);
+        return kExitFailure;
+    }
+    if (a.json) {
+        std::cout << sizingToJson(r).dump(2) << "\n";
+        return kExitOk;
+    }
+    for (const SizingLine &l : r.lines)
+        std::printf("%-28s %-14s %s\n", l.label.c_str(), l.display.c_str(), l.reasoning.c_str());
+    for (const std::string &w : r.warnings)
+        std::printf("warning: %s\n", w.c_str());
+    return kExitOk;
+}
+
+// ---------------------------------------------------------------------------------- placement
+
+struct PlacementArgs
+{
+    int shards = 0, partitions = 0, brokers = 1;
+    std::string topic = "logs", pattern = kKorvetStreamKeyPattern;
+    double skewTarget = 1.25;
+    bool json = false;
+};
+
+int runPlacement(const PlacementArgs &a)
+{
+    const Placement placement = Placement::evenShards(a.shards, a.pattern);
+    const PlacementResult p = placement.place(a.topic, a.partitions);
+    if (!p.ok) {
+        printError(p.error);
+        return kExitUsage;
+    }
+    const PartitionRecommendation rec =
+        placement.recommendPartitions(a.brokers, a.topic, a.skewTarget);
+    if (a.json) {
+        json shards = json::array();
+        for (const ShardLoad &s : p.shards)
+            shards.push_back({{"shard", s.shard}, {"slots", s.slots},
+                              {"count", s.partitions.size()}, {"partitions", s.partitions}});
+        const json out = {{"topic", a.topic},
+                          {"partitions", p.partitions},
+                          {"shards", shards},
+                          {"mean", p.mean},
+                          {"max", p.maxPerShard},
+                          {"min", p.minPerShard},
+                          {"max_skew", p.maxSkew},
+                          {"empty_shards", p.emptyShards},
+                          {"recommended",
+                           {{"partitions", rec.partitions}, {"skew", rec.skew},
+                            {"found", rec.found}, {"brokers", a.brokers},
+                            {"skew_target", a.skewTarget}, {"reason", rec.reason}}}};
+        std::cout << out.dump(2) << "\n";
+        return kExitOk;
+    }
+    std::printf("%d partitions of '%s' on %d shards: mean %.2f, max %d, min %d, max/mean skew %.2f\n",
+                p.partitions, a.topic.c_str(), a.shards, p.mean, p.maxPerShard, p.minPerShard,
+                p.maxSkew);
+    for (const ShardLoad &s : p.shards)
+        std::printf("  %-10s %3zu %s\n", s.shard.c_str(), s.partitions.size(),
+                    std::string(s.partitions.size(), '#').c_str());
+    std::printf("recommended: %s\n", rec.reason.c_str());
+    return kExitOk;
+}
+
+// ------------------------------------------------------------------------------------- budget
+
+struct BudgetArgs
+{
+    std::string p99, p999;
+    std::vector<std::string> runs;
+    double tolerance = 0.10;
+    bool json = false;
+};
+
+json budgetedToJson(const BudgetedPoint &b, const LatencyPointOrigin *origin)
+{
+    json j = {{"product", b.point.product},
+              {"configuration", b.point.configuration},
+              {"connections", b.point.connections},
+              {"pipeline", b.point.pipeline},
+              {"throughput", b.point.throughput},
+              {"p99_s", b.point.p99},
+              {"p999_s", b.point.p999 ? json(*b.point.p999) : json(nullptr)},
+              {"avg_latency_s", b.point.avgLatency ? json(*b.point.avgLatency) : json(nullptr)},
+              {"qualifies", b.qualifies},
+              {"reason", b.reason},
+              {"little", {{"checked", b.little.checked}, {"outstanding", b.little.outstanding},
+                          {"expected", b.little.expected}, {"ratio", b.little.ratio},
+                          {"flagged", b.little.flagged}}}};
+    if (origin) {
+        j["run"] = origin->runKey;
+        j["scenario"] = origin->scenario;
+    }
+    return j;
+}
+
+int runBudget(const CliContext &c, const BudgetArgs &a)
+{
+    LatencyBudget budget;
+    const auto p99 = seconds(a.p99, "--p99");
+    if (!p99)
+        return kExitUsage;
+    budget.p99 = *p99;
+    if (!a.p999.empty()) {
+        const auto p999 = seconds(a.p999, "--p999");
+        if (!p999)
+            return kExitUsage;
+        budget.p999 = *p999;
+    }
+    budget.littleTolerance = a.tolerance;
+    auto store = c.openStore();
+    if (!store)
+        return kExitFailure;
+    std::vector<LatencyPointOrigin> origins;
+    std::vector<LatencyPoint> points;
+    try {
+        points = latencyPoints(readRunRecords(*store, a.runs), &origins);
+    } catch (const StoreError &e) {
+        printError(e.what());
+        return kExitFailure;
+    }
+    const BudgetResult r = LatencyBudgetSelector(budget).select(points);
+    // Selections keep a copy of their point: find its origin by identity of the values.
+    auto originOf = [&](const BudgetedPoint &b) -> const LatencyPointOrigin * {
+        for (size_t i = 0; i < r.points.size(); ++i) {
+            const LatencyPoint &p = r.points[i].point;
+            if (p.product == b.point.product && p.configuration == b.point.configuration &&
+                p.connections == b.point.connections && p.throughput == b.point.throughput &&
+                p.p99 == b.point.p99)
+                return &origins[i];
+        }
+        return nullptr;
+    };
+    auto selection = [&](const BudgetSelection &s) {
+        return json{{"product", s.product}, {"configuration", s.configuration},
+                    {"found", s.found},
+                    {"best", s.found ? budgetedToJson(s.best, originOf(s.best)) : json(nullptr)}};
+    };
+    if (a.json) {
+        json pts = json::array(), perConfig = json::array(), perProduct = json::array();
+        for (size_t i = 0; i < r.points.size(); ++i)
+            pts.push_back(budgetedToJson(r.points[i], &origins[i]));
+        for (const auto &s : r.perConfiguration)
+            perConfig.push_back(selection(s));
+        for (const auto &s : r.perProduct)
+            perProduct.push_back(selection(s));
+        const json out = {{"budget", {{"p99_s", budget.p99},
+                                      {"p999_s", budget.p999 ? json(*budget.p999) : json(nullptr)},
+                                      {"little_tolerance", budget.littleTolerance}}},
+                          {"points", pts},
+                          {"qualifying", std::count_if(r.points.begin(), r.points.end(),
+                                                       [](const BudgetedPoint &b) { return b.qualifies; })},
+                          {"per_configuration", perConfig},
+                          {"per_product", perProduct},
+                          {"overall", selection(r.overall)},
+                          {"flagged_points", r.flaggedPoints}};
+        std::cout << out.dump(2) << "\n";
+        return kExitOk;
+    }
+    std::printf("%zu points; budget p99 ≤ %.3g ms%s\n", r.points.size(), budget.p99 * 1e3,
+                budget.p999 ? (", p99.9 ≤ " + std::to_string(*budget.p999 * 1e3) + " ms").c_str() : "");
+    for (const auto &s : r.perConfiguration) {
+        if (!s.found) {
+            std::printf("  %-20s %-36s no point within budget\n", s.product.c_str(),
+                        s.configuration.c_str());
+            continue;
+        }
+        std::printf("  %-20s %-36s %10.0f /s at %d connections, p99 %.3g ms%s\n",
+                    s.product.c_str(), s.configuration.c_str(), s.best.point.throughput,
+                    s.best.point.connections, s.best.point.p99 * 1e3,
+                    s.best.little.checked
+                        ? (", Little's law ratio " + std::to_string(s.best.little.ratio)).c_str()
+                        : "");
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+void addSizingCommands(CLI::App &app, Commands &commands)
+{
+    auto fit = std::make_shared<FitArgs>();
+    auto *fitCmd = app.add_subcommand("fit", "Fit the Universal Scalability Law to a ramp");
+    fitCmd->add_option("--run", fit->run, "Run id or key")->required();
+    fitCmd->add_option("--scenarios", fit->prefix, "Scenario name prefix (e.g. pipeline/produce/)")
+        ->required();
+    fitCmd->add_option("--x", fit->x, "Load factor (producers, shards, ...)")->capture_default_str();
+    fitCmd->add_option("--y", fit->y, "Metric (records_per_s, bytes_per_s, ...)")->capture_default_str();
+    fitCmd->add_option("--fit-range", fit->range, "Only points with A ≤ x ≤ B (A:B, either may be empty)");
+    fitCmd->add_option("--predict", fit->predict, "Predict at these N (comma-separated)")
+        ->delimiter(',');
+    fitCmd->add_option("--resamples", fit->resamples, "Bootstrap resamples (0: no intervals)")->capture_default_str();
+    fitCmd->add_flag("--json", fit->json, "Machine-readable output");
+    commands.add(fitCmd, [fit](const CliContext &c) { return runFit(c, *fit); });
+
+    auto size = std::make_shared<SizeArgs>();
+    auto *sizeCmd = app.add_subcommand("size", "Size a deployment for a target ingest rate");
+    sizeCmd->add_option("--rate", size->rate, "Target: records/s with k/M (600k) or bytes/s (40MB/s)")
+        ->required();
+    sizeCmd->add_option("--record-size", size->recordSize, "Bytes per record as produced")->capture_default_str();
+    sizeCmd->add_option("--retention", size->retention, "Time kept in Redis")->capture_default_str();
+    sizeCmd->add_option("--compression", size->compression, "Produced ÷ wire bytes")->capture_default_str();
+    sizeCmd->add_option("--replication", size->replication, "Copies of each shard")->capture_default_str();
+    sizeCmd->add_option("--p99", size->p99, "Produce p99 budget")->capture_default_str();
+    sizeCmd->add_option("--headroom", size->headroom, "Extra capacity, e.g. 20%")->capture_default_str();
+    sizeCmd->add_flag("--tolerate-node-loss", size->nodeLoss, "One broker and one Redis node more");
+    sizeCmd->add_flag("--flex", size->flex, "Redis Flex (auto-tiering) database");
+    sizeCmd->add_flag("--tiered", size->tiered, "Remote-tier offload on");
+    sizeCmd->add_option("--local-retention", size->localRetention, "Local retention when tiered")->capture_default_str();
+    sizeCmd->add_option("--trim-tick", size->trimTick, "Storage-worker trim interval")->capture_default_str();
+    sizeCmd->add_option("--cpu-limit", size->cpuLimit, "CPU fraction at which a component saturates")->capture_default_str();
+    sizeCmd->add_option("--topic", size->topic, "Topic name, for partition placement")->capture_default_str();
+    sizeCmd->add_option("--run", size->runs, "Fit from these runs only (default: all)");
+    sizeCmd->add_flag("--json", size->json, "Machine-readable output");
+    commands.add(sizeCmd, [size](const CliContext &c) { return runSize(c, *size); });
+
+    auto place = std::make_shared<PlacementArgs>();
+    auto *placeCmd = app.add_subcommand("placement", "Where a topic's partitions land on Redis shards");
+    placeCmd->add_option("--shards", place->shards, "Shards (even slot ranges)")->required()->check(CLI::PositiveNumber);
+    placeCmd->add_option("--partitions", place->partitions, "Partitions")->required()->check(CLI::PositiveNumber);
+    placeCmd->add_option("--topic", place->topic, "Topic name")->capture_default_str();
+    placeCmd->add_option("--brokers", place->brokers, "Brokers to spread leadership over")->capture_default_str()->check(CLI::PositiveNumber);
+    placeCmd->add_option("--skew-target", place->skewTarget, "Max/mean skew to recommend within")->capture_default_str();
+    placeCmd->add_option("--key-pattern", place->pattern, "Stream key pattern")->capture_default_str();
+    placeCmd->add_flag("--json", place->json, "Machine-readable output");
+    commands.add(placeCmd, [place](const CliContext &) { return runPlacement(*place); });
+
+    auto budget = std::make_shared<BudgetArgs>();
+    auto *budgetCmd = app.add_subcommand("budget", "The highest throughput within a latency budget");
+    budgetCmd->add_option("--p99", budget->p99, "p99 budget (e.g. 1ms)")->required();
+    budgetCmd->add_option("--p999", budget->p999, "p99.9 budget");
+    budgetCmd->add_option("--run", budget->runs, "Only these runs (default: all)");
+    budgetCmd->add_option("--little-tolerance", budget->tolerance, "Little's law tolerance")->capture_default_str();
+    budgetCmd->add_flag("--json", budget->json, "Machine-readable output");
+    commands.add(budgetCmd, [budget](const CliContext &c) { return runBudget(c, *budget); });
+}
+
+} // namespace plimsoll
