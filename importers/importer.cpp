@@ -1,5 +1,7 @@
 #include "importers/importer.h"
 
+#include "importers/hgrmimporter.h"
+#include "importers/hlogimporter.h"
 #include "importers/kafkaconsumerperfimporter.h"
 #include "importers/kafkaproducerperfimporter.h"
 #include "importers/korvetdistimporter.h"
@@ -50,8 +52,11 @@ ImporterRegistry::ImporterRegistry()
     static const KafkaProducerPerfImporter kafkaProducerPerf;
     static const KafkaConsumerPerfImporter kafkaConsumerPerf;
     static const RdkafkaPerformanceImporter rdkafkaPerformance;
+    static const HlogImporter hlog;
+    static const HgrmImporter hgrm;
     m_importers = {&trendRecords,      &korvetResult,      &omb, &korvetDist,
                    &kafkaProducerPerf, &kafkaConsumerPerf, &rdkafkaPerformance};
+    m_importers.insert(m_importers.end(), {&hlog, &hgrm});
 }
 
 const Importer *ImporterRegistry::byName(std::string_view name) const

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 class QIODevice;
@@ -36,7 +37,15 @@ struct ImportError
 
 struct ImportOptions
 {
+    ImportOptions() = default;
+    // Implicit on purpose: ImportOptions{"name"} stays the short form for tests and callers.
+    ImportOptions(std::string sourceUri) : uri(std::move(sourceUri)) {}
+
     std::string uri; // for messages; the importer does not open it
+    // The unit of the values inside HdrHistogram logs and percentile tables ("ns", "us",
+    // "ms", "s"), which those files do not state; empty: the format's usual unit, with a
+    // warning saying it was assumed (`plimsoll import --hlog-unit`).
+    std::string latencyUnit;
 };
 
 // Called with bytes consumed so far and the total (-1 when unknown). Returning false cancels.
