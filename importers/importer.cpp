@@ -8,6 +8,7 @@
 #include "importers/korvetresultimporter.h"
 #include "importers/ombimporter.h"
 #include "importers/rdkafkaperformanceimporter.h"
+#include "importers/redisbenchmarkimporter.h"
 #include "importers/trendrecordsimporter.h"
 
 #include <string>
@@ -54,9 +55,10 @@ ImporterRegistry::ImporterRegistry()
     static const RdkafkaPerformanceImporter rdkafkaPerformance;
     static const HlogImporter hlog;
     static const HgrmImporter hgrm;
+    static const RedisBenchmarkImporter redisBenchmark;
     m_importers = {&trendRecords,      &korvetResult,      &omb, &korvetDist,
                    &kafkaProducerPerf, &kafkaConsumerPerf, &rdkafkaPerformance};
-    m_importers.insert(m_importers.end(), {&hlog, &hgrm});
+    m_importers.insert(m_importers.end(), {&hlog, &hgrm, &redisBenchmark});
 }
 
 const Importer *ImporterRegistry::byName(std::string_view name) const

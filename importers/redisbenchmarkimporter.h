@@ -1,0 +1,31 @@
+#pragma once
+// redis-benchmark output in each of its shapes (formats.md §3):
+//   --csv, 6.2+: header "test","rps","avg_latency_ms",…,"max_latency_ms", quoted values
+//   --csv, older: no header, "SET","188679.25" (often CRLF)
+//   -q: "GET: 86206.90 requests per second[, p50=0.119 msec]"
+//   full text, 6.2+/7.x: "====== SET ======", header lines, "Latency by percentile
+//     distribution", "Summary:" with throughput and the avg/min/p50/p95/p99/max table
+//   full text, older: "99.04% <= 2 milliseconds" cumulative lines and "N requests per second"
+// Each test (command) becomes one scenario named redis-benchmark/<TEST>[/c-<clients>][/P-<pipeline>]
+// so that connection and pipeline sweeps line up across files. The text output states the
+// clients; CSV and -q do not, so they are taken from the file name (…clients_50…, -c50,
+// P16) when it says, recorded as inferred. Latencies are milliseconds in every shape.
+
+#include "importers/importer.h"
+
+namespace plimsoll {
+
+class RedisBenchmarkImporter : public Importer
+{
+public:
+    std::string name() const override { return "redis-benchmark"; }
+    std::string version() const override { return "1"; }
+    std::string description() const override;
+    std::string detectionRule() const override;
+    int sniff(std::string_view head) const override;
+    Resemblance resemblance(std::string_view head) const override;
+    ImportResult parse(QIODevice &in, const ImportOptions &options,
+                       const Progress &progress) const override;
+};
+
+} // namespace plimsoll
