@@ -210,6 +210,11 @@ BenchResult BenchEngine::run(const std::atomic<bool> &cancel)
                           {"compression.type", c.compression},
                           {"linger.ms", std::to_string(std::chrono::duration<double, std::milli>(c.linger).count())},
                           {"batch.size", std::to_string(c.batchSize)}};
+    if (mock) {
+        // The mock evicts beyond 5 MiB per partition, so load must spread evenly: no sticky
+        // batches to one partition, each keyless record to a random one.
+        env.producerConfig["sticky.partitioning.linger.ms"] = "0";
+    }
     env.runId = runId;
     env.recordSize = static_cast<std::size_t>(c.recordSize);
     env.timeout = toMs(c.timeout);

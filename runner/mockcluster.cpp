@@ -63,7 +63,7 @@ void MockCluster::setBrokerDown(int32_t broker, bool down)
 
 int MockCluster::partitionsFor(int64_t bytes)
 {
-    const int64_t usable = kPartitionBytesLimit * 4 / 5;
+    const int64_t usable = kPartitionBytesLimit * 3 / 5;
     return static_cast<int>(std::max<int64_t>(1, (bytes + usable - 1) / usable));
 }
 

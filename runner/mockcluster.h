@@ -41,7 +41,7 @@ public:
     rd_kafka_mock_cluster_t *handle() const { return m_cluster; }
 
     // Partitions needed so that `bytes` spread evenly stay within the per-partition limit,
-    // with a fifth of headroom for message-set overhead.
+    // with headroom for message-set overhead and random spread.
     static int partitionsFor(int64_t bytes);
 
 private:

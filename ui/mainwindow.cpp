@@ -2,6 +2,7 @@
 
 #include "ui/messagebanner.h"
 #include "ui/storewriter.h"
+#include "ui/views/benchview.h"
 #include "ui/views/libraryview.h"
 #include "ui/views/trendsview.h"
 
@@ -100,6 +101,7 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     // The views, in sidebar order. Adding a view is one line here.
     m_library = addView(new LibraryView(storePath, this));
     m_trends = addView(new TrendsView(storePath, this));
+    addView(new BenchView(storePath, this));
 
     m_library->addToolAction(m_removeSamplesAction);
     connect(m_library, &LibraryView::runsLoaded, this, [this](int, qint64 total) {

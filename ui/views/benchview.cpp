@@ -1,0 +1,269 @@
+#include "ui/views/benchview.h"
+
+#include "model/units.h"
+#include "runner/benchconfig.h"
+#include "ui/views/benchworker.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStyle>
+#include <QThread>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace plimsoll {
+
+BenchView::BenchView(const QString &storePath, QWidget *parent)
+    : StoreView(storePath, parent)
+{
+    setObjectName(QStringLiteral("benchView"));
+    m_bootstrap = new QLineEdit(QStringLiteral("localhost:9092"), this);
+    m_bootstrap->setObjectName(QStringLiteral("benchBootstrap"));
+    m_bootstrap->setToolTip(tr("Kafka bootstrap servers, or embedded for librdkafka's mock cluster (not a broker)"));
+    m_workload = new QComboBox(this);
+    m_workload->setObjectName(QStringLiteral("benchWorkload"));
+    for (const char *name : {"roundtrip", "producer", "consumer", "probe"})
+        m_workload->addItem(QString::fromLatin1(name));
+    m_topic = new QLineEdit(this);
+    m_topic->setPlaceholderText(tr("new plimsoll-benchmark-<uuid>"));
+    m_records = new QSpinBox(this);
+    m_records->setRange(1, 100000000);
+    m_records->setValue(100000);
+    m_records->setGroupSeparatorShown(true);
+    m_rate = new QLineEdit(QStringLiteral("unlimited"), this);
+    m_recordSize = new QLineEdit(QStringLiteral("1KB"), this);
+    m_partitions = new QSpinBox(this);
+    m_partitions->setRange(1, 10000);
+    m_partitions->setValue(16);
+    m_clients = new QSpinBox(this);
+    m_clients->setRange(1, 64);
+    m_acks = new QComboBox(this);
+    m_acks->addItems({QStringLiteral("all"), QStringLiteral("1"), QStringLiteral("0")});
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Bootstrap servers"), m_bootstrap);
+    form->addRow(tr("Workload"), m_workload);
+    form->addRow(tr("Topic"), m_topic);
+    form->addRow(tr("Records"), m_records);
+    form->addRow(tr("Rate (records/s)"), m_rate);
+    form->addRow(tr("Record size"), m_recordSize);
+    form->addRow(tr("Partitions"), m_partitions);
+    form->addRow(tr("Clients"), m_clients);
+    form->addRow(tr("Acks"), m_acks);
+
+    m_start = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"), this);
+    m_start->setObjectName(QStringLiteral("benchStart"));
+    m_stop = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"), this);
+    m_stop->setObjectName(QStringLiteral("benchStop"));
+    m_stop->setEnabled(false);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_start);
+    buttons->addWidget(m_stop);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_status = new QLabel(tr("Idle."), this);
+    m_status->setObjectName(QStringLiteral("benchStatus"));
+    m_status->setWordWrap(true);
+    m_summary = new QPlainTextEdit(this);
+    m_summary->setObjectName(QStringLiteral("benchSummary"));
+    m_summary->setReadOnly(true);
+    m_summary->setFont(QFont(QStringLiteral("DejaVu Sans Mono"), 9));
+
+    auto *left = new QVBoxLayout;
+    left->addLayout(form);
+    left->addLayout(buttons);
+    left->addWidget(m_progress);
+    left->addWidget(m_status);
+    left->addWidget(m_summary, 1);
+
+    m_chart = new QChart;
+    m_chart->setTitle(tr("Live throughput and latency (per interval)"));
+    m_throughput = new QLineSeries(m_chart);
+    m_throughput->setName(tr("acknowledged records/s"));
+    m_ackP99 = new QLineSeries(m_chart);
+    m_ackP99->setName(tr("send-to-ack p99 (ms)"));
+    m_e2eP99 = new QLineSeries(m_chart);
+    m_e2eP99->setName(tr("end-to-end p99 (ms)"));
+    for (auto *series : {m_throughput, m_ackP99, m_e2eP99})
+        m_chart->addSeries(series);
+    m_timeAxis = new QValueAxis(m_chart);
+    m_timeAxis->setTitleText(tr("elapsed (s)"));
+    m_timeAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_rateAxis = new QValueAxis(m_chart);
+    m_rateAxis->setTitleText(tr("records/s"));
+    m_rateAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_latencyAxis = new QValueAxis(m_chart);
+    m_latencyAxis->setTitleText(tr("p99 (ms)"));
+    m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
+    m_chart->addAxis(m_rateAxis, Qt::AlignLeft);
+    m_chart->addAxis(m_latencyAxis, Qt::AlignRight);
+    m_throughput->attachAxis(m_timeAxis);
+    m_throughput->attachAxis(m_rateAxis);
+    for (auto *series : {m_ackP99, m_e2eP99}) {
+        series->attachAxis(m_timeAxis);
+        series->attachAxis(m_latencyAxis);
+    }
+    auto *chartView = new QChartView(m_chart, this);
+    chartView->setObjectName(QStringLiteral("benchChart"));
+    chartView->setRenderHint(QPainter::Antialiasing);
+
+    auto *layout = new QHBoxLayout(this);
+    auto *leftWidget = new QWidget(this);
+    leftWidget->setLayout(left);
+    leftWidget->setMaximumWidth(380);
+    layout->addWidget(leftWidget);
+    layout->addWidget(chartView, 1);
+
+    connect(m_start, &QPushButton::clicked, this, &BenchView::start);
+    connect(m_stop, &QPushButton::clicked, this, &BenchView::stop);
+}
+
+BenchView::~BenchView()
+{
+    // Closing the window mid-run: stop the run and wait for its bounded flush.
+    if (m_worker)
+        m_worker->stop();
+    if (m_thread) {
+        m_thread->quit();
+        m_thread->wait();
+    }
+}
+
+QIcon BenchView::icon() const { return style()->standardIcon(QStyle::SP_MediaPlay); }
+
+void BenchView::setBootstrapServers(const QString &servers) { m_bootstrap->setText(servers); }
+void BenchView::setRecords(int records) { m_records->setValue(records); }
+
+bool BenchView::readForm(RunConfig &c, QString &problem) const
+{
+    const auto workload = parseWorkload(m_workload->currentText().toStdString());
+    c.workload = workload.value_or(Workload::Roundtrip);
+    c.bootstrapServers = m_bootstrap->text().trimmed().toStdString();
+    c.topic = m_topic->text().trimmed().toStdString();
+    c.createTopic = !c.topic.empty() && c.workload != Workload::Consumer;
+    c.records = m_records->value();
+    c.partitions = m_partitions->value();
+    c.producerClients = c.consumerClients = m_clients->value();
+    c.acks = m_acks->currentText().toStdString();
+    std::string error;
+    if (auto size = parseByteSize(m_recordSize->text().trimmed().toStdString(), &error))
+        c.recordSize = *size;
+    else {
+        problem = tr("Record size: %1").arg(QString::fromStdString(error));
+        return false;
+    }
+    const QString rate = m_rate->text().trimmed();
+    if (rate != QLatin1String("unlimited")) {
+        bool ok = false;
+        c.rate = rate.toDouble(&ok);
+        if (!ok || c.rate <= 0) {
+            problem = tr("Rate: '%1' is neither 'unlimited' nor a positive number").arg(rate);
+            return false;
+        }
+        c.probeRate = c.rate;
+    }
+    if (c.workload == Workload::Probe) {
+        c.records = 0;
+        c.duration = std::chrono::seconds(10);
+    }
+    problem = QString::fromStdString(c.validate());
+    return problem.isEmpty();
+}
+
+void BenchView::start()
+{
+    if (m_worker)
+        return;
+    RunConfig config;
+    QString problem;
+    if (!readForm(config, problem)) {
+        m_status->setText(problem);
+        return;
+    }
+    for (auto *series : {m_throughput, m_ackP99, m_e2eP99})
+        series->clear();
+    m_summary->clear();
+    m_progress->setValue(0);
+    m_status->setText(config.embedded() ? tr("Running against the embedded mock cluster (not a real broker)…")
+                                        : tr("Running against %1…").arg(QString::fromStdString(config.bootstrapServers)));
+    m_thread = new QThread(this);
+    m_worker = new BenchWorker(config, storePath());
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::started, m_worker, &BenchWorker::run);
+    connect(m_worker, &BenchWorker::snapshotReady, this, &BenchView::showSnapshot);
+    connect(m_worker, &BenchWorker::benchFinished, this, &BenchView::showResult);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_start->setEnabled(false);
+    m_stop->setEnabled(true);
+    m_thread->start();
+}
+
+void BenchView::stop()
+{
+    if (!m_worker)
+        return;
+    m_worker->stop(); // an atomic flag: returns at once
+    m_stop->setEnabled(false);
+    m_status->setText(tr("Stopping: flushing what is queued, keeping the partial result…"));
+}
+
+void BenchView::showSnapshot(const BenchSnapshot &s)
+{
+    m_throughput->append(s.elapsedS, s.producedPerS > 0 ? s.producedPerS : s.consumedPerS);
+    m_ackP99->append(s.elapsedS, s.ackP99S * 1e3);
+    if (s.e2eP99S > 0)
+        m_e2eP99->append(s.elapsedS, s.e2eP99S * 1e3);
+    double maxRate = 1, maxLatency = 1;
+    for (const QPointF &p : m_throughput->points())
+        maxRate = std::max(maxRate, p.y());
+    for (auto *series : {m_ackP99, m_e2eP99})
+        for (const QPointF &p : series->points())
+            maxLatency = std::max(maxLatency, p.y());
+    m_timeAxis->setRange(0, std::max(1.0, s.elapsedS));
+    m_rateAxis->setRange(0, maxRate * 1.1);
+    m_latencyAxis->setRange(0, maxLatency * 1.1);
+    if (s.progress >= 0)
+        m_progress->setValue(static_cast<int>(s.progress * 1000));
+    m_status->setText(tr("%1 (%2): %3 records/s, ack p99 %4 ms, %5 errors")
+                          .arg(QString::fromStdString(s.scenario), QString::fromStdString(s.phase))
+                          .arg(s.producedPerS > 0 ? s.producedPerS : s.consumedPerS, 0, 'f', 0)
+                          .arg(s.ackP99S * 1e3, 0, 'f', 2)
+                          .arg(s.errors));
+}
+
+void BenchView::showResult(const BenchResult &result, const QString &runKey, const QString &storeError)
+{
+    QString text = QString::fromStdString(result.toText());
+    if (!runKey.isEmpty())
+        text += tr("stored as run %1\n").arg(runKey);
+    if (!storeError.isEmpty())
+        text += tr("not stored: %1\n").arg(storeError);
+    m_summary->setPlainText(text);
+    m_status->setText(result.ok() && !result.partial ? tr("Finished: ok.")
+                                                     : tr("Finished: FAILED — partial result kept (see below)."));
+    if (result.ok() && !result.partial)
+        m_progress->setValue(1000);
+    m_thread->quit();
+    m_thread->wait();
+    m_thread->deleteLater();
+    m_thread = nullptr;
+    m_worker = nullptr;
+    m_start->setEnabled(true);
+    m_stop->setEnabled(false);
+    emit benchFinished(result);
+}
+
+} // namespace plimsoll

@@ -1,0 +1,81 @@
+#pragma once
+// The Bench view: a workload form, Start/Stop, live throughput and latency charts fed by
+// the worker's throttled snapshots, and the final verdict. The run happens on a
+// BenchWorker thread; this view only reacts to its queued signals.
+
+#include "ui/views/storeview.h"
+
+#include "ui/views/benchmetatypes.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QThread;
+class QLineSeries;
+class QValueAxis;
+class QChart;
+
+namespace plimsoll {
+
+class BenchWorker;
+struct RunConfig;
+
+class BenchView : public StoreView
+{
+    Q_OBJECT
+public:
+    explicit BenchView(const QString &storePath, QWidget *parent = nullptr);
+    ~BenchView() override;
+
+    QString key() const override { return QStringLiteral("bench"); }
+    QString title() const override { return tr("Bench"); }
+    QIcon icon() const override;
+    void reload() override {}
+
+    bool running() const { return m_worker != nullptr; }
+    // For tests and scripts: fill the form's bootstrap field and start.
+    void setBootstrapServers(const QString &servers);
+    void setRecords(int records);
+
+public slots:
+    void start();
+    void stop();
+
+signals:
+    void benchFinished(const plimsoll::BenchResult &result);
+
+private:
+    void showSnapshot(const BenchSnapshot &snapshot);
+    void showResult(const BenchResult &result, const QString &runKey, const QString &storeError);
+    bool readForm(RunConfig &config, QString &problem) const;
+
+    QLineEdit *m_bootstrap = nullptr;
+    QComboBox *m_workload = nullptr;
+    QLineEdit *m_topic = nullptr;
+    QSpinBox *m_records = nullptr;
+    QLineEdit *m_rate = nullptr;
+    QLineEdit *m_recordSize = nullptr;
+    QSpinBox *m_partitions = nullptr;
+    QSpinBox *m_clients = nullptr;
+    QComboBox *m_acks = nullptr;
+    QPushButton *m_start = nullptr;
+    QPushButton *m_stop = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_status = nullptr;
+    QPlainTextEdit *m_summary = nullptr;
+    QChart *m_chart = nullptr;
+    QLineSeries *m_throughput = nullptr;
+    QLineSeries *m_ackP99 = nullptr;
+    QLineSeries *m_e2eP99 = nullptr;
+    QValueAxis *m_timeAxis = nullptr;
+    QValueAxis *m_rateAxis = nullptr;
+    QValueAxis *m_latencyAxis = nullptr;
+    QThread *m_thread = nullptr;
+    BenchWorker *m_worker = nullptr;
+};
+
+} // namespace plimsoll

@@ -1,0 +1,36 @@
+#include "ui/views/benchworker.h"
+
+#include "runner/benchengine.h"
+#include "runner/benchstore.h"
+
+#include <plimsoll/version.h>
+
+namespace plimsoll {
+
+BenchWorker::BenchWorker(RunConfig config, QString storePath)
+    : m_config(std::move(config)), m_storePath(std::move(storePath))
+{
+    qRegisterMetaType<plimsoll::BenchSnapshot>();
+    qRegisterMetaType<plimsoll::BenchResult>();
+}
+
+void BenchWorker::run()
+{
+    BenchEngine engine(m_config);
+    // Called on this thread once per interval; the signal queues a copy to the UI.
+    engine.setSnapshotSink([this](const BenchSnapshot &snapshot) { emit snapshotReady(snapshot); });
+    const BenchResult result = engine.run(m_cancel);
+    QString runKey, storeError;
+    if (!m_storePath.isEmpty() && !result.scenarios.empty()) {
+        try {
+            Store store(m_storePath.toStdString()); // this thread's own connection
+            storeBenchResult(store, result, kVersion);
+            runKey = QString::fromStdString(result.toRunRecord(kVersion).runKey);
+        } catch (const StoreError &e) {
+            storeError = QString::fromUtf8(e.what());
+        }
+    }
+    emit benchFinished(result, runKey, storeError);
+}
+
+} // namespace plimsoll
