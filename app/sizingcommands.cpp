@@ -322,7 +322,7 @@ int runPlacement(const PlacementArgs &a)
     if (a.json) {
         json shards = json::array();
         for (const ShardLoad &s : p.shards)
-            shards.push_back({{"shard", s.shard}, {"slots", s.slots},
+            shards.push_back({{"shard", s.shard}, {"slots", s.slotCount},
                               {"count", s.partitions.size()}, {"partitions", s.partitions}});
         const json out = {{"topic", a.topic},
                           {"partitions", p.partitions},

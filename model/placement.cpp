@@ -133,7 +133,7 @@ PlacementResult Placement::place(std::string_view topic, int partitions) const
     out.shards.resize(m_shardNames.size());
     for (size_t i = 0; i < m_shardNames.size(); ++i) {
         out.shards[i].shard = m_shardNames[i];
-        out.shards[i].slots = m_shardSlots[i];
+        out.shards[i].slotCount = m_shardSlots[i];
     }
     for (int p = 0; p < partitions; ++p) {
         const int slot = hashSlot(streamKey(m_keyPattern, topic, p));

@@ -29,7 +29,7 @@ struct SlotRange
 struct ShardLoad
 {
     std::string shard;
-    int slots = 0;                 // slots the shard owns
+    int slotCount = 0; // slots the shard owns (not "slots": Qt defines that as a macro in ui/)
     std::vector<int> partitions;   // partition numbers that land on it, ascending
 };
 

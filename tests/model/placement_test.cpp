@@ -51,12 +51,12 @@ TEST(Placement, EvenSlotRangesGiveTheRemainderToEarlierShards)
     const PlacementResult r = Placement::evenShards(24).place("logs", 1);
     ASSERT_TRUE(r.ok);
     ASSERT_EQ(r.shards.size(), 24u);
-    EXPECT_EQ(r.shards.front().slots, 683);
-    EXPECT_EQ(r.shards[15].slots, 683);
-    EXPECT_EQ(r.shards[16].slots, 682);
+    EXPECT_EQ(r.shards.front().slotCount, 683);
+    EXPECT_EQ(r.shards[15].slotCount, 683);
+    EXPECT_EQ(r.shards[16].slotCount, 682);
     int total = 0;
     for (const ShardLoad &s : r.shards)
-        total += s.slots;
+        total += s.slotCount;
     EXPECT_EQ(total, 16384);
 }
 
@@ -120,7 +120,7 @@ TEST(Placement, ExplicitSlotMapsAreHonouredAndChecked)
     const PlacementResult r = map.place("logs", 8);
     ASSERT_TRUE(r.ok) << r.error;
     ASSERT_EQ(r.shards.size(), 2u);
-    EXPECT_EQ(r.shards[0].slots, 5000 + 6384);
+    EXPECT_EQ(r.shards[0].slotCount, 5000 + 6384);
     for (int p = 0; p < 8; ++p) {
         const int slot = r.partitionSlot[size_t(p)];
         EXPECT_EQ(slot, Placement::hashSlot("korvet:stream:logs:" + std::to_string(p)));
