@@ -5,6 +5,10 @@
 #include "ui/views/benchview.h"
 #include "ui/views/libraryview.h"
 #include "ui/views/trendsview.h"
+#include "ui/views/scalingview.h"
+#include "ui/views/sizingview.h"
+#include "ui/views/placementview.h"
+#include "ui/views/latencybudgetview.h"
 
 #include <plimsoll/version.h>
 
@@ -102,6 +106,10 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     m_library = addView(new LibraryView(storePath, this));
     m_trends = addView(new TrendsView(storePath, this));
     addView(new BenchView(storePath, this));
+    addView(new ScalingView(storePath, this));
+    addView(new SizingView(storePath, this));
+    addView(new PlacementView(storePath, this));
+    addView(new LatencyBudgetView(storePath, this));
 
     m_library->addToolAction(m_removeSamplesAction);
     connect(m_library, &LibraryView::runsLoaded, this, [this](int, qint64 total) {

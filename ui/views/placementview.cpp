@@ -1,0 +1,128 @@
+#include "ui/views/placementview.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QStyle>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace plimsoll {
+
+PlacementView::PlacementView(const QString &storePath, QWidget *parent)
+    : StoreView(storePath, parent)
+{
+    setObjectName(QStringLiteral("placementView"));
+    auto spin = [this](const char *name, int lo, int hi, int value) {
+        auto *s = new QSpinBox(this);
+        s->setObjectName(QLatin1String(name));
+        s->setRange(lo, hi);
+        s->setValue(value);
+        return s;
+    };
+    m_shards = spin("shardsSpin", 1, 512, 24);
+    m_partitions = spin("partitionsSpin", 1, 16384, 96);
+    m_brokers = spin("brokersSpin", 1, 64, 3);
+    m_topic = new QLineEdit(QStringLiteral("logs"), this);
+    m_topic->setObjectName(QStringLiteral("topicEdit"));
+    auto *inputs = new QHBoxLayout;
+    for (auto [label, w] : {std::pair<QString, QWidget *>{tr("Topic"), m_topic},
+                            {tr("Shards"), m_shards},
+                            {tr("Partitions"), m_partitions},
+                            {tr("Brokers"), m_brokers}}) {
+        inputs->addWidget(new QLabel(label, this));
+        inputs->addWidget(w);
+        inputs->addSpacing(8);
+    }
+    inputs->addStretch();
+
+    m_chart = new QChart;
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->hide();
+    m_series = new QBarSeries(m_chart);
+    m_chart->addSeries(m_series);
+    m_x = new QBarCategoryAxis(m_chart);
+    m_x->setTitleText(tr("shard"));
+    m_y = new QValueAxis(m_chart);
+    m_y->setTitleText(tr("partitions"));
+    m_y->setLabelFormat(QStringLiteral("%d"));
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+    m_series->attachAxis(m_x);
+    m_series->attachAxis(m_y);
+    m_chartView = new QChartView(m_chart, this);
+    m_chartView->setObjectName(QStringLiteral("placementChart"));
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumSize(360, 240);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("placementSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(inputs);
+    layout->addWidget(m_chartView, 1);
+    layout->addWidget(m_summary);
+
+    for (QSpinBox *s : {m_shards, m_partitions, m_brokers})
+        connect(s, &QSpinBox::valueChanged, this, &PlacementView::recompute);
+    connect(m_topic, &QLineEdit::textChanged, this, &PlacementView::recompute);
+    recompute();
+}
+
+QIcon PlacementView::icon() const
+{
+    return style()->standardIcon(QStyle::SP_DirIcon);
+}
+
+void PlacementView::recompute()
+{
+    const std::string topic = m_topic->text().toStdString();
+    const Placement placement = Placement::evenShards(m_shards->value());
+    m_result = placement.place(topic, m_partitions->value());
+    m_series->clear();
+    if (!m_result.ok) {
+        m_summary->setText(QString::fromStdString(m_result.error));
+        return;
+    }
+    auto *set = new QBarSet(tr("partitions"));
+    set->setColor(QColor(0x1f, 0x77, 0xb4));
+    QStringList categories;
+    for (size_t i = 0; i < m_result.shards.size(); ++i) {
+        *set << double(m_result.shards[i].partitions.size());
+        categories << QString::number(i + 1);
+        // The hottest shards stand out: they set the ceiling.
+        if (int(m_result.shards[i].partitions.size()) == m_result.maxPerShard)
+            set->selectBar(int(i));
+    }
+    set->setSelectedColor(QColor(0xd6, 0x27, 0x28));
+    m_series->append(set);
+    m_x->setCategories(categories);
+    m_y->setRange(0, std::max(1, m_result.maxPerShard + 1));
+    m_y->setTickCount(std::min(m_result.maxPerShard + 2, 11));
+    m_chart->setTitle(tr("%1 partitions of '%2' on %3 shards")
+                          .arg(m_result.partitions)
+                          .arg(m_topic->text())
+                          .arg(m_shards->value()));
+    const PartitionRecommendation rec = placement.recommendPartitions(m_brokers->value(), topic);
+    QString empty;
+    if (!m_result.emptyShards.empty())
+        empty = tr(" · %1 empty shards").arg(m_result.emptyShards.size());
+    m_summary->setText(tr("Mean %1 per shard, max %2, min %3: max/mean skew %4%5 (red: the "
+                          "hottest shards).\nRecommended: %6")
+                           .arg(m_result.mean, 0, 'f', 2)
+                           .arg(m_result.maxPerShard)
+                           .arg(m_result.minPerShard)
+                           .arg(m_result.maxSkew, 0, 'f', 2)
+                           .arg(empty, QString::fromStdString(rec.reason)));
+}
+
+} // namespace plimsoll

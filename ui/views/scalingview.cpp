@@ -1,0 +1,382 @@
+#include "ui/views/scalingview.h"
+
+#include "model/catalog.h"
+#include "model/store.h"
+#include "ui/formatting.h"
+#include "ui/latesttask.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSplitter>
+#include <QStyle>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace plimsoll {
+
+namespace {
+
+const QColor kBlue(0x1f, 0x77, 0xb4), kRed(0xd6, 0x27, 0x28), kOrange(0xff, 0x7f, 0x0e),
+    kGreen(0x2c, 0xa0, 0x2c), kPurple(0x94, 0x67, 0xbd);
+
+// Refills a combo keeping the current text when it is still offered; `preferred` is chosen
+// when the old text is gone. Signals stay blocked: the caller decides what reloads.
+void refill(QComboBox *combo, const std::vector<std::string> &items, const QString &preferred = {})
+{
+    const QString previous = combo->currentText();
+    const QSignalBlocker blocker(combo);
+    combo->clear();
+    for (const std::string &item : items)
+        combo->addItem(QString::fromStdString(item));
+    int index = combo->findText(previous);
+    if (index < 0)
+        index = combo->findText(preferred);
+    combo->setCurrentIndex(index >= 0 ? index : (combo->count() > 0 ? 0 : -1));
+}
+
+QValueAxis *axis(QChart *chart, Qt::Alignment where, const QString &title)
+{
+    auto *a = new QValueAxis(chart);
+    a->setTitleText(title);
+    a->setLabelFormat(QStringLiteral("%.4g"));
+    chart->addAxis(a, where);
+    return a;
+}
+
+} // namespace
+
+ScalingView::ScalingView(const QString &storePath, QWidget *parent) : StoreView(storePath, parent)
+{
+    setObjectName(QStringLiteral("scalingView"));
+    m_runsLoader = new LatestTask(this);
+    m_runLoader = new LatestTask(this);
+    m_fitter = new LatestTask(this);
+
+    auto combo = [this](const char *name, int chars) {
+        auto *c = new QComboBox(this);
+        c->setObjectName(QLatin1String(name));
+        c->setMinimumContentsLength(chars);
+        c->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        return c;
+    };
+    m_runCombo = combo("runCombo", 28);
+    m_prefixCombo = combo("prefixCombo", 18);
+    m_factorCombo = combo("factorCombo", 10);
+    m_metricCombo = combo("metricCombo", 14);
+    auto *choices = new QHBoxLayout;
+    for (auto [label, c] : {std::pair{tr("Run"), m_runCombo}, {tr("Scenarios"), m_prefixCombo},
+                            {tr("Factor"), m_factorCombo}, {tr("Metric"), m_metricCombo}}) {
+        choices->addWidget(new QLabel(label, this));
+        choices->addWidget(c);
+        choices->addSpacing(8);
+    }
+    choices->addStretch();
+
+    m_chart = new QChart;
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_bandLo = new QLineSeries(m_chart);
+    m_bandHi = new QLineSeries(m_chart);
+    m_band = new QAreaSeries(m_bandHi, m_bandLo);
+    m_band->setName(tr("95% interval"));
+    m_band->setColor(QColor(0x1f, 0x77, 0xb4, 60));
+    m_band->setBorderColor(Qt::transparent);
+    m_curve = new QLineSeries(m_chart);
+    m_curve->setName(tr("USL fit"));
+    m_curve->setPen(QPen(kBlue, 2));
+    m_measured = new QScatterSeries(m_chart);
+    m_measured->setName(tr("measured"));
+    m_measured->setMarkerSize(10);
+    m_measured->setColor(kBlue);
+    m_measured->setBorderColor(Qt::white);
+    m_saturated = new QScatterSeries(m_chart);
+    m_saturated->setName(tr("first saturated step"));
+    m_saturated->setMarkerSize(16);
+    m_saturated->setColor(kRed);
+    m_saturated->setBorderColor(Qt::white);
+    m_nStar = new QScatterSeries(m_chart);
+    m_nStar->setName(tr("N*"));
+    m_nStar->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_nStar->setMarkerSize(13);
+    m_nStar->setColor(kPurple);
+    m_brokerCpu = new QLineSeries(m_chart);
+    m_brokerCpu->setName(tr("broker CPU"));
+    m_brokerCpu->setPen(QPen(kOrange, 1.5, Qt::DashLine));
+    m_shardCpu = new QLineSeries(m_chart);
+    m_shardCpu->setName(tr("hottest shard CPU"));
+    m_shardCpu->setPen(QPen(kGreen, 1.5, Qt::DashLine));
+    m_x = axis(m_chart, Qt::AlignBottom, QString());
+    m_y = axis(m_chart, Qt::AlignLeft, QString());
+    m_cpu = axis(m_chart, Qt::AlignRight, tr("CPU (%)"));
+    m_cpu->setRange(0, 100);
+    for (QAbstractSeries *s : std::initializer_list<QAbstractSeries *>{
+             m_band, m_curve, m_measured, m_saturated, m_nStar}) {
+        m_chart->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+    }
+    for (QLineSeries *s : {m_brokerCpu, m_shardCpu}) {
+        m_chart->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_cpu);
+    }
+    // The band's edge lines are only its geometry; they stay out of the legend.
+    for (auto *marker : m_chart->legend()->markers())
+        if (marker->series() == m_bandLo || marker->series() == m_bandHi)
+            marker->setVisible(false);
+    m_chartView = new QChartView(m_chart, this);
+    m_chartView->setObjectName(QStringLiteral("scalingChart"));
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumSize(360, 260);
+
+    m_residualChart = new QChart;
+    m_residualChart->setAnimationOptions(QChart::NoAnimation);
+    m_residualChart->legend()->hide();
+    m_residualChart->setTitle(tr("Residuals (measured − fitted)"));
+    m_residuals = new QScatterSeries(m_residualChart);
+    m_residuals->setMarkerSize(8);
+    m_residuals->setColor(kBlue);
+    m_residualChart->addSeries(m_residuals);
+    m_rx = axis(m_residualChart, Qt::AlignBottom, QString());
+    m_ry = axis(m_residualChart, Qt::AlignLeft, QString());
+    m_residuals->attachAxis(m_rx);
+    m_residuals->attachAxis(m_ry);
+    m_residualView = new QChartView(m_residualChart, this);
+    m_residualView->setObjectName(QStringLiteral("residualChart"));
+    m_residualView->setRenderHint(QPainter::Antialiasing);
+    m_residualView->setMinimumHeight(190); // below this the axis labels elide to "…"
+
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("fitSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_chartView);
+    split->addWidget(m_residualView);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setSizes({520, 200});
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(choices);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_summary);
+
+    connect(m_runCombo, &QComboBox::currentIndexChanged, this, &ScalingView::loadRun);
+    for (QComboBox *c : {m_prefixCombo, m_factorCombo, m_metricCombo})
+        connect(c, &QComboBox::currentIndexChanged, this, &ScalingView::startFit);
+    m_chart->setTitle(tr("Loading…"));
+}
+
+QIcon ScalingView::icon() const
+{
+    return style()->standardIcon(QStyle::SP_FileDialogDetailedView);
+}
+
+void ScalingView::reload()
+{
+    const std::string path = storePath().toStdString();
+    m_runsLoader->start(
+        [path] {
+            std::vector<std::string> keys;
+            for (const RunSummary &r : Store(path).runs())
+                keys.push_back(r.runKey);
+            return keys;
+        },
+        [this](const std::vector<std::string> &keys) {
+            // The sample ramp is the natural first thing to look at.
+            refill(m_runCombo, keys, QStringLiteral("sample:korvet-pipeline-produce-2026-08-11"));
+            emit runsLoaded(int(keys.size()));
+            loadRun();
+        },
+        [this](const QString &error) { emit loadFailed(error); });
+}
+
+void ScalingView::loadRun()
+{
+    const std::string key = m_runCombo->currentText().toStdString();
+    if (key.empty()) {
+        m_run.reset();
+        refillChoices();
+        return;
+    }
+    const std::string path = storePath().toStdString();
+    m_runLoader->start(
+        [path, key] {
+            return std::make_shared<const RunRecord>(readRunRecords(Store(path), {key}).front());
+        },
+        [this](const std::shared_ptr<const RunRecord> &run) {
+            m_run = run;
+            refillChoices();
+        },
+        [this](const QString &error) { emit loadFailed(error); });
+}
+
+void ScalingView::refillChoices()
+{
+    std::set<std::string> prefixes, factors, metrics;
+    if (m_run) {
+        for (const ScenarioRecord &s : m_run->scenarios) {
+            const auto slash = s.name.rfind('/');
+            if (slash != std::string::npos)
+                prefixes.insert(s.name.substr(0, slash + 1));
+            for (const FactorInfo &f : factorCatalog())
+                if (s.topology.factor(std::string(f.name)))
+                    factors.insert(std::string(f.name));
+            for (const MetricValue &m : s.metrics)
+                metrics.insert(m.name);
+        }
+    }
+    refill(m_prefixCombo, {prefixes.begin(), prefixes.end()});
+    refill(m_factorCombo, {factors.begin(), factors.end()}, QStringLiteral("producers"));
+    refill(m_metricCombo, {metrics.begin(), metrics.end()}, QStringLiteral("records_per_s"));
+    startFit();
+}
+
+void ScalingView::startFit()
+{
+    if (!m_run || m_prefixCombo->currentText().isEmpty()) {
+        m_fitter->cancel();
+        showFit({});
+        return;
+    }
+    m_chart->setTitle(tr("Fitting…"));
+    m_fitter->start(
+        [run = m_run, prefix = m_prefixCombo->currentText().toStdString(),
+         factor = m_factorCombo->currentText().toStdString(),
+         metric = m_metricCombo->currentText().toStdString()] {
+            FitOutcome out;
+            out.points = rampPoints(*run, prefix, factor, metric);
+            std::vector<UslPoint> usl;
+            std::vector<SaturationStep> steps;
+            for (const RampPoint &p : out.points) {
+                usl.push_back({p.x, p.y});
+                steps.push_back({p.scenario, p.x, p.y, p.brokerCpu, p.shardCpu, p.p99, {}, {}});
+            }
+            UslOptions options;
+            options.bootstrapResamples = 400; // a smooth band; `plimsoll fit` does 1000
+            out.fit = UslFitter(options).fit(usl);
+            out.saturation = SaturationDetector().detect(std::move(steps));
+            return out;
+        },
+        [this](const FitOutcome &outcome) { showFit(outcome); },
+        [this](const QString &error) { emit loadFailed(error); });
+}
+
+void ScalingView::showFit(const FitOutcome &outcome)
+{
+    m_points = outcome.points;
+    m_fit = outcome.fit;
+    m_saturation = outcome.saturation;
+    for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_measured, m_saturated, m_nStar, m_curve,
+                                                           m_bandLo, m_bandHi, m_brokerCpu,
+                                                           m_shardCpu, m_residuals})
+        s->clear();
+    const QString factor = m_factorCombo->currentText();
+    const std::string metric = m_metricCombo->currentText().toStdString();
+    if (m_points.empty()) {
+        m_chart->setTitle(m_runCombo->count() == 0 ? tr("No runs in the store yet")
+                                                   : tr("No steps carry this factor and metric"));
+        m_summary->setText(QString());
+        emit fitFinished(false);
+        return;
+    }
+    double maxY = 0, maxX = 0;
+    for (const RampPoint &p : m_points) {
+        maxY = std::max(maxY, p.y);
+        maxX = std::max(maxX, p.x);
+    }
+    const double xTop = maxX * 1.25;
+    const bool showNStar = m_fit.ok && std::isfinite(m_fit.nStar) && m_fit.nStar <= xTop * 1.6;
+    const double xEnd = showNStar ? std::max(xTop, m_fit.nStar * 1.1) : xTop;
+    if (m_fit.ok)
+        for (int i = 0; i <= 120; ++i) {
+            const double n = std::max(0.25, xEnd * i / 120.0);
+            const UslPrediction p = m_fit.predict(n);
+            maxY = std::max(maxY, p.hi);
+        }
+    const MetricInfo *info = findMetric(metric);
+    const AxisScale scale = axisScaleFor(info ? info->unit : std::string_view(), maxY);
+    for (const RampPoint &p : m_points) {
+        m_measured->append(p.x, p.y * scale.factor);
+        if (p.brokerCpu)
+            m_brokerCpu->append(p.x, *p.brokerCpu * 100);
+        if (p.shardCpu)
+            m_shardCpu->append(p.x, *p.shardCpu * 100);
+    }
+    // The saturation marker sits on the throughput curve: the rule reads records/s.
+    if (m_saturation.firstSaturated >= 0 && metric == "records_per_s") {
+        const SaturationStep &s = m_saturation.steps[size_t(m_saturation.firstSaturated)];
+        m_saturated->append(s.load, s.throughput * scale.factor);
+    }
+    double maxResidual = 0;
+    if (m_fit.ok) {
+        for (int i = 0; i <= 120; ++i) {
+            const double n = std::max(0.25, xEnd * i / 120.0);
+            const UslPrediction p = m_fit.predict(n);
+            m_curve->append(n, p.y * scale.factor);
+            m_bandLo->append(n, p.lo * scale.factor);
+            m_bandHi->append(n, p.hi * scale.factor);
+        }
+        if (showNStar)
+            m_nStar->append(m_fit.nStar, m_fit.xAtNStar * scale.factor);
+        for (const RampPoint &p : m_points) {
+            const double r = (p.y - m_fit.params.throughputAt(p.x)) * scale.factor;
+            m_residuals->append(p.x, r);
+            maxResidual = std::max(maxResidual, std::abs(r));
+        }
+    }
+    const QString unit = scale.unit;
+    m_x->setTitleText(factor);
+    m_x->setRange(0, xEnd);
+    m_x->applyNiceNumbers();
+    m_y->setTitleText(QStringLiteral("%1 (%2)").arg(QString::fromStdString(metric), unit));
+    m_y->setRange(0, maxY * scale.factor * 1.08);
+    m_y->applyNiceNumbers();
+    m_rx->setRange(m_x->min(), m_x->max());
+    m_rx->setTitleText(factor);
+    const double r = maxResidual > 0 ? maxResidual * 1.3 : 1;
+    m_ry->setRange(-r, r);
+    m_ry->setTitleText(unit);
+    m_chart->setTitle(QStringLiteral("%1%2 — %3 against %4")
+                          .arg(m_runCombo->currentText(), QStringLiteral(": ") + m_prefixCombo->currentText(),
+                               QString::fromStdString(metric), factor));
+
+    QString text;
+    if (!m_fit.ok) {
+        text = tr("No fit: %1").arg(QString::fromStdString(m_fit.error));
+    } else {
+        text = tr("λ %1 %2 per unit [%3, %4] · σ %5 · κ %6 · R² %7 · N* %8 (X %9 %2) · %10")
+                   .arg(m_fit.params.lambda * scale.factor, 0, 'g', 4)
+                   .arg(unit)
+                   .arg(m_fit.lambdaCi.lo * scale.factor, 0, 'g', 4)
+                   .arg(m_fit.lambdaCi.hi * scale.factor, 0, 'g', 4)
+                   .arg(m_fit.params.sigma, 0, 'g', 3)
+                   .arg(m_fit.params.kappa, 0, 'g', 3)
+                   .arg(m_fit.r2, 0, 'f', 4)
+                   .arg(std::isfinite(m_fit.nStar) ? QString::number(m_fit.nStar, 'f', 1)
+                                                   : QStringLiteral("∞"))
+                   .arg(std::isfinite(m_fit.xAtNStar) ? QString::number(m_fit.xAtNStar * scale.factor, 'g', 4)
+                                                      : QStringLiteral("∞"))
+                   .arg(QString::fromUtf8(toString(m_fit.limit)));
+        if (m_fit.weak)
+            text += tr(" · weak fit: %1").arg(QString::fromStdString(m_fit.weakReason));
+    }
+    text += QStringLiteral("\n") + QString::fromStdString(m_saturation.reason);
+    m_summary->setText(text);
+    emit fitFinished(m_fit.ok);
+}
+
+} // namespace plimsoll

@@ -1,0 +1,99 @@
+#pragma once
+// Scaling: the steps of one ramp (a run, a scenario prefix, a load factor, a metric) with the
+// Universal Scalability Law fitted to them — the curve, its bootstrap interval band, N*, the
+// first saturated step — the residuals beneath, and component CPU on a second axis.
+//
+// Threading: the run list and the chosen run are read in the background; the fit (with its
+// bootstrap) runs in the background too, the latest choice winning. Only drawing happens on
+// the UI thread.
+
+#include "model/ramppoints.h"
+#include "model/saturation.h"
+#include "model/usl.h"
+#include "ui/views/storeview.h"
+
+#include <memory>
+#include <vector>
+
+class QAreaSeries;
+class QChart;
+class QChartView;
+class QComboBox;
+class QLabel;
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+
+namespace plimsoll {
+
+class LatestTask;
+
+class ScalingView : public StoreView
+{
+    Q_OBJECT
+public:
+    explicit ScalingView(const QString &storePath, QWidget *parent = nullptr);
+
+    QString key() const override { return QStringLiteral("scaling"); }
+    QString title() const override { return tr("Scaling"); }
+    QIcon icon() const override;
+    void reload() override;
+
+    QComboBox *runCombo() const { return m_runCombo; }
+    QComboBox *prefixCombo() const { return m_prefixCombo; }
+    QComboBox *factorCombo() const { return m_factorCombo; }
+    QComboBox *metricCombo() const { return m_metricCombo; }
+    QChartView *chartView() const { return m_chartView; }
+    QChartView *residualView() const { return m_residualView; }
+    QLabel *summaryLabel() const { return m_summary; }
+    const UslFit &fit() const { return m_fit; }
+    const std::vector<RampPoint> &points() const { return m_points; }
+    const SaturationResult &saturation() const { return m_saturation; }
+
+signals:
+    void runsLoaded(int count);
+    void fitFinished(bool ok);
+
+private:
+    struct FitOutcome
+    {
+        std::vector<RampPoint> points;
+        UslFit fit;
+        SaturationResult saturation;
+    };
+    void loadRun();
+    void refillChoices();
+    void startFit();
+    void showFit(const FitOutcome &outcome);
+
+    QComboBox *m_runCombo = nullptr;
+    QComboBox *m_prefixCombo = nullptr;
+    QComboBox *m_factorCombo = nullptr;
+    QComboBox *m_metricCombo = nullptr;
+    QChartView *m_chartView = nullptr;
+    QChartView *m_residualView = nullptr;
+    QChart *m_chart = nullptr;
+    QChart *m_residualChart = nullptr;
+    QScatterSeries *m_measured = nullptr;
+    QScatterSeries *m_saturated = nullptr;
+    QScatterSeries *m_nStar = nullptr;
+    QLineSeries *m_curve = nullptr;
+    QLineSeries *m_bandLo = nullptr;
+    QLineSeries *m_bandHi = nullptr;
+    QAreaSeries *m_band = nullptr;
+    QLineSeries *m_brokerCpu = nullptr;
+    QLineSeries *m_shardCpu = nullptr;
+    QScatterSeries *m_residuals = nullptr;
+    QValueAxis *m_x = nullptr, *m_y = nullptr, *m_cpu = nullptr;
+    QValueAxis *m_rx = nullptr, *m_ry = nullptr;
+    QLabel *m_summary = nullptr;
+    LatestTask *m_runsLoader = nullptr;
+    LatestTask *m_runLoader = nullptr;
+    LatestTask *m_fitter = nullptr;
+    std::shared_ptr<const RunRecord> m_run; // the chosen run, as read
+    std::vector<RampPoint> m_points;
+    UslFit m_fit;
+    SaturationResult m_saturation;
+};
+
+} // namespace plimsoll

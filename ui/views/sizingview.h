@@ -1,0 +1,87 @@
+#pragma once
+// Sizing: the target and its constraints as spin boxes and sliders; the deployment, the
+// utilization of each component and the reasoning recompute as they change.
+//
+// Threading: the models are fitted once in the background from every run in the store (and
+// again after the store changes). A recompute is arithmetic on them — measured well under a
+// millisecond (Sizing.RecomputeIsWellUnderAMillisecond; the view shows its own timing) — so it
+// runs on the UI thread, on every change.
+
+#include "model/sizing.h"
+#include "ui/views/storeview.h"
+
+#include <memory>
+
+class QCheckBox;
+class QDoubleSpinBox;
+class QLabel;
+class QProgressBar;
+class QSlider;
+class QSpinBox;
+class QTableWidget;
+class QTextBrowser;
+class QVBoxLayout;
+
+namespace plimsoll {
+
+class LatestTask;
+
+class SizingView : public StoreView
+{
+    Q_OBJECT
+public:
+    explicit SizingView(const QString &storePath, QWidget *parent = nullptr);
+    ~SizingView() override;
+
+    QString key() const override { return QStringLiteral("sizing"); }
+    QString title() const override { return tr("Sizing"); }
+    QIcon icon() const override;
+    void reload() override;
+
+    QDoubleSpinBox *rateSpin() const { return m_rate; } // thousands of records/s
+    QSlider *headroomSlider() const { return m_headroom; }
+    QCheckBox *nodeLossCheck() const { return m_nodeLoss; }
+    QTableWidget *resultTable() const { return m_table; }
+    QTextBrowser *reasoningPanel() const { return m_reasoning; }
+    const SizingResult &result() const { return m_result; }
+    bool modelsReady() const { return m_sizer != nullptr; }
+    // The text of a result row by its key ("brokers", "shards", ...), or empty.
+    QString resultText(const QString &key) const;
+    // Utilization bar of a component (0–100, percent of the resource), −1 when absent.
+    int utilizationPercent(const QString &component) const;
+    double lastRecomputeMs() const { return m_lastMs; }
+
+    SizingInputs inputs() const;
+
+signals:
+    void modelsLoaded();
+    void recomputed();
+
+private:
+    void recompute();
+
+    QDoubleSpinBox *m_rate = nullptr;
+    QSlider *m_rateSlider = nullptr;
+    QSpinBox *m_recordSize = nullptr;
+    QDoubleSpinBox *m_compression = nullptr;
+    QSpinBox *m_retention = nullptr;
+    QSpinBox *m_replication = nullptr;
+    QDoubleSpinBox *m_p99 = nullptr;
+    QSlider *m_headroom = nullptr;
+    QLabel *m_headroomLabel = nullptr;
+    QCheckBox *m_nodeLoss = nullptr;
+    QCheckBox *m_flex = nullptr;
+    QCheckBox *m_tiered = nullptr;
+    QSpinBox *m_localRetention = nullptr;
+    QTableWidget *m_table = nullptr;
+    QVBoxLayout *m_bars = nullptr;
+    QWidget *m_barsBox = nullptr;
+    QTextBrowser *m_reasoning = nullptr;
+    QLabel *m_status = nullptr;
+    LatestTask *m_loader = nullptr;
+    std::unique_ptr<Sizer> m_sizer;
+    SizingResult m_result;
+    double m_lastMs = 0;
+};
+
+} // namespace plimsoll
