@@ -7,6 +7,7 @@
 #include "importers/korvetdistimporter.h"
 #include "importers/korvetresultimporter.h"
 #include "importers/ombimporter.h"
+#include "importers/prometheusimporter.h"
 #include "importers/rdkafkaperformanceimporter.h"
 #include "importers/redisbenchmarkimporter.h"
 #include "importers/trendrecordsimporter.h"
@@ -56,9 +57,11 @@ ImporterRegistry::ImporterRegistry()
     static const HlogImporter hlog;
     static const HgrmImporter hgrm;
     static const RedisBenchmarkImporter redisBenchmark;
+    static const PrometheusImporter prometheus;
     m_importers = {&trendRecords,      &korvetResult,      &omb, &korvetDist,
                    &kafkaProducerPerf, &kafkaConsumerPerf, &rdkafkaPerformance};
     m_importers.insert(m_importers.end(), {&hlog, &hgrm, &redisBenchmark});
+    m_importers.insert(m_importers.end(), {&prometheus});
 }
 
 const Importer *ImporterRegistry::byName(std::string_view name) const
