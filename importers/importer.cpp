@@ -6,6 +6,7 @@
 #include "importers/kafkaproducerperfimporter.h"
 #include "importers/korvetdistimporter.h"
 #include "importers/korvetresultimporter.h"
+#include "importers/memtierimporter.h"
 #include "importers/ombimporter.h"
 #include "importers/prometheusimporter.h"
 #include "importers/rdkafkaperformanceimporter.h"
@@ -57,11 +58,12 @@ ImporterRegistry::ImporterRegistry()
     static const HlogImporter hlog;
     static const HgrmImporter hgrm;
     static const RedisBenchmarkImporter redisBenchmark;
+    static const MemtierImporter memtier;
     static const PrometheusImporter prometheus;
     m_importers = {&trendRecords,      &korvetResult,      &omb, &korvetDist,
                    &kafkaProducerPerf, &kafkaConsumerPerf, &rdkafkaPerformance};
     m_importers.insert(m_importers.end(), {&hlog, &hgrm, &redisBenchmark});
-    m_importers.insert(m_importers.end(), {&prometheus});
+    m_importers.insert(m_importers.end(), {&memtier, &prometheus});
 }
 
 const Importer *ImporterRegistry::byName(std::string_view name) const
