@@ -1,5 +1,7 @@
 #include "importers/importservice.h"
 
+#include "importers/urlfetcher.h"
+
 #include <QBuffer>
 #include <QDirIterator>
 #include <QCryptographicHash>
@@ -77,6 +79,7 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
 
     ImportOptions options;
     options.uri = uri;
+    options.latencyUnit = request.latencyUnit;
     ImportResult parsed = importer->parse(device, options, progress);
     report.warnings = parsed.warnings;
     if (!parsed.ok()) {
@@ -153,6 +156,8 @@ nlohmann::json SourceReport::toJson() const
 
 SourceReport ImportService::importFile(const ImportRequest &request, const Progress &progress)
 {
+    if (UrlFetcher::isUrl(request.path))
+        return importUrl(request, progress);
     const QString path = QString::fromStdString(request.path);
     const std::string uri = QFileInfo(path).absoluteFilePath().toStdString();
     QFile file(path);
@@ -235,6 +240,31 @@ nlohmann::json ImportSummary::toJson() const
     return {{"sources", sources},     {"imported", imported}, {"unchanged", unchanged},
             {"checked", checked},     {"failed", failed},     {"runs", runs},
             {"scenarios", scenarios}, {"metrics", metrics},   {"warnings", warnings}};
+}
+
+SourceReport ImportService::importUrl(const ImportRequest &request, const Progress &progress)
+{
+    FetchOptions fetch;
+    fetch.insecure = request.insecure;
+    fetch.timeoutS = request.timeoutS;
+    fetch.maxBytes = request.maxBytes;
+    const std::string uri = UrlFetcher::redactUrl(request.path);
+    const FetchResult fetched = UrlFetcher::fetch(request.path, fetch);
+    SourceReport report;
+    if (!fetched.ok) {
+        report.uri = uri;
+        fail(report, {}, {fetched.error, 0, -1, {}});
+    } else {
+        QBuffer buffer;
+        buffer.setData(fetched.body);
+        buffer.open(QIODevice::ReadOnly);
+        report = importDevice(m_store, buffer, uri, uri, request, progress);
+    }
+    if (request.insecure)
+        report.warnings.insert(report.warnings.begin(),
+                               {"tls-unverified", 0,
+                                "--insecure: the server's TLS certificate was not verified"});
+    return report;
 }
 
 SourceReport ImportService::importBytes(const std::string &uri, const QByteArray &bytes,

@@ -33,6 +33,14 @@ struct ImportRequest
     std::string format; // empty: detect by content
     bool dryRun = false;
     bool sample = false; // mark runs as sample runs
+    // Unit of HdrHistogram log and percentile-table values (--hlog-unit): "ns", "us", "ms",
+    // "s"; empty for the format's usual unit (ImportOptions::latencyUnit).
+    std::string latencyUnit{};
+    // For http:// and https:// paths (importers/urlfetcher.h): skip TLS verification, the
+    // whole transfer's limit in seconds, the largest body accepted in bytes.
+    bool insecure = false;
+    int64_t timeoutS = 120;
+    int64_t maxBytes = 256LL * 1024 * 1024;
 };
 
 // Totals over the sources of one `plimsoll import`, for the line printed at the end.
@@ -51,6 +59,8 @@ class ImportService
 {
 public:
     explicit ImportService(Store &store) : m_store(store) {}
+    // A path starting with http:// or https:// is fetched (UrlFetcher) and imported from memory;
+    // the source uri is the URL with credentials redacted.
     SourceReport importFile(const ImportRequest &request, const Progress &progress = {});
     // A file, or every regular file under a directory (recursively, sorted by path; hidden
     // files and directories skipped), each its own source and transaction. A failed file
@@ -61,6 +71,7 @@ public:
                              const ImportRequest &request, const Progress &progress = {});
 
 private:
+    SourceReport importUrl(const ImportRequest &request, const Progress &progress);
     Store &m_store;
 };
 
