@@ -25,6 +25,9 @@ struct ImportArgs
     bool dryRun = false;
     bool json = false;
     std::vector<std::string> paths;
+    std::string hlogUnit;
+    bool insecure = false;
+    int64_t timeoutS = 120;
 };
 
 int runImport(const std::string &db, const ImportArgs &args)
@@ -37,7 +40,10 @@ int runImport(const std::string &db, const ImportArgs &args)
     bool anyFailed = false;
     std::vector<SourceReport> all;
     for (const auto &path : args.paths) {
-        const ImportRequest request{path, args.format, args.dryRun, false};
+        ImportRequest request{path, args.format, args.dryRun, false};
+        request.latencyUnit = args.hlogUnit;
+        request.insecure = args.insecure;
+        request.timeoutS = args.timeoutS;
         // A directory expands to its files, each its own source and transaction.
         for (const SourceReport &report : service.importPath(request)) {
             anyFailed |= report.status == "failed";
@@ -180,6 +186,13 @@ void addStoreCommands(CLI::App &app, Commands &commands)
     import->add_option("--format", importArgs->format, "Force a format (see `plimsoll formats`)");
     import->add_flag("--dry-run", importArgs->dryRun, "Parse and report, write nothing");
     import->add_flag("--json", importArgs->json, "Machine-readable report");
+    import->add_option("--hlog-unit", importArgs->hlogUnit,
+                       "Unit of HdrHistogram log/percentile values: ns, us, ms or s")
+        ->check(CLI::IsMember({"ns", "us", "ms", "s"}));
+    import->add_flag("--insecure", importArgs->insecure,
+                     "For URLs: do not verify the server's TLS certificate (reported as a warning)");
+    import->add_option("--timeout", importArgs->timeoutS, "For URLs: seconds for the whole transfer")
+        ->default_val(120)->check(CLI::PositiveNumber);
     import->add_option("paths", importArgs->paths, "Files, directories or URLs to import")->required();
     commands.add(import, [importArgs](const CliContext &c) { return runImport(c.storePath, *importArgs); });
 
