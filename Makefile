@@ -49,6 +49,17 @@ test-asan: test-deps
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --test-dir $(ASAN_BUILD_DIR) --output-on-failure -j$(JOBS) --timeout 1800 -E '^packaging\.'
 
+# The performance suite (never part of `make test`): a Release build of its own, micro-benchmarks,
+# the store and window at 1M records, and the bench client beside Apache's perf tools and bare
+# librdkafka loops against the local test broker. Prints one table; perf-results.json beside it.
+PERF_BUILD_DIR ?= build-perf
+.PHONY: perf
+perf: test-deps
+	cmake -S . -B $(PERF_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" \
+	  -DPLIMSOLL_WERROR=ON -DPLIMSOLL_BUILD_TESTS=OFF -DPLIMSOLL_BUILD_FUZZ=OFF -DPLIMSOLL_BUILD_PERF=ON $(CMAKE_FLAGS)
+	cmake --build $(PERF_BUILD_DIR) -j$(JOBS) --target perf_all
+	perf/run-perf.sh $(PERF_BUILD_DIR)
+
 # The Debian package, in $(BUILD_DIR)/package/.
 package: build
 	cd $(BUILD_DIR) && cpack -G DEB -B package

@@ -108,6 +108,30 @@ TEST(HdrHistogram, MergesLosslesslyAcrossLayouts)
     EXPECT_EQ(a.valueAtPercentile(50), 0);
 }
 
+// add() reads other's counts only up to its largest recorded value (merging a run's
+// intervals stays cheap): the top bucket of each part and the empty part must still merge.
+TEST(HdrHistogram, MergeKeepsEachPartsTopBucket)
+{
+    const int64_t hour = 3600LL * 1000 * 1000;
+    HdrHistogram total(1, hour, 3), low(1, hour, 3), high(1, hour, 3), empty(1, hour, 3);
+    low.record(1);
+    low.record(2047);
+    low.record(123456, 3);
+    high.record(3'000'000'000);
+    empty.record(5);
+    empty.reset();
+    EXPECT_TRUE(total.add(low));
+    EXPECT_TRUE(total.add(empty));
+    EXPECT_TRUE(total.add(high));
+    EXPECT_EQ(total.totalCount(), 6);
+    EXPECT_EQ(total.max(), high.max());
+    EXPECT_EQ(total.min(), low.min());
+    EXPECT_EQ(total.valueAtPercentile(80), low.valueAtPercentile(100));
+    std::vector<int64_t> counts;
+    total.forEachRecorded([&](const HdrHistogram::Bucket &b) { counts.push_back(b.count); });
+    EXPECT_EQ(counts, (std::vector<int64_t>{1, 1, 3, 1}));
+}
+
 TEST(HdrHistogram, EncodingRoundTrips)
 {
     HdrHistogram h(1, 3600LL * 1000 * 1000 * 1000, 3);

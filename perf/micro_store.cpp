@@ -1,0 +1,170 @@
+// The store at scale: importing 1M trend records through Store::importSource (what every
+// import commits) against a raw loop of prepared SQLite inserts writing the same rows into the
+// same schema, and reading one metric's series back over the 1M records.
+//
+// PLIMSOLL_PERF_DIR names where the stores are written (default: the working directory); the
+// 1M-record store (trend-1m.db) is kept there for the window benchmark.
+#include "model/store.h"
+#include "perf/perfdata.h"
+
+#include <benchmark/benchmark.h>
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+namespace {
+
+using namespace plimsoll;
+
+constexpr size_t kRecords = 1'000'000;
+
+std::string perfPath(const char *name)
+{
+    const char *dir = std::getenv("PLIMSOLL_PERF_DIR");
+    return (std::filesystem::path(dir && *dir ? dir : ".") / name).string();
+}
+
+void removeStore(const std::string &path)
+{
+    for (const char *suffix : {"", "-wal", "-shm"})
+        std::filesystem::remove(path + suffix);
+}
+
+void BM_StoreImport1M(benchmark::State &state)
+{
+    const std::string path = perfPath("trend-1m.db");
+    for (auto _ : state) {
+        state.PauseTiming();
+        removeStore(path);
+        Store store(path);
+        state.ResumeTiming();
+        for (size_t chunk = 0; chunk * perf::kRecordsPerSource < kRecords; ++chunk) {
+            state.PauseTiming(); // generating the records is not the store's work
+            const auto runs = perf::trendRuns(chunk * perf::kRecordsPerSource, perf::kRecordsPerSource);
+            state.ResumeTiming();
+            store.importSource(perf::trendSource(chunk), runs);
+        }
+    }
+    state.counters["records_per_s"] =
+        benchmark::Counter(double(kRecords) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_StoreImport1M)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void check(int rc, sqlite3 *db)
+{
+    if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
+        throw std::runtime_error(sqlite3_errmsg(db));
+}
+
+struct Stmt
+{
+    Stmt(sqlite3 *db, const char *sql) : db(db) { check(sqlite3_prepare_v2(db, sql, -1, &s, nullptr), db); }
+    ~Stmt() { sqlite3_finalize(s); }
+    void text(int i, const std::string &v) { sqlite3_bind_text(s, i, v.data(), int(v.size()), SQLITE_TRANSIENT); }
+    void run()
+    {
+        check(sqlite3_step(s), db);
+        sqlite3_reset(s);
+    }
+    sqlite3 *db;
+    sqlite3_stmt *s = nullptr;
+};
+
+// The floor: the same rows, the same schema, indexes and pragmas (a Store created the file),
+// inserted by prepared statements with no checks and no per-row logic beyond binding.
+void BM_RawSqliteInsert1M(benchmark::State &state)
+{
+    const std::string path = perfPath("raw-1m.db");
+    for (auto _ : state) {
+        state.PauseTiming();
+        removeStore(path);
+        { Store schema(path); }
+        sqlite3 *db = nullptr;
+        check(sqlite3_open(path.c_str(), &db), db);
+        sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
+                     nullptr, nullptr, nullptr);
+        state.ResumeTiming();
+        {
+            Stmt src(db, "INSERT INTO sources (uri, format, sha256, importer, importer_version, "
+                         "imported_at, sample) VALUES (?,?,?,?,?,?,0)");
+            Stmt run(db, "INSERT INTO runs (source_id, run_key, timestamp, commit_sha, image_digest, "
+                         "tool, tool_version, target, environment, tuning, sample, provenance) "
+                         "VALUES (?,?,?,?,NULL,?,?,?,'{}',?,0,NULL)");
+            Stmt sc(db, "INSERT INTO scenarios (run_id, ordinal, name, kind, producers, record_size_bytes) "
+                        "VALUES (?,0,?,?,?,?)");
+            Stmt met(db, "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES (?,?,?,?)");
+            for (size_t chunk = 0; chunk * perf::kRecordsPerSource < kRecords; ++chunk) {
+                state.PauseTiming();
+                const auto runs = perf::trendRuns(chunk * perf::kRecordsPerSource, perf::kRecordsPerSource);
+                const SourceRecord source = perf::trendSource(chunk);
+                state.ResumeTiming();
+                sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+                src.text(1, source.uri);
+                src.text(2, source.format);
+                src.text(3, source.sha256);
+                src.text(4, source.importer);
+                src.text(5, source.importerVersion);
+                src.text(6, source.importedAt);
+                src.run();
+                const sqlite3_int64 sourceId = sqlite3_last_insert_rowid(db);
+                for (const RunRecord &r : runs) {
+                    sqlite3_bind_int64(run.s, 1, sourceId);
+                    run.text(2, r.runKey);
+                    run.text(3, r.timestamp);
+                    run.text(4, r.commit);
+                    run.text(5, r.tool);
+                    run.text(6, r.toolVersion);
+                    run.text(7, r.target);
+                    run.text(8, r.tuning.dump());
+                    run.run();
+                    const sqlite3_int64 runId = sqlite3_last_insert_rowid(db);
+                    for (const ScenarioRecord &s : r.scenarios) {
+                        sqlite3_bind_int64(sc.s, 1, runId);
+                        sc.text(2, s.name);
+                        sc.text(3, s.kind);
+                        sqlite3_bind_int64(sc.s, 4, *s.topology.producers);
+                        sqlite3_bind_int64(sc.s, 5, *s.topology.recordSizeBytes);
+                        sc.run();
+                        const sqlite3_int64 scenarioId = sqlite3_last_insert_rowid(db);
+                        int ordinal = 0;
+                        for (const MetricValue &m : s.metrics) {
+                            sqlite3_bind_int64(met.s, 1, scenarioId);
+                            sqlite3_bind_int(met.s, 2, ordinal++);
+                            met.text(3, m.name);
+                            sqlite3_bind_double(met.s, 4, m.value);
+                            met.run();
+                        }
+                    }
+                }
+                check(sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr), db);
+            }
+        }
+        sqlite3_close(db);
+    }
+    state.counters["records_per_s"] =
+        benchmark::Counter(double(kRecords) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_RawSqliteInsert1M)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// One metric of one scenario over the 1M records, oldest first (Store::series).
+void BM_StoreSeriesQuery1M(benchmark::State &state)
+{
+    const Store store(perfPath("trend-1m.db"));
+    size_t points = 0;
+    for (auto _ : state) {
+        const auto series = store.series(perf::kPerfScenario, perf::kPerfMetric);
+        points = series.size();
+        benchmark::DoNotOptimize(series.data());
+    }
+    if (points != kRecords)
+        state.SkipWithError("the series does not hold every record: run BM_StoreImport1M first");
+    state.counters["points"] = double(points);
+}
+BENCHMARK(BM_StoreSeriesQuery1M)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+} // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,245 @@
+// Reads what run-perf.sh left in a results directory and prints one table — every figure beside
+// its target with PASS or MISS, informational figures with "—" — and writes the same as JSON.
+//
+//   perf_report RESULTS_DIR OUT.json [OUT.md]
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using nlohmann::json;
+
+std::string g_dir;
+
+std::optional<json> readJson(const std::string &name)
+{
+    std::ifstream in(g_dir + "/" + name);
+    if (!in)
+        return std::nullopt;
+    try {
+        return json::parse(in);
+    } catch (const std::exception &) {
+        return std::nullopt;
+    }
+}
+
+std::string readText(const std::string &name)
+{
+    std::ifstream in(g_dir + "/" + name);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+struct Row
+{
+    std::string area, figure;
+    std::optional<double> value;
+    std::string unit, target, verdict, note;
+};
+std::vector<Row> g_rows;
+
+std::string num(double v)
+{
+    char buf[64];
+    const double a = std::abs(v);
+    std::snprintf(buf, sizeof buf, a >= 1000 ? "%.0f" : a >= 100 ? "%.1f" : a >= 1 ? "%.2f" : "%.3g", v);
+    return buf;
+}
+
+// `limit` with `below` true: value ≤ limit passes (a cost); false: value ≥ limit passes.
+void add(const std::string &area, const std::string &figure, std::optional<double> value, const std::string &unit,
+         std::optional<double> limit = {}, bool below = true, bool strict = false, const std::string &note = {})
+{
+    Row r{area, figure, value, unit, "—", "—", note};
+    if (limit) {
+        r.target = std::string(below ? (strict ? "< " : "≤ ") : "≥ ") + num(*limit) + (unit.empty() ? "" : " " + unit);
+        if (!value)
+            r.verdict = "MISSING";
+        else
+            r.verdict = (below ? (strict ? *value < *limit : *value <= *limit) : *value >= *limit) ? "PASS" : "MISS";
+    } else if (!value) {
+        r.verdict = "MISSING";
+    }
+    g_rows.push_back(r);
+}
+
+// A Google Benchmark result by name: CPU time in `unit` ("ns", "us", "ms") per iteration.
+std::optional<json> benchmark(const std::string &file, const std::string &name)
+{
+    const auto doc = readJson(file);
+    if (!doc)
+        return std::nullopt;
+    for (const json &b : (*doc)["benchmarks"])
+        if (b.value("name", "") == name && !b.value("error_occurred", false))
+            return b;
+    return std::nullopt;
+}
+
+std::optional<double> cpuTime(const std::string &file, const std::string &name, const std::string &unit)
+{
+    const auto b = benchmark(file, name);
+    if (!b)
+        return std::nullopt;
+    const std::string have = b->value("time_unit", "ns");
+    auto scale = [](const std::string &u) { return u == "s" ? 1e9 : u == "ms" ? 1e6 : u == "us" ? 1e3 : 1.0; };
+    return (*b)["cpu_time"].get<double>() * scale(have) / scale(unit);
+}
+
+struct Client
+{
+    std::optional<double> recordsPerS, cpuPerMillion;
+};
+
+// records/s as the tool itself reports it; CPU-seconds per million records from perf_run.
+Client client(const std::string &stem, double records)
+{
+    Client c;
+    const auto run = readJson("clients/" + stem + ".run.json");
+    if (!run || (*run)["exit_code"].get<int>() != 0)
+        return c;
+    c.cpuPerMillion = (*run)["cpu_s"].get<double>() / (records / 1e6);
+    const std::string out = readText("clients/" + stem + ".out");
+    std::smatch m;
+    if (stem.find("plimsoll") != std::string::npos) {
+        try {
+            const json j = json::parse(out);
+            c.recordsPerS = j["scenarios"][0]["metrics"]["records_per_s"].get<double>();
+        } catch (const std::exception &) {
+        }
+    } else if (stem.find("bare") != std::string::npos) {
+        if (std::regex_search(out, m, std::regex(R"("records_per_s": ([0-9.]+))")))
+            c.recordsPerS = std::stod(m[1]);
+    } else if (stem.find("produce") != std::string::npos) {
+        // "1000000 records sent, 95238.1 records/sec (93.01 MB/sec), ..."
+        if (std::regex_search(out, m, std::regex(R"(records sent, ([0-9.]+) records/sec)")))
+            c.recordsPerS = std::stod(m[1]);
+    } else {
+        // CSV: start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, ...
+        if (std::regex_search(out, m, std::regex(R"(\n[0-9-]+ [0-9:]+, [0-9-]+ [0-9:]+, [0-9.]+, [0-9.]+, [0-9]+, ([0-9.]+))")))
+            c.recordsPerS = std::stod(m[1]);
+    }
+    return c;
+}
+
+std::optional<double> ratio(std::optional<double> a, std::optional<double> b)
+{
+    if (!a || !b || *b <= 0)
+        return std::nullopt;
+    return *a / *b;
+}
+
+void clients(double records)
+{
+    for (const std::string phase : {"produce", "consume"}) {
+        const std::string area = "client " + phase;
+        const Client p = client(phase + "-plimsoll", records), a = client(phase + "-apache", records),
+                     b = client(phase + "-bare", records);
+        add(area, "plimsoll bench " + std::string(phase == "produce" ? "producer" : "consumer"), p.recordsPerS, "records/s");
+        add(area, std::string("Apache kafka-") + (phase == "produce" ? "producer" : "consumer") + "-perf-test", a.recordsPerS, "records/s");
+        add(area, "bare librdkafka loop", b.recordsPerS, "records/s");
+        add(area, "plimsoll CPU per 1M records", p.cpuPerMillion, "CPU-s");
+        add(area, "Apache CPU per 1M records", a.cpuPerMillion, "CPU-s");
+        add(area, "bare loop CPU per 1M records", b.cpuPerMillion, "CPU-s");
+        add(area, "plimsoll ÷ Apache, CPU per record", ratio(p.cpuPerMillion, a.cpuPerMillion), "×", 0.5);
+        add(area, "plimsoll ÷ bare loop, CPU per record", ratio(p.cpuPerMillion, b.cpuPerMillion), "×", 1.1);
+    }
+}
+
+void micro()
+{
+    add("hdr", "record one value", cpuTime("micro_hdr.json", "BM_HdrRecord", "ns"), "ns", 20);
+    add("hdr", "merge 1,000 interval histograms", cpuTime("micro_hdr.json", "BM_HdrMerge1000Intervals", "ms"), "ms", 10, true, true);
+    const auto q = cpuTime("micro_hdr.json", "BM_HdrPercentiles", "ns");
+    add("hdr", "percentile query (1M values, 7 percentiles)", q ? std::optional<double>(*q / 7 / 1000) : std::nullopt, "µs each");
+    if (const auto doc = readJson("micro_importers.json")) {
+        for (const json &b : (*doc)["benchmarks"]) {
+            const std::string name = b.value("name", "");
+            const std::string format = name.substr(name.find('/') + 1);
+            if (b.value("error_occurred", false) || !b.contains("bytes_per_second")) {
+                add("importers", format, std::nullopt, "MB/s", {}, true, false, b.value("error_message", ""));
+                continue;
+            }
+            add("importers", format, b["bytes_per_second"].get<double>() / 1e6, "MB/s", {}, true, false,
+                b.value("label", ""));
+        }
+    } else {
+        add("importers", "importer throughput", std::nullopt, "MB/s");
+    }
+    add("model", "USL fit, 20 points, no bootstrap", cpuTime("micro_model.json", "BM_UslFit20Points/0", "ms"), "ms");
+    add("model", "USL fit, 20 points, 1000-resample bootstrap", cpuTime("micro_model.json", "BM_UslFit20Points/1000", "ms"), "ms");
+    add("model", "sizing recompute (fresh Sizer)", cpuTime("micro_model.json", "BM_SizingRecomputeCold", "ms"), "ms", 1, true, true);
+    add("model", "sizing recompute (Sizer kept, as the view)", cpuTime("micro_model.json", "BM_SizingRecomputeWarm", "ms"), "ms", 1, true, true);
+    add("model", "CRC16 placement of 10,000 partitions", cpuTime("micro_model.json", "BM_Crc16Placement10kPartitions", "ms"), "ms");
+}
+
+void store()
+{
+    const auto imp = cpuTime("micro_store.json", "BM_StoreImport1M/iterations:1/real_time", "ms");
+    const auto raw = cpuTime("micro_store.json", "BM_RawSqliteInsert1M/iterations:1/real_time", "ms");
+    auto rate = [](std::optional<double> ms) { return ms ? std::optional<double>(1e6 / (*ms / 1e3)) : std::nullopt; };
+    add("store", "Store::importSource, 1M trend records", rate(imp), "records/s");
+    add("store", "raw prepared-insert loop, same rows", rate(raw), "records/s");
+    add("store", "import ÷ raw throughput", ratio(rate(imp), rate(raw)), "×", 0.5, false);
+    add("store", "one metric's series over 1M records", cpuTime("micro_store.json", "BM_StoreSeriesQuery1M/iterations:2/real_time", "ms"), "ms");
+}
+
+void window()
+{
+    const auto w = readJson("window.json");
+    auto get = [&](const char *key) -> std::optional<double> {
+        if (!w || !w->contains(key) || (*w)[key].get<double>() < 0)
+            return std::nullopt;
+        return (*w)[key].get<double>();
+    };
+    add("window", "cold start to first paint (1M-record store)", get("first_paint_ms"), "ms", 1000, true, true);
+    add("window", "trend chart redraw, 1M-point series", get("trend_redraw_ms"), "ms", 50, true, true);
+    add("window", "points drawn after downsampling", get("trend_points_drawn"), "points");
+    add("window", "Library filled (from process start)", get("library_loaded_ms"), "ms");
+    add("window", "Trends series loaded (from process start)", get("trend_series_loaded_ms"), "ms");
+    add("window", "longest UI-thread stall meanwhile", get("longest_ui_stall_ms"), "ms");
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: perf_report RESULTS_DIR OUT.json [OUT.md]\n");
+        return 2;
+    }
+    g_dir = argv[1];
+    const auto meta = readJson("meta.json").value_or(json::object());
+    clients(meta.value("records", 1e6));
+    micro();
+    store();
+    window();
+
+    std::ostringstream md;
+    md << "| area | figure | value | target | verdict |\n|---|---|---:|---|---|\n";
+    json rows = json::array();
+    int missed = 0;
+    for (const Row &r : g_rows) {
+        const std::string value = r.value ? num(*r.value) + (r.unit.empty() ? "" : " " + r.unit) : "—";
+        md << "| " << r.area << " | " << r.figure << (r.note.empty() ? "" : " (" + r.note + ")") << " | " << value
+           << " | " << r.target << " | " << r.verdict << " |\n";
+        rows.push_back({{"area", r.area}, {"figure", r.figure}, {"value", r.value ? json(*r.value) : json()},
+                        {"unit", r.unit}, {"target", r.target}, {"verdict", r.verdict}, {"note", r.note}});
+        missed += r.verdict == "MISS" || r.verdict == "MISSING";
+    }
+    std::cout << md.str();
+    std::ofstream(argv[2]) << json({{"meta", meta}, {"rows", rows}}).dump(2) << "\n";
+    if (argc > 3)
+        std::ofstream(argv[3]) << md.str();
+    std::cout << "\n" << missed << " of the targeted figures missed or missing; results in " << argv[2] << "\n";
+    return 0;
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Plimsoll's performance suite: `make perf` builds Release into BUILD_DIR and runs this.
+#
+#   perf/run-perf.sh BUILD_DIR
+#
+# 1. Micro-benchmarks (Google Benchmark): HDR histogram, importers, model, store at 1M records.
+# 2. The window on the 1M-record store, offscreen.
+# 3. Against the local test broker (tests/services/services.sh, into a temporary state dir,
+#    stopped on exit whatever happens): the same produce and consume workload through
+#    `plimsoll bench`, Apache's perf tools and bare librdkafka loops, each client's CPU from
+#    getrusage.
+# Then prints the table and writes BUILD_DIR/perf-results.json (and .md).
+#
+# PLIMSOLL_PERF_RECORDS (default 1000000) sets the client workload; PLIMSOLL_PERF_SKIP a
+# space-separated subset of "micro store window clients" to leave out.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$here")
+build=$(cd "${1:?usage: run-perf.sh BUILD_DIR}" && pwd)
+bin=$build/perf
+results=$build/perf-results.d
+records=${PLIMSOLL_PERF_RECORDS:-1000000}
+skip=" ${PLIMSOLL_PERF_SKIP:-} "
+mkdir -p "$results/clients"
+say() { printf 'perf: %s\n' "$*" >&2; }
+skipped() { [[ $skip == *" $1 "* ]]; }
+
+cat >"$results/meta.json" <<META
+{"records": $records, "record_bytes": 1024, "acks": "1", "linger_ms": 5, "batch_bytes": 16384,
+ "host": "$(hostname)", "cpus": $(nproc), "load_avg": "$(cut -d' ' -f1-3 /proc/loadavg)",
+ "commit": "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)", "date": "$(date -Is)"}
+META
+
+gbench() { # NAME [ENV...]: a Google Benchmark binary, JSON into the results
+    local name=$1
+    say "$name"
+    "$bin/$name" --benchmark_out="$results/$name.json" --benchmark_out_format=json \
+        --benchmark_min_time="${PLIMSOLL_PERF_MIN_TIME:-0.5}" >&2
+}
+
+if ! skipped micro; then
+    gbench micro_hdr
+    gbench micro_model
+    gbench micro_importers
+fi
+if ! skipped store; then
+    PLIMSOLL_PERF_DIR=$results gbench micro_store
+fi
+if ! skipped window; then
+    if [[ -f $results/trend-1m.db ]]; then
+        say "window on the 1M-record store (offscreen)"
+        XDG_CONFIG_HOME=$results/config QT_QPA_PLATFORM=offscreen \
+            "$bin/perf_window" "$results/trend-1m.db" "$results/trends-1m.png" >"$results/window.json" ||
+            say "the window benchmark failed (see $results/window.json)"
+    else
+        say "no 1M-record store (the store benchmark makes it): window skipped"
+    fi
+fi
+
+if ! skipped clients; then
+    state=$(mktemp -d "${TMPDIR:-/tmp}/plimsoll-perf.XXXXXX")
+    trap '"$root/tests/services/services.sh" stop "$state" >&2 || true; rm -rf "$state"' EXIT
+    "$root/tests/services/services.sh" start "$state" >&2
+    # shellcheck disable=SC1091
+    source "$state/env"
+    bootstrap=$PLIMSOLL_TEST_KAFKA_BOOTSTRAP
+    create_topic() {
+        java -cp "$(<"$PLIMSOLL_TEST_KAFKA_CLASSPATH_FILE")" \
+            "-Dlog4j2.configurationFile=$root/tests/services/kafka/log4j2-tools.properties" \
+            org.apache.kafka.tools.TopicCommand --bootstrap-server "$bootstrap" --create \
+            --topic "$1" --partitions 1 --replication-factor 1 >&2
+    }
+    measure() { # STEM PROGRAM ARGS...
+        local stem=$1
+        shift
+        say "$stem: $*"
+        "$bin/perf_run" "$results/clients/$stem.run.json" "$results/clients/$stem.out" -- "$@" ||
+            say "$stem exited with $? (its row will say MISSING)"
+    }
+    for t in plimsoll apache bare; do create_topic "perf-$t"; done
+    plimsoll=$build/app/plimsoll
+    measure produce-plimsoll "$plimsoll" bench producer --bootstrap-server "$bootstrap" --topic perf-plimsoll \
+        --records "$records" --record-size 1KB --rate unlimited --acks 1 --linger 5ms --batch-size 16384 \
+        --producer-clients 1 --no-store --output json
+    measure produce-apache "$root/tests/services/kafka-perf.sh" producer --topic perf-apache \
+        --num-records "$records" --record-size 1024 --throughput -1 \
+        --producer-props "bootstrap.servers=$bootstrap" acks=1 linger.ms=5 batch.size=16384
+    measure produce-bare "$bin/bareproduce" "$bootstrap" perf-bare "$records" 1024 1 5 16384
+    # Every consumer reads the same records: the ones plimsoll wrote (its envelope is checked).
+    measure consume-plimsoll "$plimsoll" bench consumer --bootstrap-server "$bootstrap" --topic perf-plimsoll \
+        --records "$records" --from beginning --consumer-clients 1 --no-store --output json
+    measure consume-apache "$root/tests/services/kafka-perf.sh" consumer --bootstrap-server "$bootstrap" \
+        --topic perf-plimsoll --messages "$records"
+    measure consume-bare "$bin/bareconsume" "$bootstrap" perf-plimsoll "$records" 52428800
+fi
+
+"$bin/perf_report" "$results" "$build/perf-results.json" "$build/perf-results.md"
