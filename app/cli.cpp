@@ -18,6 +18,7 @@ namespace plimsoll {
 void addStoreCommands(CLI::App &, Commands &);
 void addSizingCommands(CLI::App &, Commands &);
 void addBenchCommands(CLI::App &, Commands &);
+void addTrendCommands(CLI::App &, Commands &);
 
 namespace {
 
@@ -26,6 +27,7 @@ const AddCommands kCommandFamilies[] = {
     addStoreCommands,
     addSizingCommands,
     addBenchCommands,
+    addTrendCommands,
 };
 
 std::string versionText()

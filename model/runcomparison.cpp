@@ -53,10 +53,13 @@ MetricComparison compareMetric(const TrendHistory &history, const RunRecord &cur
         m.deltaPercent = m.delta / std::abs(base) * 100;
     std::vector<double> recent;
     if (const auto past = history.historyBefore(current, scenario, metric, policies)) {
-        const auto &pts = past->points;
-        const std::size_t keep = std::min<std::size_t>(pts.size(), std::max(options.historyRuns, 0));
-        for (std::size_t i = pts.size() - keep; i < pts.size(); ++i)
-            recent.push_back(pts[i].value);
+        // Only the level since the last change point is noise: a window reaching across a step
+        // would count the step itself as spread and wave every later regression through.
+        std::vector<double> values = past->values();
+        const auto changes = detectChangePoints(values).strong;
+        const std::size_t from = changes.empty() ? 0 : changes.back().index;
+        const std::size_t keep = std::min<std::size_t>(values.size() - from, std::max(options.historyRuns, 0));
+        recent.assign(values.end() - static_cast<std::ptrdiff_t>(keep), values.end());
     }
     m.historyPoints = static_cast<int>(recent.size());
     m.noiseBand = std::max(options.bandSigmas * sampleStddev(recent), options.minRelativeBand * std::abs(base));

@@ -21,7 +21,8 @@ namespace plimsoll {
 
 struct ComparisonOptions
 {
-    int historyRuns = 10;        // recent points of the series the noise band is taken from
+    int historyRuns = 10;        // recent points of the series (since its last change point)
+                                 // the noise band is taken from
     double bandSigmas = 2;       // the band is this many standard deviations of that history
     double minRelativeBand = 0.01; // and never narrower than this fraction of the baseline
     bool scalability = true;     // fit and compare USL parameters of ramps

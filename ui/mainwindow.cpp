@@ -5,6 +5,7 @@
 #include "ui/views/benchview.h"
 #include "ui/views/libraryview.h"
 #include "ui/views/trendsview.h"
+#include "ui/views/compareview.h"
 #include "ui/views/scalingview.h"
 #include "ui/views/sizingview.h"
 #include "ui/views/placementview.h"
@@ -105,6 +106,7 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     // The views, in sidebar order. Adding a view is one line here.
     m_library = addView(new LibraryView(storePath, this));
     m_trends = addView(new TrendsView(storePath, this));
+    addView(new CompareView(storePath, this));
     addView(new BenchView(storePath, this));
     addView(new ScalingView(storePath, this));
     addView(new SizingView(storePath, this));

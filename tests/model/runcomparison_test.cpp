@@ -224,3 +224,17 @@ TEST(OtavaCsv, ColumnsRowsAndEscaping)
     EXPECT_EQ(two.metricColumns, (std::vector<std::string>{"pipeline/consume/step-16:records_per_s",
                                                            "pipeline/produce/step-16:records_per_s"}));
 }
+
+TEST(RunComparison, NoiseBandIgnoresHistoryBeforeTheLastStep)
+{
+    // Fifteen nights at 700k, then ten at 640k: a 5 % drop after that must not hide inside a
+    // band inflated by the old step.
+    std::vector<RunRecord> runs;
+    for (int d = 1; d <= 25; ++d)
+        runs.push_back(nightly(d, (d <= 15 ? 700000 : 640000) * (1 + ((d * 7) % 5 - 2) * 0.001), 0.05));
+    runs.push_back(nightly(26, 608000, 0.05));
+    const RunComparison c = compareRuns(TrendHistory::fromRuns(runs), "nightly-25", "nightly-26", {});
+    EXPECT_EQ(metric(c, "records_per_s").historyPoints, 10);
+    EXPECT_LT(metric(c, "records_per_s").noiseBand, 8000);
+    EXPECT_EQ(metric(c, "records_per_s").verdict, Verdict::Regression);
+}

@@ -2,6 +2,7 @@
 
 #include "model/catalog.h"
 #include "ui/formatting.h"
+#include "model/downsample.h"
 #include "ui/latesttask.h"
 
 #include <QChart>
@@ -13,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QStyle>
 #include <QValueAxis>
@@ -29,6 +31,27 @@ namespace {
 
 constexpr qint64 kHourMs = 3600 * 1000;
 constexpr qint64 kDayMs = 24 * kHourMs;
+// Past a few points per pixel column a chart only gets slower, not more exact: a longer series
+// is drawn as an LTTB selection that keeps its extremes (model/downsample.h), so a redraw of
+// years of history stays within a frame. Clicks and hovers still find the nearest of all runs.
+constexpr std::size_t kMaxDrawnPoints = 2000;
+
+QList<QPointF> drawnPoints(const QList<QPointF> &xy)
+{
+    if (static_cast<std::size_t>(xy.size()) <= kMaxDrawnPoints)
+        return xy;
+    std::vector<double> x, y;
+    x.reserve(static_cast<std::size_t>(xy.size()));
+    y.reserve(static_cast<std::size_t>(xy.size()));
+    for (const QPointF &p : xy) {
+        x.push_back(p.x());
+        y.push_back(p.y());
+    }
+    QList<QPointF> drawn;
+    for (const std::size_t i : lttbIndices(x, y, kMaxDrawnPoints))
+        drawn.append(xy[static_cast<qsizetype>(i)]);
+    return drawn;
+}
 
 // Refills a combo with `items`, keeping the current text when it is still offered. Returns
 // whether the current text changed; signals stay blocked so the caller decides what reloads.
@@ -130,8 +153,28 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent) : StoreView(st
     m_highlight->setMarkerSize(16);
     m_highlight->setColor(QColor(0xd6, 0x27, 0x28));
     m_highlight->setBorderColor(Qt::white);
+    // Change points sit on top of the plain points, larger and coloured by verdict.
+    auto changeSeries = [this](const char *name, QColor color) {
+        auto *series = new QScatterSeries(m_chart);
+        series->setObjectName(QLatin1String(name));
+        series->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        series->setMarkerSize(14);
+        series->setColor(color);
+        series->setBorderColor(Qt::black);
+        return series;
+    };
+    m_regressions = changeSeries("regressionChanges", QColor(0xd6, 0x27, 0x28));
+    m_improvements = changeSeries("improvementChanges", QColor(0x2c, 0xa0, 0x2c));
+    m_neutralChanges = changeSeries("neutralChanges", QColor(0x7f, 0x7f, 0x7f));
+    m_baselineLevel = new QLineSeries(m_chart);
+    m_baselineLevel->setObjectName(QStringLiteral("baselineLevel"));
+    m_baselineLevel->setPen(QPen(QColor(0x94, 0x67, 0xbd), 1.5, Qt::DashLine));
     m_chart->addSeries(m_line);
+    m_chart->addSeries(m_baselineLevel);
     m_chart->addSeries(m_scatter);
+    m_chart->addSeries(m_regressions);
+    m_chart->addSeries(m_improvements);
+    m_chart->addSeries(m_neutralChanges);
     m_chart->addSeries(m_highlight);
     m_timeAxis = new QDateTimeAxis(m_chart);
     m_timeAxis->setTitleText(tr("Run time"));
@@ -142,7 +185,10 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent) : StoreView(st
     m_chart->addAxis(m_valueAxis, Qt::AlignLeft);
     for (QXYSeries *series : {static_cast<QXYSeries *>(m_line),
                               static_cast<QXYSeries *>(m_scatter),
-                              static_cast<QXYSeries *>(m_highlight)}) {
+                              static_cast<QXYSeries *>(m_highlight), static_cast<QXYSeries *>(m_regressions),
+                              static_cast<QXYSeries *>(m_improvements),
+                              static_cast<QXYSeries *>(m_neutralChanges),
+                              static_cast<QXYSeries *>(m_baselineLevel)}) {
         series->attachAxis(m_timeAxis);
         series->attachAxis(m_valueAxis);
     }
@@ -172,9 +218,20 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent) : StoreView(st
     addDetailField(build, QStringLiteral("commit"), tr("Commit"));
     addDetailField(build, QStringLiteral("imageDigest"), tr("Image digest"));
     addDetailField(build, QStringLiteral("tuning"), tr("Tuning"));
+    addDetailField(identity, QStringLiteral("change"), tr("Change point"));
+    addDetailField(build, QStringLiteral("vsBaseline"), tr("vs baseline"));
+    m_useAsBaseline = new QPushButton(tr("Use as baseline"), m_detail);
+    m_useAsBaseline->setObjectName(QStringLiteral("useAsBaseline"));
+    m_useAsBaseline->setToolTip(tr("Show every other run's delta against this run"));
+    m_useAsBaseline->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    connect(m_useAsBaseline, &QPushButton::clicked, this, [this] {
+        if (m_selected >= 0)
+            setBaselineRun(QString::fromStdString(m_points[static_cast<size_t>(m_selected)].runKey));
+    });
     auto *titleRow = new QHBoxLayout;
     titleRow->addWidget(detailTitle);
     titleRow->addWidget(m_detailHint, 1);
+    titleRow->addWidget(m_useAsBaseline);
     auto *fields = new QHBoxLayout;
     fields->addLayout(identity, 2);
     fields->addSpacing(16);
@@ -192,6 +249,11 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent) : StoreView(st
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadSeries);
     connect(m_scatter, &QScatterSeries::clicked, this, &TrendsView::selectPointNear);
     connect(m_line, &QLineSeries::clicked, this, &TrendsView::selectPointNear);
+    for (QScatterSeries *series : {m_scatter, m_regressions, m_improvements, m_neutralChanges}) {
+        connect(series, &QScatterSeries::hovered, this, &TrendsView::showHover);
+        if (series != m_scatter)
+            connect(series, &QScatterSeries::clicked, this, &TrendsView::selectPointNear);
+    }
 
     clearPointDetail();
     showEmptyChart(tr("Loading…"));
@@ -215,7 +277,7 @@ QLabel *TrendsView::addDetailField(QFormLayout *form, const QString &field, cons
 
 int TrendsView::pointCount() const
 {
-    return static_cast<int>(m_scatter->count());
+    return static_cast<int>(m_points.size());
 }
 
 QString TrendsView::pointDetailText(const QString &field) const
@@ -245,7 +307,7 @@ void TrendsView::loadMetrics()
         m_metricLoader->cancel();
         m_seriesLoader->cancel();
         refill(m_metricCombo, {});
-        showSeries({});
+        showSeries({{}, {}, {}, {}});
         emit metricsLoaded(0);
         return;
     }
@@ -267,13 +329,14 @@ void TrendsView::loadSeries()
     const QString metric = m_metricCombo->currentText();
     if (scenario.isEmpty() || metric.isEmpty()) {
         m_seriesLoader->cancel();
-        showSeries({scenario.toStdString(), metric.toStdString(), {}});
+        showSeries({scenario.toStdString(), metric.toStdString(), {}, {}});
         return;
     }
     const std::string path = storePath().toStdString();
     m_seriesLoader->start(
         [path, s = scenario.toStdString(), m = metric.toStdString()] {
-            return LoadedSeries{s, m, Store(path).series(s, m)};
+            // Reading, contracts and change detection all happen here, off the UI thread.
+            return annotateSeries(path, s, m);
         },
         [this](const LoadedSeries &series) { showSeries(series); },
         [this](const QString &error) { emit loadFailed(error); });
@@ -295,12 +358,18 @@ void TrendsView::showSeries(const LoadedSeries &series)
         m_selected >= 0 ? QString::fromStdString(m_points[m_selected].runKey) : QString();
     // Only points with a readable time can be placed; indices of m_points match the series.
     m_points.clear();
-    std::copy_if(points.begin(), points.end(), std::back_inserter(m_points),
-                 [](const SeriesPoint &p) { return parseStoredTimestamp(p.timestamp).isValid(); });
+    m_marks.clear();
+    for (size_t i = 0; i < points.size(); ++i) {
+        if (!parseStoredTimestamp(points[i].timestamp).isValid())
+            continue;
+        m_points.push_back(points[i]);
+        m_marks.push_back(i < series.marks.size() ? series.marks[i] : PointMark{});
+    }
     m_selected = -1;
     m_highlight->clear();
     m_series = series;
-    m_series.points.clear(); // kept once, in m_points
+    m_series.points.clear(); // kept once, in m_points and m_marks
+    m_series.marks.clear();
 
     const MetricInfo *info = findMetric(series.metric);
     double maxAbs = 0;
@@ -315,12 +384,14 @@ void TrendsView::showSeries(const LoadedSeries &series)
         const auto ms = static_cast<qreal>(parseStoredTimestamp(p.timestamp).toMSecsSinceEpoch());
         xy.append(QPointF(ms, p.value * scale.factor));
     }
-    m_line->replace(xy);
+    const QList<QPointF> drawn = drawnPoints(xy);
+    m_line->replace(drawn);
     // A lone point has no line to lead the eye to it: draw it larger.
     m_scatter->setMarkerSize(xy.size() <= 2 ? 14 : 10);
-    m_scatter->replace(xy);
+    m_scatter->replace(drawn);
 
     if (xy.isEmpty()) {
+        drawMarks();
         clearPointDetail();
         showEmptyChart(m_scenarioCombo->count() == 0
                            ? tr("No runs in the store yet: import results with File ▸ Import…")
@@ -349,6 +420,7 @@ void TrendsView::showSeries(const LoadedSeries &series)
     m_valueAxis->setRange(low, yMax + yPad);
     m_valueAxis->applyNiceNumbers();
     m_valueAxis->setTitleText(QStringLiteral("%1 (%2)").arg(metric, scale.unit));
+    drawMarks(); // after the axes: contract lines span the value range, the baseline the time range
 
     int keep = -1;
     for (size_t i = 0; i < m_points.size(); ++i) {
@@ -406,6 +478,9 @@ void TrendsView::selectPoint(int index)
     set("imageDigest", point.imageDigest.empty() ? QStringLiteral("—")
                                                  : QString::fromStdString(point.imageDigest));
     set("tuning", compactJson(point.tuning));
+    set("change", pointSummary(static_cast<size_t>(index)));
+    set("vsBaseline", baselineDeltaText(static_cast<size_t>(index)));
+    m_useAsBaseline->setEnabled(true);
     m_detailHint->hide();
 
     const QDateTime time = parseStoredTimestamp(point.timestamp);
@@ -424,6 +499,7 @@ void TrendsView::clearPointDetail()
         if (label->objectName().startsWith(QLatin1String("pointDetail_")))
             label->setText(QStringLiteral("—"));
     }
+    m_useAsBaseline->setEnabled(false);
     m_detailHint->setText(tr("Click a point to see its run."));
     m_detailHint->show();
 }

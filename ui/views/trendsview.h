@@ -1,12 +1,17 @@
 #pragma once
 // Trends: one metric of one scenario over time, one point per run, with the clicked run's
-// identity (run key, commit, image digest, tuning) beside the chart.
+// identity (run key, commit, image digest, tuning) beside the chart. Change points are drawn
+// as larger points coloured by verdict (red regression, green improvement, grey neutral);
+// a run where the tuning contract changed gets a dashed vertical line (a new baseline, not a
+// change). Hovering a point shows its run; a clicked run can be made the baseline, after which
+// the detail shows the selected run's delta against it (or why there is none).
 //
 // Scenario names, metric names and the series are each read in the background with the
 // latest request winning; changing the scenario reloads its metric names, changing the
 // metric reloads the series.
 
 #include "model/store.h"
+#include "ui/views/trendannotations.h"
 #include "ui/views/storeview.h"
 
 #include <string>
@@ -18,6 +23,7 @@ class QComboBox;
 class QDateTimeAxis;
 class QFormLayout;
 class QLabel;
+class QPushButton;
 class QLineSeries;
 class QPointF;
 class QScatterSeries;
@@ -50,6 +56,13 @@ public:
     // For tests and accessibility: the text shown for a field of the selected point
     // ("runKey", "timestamp", "value", "commit", "imageDigest", "tuning").
     QString pointDetailText(const QString &field) const;
+    // Indexes into points() of the change points and of the runs that started a new contract.
+    std::vector<int> changePointIndexes() const;
+    std::vector<int> newBaselineIndexes() const;
+    const std::vector<PointMark> &marks() const { return m_marks; }
+    QString baselineRunKey() const { return m_baselineKey; }
+    // The run deltas are shown against; empty clears it.
+    void setBaselineRun(const QString &runKey);
 
 public slots:
     // Shows the run behind the point at `index` of points(); the scatter series' clicked
@@ -68,16 +81,15 @@ private:
     void loadSeries();
     // One series as read, with the choice it was read for: the combos may already show a
     // newer choice whose series is still loading.
-    struct LoadedSeries
-    {
-        std::string scenario;
-        std::string metric;
-        std::vector<SeriesPoint> points;
-    };
+    using LoadedSeries = AnnotatedSeries;
     void showSeries(const LoadedSeries &series);
     void showEmptyChart(const QString &title);
     void setTimeRange(qint64 firstMs, qint64 lastMs);
     void clearPointDetail();
+    void drawMarks();
+    void showHover(const QPointF &point, bool state);
+    QString baselineDeltaText(size_t index) const;
+    QString pointSummary(size_t index) const;
     QLabel *addDetailField(QFormLayout *form, const QString &field, const QString &label);
 
     QComboBox *m_scenarioCombo = nullptr;
@@ -94,8 +106,16 @@ private:
     LatestTask *m_scenarioLoader = nullptr;
     LatestTask *m_metricLoader = nullptr;
     LatestTask *m_seriesLoader = nullptr;
-    LoadedSeries m_series; // what is drawn; its points live in m_points
+    LoadedSeries m_series; // what is drawn; its points live in m_points, marks in m_marks
     std::vector<SeriesPoint> m_points;
+    std::vector<PointMark> m_marks; // parallel to m_points
+    QScatterSeries *m_regressions = nullptr;
+    QScatterSeries *m_improvements = nullptr;
+    QScatterSeries *m_neutralChanges = nullptr;
+    QLineSeries *m_baselineLevel = nullptr;   // horizontal, at the baseline run's value
+    std::vector<QLineSeries *> m_contractLines; // vertical, one per new contract
+    QPushButton *m_useAsBaseline = nullptr;
+    QString m_baselineKey;
     double m_displayFactor = 1; // chart y = stored SI value * factor
     int m_selected = -1;
 };

@@ -1,0 +1,213 @@
+// End to end: `plimsoll changes`, `compare` (the nightly gate), `export --format otava-csv`
+// and `contract`, on trend-record files written here.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+    nlohmann::json json() const { return nlohmann::json::parse(out); }
+};
+
+// One night of the pipeline benchmark: a trend record per scenario step.
+std::string night(int day, double recordsPerS, double p99, int batch = 16384, const std::string &commit = "")
+{
+    char ts[32];
+    // July has 31 days: night 32 is August 1st.
+    std::snprintf(ts, sizeof ts, "2026-%02d-%02dT03:00:00Z", day <= 31 ? 7 : 8, day <= 31 ? day : day - 31);
+    nlohmann::json rec = {{"format", "plimsoll-trend/1"},
+                          {"run_key", "nightly-" + std::to_string(day)},
+                          {"timestamp", ts},
+                          {"commit", commit.empty() ? "c" + std::to_string(day) : commit},
+                          {"image_digest", "sha256:" + std::to_string(1000 + day)},
+                          {"tool", "korvet-pipeline-benchmark"},
+                          {"tool_version", "1.2.0"},
+                          {"target", "korvet"},
+                          {"tuning", {{"acks", "1"}, {"batch.size", batch}, {"linger.ms", 5}}},
+                          {"scenario", "pipeline/produce/step-16"},
+                          {"kind", "ramp-step"},
+                          {"topology", {{"brokers", 3}, {"partitions", 96}, {"producers", 16}}},
+                          {"metrics", {{"records_per_s", recordsPerS}, {"latency_p99_s", p99}}}};
+    return rec.dump() + "\n";
+}
+
+class TrendsCli : public ::testing::Test
+{
+protected:
+    QTemporaryDir dir;
+    QString db() const { return dir.filePath("store.db"); }
+
+    Result plimsoll(QStringList args) const
+    {
+        args.prepend(db());
+        args.prepend("--db");
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.remove("PLIMSOLL_DB");
+        p.setProcessEnvironment(e);
+        p.start(PLIMSOLL_BINARY, args);
+        EXPECT_TRUE(p.waitForFinished(60000)) << "plimsoll did not finish";
+        return {p.exitCode(), p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
+    }
+    QString write(const QString &name, const std::string &text) const
+    {
+        QFile f(dir.filePath(name));
+        EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(text.data(), qint64(text.size()));
+        return f.fileName();
+    }
+
+    // Thirty nights: p99 steps from 50 ms to 65 ms at night 20 (commit "bad1dea"); night 31
+    // doubles p99; night 32 changes batch.size (a new baseline, not a delta).
+    void SetUp() override
+    {
+        std::string text;
+        for (int d = 1; d <= 30; ++d) {
+            const double wiggle = ((d * 7) % 5 - 2) * 0.002; // ±0.4 %, deterministic
+            const double p99 = (d < 20 ? 0.050 : 0.065) * (1 + wiggle);
+            text += night(d, 640000 * (1 - wiggle), p99, 16384, d == 20 ? "bad1dea" : "");
+        }
+        text += night(31, 640500, 0.130);
+        text += night(32, 400000, 0.020, 65536, "=cmd|' /C calc'!A0");
+        const Result imp = plimsoll({"import", write("nightly.jsonl", text)});
+        ASSERT_EQ(imp.exitCode, 0) << imp.err;
+    }
+};
+
+} // namespace
+
+TEST_F(TrendsCli, ChangesFindsTheStepWithItsRunAndVerdict)
+{
+    const Result r = plimsoll({"changes", "--metric", "latency_p99_s", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["window"], 50);
+    EXPECT_EQ(j["pvalue"], 0.001);
+    // The retuned night is a series of its own; the first series holds nights 1–31.
+    ASSERT_EQ(j["series"].size(), 2u) << j.dump(1);
+    const auto &s = j["series"][0];
+    EXPECT_EQ(s["metric"], "latency_p99_s");
+    EXPECT_EQ(s["direction"], "lower");
+    EXPECT_EQ(s["points"], 31);
+    ASSERT_GE(s["changes"].size(), 1u) << s.dump(1);
+    const auto &c = s["changes"][0];
+    EXPECT_EQ(c["index"], 19);
+    EXPECT_EQ(c["run_key"], "nightly-20");
+    EXPECT_EQ(c["commit"], "bad1dea");
+    EXPECT_EQ(c["verdict"], "regression");
+    EXPECT_NEAR(c["forward_change_percent"].get<double>(), 30, 1.5);
+    EXPECT_LE(c["pvalue"].get<double>(), 0.001);
+    for (const char *k : {"time", "mean_before", "stddev_before", "mean_after", "stddev_after"})
+        EXPECT_TRUE(c.contains(k)) << k;
+    ASSERT_EQ(j["baseline_changes"].size(), 1u);
+    EXPECT_EQ(j["baseline_changes"][0]["run_key"], "nightly-32");
+    EXPECT_EQ(j["baseline_changes"][0]["differences"][0]["key"], "tuning.batch.size");
+
+    // Throughput holds: nothing there. --since hides the older change.
+    const Result thr = plimsoll({"changes", "--metric", "records_per_s", "--json"});
+    ASSERT_EQ(thr.exitCode, 0) << thr.err;
+    EXPECT_EQ(thr.json()["change_count"], 0);
+    const Result since = plimsoll({"changes", "--metric", "latency_p99_s", "--since", "2026-07-25", "--json"});
+    ASSERT_EQ(since.exitCode, 0) << since.err;
+    for (const auto &ser : since.json()["series"])
+        for (const auto &ch : ser["changes"])
+            EXPECT_GE(ch["time"].get<std::string>(), "2026-07-25");
+    EXPECT_EQ(plimsoll({"changes", "--since", "yesterday"}).exitCode, 2);
+}
+
+TEST_F(TrendsCli, NightlyGateExitCodes)
+{
+    // Within the noise: exit 0 even with the gate on.
+    const Result quiet = plimsoll({"compare", "--baseline", "nightly-28", "--current", "nightly-29", "--json",
+                                   "--fail-on-regression"});
+    EXPECT_EQ(quiet.exitCode, 0) << quiet.out << quiet.err;
+    EXPECT_EQ(quiet.json()["summary"]["regressions"], 0);
+
+    // p99 doubled: a regression; the gate fails, without the gate the report still exits 0.
+    const Result bad = plimsoll({"compare", "--baseline", "nightly-30", "--current", "nightly-31", "--json",
+                                 "--fail-on-regression"});
+    EXPECT_EQ(bad.exitCode, 1) << bad.err;
+    const auto j = bad.json();
+    EXPECT_EQ(j["summary"]["regressions"], 1);
+    const auto &metrics = j["scenarios"][0]["metrics"];
+    bool sawP99 = false;
+    for (const auto &m : metrics) {
+        if (m["metric"] == "latency_p99_s") {
+            sawP99 = true;
+            EXPECT_EQ(m["verdict"], "regression");
+            EXPECT_GT(m["delta"].get<double>(), 0.06);
+            EXPECT_GT(m["noise_band"].get<double>(), 0);
+            EXPECT_EQ(m["history_points"], 10);
+        } else {
+            EXPECT_EQ(m["verdict"], "unchanged");
+        }
+    }
+    EXPECT_TRUE(sawP99);
+    EXPECT_EQ(plimsoll({"compare", "--baseline", "nightly-30", "--current", "nightly-31"}).exitCode, 0);
+    EXPECT_EQ(plimsoll({"compare", "--baseline", "nightly-30", "--current", "nope", "--fail-on-regression"}).exitCode, 1);
+}
+
+TEST_F(TrendsCli, RetunedRunIsIncompatibleWithNoDeltaUntilTheFamilyLeavesTheKeyOut)
+{
+    const Result r = plimsoll({"compare", "--baseline", "nightly-31", "--current", "nightly-32", "--json",
+                               "--fail-on-regression"});
+    EXPECT_EQ(r.exitCode, 0) << "an incompatible baseline is not a regression: " << r.err;
+    const auto s = r.json()["scenarios"][0];
+    EXPECT_EQ(s["status"], "incompatible");
+    EXPECT_FALSE(s.contains("metrics"));
+    EXPECT_EQ(r.out.find("\"delta\""), std::string::npos) << "no delta anywhere";
+    ASSERT_EQ(s["differences"].size(), 1u);
+    EXPECT_EQ(s["differences"][0]["key"], "tuning.batch.size");
+    EXPECT_EQ(s["differences"][0]["baseline"], "16384");
+    EXPECT_EQ(s["differences"][0]["current"], "65536");
+
+    // The family's contract leaves batch.size out: now it compares (and throughput fell).
+    const Result set = plimsoll({"contract", "--family", "pipeline/produce/", "--exclude", "tuning.batch.size", "--json"});
+    ASSERT_EQ(set.exitCode, 0) << set.err;
+    EXPECT_EQ(set.json()["families"][0]["excluded"][0], "tuning.batch.size");
+    EXPECT_TRUE(QFile::exists(db() + ".contracts.ini"));
+    const Result again = plimsoll({"compare", "--baseline", "nightly-31", "--current", "nightly-32", "--json",
+                                   "--fail-on-regression"});
+    EXPECT_EQ(again.exitCode, 1);
+    EXPECT_EQ(again.json()["scenarios"][0]["status"], "compatible");
+    ASSERT_EQ(plimsoll({"contract", "--family", "pipeline/produce/", "--clear"}).exitCode, 0);
+    EXPECT_EQ(plimsoll({"compare", "--baseline", "nightly-31", "--current", "nightly-32", "--json"})
+                  .json()["scenarios"][0]["status"],
+              "incompatible");
+}
+
+TEST_F(TrendsCli, ExportOtavaCsv)
+{
+    const QString out = dir.filePath("otava.csv");
+    const Result r = plimsoll({"export", "--format", "otava-csv", "--scenario", "step-16", "--metric",
+                               "records_per_s", "--metric", "latency_p99_s", "--out", out});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    QFile f(out);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    EXPECT_EQ(lines[0], "time,run_key,commit,image_digest,target,tuning,records_per_s,latency_p99_s");
+    EXPECT_TRUE(lines[1].startsWith("2026-07-01 03:00:00 +0000,nightly-1,c1,sha256:1001,korvet,"
+                                    "acks=1 batch.size=16384 linger.ms=5,"))
+        << lines[1].toStdString();
+    EXPECT_EQ(lines.size(), 34); // header, 32 runs, final newline
+    // A commit that a spreadsheet would run as a formula is defused.
+    EXPECT_TRUE(lines[32].contains(",'=cmd|' /C calc'!A0,")) << lines[32].toStdString();
+
+    EXPECT_EQ(plimsoll({"export", "--format", "excel", "--out", out}).exitCode, 2);
+    EXPECT_EQ(plimsoll({"export", "--format", "otava-csv", "--scenario", "nothing-like-it", "--out", out}).exitCode, 1);
+    const Result toStdout = plimsoll({"export", "--format", "otava-csv", "--out", "-"});
+    ASSERT_EQ(toStdout.exitCode, 0);
+    EXPECT_EQ(toStdout.out.rfind("time,run_key,", 0), 0u);
+}

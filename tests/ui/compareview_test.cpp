@@ -1,0 +1,155 @@
+// Compare and Trends over a real store: verdict rows, the incompatible section with its keys,
+// change points marked on the chart, a chosen baseline. Screenshots go to PLIMSOLL_ARTIFACT_DIR.
+#include "model/store.h"
+#include "ui/models/comparisontablemodel.h"
+#include "ui/views/compareview.h"
+#include "ui/views/trendsview.h"
+#include "uitestsupport.h"
+
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QScatterSeries>
+#include <QSettings>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QThreadPool>
+
+using namespace plimsoll;
+using plimsoll::test::nightlyRun;
+using plimsoll::test::waitUntil;
+
+namespace {
+
+class CompareViewTest : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(m_dir.isValid());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.filePath("settings"));
+        m_storePath = m_dir.filePath("store.plimsoll");
+        // Twenty quiet nights, a throughput drop from night 21, night 29 with p99 doubled,
+        // night 30 retuned (batch.size 65536).
+        std::vector<RunRecord> runs;
+        for (int d = 1; d <= 30; ++d) {
+            const double wiggle = ((d * 7) % 5 - 2) * 0.002;
+            const double rate = (d <= 20 ? 640000 : 560000) * (1 + wiggle);
+            RunRecord r = nightlyRun(d, "c0ffee" + std::to_string(1000 + d), rate);
+            r.scenarios[0].metrics = {{"records_per_s", rate},
+                                      {"latency_p99_s", (d == 29 ? 0.100 : 0.050) * (1 - wiggle)}};
+            if (d == 30)
+                r.tuning["batch.size"] = 65536;
+            runs.push_back(r);
+        }
+        Store store(m_storePath.toStdString());
+        store.importSource({"test:nightly", "plimsoll-trend", "sha-n", "test", "1", "2026-10-01T00:00:00Z", false},
+                           runs);
+    }
+    void TearDown() override { QThreadPool::globalInstance()->waitForDone(); }
+
+    static QString artifact(const QString &name) { return QStringLiteral(PLIMSOLL_ARTIFACT_DIR "/") + name; }
+
+    QTemporaryDir m_dir;
+    QString m_storePath;
+};
+
+// The verdict of a metric's row in the delta table, or empty when there is no such row.
+QString verdictOf(const QTableView *table, const QString &metric)
+{
+    const QAbstractItemModel *m = table->model();
+    for (int r = 0; r < m->rowCount(); ++r)
+        if (m->index(r, ComparisonTableModel::Metric).data().toString() == metric)
+            return m->index(r, ComparisonTableModel::Verdict).data(ComparisonTableModel::VerdictRole).toString();
+    return {};
+}
+
+} // namespace
+
+TEST_F(CompareViewTest, VerdictRowsAndIncompatibleKeys)
+{
+    CompareView view(m_storePath);
+    QAbstractItemModelTester deltas(view.deltaTable()->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester diffs(view.incompatibleTable()->model(),
+                                   QAbstractItemModelTester::FailureReportingMode::Fatal);
+    view.resize(1100, 640);
+    view.show();
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.baselineCombo()->count() == 30; }));
+
+    view.setRuns("nightly-2026-09-28", "nightly-2026-09-29");
+    ASSERT_TRUE(waitUntil([&] {
+        return view.comparison().current.runKey == "nightly-2026-09-29" &&
+               view.comparison().baseline.runKey == "nightly-2026-09-28";
+    }));
+    EXPECT_EQ(view.deltaTable()->model()->rowCount(), 2);
+    EXPECT_EQ(verdictOf(view.deltaTable(), "latency_p99_s"), "regression");
+    EXPECT_EQ(verdictOf(view.deltaTable(), "records_per_s"), "unchanged");
+    EXPECT_EQ(view.incompatibleTable()->model()->rowCount(), 0);
+    EXPECT_TRUE(view.summaryText().startsWith("1 regression(s)")) << view.summaryText().toStdString();
+
+    // Throughput dropped 12.5 % between night 20 and night 21: a regression beyond the noise.
+    view.setRuns("nightly-2026-09-20", "nightly-2026-09-21");
+    ASSERT_TRUE(waitUntil([&] { return view.comparison().current.runKey == "nightly-2026-09-21"; }));
+    EXPECT_EQ(verdictOf(view.deltaTable(), "records_per_s"), "regression");
+
+    // The retuned night: no delta rows at all, the differing key listed with both values.
+    view.setRuns("nightly-2026-09-29", "nightly-2026-09-30");
+    ASSERT_TRUE(waitUntil([&] { return view.comparison().current.runKey == "nightly-2026-09-30"; }));
+    EXPECT_EQ(view.deltaTable()->model()->rowCount(), 0);
+    const QAbstractItemModel *inc = view.incompatibleTable()->model();
+    ASSERT_EQ(inc->rowCount(), 1);
+    EXPECT_EQ(inc->index(0, IncompatibleTableModel::Key).data().toString(), "tuning.batch.size");
+    EXPECT_EQ(inc->index(0, IncompatibleTableModel::Baseline).data().toString(), "16384");
+    EXPECT_EQ(inc->index(0, IncompatibleTableModel::Current).data().toString(), "65536");
+    EXPECT_TRUE(view.grab().save(artifact("compare-incompatible.png")));
+
+    view.setRuns("nightly-2026-09-28", "nightly-2026-09-29");
+    ASSERT_TRUE(waitUntil([&] { return view.comparison().current.runKey == "nightly-2026-09-29"; }));
+    QTest::qWait(50);
+    EXPECT_TRUE(view.grab().save(artifact("compare-view.png")));
+}
+
+TEST_F(CompareViewTest, TrendsMarksChangePointsAndBaseline)
+{
+    TrendsView view(m_storePath);
+    view.resize(1000, 640);
+    view.show();
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.metricCombo()->count() > 0; }));
+    view.metricCombo()->setCurrentIndex(view.metricCombo()->findText("records_per_s"));
+    QString failure;
+    QObject::connect(&view, &StoreView::loadFailed, [&](const QString &e) { failure = e; });
+    ASSERT_TRUE(waitUntil([&] { return view.plottedMetric() == "records_per_s" && view.pointCount() == 30; }))
+        << view.plottedMetric().toStdString() << " " << view.pointCount() << " " << failure.toStdString();
+
+    // The drop at night 21 (index 20) is a change point and a regression; night 30 starts a
+    // new contract (a dashed line, not a change).
+    const auto changes = view.changePointIndexes();
+    ASSERT_EQ(changes.size(), 1u) << ::testing::PrintToString(changes);
+    EXPECT_EQ(changes[0], 20);
+    EXPECT_EQ(view.marks()[20].verdict, Verdict::Regression);
+    EXPECT_EQ(view.newBaselineIndexes(), std::vector<int>{29});
+    int regressionPoints = 0;
+    for (QAbstractSeries *s : view.chartView()->chart()->series())
+        if (s->objectName() == "regressionChanges")
+            regressionPoints = static_cast<int>(qobject_cast<QScatterSeries *>(s)->count());
+    EXPECT_EQ(regressionPoints, 1);
+
+    view.selectPoint(20);
+    EXPECT_TRUE(view.pointDetailText("change").contains("regression")) << view.pointDetailText("change").toStdString();
+    EXPECT_EQ(view.pointDetailText("commit"), "c0ffee1021");
+
+    view.setBaselineRun("nightly-2026-09-10");
+    view.selectPoint(25);
+    EXPECT_TRUE(view.pointDetailText("vsBaseline").contains("regression")) << view.pointDetailText("vsBaseline").toStdString();
+    EXPECT_TRUE(view.pointDetailText("vsBaseline").contains("%"));
+    view.selectPoint(29);
+    EXPECT_TRUE(view.pointDetailText("vsBaseline").contains("incompatible"));
+    view.selectPoint(25);
+    QTest::qWait(50);
+    EXPECT_TRUE(view.grab().save(artifact("trends-change-points.png")));
+}

@@ -1,0 +1,225 @@
+#include "ui/models/comparisontablemodel.h"
+
+#include "ui/formatting.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include <cmath>
+
+namespace plimsoll {
+
+namespace {
+
+QColor verdictColor(Verdict v)
+{
+    switch (v) {
+    case Verdict::Regression:
+        return QColor(0xf8, 0xd0, 0xd0);
+    case Verdict::Improvement:
+        return QColor(0xd2, 0xf0, 0xd2);
+    case Verdict::Incompatible:
+        return QColor(0xfc, 0xe8, 0xc0);
+    case Verdict::Changed:
+        return QColor(0xe4, 0xe4, 0xf4);
+    case Verdict::Unchanged:
+        break;
+    }
+    return {};
+}
+
+QString number(double v)
+{
+    if (std::isinf(v))
+        return QStringLiteral("∞");
+    return QString::number(v, 'g', 4);
+}
+
+QString valueText(const std::string &metric, double v)
+{
+    return metric.empty() ? number(v) : displayMetric(metric, v);
+}
+
+QString intervalText(const UslInterval &ci)
+{
+    if (std::isnan(ci.lo))
+        return QStringLiteral("—");
+    return QStringLiteral("%1 – %2").arg(number(ci.lo), number(ci.hi));
+}
+
+const char *parameterSymbol(const std::string &name)
+{
+    if (name == "lambda")
+        return "λ";
+    if (name == "sigma")
+        return "σ";
+    if (name == "kappa")
+        return "κ";
+    return "N*";
+}
+
+} // namespace
+
+void ComparisonTableModel::setComparison(const RunComparison &comparison)
+{
+    beginResetModel();
+    m_rows.clear();
+    for (const ScenarioComparison &s : comparison.scenarios) {
+        for (const MetricComparison &m : s.metrics) {
+            m_rows.push_back({QString::fromStdString(s.scenario), QString::fromStdString(m.metric), m.metric,
+                              m.baseline, m.current, m.deltaPercent, m.noiseBand, {}, m.verdict});
+        }
+    }
+    for (const RampComparison &r : comparison.ramps) {
+        const QString ramp = QStringLiteral("%1* (USL over %2)")
+                                 .arg(QString::fromStdString(r.family), QString::fromStdString(r.factor));
+        for (const ParameterComparison &p : r.parameters) {
+            std::optional<double> pct;
+            if (p.baseline != 0 && std::isfinite(p.baseline) && std::isfinite(p.current))
+                pct = (p.current - p.baseline) / std::abs(p.baseline) * 100;
+            m_rows.push_back({ramp, QString::fromUtf8(parameterSymbol(p.name)), {}, p.baseline, p.current, pct,
+                              std::nullopt,
+                              QStringLiteral("%1 | %2").arg(intervalText(p.baselineCi), intervalText(p.currentCi)),
+                              p.verdict});
+        }
+    }
+    endResetModel();
+}
+
+int ComparisonTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int ComparisonTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const Row &r = m_rows[static_cast<size_t>(index.row())];
+    const double delta = r.current - r.baseline;
+    if (role == VerdictRole)
+        return QString::fromLatin1(toString(r.verdict));
+    if (role == Qt::BackgroundRole && index.column() == Verdict) {
+        const QColor c = verdictColor(r.verdict);
+        return c.isValid() ? QVariant(QBrush(c)) : QVariant();
+    }
+    if (role == Qt::TextAlignmentRole && index.column() >= Baseline && index.column() <= NoiseBand)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == SortRole) {
+        switch (index.column()) {
+        case Baseline:
+            return r.baseline;
+        case Current:
+            return r.current;
+        case Delta:
+            return delta;
+        case DeltaPercent:
+            return r.deltaPercent ? QVariant(*r.deltaPercent) : QVariant();
+        case NoiseBand:
+            return r.noiseBand ? QVariant(*r.noiseBand) : QVariant();
+        default:
+            break;
+        }
+        role = Qt::DisplayRole;
+    }
+    if (role == Qt::ToolTipRole && index.column() == NoiseBand && !r.band.isEmpty())
+        return tr("Bootstrap intervals, baseline | current");
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case Scenario:
+        return r.scenario;
+    case Metric:
+        return r.metric;
+    case Baseline:
+        return valueText(r.metricKey, r.baseline);
+    case Current:
+        return valueText(r.metricKey, r.current);
+    case Delta:
+        if (!std::isfinite(delta))
+            return QStringLiteral("—");
+        return (delta > 0 ? QStringLiteral("+") : QString()) + valueText(r.metricKey, delta);
+    case DeltaPercent:
+        return r.deltaPercent ? QString::asprintf("%+.2f %%", *r.deltaPercent) : QStringLiteral("—");
+    case NoiseBand:
+        if (!r.band.isEmpty())
+            return r.band;
+        return r.noiseBand ? QStringLiteral("± ") + valueText(r.metricKey, *r.noiseBand) : QStringLiteral("—");
+    case Verdict:
+        return QString::fromLatin1(toString(r.verdict));
+    default:
+        return {};
+    }
+}
+
+QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    static const char *const kTitles[] = {"Scenario", "Metric", "Baseline", "Current",
+                                          "Δ", "Δ %", "Noise band", "Verdict"};
+    return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
+}
+
+void IncompatibleTableModel::setComparison(const RunComparison &comparison)
+{
+    beginResetModel();
+    m_rows.clear();
+    auto add = [this](const QString &what, const std::vector<ContractDifference> &diffs) {
+        for (const ContractDifference &d : diffs)
+            m_rows.push_back({what, QString::fromStdString(d.key),
+                              d.baseline ? QString::fromStdString(*d.baseline) : tr("(unset)"),
+                              d.current ? QString::fromStdString(*d.current) : tr("(unset)")});
+    };
+    for (const ScenarioComparison &s : comparison.scenarios)
+        if (!s.compatible)
+            add(QString::fromStdString(s.scenario), s.differences);
+    for (const RampComparison &r : comparison.ramps)
+        if (!r.compatible)
+            add(QStringLiteral("%1* (USL)").arg(QString::fromStdString(r.family)), r.differences);
+    endResetModel();
+}
+
+int IncompatibleTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int IncompatibleTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant IncompatibleTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || role != Qt::DisplayRole)
+        return {};
+    const Row &r = m_rows[static_cast<size_t>(index.row())];
+    switch (index.column()) {
+    case Scenario:
+        return r.scenario;
+    case Key:
+        return r.key;
+    case Baseline:
+        return r.baseline;
+    case Current:
+        return r.current;
+    default:
+        return {};
+    }
+}
+
+QVariant IncompatibleTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    static const char *const kTitles[] = {"Scenario", "Differing key", "Baseline", "Current"};
+    return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
+}
+
+} // namespace plimsoll

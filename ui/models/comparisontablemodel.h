@@ -1,0 +1,70 @@
+#pragma once
+// The rows of a run comparison: one per metric of every compatible scenario, then one per
+// fitted USL parameter of every compatible ramp. Incompatible scenarios have no rows here (they
+// carry no delta); IncompatibleTableModel lists their differing keys.
+//
+// Verdicts colour their cell; SortRole gives numbers as numbers.
+
+#include "model/runcomparison.h"
+
+#include <QAbstractTableModel>
+
+namespace plimsoll {
+
+class ComparisonTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Scenario, Metric, Baseline, Current, Delta, DeltaPercent, NoiseBand, Verdict, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole + 1;
+    static constexpr int VerdictRole = Qt::UserRole + 2; // the verdict word, e.g. "regression"
+
+    using QAbstractTableModel::QAbstractTableModel;
+    void setComparison(const RunComparison &comparison);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row
+    {
+        QString scenario;
+        QString metric;
+        std::string metricKey; // for formatting: a catalog name, or empty for USL parameters
+        double baseline = 0;
+        double current = 0;
+        std::optional<double> deltaPercent;
+        std::optional<double> noiseBand;
+        QString band; // shown instead of a number for parameters (their intervals)
+        plimsoll::Verdict verdict = plimsoll::Verdict::Unchanged;
+    };
+    std::vector<Row> m_rows;
+};
+
+class IncompatibleTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Scenario, Key, Baseline, Current, ColumnCount };
+    using QAbstractTableModel::QAbstractTableModel;
+    void setComparison(const RunComparison &comparison);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row
+    {
+        QString scenario;
+        QString key;
+        QString baseline;
+        QString current;
+    };
+    std::vector<Row> m_rows;
+};
+
+} // namespace plimsoll
