@@ -2,6 +2,7 @@
 // command line. Each prints a table for people or, with --json, one object for scripts (the
 // shapes are in the README).
 #include "app/command.h"
+#include "app/sizingoptions.h"
 
 #include "model/latencybudget.h"
 #include "model/placement.h"
@@ -33,36 +34,6 @@ json interval(const UslInterval &i)
     return json::array({number(i.lo), number(i.hi)});
 }
 
-// "600k", "1.2M", "600000" → records/s; "40MB/s" → bytes/s (returned in *bytesPerS).
-std::optional<double> parseRate(const std::string &text, double *bytesPerS, std::string *error)
-{
-    if (text.size() > 2 && text.compare(text.size() - 2, 2, "/s") == 0) {
-        const auto bytes = parseByteSize(text.substr(0, text.size() - 2), error);
-        if (!bytes)
-            return std::nullopt;
-        *bytesPerS = double(*bytes);
-        return 0.0;
-    }
-    std::string digits = text;
-    double scale = 1;
-    if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K')) {
-        scale = 1e3;
-        digits.pop_back();
-    } else if (!digits.empty() && (digits.back() == 'M' || digits.back() == 'm')) {
-        scale = 1e6;
-        digits.pop_back();
-    }
-    try {
-        size_t used = 0;
-        const double v = std::stod(digits, &used);
-        if (used == digits.size() && v > 0 && std::isfinite(v))
-            return v * scale;
-    } catch (const std::exception &) {
-    }
-    *error = "'" + text + "' is not a rate (e.g. 600k, 1.2M, 600000 records/s or 40MB/s)";
-    return std::nullopt;
-}
-
 std::optional<double> seconds(const std::string &text, const char *what)
 {
     std::string error;
@@ -72,22 +43,6 @@ std::optional<double> seconds(const std::string &text, const char *what)
         return std::nullopt;
     }
     return std::chrono::duration<double>(*d).count();
-}
-
-// "20%", "0.2" → 0.2
-std::optional<double> fraction(std::string text)
-{
-    const bool percent = !text.empty() && text.back() == '%';
-    if (percent)
-        text.pop_back();
-    try {
-        size_t used = 0;
-        const double v = std::stod(text, &used);
-        if (used == text.size() && v >= 0)
-            return percent || v > 1 ? v / 100 : v;
-    } catch (const std::exception &) {
-    }
-    return std::nullopt;
 }
 
 // ---------------------------------------------------------------------------------------- fit
@@ -196,15 +151,10 @@ int runFit(const CliContext &c, const FitArgs &a)
 
 // --------------------------------------------------------------------------------------- size
 
-struct SizeArgs
+struct SizeCommandArgs
 {
-    std::string rate, recordSize = "700B", retention = "60s", p99 = "250ms", headroom = "0",
-                localRetention = "60s", trimTick = "1s";
-    double compression = 1, cpuLimit = 0.90;
-    int replication = 2;
-    bool nodeLoss = false, flex = false, tiered = false, json = false;
-    std::string topic = "logs";
-    std::vector<std::string> runs;
+    SizeArgs sizing;
+    bool json = false;
 };
 
 json sizingToJson(const SizingResult &r)
@@ -235,50 +185,21 @@ json sizingToJson(const SizingResult &r)
             {"warnings", r.warnings}};
 }
 
-int runSize(const CliContext &c, const SizeArgs &a)
+int runSize(const CliContext &c, const SizeCommandArgs &a)
 {
-    SizingInputs in;
     std::string error;
-    const auto rate = parseRate(a.rate, &in.bytesPerS, &error);
-    const auto record = parseByteSize(a.recordSize, &error);
-    if (!rate || !record || *record <= 0) {
-        printError(error.empty() ? "--record-size must be positive" : error);
+    const auto parsed = parseSizingArgs(a.sizing, &error);
+    if (!parsed) {
+        printError(error);
         return kExitUsage;
     }
-    in.rate = *rate;
-    in.recordBytes = double(*record);
-    const auto retention = seconds(a.retention, "--retention");
-    const auto p99 = seconds(a.p99, "--p99");
-    const auto local = seconds(a.localRetention, "--local-retention");
-    const auto tick = seconds(a.trimTick, "--trim-tick");
-    const auto headroom = fraction(a.headroom);
-    if (!retention || !p99 || !local || !tick)
-        return kExitUsage;
-    if (!headroom) {
-        printError("--headroom '" + a.headroom + "' is not a percentage (e.g. 20%)");
-        return kExitUsage;
-    }
-    in.retentionS = *retention;
-    in.p99Budget = *p99;
-    in.localRetentionS = *local;
-    in.trimTickS = *tick;
-    in.headroom = *headroom;
-    in.compressionRatio = a.compression;
-    in.replication = a.replication;
-    in.tolerateNodeLoss = a.nodeLoss;
-    in.flex = a.flex;
-    in.tiered = a.tiered;
-    in.topic = a.topic;
-
+    const SizingInputs &in = parsed->inputs;
     auto store = c.openStore();
     if (!store)
         return kExitFailure;
-    SizingModelOptions options;
-    options.cpuLimit = a.cpuLimit;
-    options.saturation.cpuLimit = a.cpuLimit;
     std::unique_ptr<Sizer> sizer;
     try {
-        sizer = std::make_unique<Sizer>(fitSizingModels(readRunRecords(*store, a.runs), options));
+        sizer = std::make_unique<Sizer>(fitSizingModels(readRunRecords(*store, a.sizing.runs), parsed->options));
     } catch (const StoreError &e) {
         printError(e.what());
         return kExitFailure;
@@ -480,24 +401,9 @@ void addSizingCommands(CLI::App &app, Commands &commands)
     fitCmd->add_flag("--json", fit->json, "Machine-readable output");
     commands.add(fitCmd, [fit](const CliContext &c) { return runFit(c, *fit); });
 
-    auto size = std::make_shared<SizeArgs>();
+    auto size = std::make_shared<SizeCommandArgs>();
     auto *sizeCmd = app.add_subcommand("size", "Size a deployment for a target ingest rate");
-    sizeCmd->add_option("--rate", size->rate, "Target: records/s with k/M (600k) or bytes/s (40MB/s)")
-        ->required();
-    sizeCmd->add_option("--record-size", size->recordSize, "Bytes per record as produced")->capture_default_str();
-    sizeCmd->add_option("--retention", size->retention, "Time kept in Redis")->capture_default_str();
-    sizeCmd->add_option("--compression", size->compression, "Produced ÷ wire bytes")->capture_default_str();
-    sizeCmd->add_option("--replication", size->replication, "Copies of each shard")->capture_default_str();
-    sizeCmd->add_option("--p99", size->p99, "Produce p99 budget")->capture_default_str();
-    sizeCmd->add_option("--headroom", size->headroom, "Extra capacity, e.g. 20%")->capture_default_str();
-    sizeCmd->add_flag("--tolerate-node-loss", size->nodeLoss, "One broker and one Redis node more");
-    sizeCmd->add_flag("--flex", size->flex, "Redis Flex (auto-tiering) database");
-    sizeCmd->add_flag("--tiered", size->tiered, "Remote-tier offload on");
-    sizeCmd->add_option("--local-retention", size->localRetention, "Local retention when tiered")->capture_default_str();
-    sizeCmd->add_option("--trim-tick", size->trimTick, "Storage-worker trim interval")->capture_default_str();
-    sizeCmd->add_option("--cpu-limit", size->cpuLimit, "CPU fraction at which a component saturates")->capture_default_str();
-    sizeCmd->add_option("--topic", size->topic, "Topic name, for partition placement")->capture_default_str();
-    sizeCmd->add_option("--run", size->runs, "Fit from these runs only (default: all)");
+    addSizingOptions(sizeCmd, size->sizing);
     sizeCmd->add_flag("--json", size->json, "Machine-readable output");
     commands.add(sizeCmd, [size](const CliContext &c) { return runSize(c, *size); });
 

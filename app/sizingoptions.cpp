@@ -1,0 +1,138 @@
+#include "app/sizingoptions.h"
+
+#include "model/units.h"
+
+#include <chrono>
+#include <cmath>
+
+namespace plimsoll {
+
+namespace {
+
+std::optional<double> seconds(const std::string &text, const char *what, std::string *error)
+{
+    const auto d = parseDuration(text, error);
+    if (!d) {
+        *error = std::string(what) + ": " + *error;
+        return std::nullopt;
+    }
+    return std::chrono::duration<double>(*d).count();
+}
+
+// "20%", "0.2" → 0.2
+std::optional<double> fraction(std::string text)
+{
+    const bool percent = !text.empty() && text.back() == '%';
+    if (percent)
+        text.pop_back();
+    try {
+        size_t used = 0;
+        const double v = std::stod(text, &used);
+        if (used == text.size() && v >= 0)
+            return percent || v > 1 ? v / 100 : v;
+    } catch (const std::exception &) {
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<double> parseRate(const std::string &text, double *bytesPerS, std::string *error)
+{
+    if (text.size() > 2 && text.compare(text.size() - 2, 2, "/s") == 0) {
+        const auto bytes = parseByteSize(text.substr(0, text.size() - 2), error);
+        if (!bytes)
+            return std::nullopt;
+        *bytesPerS = double(*bytes);
+        return 0.0;
+    }
+    std::string digits = text;
+    double scale = 1;
+    if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K')) {
+        scale = 1e3;
+        digits.pop_back();
+    } else if (!digits.empty() && (digits.back() == 'M' || digits.back() == 'm')) {
+        scale = 1e6;
+        digits.pop_back();
+    }
+    try {
+        size_t used = 0;
+        const double v = std::stod(digits, &used);
+        if (used == digits.size() && v > 0 && std::isfinite(v))
+            return v * scale;
+    } catch (const std::exception &) {
+    }
+    *error = "'" + text + "' is not a rate (e.g. 600k, 1.2M, 600000 records/s or 40MB/s)";
+    return std::nullopt;
+}
+
+void addSizingOptions(CLI::App *cmd, SizeArgs &a)
+{
+    cmd->add_option("--rate", a.rate, "Target: records/s with k/M (600k) or bytes/s (40MB/s)")
+        ->required();
+    cmd->add_option("--record-size", a.recordSize, "Bytes per record as produced")->capture_default_str();
+    cmd->add_option("--retention", a.retention, "Time kept in Redis")->capture_default_str();
+    cmd->add_option("--compression", a.compression, "Produced ÷ wire bytes")->capture_default_str();
+    cmd->add_option("--replication", a.replication, "Copies of each shard")->capture_default_str();
+    cmd->add_option("--p99", a.p99, "Produce p99 budget")->capture_default_str();
+    cmd->add_option("--headroom", a.headroom, "Extra capacity, e.g. 20%")->capture_default_str();
+    cmd->add_flag("--tolerate-node-loss", a.nodeLoss, "One broker and one Redis node more");
+    cmd->add_flag("--flex", a.flex, "Redis Flex (auto-tiering) database");
+    cmd->add_flag("--tiered", a.tiered, "Remote-tier offload on");
+    cmd->add_option("--local-retention", a.localRetention, "Local retention when tiered")->capture_default_str();
+    cmd->add_option("--trim-tick", a.trimTick, "Storage-worker trim interval")->capture_default_str();
+    cmd->add_option("--cpu-limit", a.cpuLimit, "CPU fraction at which a component saturates")->capture_default_str();
+    cmd->add_option("--topic", a.topic, "Topic name, for partition placement")->capture_default_str();
+    cmd->add_option("--run", a.runs, "Fit from these runs only (default: all)");
+}
+
+std::optional<ParsedSizing> parseSizingArgs(const SizeArgs &a, std::string *error)
+{
+    ParsedSizing out;
+    SizingInputs &in = out.inputs;
+    const auto rate = parseRate(a.rate, &in.bytesPerS, error);
+    if (!rate)
+        return std::nullopt;
+    const auto record = parseByteSize(a.recordSize, error);
+    if (!record)
+        return std::nullopt;
+    if (*record <= 0) {
+        *error = "--record-size must be positive";
+        return std::nullopt;
+    }
+    in.rate = *rate;
+    in.recordBytes = double(*record);
+    const auto retention = seconds(a.retention, "--retention", error);
+    if (!retention)
+        return std::nullopt;
+    const auto p99 = seconds(a.p99, "--p99", error);
+    if (!p99)
+        return std::nullopt;
+    const auto local = seconds(a.localRetention, "--local-retention", error);
+    if (!local)
+        return std::nullopt;
+    const auto tick = seconds(a.trimTick, "--trim-tick", error);
+    if (!tick)
+        return std::nullopt;
+    const auto headroom = fraction(a.headroom);
+    if (!headroom) {
+        *error = "--headroom '" + a.headroom + "' is not a percentage (e.g. 20%)";
+        return std::nullopt;
+    }
+    in.retentionS = *retention;
+    in.p99Budget = *p99;
+    in.localRetentionS = *local;
+    in.trimTickS = *tick;
+    in.headroom = *headroom;
+    in.compressionRatio = a.compression;
+    in.replication = a.replication;
+    in.tolerateNodeLoss = a.nodeLoss;
+    in.flex = a.flex;
+    in.tiered = a.tiered;
+    in.topic = a.topic;
+    out.options.cpuLimit = a.cpuLimit;
+    out.options.saturation.cpuLimit = a.cpuLimit;
+    return out;
+}
+
+} // namespace plimsoll

@@ -1,0 +1,42 @@
+#pragma once
+// The sizing inputs as command-line options, shared by `plimsoll size` and `plimsoll report` so
+// that a report is sized from exactly what `size` would be given.
+
+#include "model/sizing.h"
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plimsoll {
+
+struct SizeArgs
+{
+    std::string rate, recordSize = "700B", retention = "60s", p99 = "250ms", headroom = "0",
+                localRetention = "60s", trimTick = "1s";
+    double compression = 1, cpuLimit = 0.90;
+    int replication = 2;
+    bool nodeLoss = false, flex = false, tiered = false;
+    std::string topic = "logs";
+    std::vector<std::string> runs;
+};
+
+// Adds --rate (required), --record-size, --retention, ..., --run to `command`, writing into
+// `args` (which must outlive parsing).
+void addSizingOptions(CLI::App *command, SizeArgs &args);
+
+struct ParsedSizing
+{
+    SizingInputs inputs;
+    SizingModelOptions options;
+};
+
+// The parsed inputs, or nullopt with the reason in *error (a usage error).
+std::optional<ParsedSizing> parseSizingArgs(const SizeArgs &args, std::string *error);
+
+// "600k", "1.2M", "600000" → records/s; "40MB/s" → 0 with the bytes/s in *bytesPerS.
+std::optional<double> parseRate(const std::string &text, double *bytesPerS, std::string *error);
+
+} // namespace plimsoll
