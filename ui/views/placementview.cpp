@@ -1,5 +1,7 @@
 #include "ui/views/placementview.h"
 
+#include "ui/charts/placementchart.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -44,20 +46,7 @@ PlacementView::PlacementView(const QString &storePath, QWidget *parent)
     }
     inputs->addStretch();
 
-    m_chart = new QChart;
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->legend()->hide();
-    m_series = new QBarSeries(m_chart);
-    m_chart->addSeries(m_series);
-    m_x = new QBarCategoryAxis(m_chart);
-    m_x->setTitleText(tr("shard"));
-    m_y = new QValueAxis(m_chart);
-    m_y->setTitleText(tr("partitions"));
-    m_y->setLabelFormat(QStringLiteral("%d"));
-    m_chart->addAxis(m_x, Qt::AlignBottom);
-    m_chart->addAxis(m_y, Qt::AlignLeft);
-    m_series->attachAxis(m_x);
-    m_series->attachAxis(m_y);
+    m_chart = new PlacementChart;
     m_chartView = new QChartView(m_chart, this);
     m_chartView->setObjectName(QStringLiteral("placementChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
@@ -88,26 +77,11 @@ void PlacementView::recompute()
     const std::string topic = m_topic->text().toStdString();
     const Placement placement = Placement::evenShards(m_shards->value());
     m_result = placement.place(topic, m_partitions->value());
-    m_series->clear();
+    m_chart->showPlacement(m_result);
     if (!m_result.ok) {
         m_summary->setText(QString::fromStdString(m_result.error));
         return;
     }
-    auto *set = new QBarSet(tr("partitions"));
-    set->setColor(QColor(0x1f, 0x77, 0xb4));
-    QStringList categories;
-    for (size_t i = 0; i < m_result.shards.size(); ++i) {
-        *set << double(m_result.shards[i].partitions.size());
-        categories << QString::number(i + 1);
-        // The hottest shards stand out: they set the ceiling.
-        if (int(m_result.shards[i].partitions.size()) == m_result.maxPerShard)
-            set->selectBar(int(i));
-    }
-    set->setSelectedColor(QColor(0xd6, 0x27, 0x28));
-    m_series->append(set);
-    m_x->setCategories(categories);
-    m_y->setRange(0, std::max(1, m_result.maxPerShard + 1));
-    m_y->setTickCount(std::min(m_result.maxPerShard + 2, 11));
     m_chart->setTitle(tr("%1 partitions of '%2' on %3 shards")
                           .arg(m_result.partitions)
                           .arg(m_topic->text())

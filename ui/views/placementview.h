@@ -20,6 +20,8 @@ class QValueAxis;
 
 namespace plimsoll {
 
+class PlacementChart;
+
 class PlacementView : public StoreView
 {
     Q_OBJECT
@@ -44,11 +46,8 @@ private:
     QSpinBox *m_partitions = nullptr;
     QSpinBox *m_brokers = nullptr;
     QLineEdit *m_topic = nullptr;
-    QChart *m_chart = nullptr;
+    PlacementChart *m_chart = nullptr;
     QChartView *m_chartView = nullptr;
-    QBarSeries *m_series = nullptr;
-    QBarCategoryAxis *m_x = nullptr;
-    QValueAxis *m_y = nullptr;
     QLabel *m_summary = nullptr;
     PlacementResult m_result;
 };

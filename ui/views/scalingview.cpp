@@ -1,5 +1,7 @@
 #include "ui/views/scalingview.h"
 
+#include "ui/charts/scalingchart.h"
+
 #include "model/catalog.h"
 #include "model/store.h"
 #include "ui/formatting.h"
@@ -28,8 +30,7 @@ namespace plimsoll {
 
 namespace {
 
-const QColor kBlue(0x1f, 0x77, 0xb4), kRed(0xd6, 0x27, 0x28), kOrange(0xff, 0x7f, 0x0e),
-    kGreen(0x2c, 0xa0, 0x2c), kPurple(0x94, 0x67, 0xbd);
+const QColor kBlue(0x1f, 0x77, 0xb4);
 
 // Refills a combo keeping the current text when it is still offered; `preferred` is chosen
 // when the old text is gone. Signals stay blocked: the caller decides what reloads.
@@ -84,58 +85,7 @@ ScalingView::ScalingView(const QString &storePath, QWidget *parent) : StoreView(
     }
     choices->addStretch();
 
-    m_chart = new QChart;
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_bandLo = new QLineSeries(m_chart);
-    m_bandHi = new QLineSeries(m_chart);
-    m_band = new QAreaSeries(m_bandHi, m_bandLo);
-    m_band->setName(tr("95% interval"));
-    m_band->setColor(QColor(0x1f, 0x77, 0xb4, 60));
-    m_band->setBorderColor(Qt::transparent);
-    m_curve = new QLineSeries(m_chart);
-    m_curve->setName(tr("USL fit"));
-    m_curve->setPen(QPen(kBlue, 2));
-    m_measured = new QScatterSeries(m_chart);
-    m_measured->setName(tr("measured"));
-    m_measured->setMarkerSize(10);
-    m_measured->setColor(kBlue);
-    m_measured->setBorderColor(Qt::white);
-    m_saturated = new QScatterSeries(m_chart);
-    m_saturated->setName(tr("first saturated step"));
-    m_saturated->setMarkerSize(16);
-    m_saturated->setColor(kRed);
-    m_saturated->setBorderColor(Qt::white);
-    m_nStar = new QScatterSeries(m_chart);
-    m_nStar->setName(tr("N*"));
-    m_nStar->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-    m_nStar->setMarkerSize(13);
-    m_nStar->setColor(kPurple);
-    m_brokerCpu = new QLineSeries(m_chart);
-    m_brokerCpu->setName(tr("broker CPU"));
-    m_brokerCpu->setPen(QPen(kOrange, 1.5, Qt::DashLine));
-    m_shardCpu = new QLineSeries(m_chart);
-    m_shardCpu->setName(tr("hottest shard CPU"));
-    m_shardCpu->setPen(QPen(kGreen, 1.5, Qt::DashLine));
-    m_x = axis(m_chart, Qt::AlignBottom, QString());
-    m_y = axis(m_chart, Qt::AlignLeft, QString());
-    m_cpu = axis(m_chart, Qt::AlignRight, tr("CPU (%)"));
-    m_cpu->setRange(0, 100);
-    for (QAbstractSeries *s : std::initializer_list<QAbstractSeries *>{
-             m_band, m_curve, m_measured, m_saturated, m_nStar}) {
-        m_chart->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_y);
-    }
-    for (QLineSeries *s : {m_brokerCpu, m_shardCpu}) {
-        m_chart->addSeries(s);
-        s->attachAxis(m_x);
-        s->attachAxis(m_cpu);
-    }
-    // The band's edge lines are only its geometry; they stay out of the legend.
-    for (auto *marker : m_chart->legend()->markers())
-        if (marker->series() == m_bandLo || marker->series() == m_bandHi)
-            marker->setVisible(false);
+    m_chart = new ScalingChart;
     m_chartView = new QChartView(m_chart, this);
     m_chartView->setObjectName(QStringLiteral("scalingChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
@@ -280,58 +230,19 @@ void ScalingView::showFit(const FitOutcome &outcome)
     m_points = outcome.points;
     m_fit = outcome.fit;
     m_saturation = outcome.saturation;
-    for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_measured, m_saturated, m_nStar, m_curve,
-                                                           m_bandLo, m_bandHi, m_brokerCpu,
-                                                           m_shardCpu, m_residuals})
-        s->clear();
+    m_residuals->clear();
     const QString factor = m_factorCombo->currentText();
     const std::string metric = m_metricCombo->currentText().toStdString();
     if (m_points.empty()) {
-        m_chart->setTitle(m_runCombo->count() == 0 ? tr("No runs in the store yet")
-                                                   : tr("No steps carry this factor and metric"));
+        m_chart->showEmpty(m_runCombo->count() == 0 ? tr("No runs in the store yet")
+                                                    : tr("No steps carry this factor and metric"));
         m_summary->setText(QString());
         emit fitFinished(false);
         return;
     }
-    double maxY = 0, maxX = 0;
-    for (const RampPoint &p : m_points) {
-        maxY = std::max(maxY, p.y);
-        maxX = std::max(maxX, p.x);
-    }
-    const double xTop = maxX * 1.25;
-    const bool showNStar = m_fit.ok && std::isfinite(m_fit.nStar) && m_fit.nStar <= xTop * 1.6;
-    const double xEnd = showNStar ? std::max(xTop, m_fit.nStar * 1.1) : xTop;
-    if (m_fit.ok)
-        for (int i = 0; i <= 120; ++i) {
-            const double n = std::max(0.25, xEnd * i / 120.0);
-            const UslPrediction p = m_fit.predict(n);
-            maxY = std::max(maxY, p.hi);
-        }
-    const MetricInfo *info = findMetric(metric);
-    const AxisScale scale = axisScaleFor(info ? info->unit : std::string_view(), maxY);
-    for (const RampPoint &p : m_points) {
-        m_measured->append(p.x, p.y * scale.factor);
-        if (p.brokerCpu)
-            m_brokerCpu->append(p.x, *p.brokerCpu * 100);
-        if (p.shardCpu)
-            m_shardCpu->append(p.x, *p.shardCpu * 100);
-    }
-    // The saturation marker sits on the throughput curve: the rule reads records/s.
-    if (m_saturation.firstSaturated >= 0 && metric == "records_per_s") {
-        const SaturationStep &s = m_saturation.steps[size_t(m_saturation.firstSaturated)];
-        m_saturated->append(s.load, s.throughput * scale.factor);
-    }
+    const AxisScale scale = m_chart->showFit(m_points, m_fit, m_saturation, factor, metric);
     double maxResidual = 0;
     if (m_fit.ok) {
-        for (int i = 0; i <= 120; ++i) {
-            const double n = std::max(0.25, xEnd * i / 120.0);
-            const UslPrediction p = m_fit.predict(n);
-            m_curve->append(n, p.y * scale.factor);
-            m_bandLo->append(n, p.lo * scale.factor);
-            m_bandHi->append(n, p.hi * scale.factor);
-        }
-        if (showNStar)
-            m_nStar->append(m_fit.nStar, m_fit.xAtNStar * scale.factor);
         for (const RampPoint &p : m_points) {
             const double r = (p.y - m_fit.params.throughputAt(p.x)) * scale.factor;
             m_residuals->append(p.x, r);
@@ -339,13 +250,7 @@ void ScalingView::showFit(const FitOutcome &outcome)
         }
     }
     const QString unit = scale.unit;
-    m_x->setTitleText(factor);
-    m_x->setRange(0, xEnd);
-    m_x->applyNiceNumbers();
-    m_y->setTitleText(QStringLiteral("%1 (%2)").arg(QString::fromStdString(metric), unit));
-    m_y->setRange(0, maxY * scale.factor * 1.08);
-    m_y->applyNiceNumbers();
-    m_rx->setRange(m_x->min(), m_x->max());
+    m_rx->setRange(m_chart->xAxis()->min(), m_chart->xAxis()->max());
     m_rx->setTitleText(factor);
     const double r = maxResidual > 0 ? maxResidual * 1.3 : 1;
     m_ry->setRange(-r, r);

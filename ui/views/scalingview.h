@@ -27,6 +27,7 @@ class QValueAxis;
 namespace plimsoll {
 
 class LatestTask;
+class ScalingChart;
 
 class ScalingView : public StoreView
 {
@@ -72,19 +73,9 @@ private:
     QComboBox *m_metricCombo = nullptr;
     QChartView *m_chartView = nullptr;
     QChartView *m_residualView = nullptr;
-    QChart *m_chart = nullptr;
+    ScalingChart *m_chart = nullptr;
     QChart *m_residualChart = nullptr;
-    QScatterSeries *m_measured = nullptr;
-    QScatterSeries *m_saturated = nullptr;
-    QScatterSeries *m_nStar = nullptr;
-    QLineSeries *m_curve = nullptr;
-    QLineSeries *m_bandLo = nullptr;
-    QLineSeries *m_bandHi = nullptr;
-    QAreaSeries *m_band = nullptr;
-    QLineSeries *m_brokerCpu = nullptr;
-    QLineSeries *m_shardCpu = nullptr;
     QScatterSeries *m_residuals = nullptr;
-    QValueAxis *m_x = nullptr, *m_y = nullptr, *m_cpu = nullptr;
     QValueAxis *m_rx = nullptr, *m_ry = nullptr;
     QLabel *m_summary = nullptr;
     LatestTask *m_runsLoader = nullptr;
