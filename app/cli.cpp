@@ -16,18 +16,20 @@ namespace plimsoll {
 
 // The command families, each in app/<family>commands.cpp. One line each.
 void addStoreCommands(CLI::App &, Commands &);
-void addSizingCommands(CLI::App &, Commands &);
 void addBenchCommands(CLI::App &, Commands &);
+void addSizingCommands(CLI::App &, Commands &);
 void addTrendCommands(CLI::App &, Commands &);
+void addReportCommands(CLI::App &, Commands &);
 
 namespace {
 
 using AddCommands = void (*)(CLI::App &, Commands &);
 const AddCommands kCommandFamilies[] = {
     addStoreCommands,
-    addSizingCommands,
     addBenchCommands,
+    addSizingCommands,
     addTrendCommands,
+    addReportCommands,
 };
 
 std::string versionText()

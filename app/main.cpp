@@ -30,6 +30,23 @@ bool wantsHeadless(int argc, char **argv)
     return false;
 }
 
+// `plimsoll report` draws the window's charts, which needs a QApplication: it gets one on the
+// offscreen platform, so it needs no display and lays out alike everywhere. Options before the
+// subcommand are only --db PATH, --help and --version.
+bool wantsCharts(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--db") == 0) {
+            ++i;
+            continue;
+        }
+        if (argv[i][0] == '-')
+            continue;
+        return std::strcmp(argv[i], "report") == 0;
+    }
+    return false;
+}
+
 bool haveDisplay()
 {
     return !qEnvironmentVariableIsEmpty("DISPLAY") ||
@@ -44,6 +61,11 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("plimsoll"));
     QCoreApplication::setApplicationVersion(QString::fromLatin1(plimsoll::kVersion));
 
+    if (wantsHeadless(argc, argv) && wantsCharts(argc, argv)) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        return plimsoll::runCli(argc, argv).exitCode;
+    }
     if (wantsHeadless(argc, argv)) {
         QCoreApplication app(argc, argv);
         return plimsoll::runCli(argc, argv).exitCode;

@@ -10,6 +10,7 @@
 #include "ui/views/sizingview.h"
 #include "ui/views/placementview.h"
 #include "ui/views/latencybudgetview.h"
+#include "ui/report/reportdialog.h"
 
 #include <plimsoll/version.h>
 
@@ -198,6 +199,19 @@ void MainWindow::createMenus()
                         this, &MainWindow::removeSampleRuns);
     m_removeSamplesAction->setObjectName(QStringLiteral("removeSamplesAction"));
     m_removeSamplesAction->setToolTip(tr("Remove the bundled sample runs from the store"));
+    // The report sizes what the Sizing view shows; its dialog reads the store off this thread.
+    QAction *report = file->addAction(tr("Export &Report…"), this, [this] {
+        SizingInputs inputs;
+        inputs.rate = 600000;
+        for (StoreView *v : m_views)
+            if (auto *sizing = qobject_cast<SizingView *>(v))
+                inputs = sizing->inputs();
+        auto *dialog = new ReportDialog(m_storePath, inputs, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+        dialog->start();
+    });
+    report->setObjectName(QStringLiteral("exportReportAction"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

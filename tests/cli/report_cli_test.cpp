@@ -1,0 +1,189 @@
+// End to end: `plimsoll report` on the real executable over the bundled sample runs — the PDF's
+// text holds the topology `plimsoll size` gives, the HTML loads nothing and escapes imported
+// names, Markdown and PDF are byte-stable apart from the generated-at line.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+const QStringList kInputs = {"--rate", "600k", "--record-size", "700B", "--retention", "60s"};
+
+class ReportCli : public ::testing::Test
+{
+protected:
+    static void SetUpTestSuite()
+    {
+        s_dir = new QTemporaryDir;
+        ASSERT_EQ(plimsoll({"samples", "install"}).exitCode, 0);
+    }
+    static void TearDownTestSuite()
+    {
+        delete s_dir;
+        s_dir = nullptr;
+    }
+    static Result plimsoll(QStringList args, const QString &epoch = {})
+    {
+        args.prepend(s_dir->filePath("store.db"));
+        args.prepend("--db");
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.remove("PLIMSOLL_DB");
+        e.remove("SOURCE_DATE_EPOCH");
+        if (!epoch.isEmpty())
+            e.insert("SOURCE_DATE_EPOCH", epoch);
+        p.setProcessEnvironment(e);
+        p.start(PLIMSOLL_BINARY, args);
+        EXPECT_TRUE(p.waitForFinished(120000)) << "plimsoll did not finish";
+        return {p.exitCode(), p.readAllStandardOutput().toStdString(),
+                p.readAllStandardError().toStdString()};
+    }
+    static QByteArray report(const QString &format, const QString &name, const QString &epoch = {},
+                             QStringList extra = {})
+    {
+        const QString out = s_dir->filePath(name);
+        QStringList args = QStringList{"report", "--format", format, "--out", out} + kInputs + extra;
+        const Result r = plimsoll(args, epoch);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        QFile f(out);
+        EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << out.toStdString();
+        return f.readAll();
+    }
+    static QStringList linesWithout(const QByteArray &text, const QString &skip)
+    {
+        QStringList lines = QString::fromUtf8(text).split('\n');
+        lines.removeIf([&](const QString &l) { return l.contains(skip); });
+        return lines;
+    }
+    static QTemporaryDir *s_dir;
+};
+QTemporaryDir *ReportCli::s_dir = nullptr;
+
+TEST_F(ReportCli, PdfTextHoldsTheTopologyNumbers)
+{
+    const QString pdftotext = QStandardPaths::findExecutable("pdftotext");
+    if (pdftotext.isEmpty())
+        GTEST_SKIP() << "pdftotext (poppler-utils) is not installed";
+    const Result size = plimsoll(QStringList{"size", "--json"} + kInputs);
+    ASSERT_EQ(size.exitCode, 0) << size.err;
+    const auto j = nlohmann::json::parse(size.out);
+    const QByteArray pdf = report("pdf", "report.pdf");
+    ASSERT_TRUE(pdf.startsWith("%PDF-"));
+    QFile::copy(s_dir->filePath("report.pdf"), PLIMSOLL_ARTIFACT_DIR "/report.pdf");
+    QProcess p;
+    p.start(pdftotext, {"-layout", s_dir->filePath("report.pdf"), "-"});
+    ASSERT_TRUE(p.waitForFinished(60000));
+    const QString text = QString::fromUtf8(p.readAllStandardOutput()).simplified();
+    const QString topology = QStringLiteral("%1 Korvet brokers, %2 Redis nodes, %3 Redis shards, %4 partitions")
+                                 .arg(j["brokers"].get<int>())
+                                 .arg(j["redis_nodes"].get<int>())
+                                 .arg(j["shards"].get<int>())
+                                 .arg(j["partitions"].get<int>());
+    EXPECT_TRUE(text.contains(topology)) << topology.toStdString() << "\n" << text.left(3000).toStdString();
+    for (const char *section : {"Inputs and assumptions", "Utilization at the target", "Scaling", // "fits": a ligature in the PDF
+                                "Partition placement", "Memory", "Latency budget", "Caveats", "Provenance"})
+        EXPECT_TRUE(text.contains(QLatin1String(section))) << section;
+    EXPECT_TRUE(text.contains("sample:korvet-pipeline-produce-2026-08-11"));
+    // The charts are vector: their axis titles are text in the PDF, not pixels.
+    EXPECT_TRUE(text.contains("hottest shard CPU"));
+}
+
+TEST_F(ReportCli, MarkdownIsByteStable)
+{
+    const QByteArray a = report("md", "a.md"), b = report("md", "b.md");
+    ASSERT_FALSE(a.isEmpty());
+    EXPECT_EQ(linesWithout(a, "Generated at"), linesWithout(b, "Generated at"));
+    EXPECT_EQ(report("md", "c.md", "1786000000"), report("md", "d.md", "1786000000"));
+    EXPECT_TRUE(a.contains("Korvet brokers"));
+    EXPECT_EQ(QString::fromUtf8(a).count("Generated at"), 1);
+}
+
+TEST_F(ReportCli, PdfAndHtmlAreStableApartFromTheGeneratedAtLine)
+{
+    // With the generated-at time fixed (SOURCE_DATE_EPOCH), every byte is equal.
+    EXPECT_EQ(report("pdf", "e1.pdf", "1786000000"), report("pdf", "e2.pdf", "1786000000"));
+    EXPECT_EQ(report("html", "e1.html", "1786000000"), report("html", "e2.html", "1786000000"));
+    const QByteArray h1 = report("html", "f1.html"), h2 = report("html", "f2.html");
+    EXPECT_EQ(linesWithout(h1, "Generated at"), linesWithout(h2, "Generated at"));
+}
+
+TEST_F(ReportCli, HtmlIsSelfContained)
+{
+    const QByteArray html = report("html", "self.html");
+    QFile::copy(s_dir->filePath("self.html"), PLIMSOLL_ARTIFACT_DIR "/report.html");
+    const QString h = QString::fromUtf8(html);
+    EXPECT_TRUE(h.contains("<svg")) << "charts are inline SVG";
+    EXPECT_FALSE(h.contains("<link", Qt::CaseInsensitive));
+    EXPECT_FALSE(h.contains("<script", Qt::CaseInsensitive));
+    EXPECT_FALSE(h.contains("<img", Qt::CaseInsensitive));
+    EXPECT_FALSE(h.contains(QRegularExpression(R"(url\(\s*[^#\s])"))) << "only url(#fragment) inside the page";
+    // Each inline SVG's ids are its own.
+    QStringList ids;
+    for (const auto &m : QRegularExpression(R"re( id="([^"]+)")re").globalMatch(h))
+        ids << m.captured(1);
+    EXPECT_EQ(ids.removeDuplicates(), 0) << ids.join(QLatin1Char(' ')).toStdString();
+    const QRegularExpression external(R"((src|href)\s*=\s*["']?\s*(https?:|//))",
+                                      QRegularExpression::CaseInsensitiveOption);
+    EXPECT_FALSE(external.match(h).hasMatch()) << external.match(h).captured(0).toStdString();
+}
+
+TEST_F(ReportCli, ImportedScriptNamesComeOutEscaped)
+{
+    // A run whose key, tool and provenance carry markup; its ramp makes it a run the sizing uses.
+    const QString evil = "<script>alert(1)</script>";
+    QString lines;
+    for (int producers : {1, 2, 4, 8}) {
+        nlohmann::json line = {{"format", "plimsoll-trend/1"},
+                               {"run_key", evil.toStdString()},
+                               {"timestamp", "2026-03-01T02:00:00Z"},
+                               {"tool", evil.toStdString()},
+                               {"commit", "<b>c</b>"},
+                               {"scenario", "evil/step-" + std::to_string(producers)},
+                               {"kind", "ramp-step"},
+                               {"topology", {{"producers", producers}, {"shards", 4}, {"brokers", 1}}},
+                               {"metrics", {{"records_per_s", 50000.0 * producers},
+                                            {"shard_cpu_max", 0.1 * producers},
+                                            {"broker_cpu_avg", 0.08 * producers}}}};
+        lines += QString::fromStdString(line.dump()) + "\n";
+    }
+    const QString path = s_dir->filePath("evil.jsonl");
+    {
+        QFile f(path);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(lines.toUtf8());
+    }
+    const Result imported = plimsoll({"import", path});
+    ASSERT_EQ(imported.exitCode, 0) << imported.err << imported.out;
+    const QByteArray html = report("html", "evil.html");
+    EXPECT_FALSE(html.contains("<script")) << "markup from an imported run reached the HTML";
+    EXPECT_FALSE(html.contains("<b>c</b>"));
+    EXPECT_TRUE(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    const QByteArray md = report("md", "evil.md");
+    EXPECT_FALSE(md.contains("<script"));
+    EXPECT_TRUE(md.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    ASSERT_EQ(plimsoll({"remove", evil}).exitCode, 0);
+}
+
+TEST_F(ReportCli, UsageErrors)
+{
+    EXPECT_EQ(plimsoll({"report", "--out", s_dir->filePath("x.txt"), "--rate", "600k"}).exitCode, 2);
+    EXPECT_EQ(plimsoll({"report", "--format", "pdf", "--out", s_dir->filePath("x.pdf"),
+                        "--rate", "fast"}).exitCode, 2);
+    EXPECT_EQ(plimsoll({"report", "--format", "md", "--out", s_dir->filePath("x.md"), "--rate",
+                        "600k", "--run", "no-such-run"}).exitCode, 1);
+}
+
+} // namespace

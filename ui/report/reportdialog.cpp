@@ -1,0 +1,160 @@
+#include "ui/report/reportdialog.h"
+
+#include "model/reportmarkdown.h"
+#include "model/store.h"
+#include "ui/latesttask.h"
+#include "ui/report/reportrenderer.h"
+
+#include <plimsoll/version.h>
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPixmap>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace plimsoll {
+
+ReportDialog::ReportDialog(const QString &storePath, const SizingInputs &inputs, QWidget *parent)
+    : QDialog(parent), m_storePath(storePath), m_inputs(inputs)
+{
+    setObjectName(QStringLiteral("reportDialog"));
+    setWindowTitle(tr("Export Report"));
+    m_loader = new LatestTask(this);
+    m_writer = new QFutureWatcher<QString>(this);
+
+    m_format = new QComboBox(this);
+    m_format->setObjectName(QStringLiteral("reportFormatCombo"));
+    m_format->addItem(tr("PDF"), QStringLiteral("pdf"));
+    m_format->addItem(tr("HTML (one self-contained file)"), QStringLiteral("html"));
+    m_format->addItem(tr("Markdown"), QStringLiteral("md"));
+    m_status = new QLabel(tr("Fitting the models to the runs in the store…"), this);
+    m_status->setObjectName(QStringLiteral("reportStatus"));
+    m_status->setWordWrap(true);
+
+    auto *pagesBox = new QWidget;
+    pagesBox->setObjectName(QStringLiteral("reportPages"));
+    pagesBox->setStyleSheet(QStringLiteral("#reportPages { background: #808080; }"));
+    m_pages = new QVBoxLayout(pagesBox);
+    m_pages->setSpacing(12);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setObjectName(QStringLiteral("reportPreview"));
+    m_scroll->setWidget(pagesBox);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setMinimumSize(640, 560);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    m_save = buttons->addButton(tr("Save…"), QDialogButtonBox::AcceptRole);
+    m_save->setObjectName(QStringLiteral("reportSaveButton"));
+    m_save->setEnabled(false);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_save, &QPushButton::clicked, this, &ReportDialog::chooseFile);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Format"), this));
+    top->addWidget(m_format);
+    top->addStretch();
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_scroll, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+
+    connect(m_writer, &QFutureWatcher<QString>::finished, this, [this] {
+        const QString error = m_writer->result();
+        m_status->setText(error.isEmpty() ? tr("Saved %1").arg(m_savingPath)
+                                          : tr("Could not save: %1").arg(error));
+        m_save->setEnabled(true);
+        emit saved(m_savingPath, error.isEmpty(), error);
+    });
+}
+
+ReportDialog::~ReportDialog()
+{
+    m_writer->waitForFinished(); // the worker holds bytes and a path, never this
+}
+
+void ReportDialog::start()
+{
+    ReportRequest request;
+    request.inputs = m_inputs;
+    m_loader->start(
+        [path = m_storePath.toStdString(), request] {
+            return std::make_shared<const ReportData>(collectReport(Store(path), request, kVersion));
+        },
+        [this](const std::shared_ptr<const ReportData> &data) {
+            m_data = data;
+            m_doc = composeReport(*data, reportTimestamp());
+            showPreview();
+        },
+        [this](const QString &error) {
+            m_status->setText(error);
+            emit failed(error);
+        });
+}
+
+void ReportDialog::showPreview()
+{
+    const std::vector<QImage> pages = renderReportPages(m_doc, *m_data, 96);
+    m_pageCount = int(pages.size());
+    for (const QImage &page : pages) {
+        auto *label = new QLabel;
+        label->setPixmap(QPixmap::fromImage(page));
+        label->setAlignment(Qt::AlignHCenter);
+        m_pages->addWidget(label);
+    }
+    m_pages->addStretch();
+    m_save->setEnabled(true);
+    m_status->setText(m_data->ok ? tr("%1 pages: %2 brokers, %3 Redis nodes, %4 shards, %5 partitions")
+                                       .arg(m_pageCount)
+                                       .arg(m_data->sizing.brokers)
+                                       .arg(m_data->sizing.redisNodes)
+                                       .arg(m_data->sizing.shards)
+                                       .arg(m_data->sizing.partitions)
+                                 : QString::fromStdString(m_data->error));
+    emit previewReady(m_pageCount);
+}
+
+QByteArray ReportDialog::render(const QString &format) const
+{
+    if (!m_data)
+        return {};
+    if (format == QLatin1String("md")) {
+        const std::string md = renderMarkdown(m_doc, *m_data);
+        return QByteArray(md.data(), qsizetype(md.size()));
+    }
+    return format == QLatin1String("html") ? renderReportHtml(m_doc, *m_data)
+                                           : renderReportPdf(m_doc, *m_data);
+}
+
+void ReportDialog::chooseFile()
+{
+    const QString format = m_format->currentData().toString();
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Report"), QStringLiteral("plimsoll-report.") + format,
+        tr("%1 (*.%2)").arg(m_format->currentText(), format));
+    if (!path.isEmpty())
+        saveTo(path, format);
+}
+
+void ReportDialog::saveTo(const QString &path, const QString &format)
+{
+    const QByteArray bytes = render(format); // charts: UI thread
+    m_savingPath = path;
+    m_save->setEnabled(false);
+    m_status->setText(tr("Saving %1…").arg(path));
+    m_writer->setFuture(QtConcurrent::run([path, bytes]() -> QString {
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+            return file.errorString();
+        return {};
+    }));
+}
+
+} // namespace plimsoll
