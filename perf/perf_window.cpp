@@ -2,7 +2,8 @@
 // Library and the Trends view filled from it, the trend chart's redraw with every record of
 // one metric in its series, and the longest stall of the UI thread meanwhile.
 //
-//   perf_window STORE [PNG]      prints one JSON object; PNG receives the trend chart
+//   perf_window STORE OUT.json [PNG]   writes one JSON object (rewritten after each milestone,
+//                                      so a view that freezes still leaves what was measured)
 #include "ui/mainwindow.h"
 #include "ui/views/libraryview.h"
 #include "ui/views/trendsview.h"
@@ -12,6 +13,7 @@
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QEvent>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPixmap>
@@ -20,6 +22,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <vector>
 
 namespace {
@@ -30,10 +33,14 @@ class FirstPaint : public QObject
 {
 public:
     qint64 ms = -1;
+    std::function<void()> onFirst; // saved at once: the loop may not return soon after
     bool eventFilter(QObject *watched, QEvent *event) override
     {
-        if (ms < 0 && event->type() == QEvent::Paint)
+        if (ms < 0 && event->type() == QEvent::Paint) {
             ms = g_clock.elapsed();
+            if (onFirst)
+                onFirst();
+        }
         return QObject::eventFilter(watched, event);
     }
 };
@@ -56,8 +63,8 @@ template <typename Done> bool waitUntil(QApplication &app, Done done, int timeou
 int main(int argc, char **argv)
 {
     g_clock.start();
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: perf_window STORE [PNG]\n");
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: perf_window STORE OUT.json [PNG]\n");
         return 2;
     }
     if (!std::getenv("QT_QPA_PLATFORM"))
@@ -93,14 +100,30 @@ int main(int argc, char **argv)
     window.show();
     window.start(false);
 
+    // Bound on each wait (s): a view that reads the whole store may take minutes at 1M records.
+    const int timeoutS = qEnvironmentVariableIntValue("PLIMSOLL_PERF_WINDOW_TIMEOUT_S");
+    const int waitMs = 1000 * (timeoutS > 0 ? timeoutS : 240);
     QJsonObject out;
+    const auto save = [&] {
+        QFile file(QString::fromLocal8Bit(argv[2]));
+        if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            file.write(QJsonDocument(out).toJson(QJsonDocument::Compact) + "\n");
+    };
+    firstPaint.onFirst = [&] {
+        out[QStringLiteral("first_paint_ms")] = double(firstPaint.ms);
+        save();
+    };
     bool ok = waitUntil(app, [&] { return firstPaint.ms >= 0; }, 60'000);
     out[QStringLiteral("first_paint_ms")] = double(firstPaint.ms);
-    ok = ok && waitUntil(app, [&] { return libraryMs >= 0; }, 600'000);
+    save();
+    ok = waitUntil(app, [&] { return libraryMs >= 0; }, waitMs) && ok;
     out[QStringLiteral("library_loaded_ms")] = double(libraryMs);
     out[QStringLiteral("library_rows")] = double(libraryRows);
+    out[QStringLiteral("longest_ui_stall_ms")] = double(longestStall);
+    save();
     window.showView(QStringLiteral("trends"));
-    ok = ok && waitUntil(app, [&] { return seriesMs >= 0; }, 600'000);
+    const bool seriesShown = waitUntil(app, [&] { return seriesMs >= 0; }, waitMs);
+    ok = ok && seriesShown;
     out[QStringLiteral("trend_series_loaded_ms")] = double(seriesMs);
     out[QStringLiteral("trend_points")] = double(trends->points().size());
     out[QStringLiteral("trend_points_drawn")] = double(seriesPoints);
@@ -110,7 +133,7 @@ int main(int argc, char **argv)
     QChartView *chart = trends->chartView();
     std::vector<double> redraws;
     QPixmap image;
-    for (int i = 0; ok && i < 7; ++i) {
+    for (int i = 0; seriesShown && i < 7; ++i) {
         QElapsedTimer t;
         t.start();
         image = chart->grab();
@@ -120,11 +143,10 @@ int main(int argc, char **argv)
         std::sort(redraws.begin(), redraws.end());
         out[QStringLiteral("trend_redraw_ms")] = redraws[redraws.size() / 2];
     }
-    if (argc > 2 && !image.isNull())
-        image.save(QString::fromLocal8Bit(argv[2]));
+    if (argc > 3 && !image.isNull())
+        image.save(QString::fromLocal8Bit(argv[3]));
     out[QStringLiteral("ok")] = ok;
-    std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
-    std::fflush(stdout);
+    save();
     // Leave without tearing down the views' background readers one by one.
     std::_Exit(ok ? 0 : 1);
 }
