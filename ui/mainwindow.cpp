@@ -1,4 +1,5 @@
 #include "ui/mainwindow.h"
+#include "ui/importpreviewdialog.h"
 
 #include "ui/messagebanner.h"
 #include "ui/storewriter.h"
@@ -194,6 +195,8 @@ void MainWindow::createMenus()
     m_importAction = file->addAction(tr("&Import…"), this, &MainWindow::chooseImportFiles);
     m_importAction->setObjectName(QStringLiteral("importAction"));
     m_importAction->setShortcut(QKeySequence::Open);
+    QAction *importUrl = file->addAction(tr("Import &URL…"), this, &MainWindow::chooseImportUrl);
+    importUrl->setObjectName(QStringLiteral("importUrlAction"));
     m_removeSamplesAction =
         file->addAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove Sample Runs"),
                         this, &MainWindow::removeSampleRuns);
@@ -266,8 +269,33 @@ void MainWindow::chooseImportFiles()
     // Formats are detected by content, so every file is offered.
     const QStringList files = QFileDialog::getOpenFileNames(
         this, tr("Import benchmark results"), QString(),
-        tr("Benchmark results (*.json *.jsonl *.csv *.txt *.log *.hgrm *.prom);;All files (*)"));
-    importFiles(files);
+        tr("Benchmark results (*.json *.jsonl *.csv *.txt *.log *.hgrm *.hlog *.prom);;All files (*)"));
+    previewAndImport(files, false);
+}
+
+void MainWindow::chooseImportUrl()
+{
+    const UrlChoice choice = askImportUrl(this);
+    if (!choice.url.isEmpty())
+        previewAndImport({choice.url}, choice.insecure);
+}
+
+void MainWindow::previewAndImport(const QStringList &sources, bool insecure)
+{
+    if (sources.isEmpty())
+        return;
+    // Modeless: the dry run reads in the background while the window stays responsive.
+    auto *dialog = new ImportPreviewDialog(m_storePath, sources, insecure, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const QStringList importable = dialog->importableSources();
+        if (importable.isEmpty())
+            return;
+        statusBar()->showMessage(tr("Importing %n source(s)…", nullptr, int(importable.size())));
+        m_writer->importFiles(importable, dialog->insecure());
+    });
+    emit importPreviewOpened(dialog);
+    dialog->open();
 }
 
 void MainWindow::showImportSummary(const ImportBatchSummary &summary)

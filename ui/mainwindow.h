@@ -20,6 +20,8 @@ class QStackedWidget;
 
 namespace plimsoll {
 
+class ImportPreviewDialog;
+
 class LibraryView;
 class MessageBanner;
 class StoreView;
@@ -50,12 +52,16 @@ public:
     bool showView(const QString &key);
 
 public slots:
+    // Dry-runs the sources in a preview dialog; Import commits the readable ones.
+    void previewAndImport(const QStringList &sources, bool insecure = false);
     void importFiles(const QStringList &paths);
     void removeSampleRuns();
 
 signals:
     // A store write finished and the views were asked to reload.
     void storeChanged();
+    // The import preview is about to show (tests drive it through this).
+    void importPreviewOpened(plimsoll::ImportPreviewDialog *dialog);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -71,6 +77,7 @@ private:
     void registerView(StoreView *view);
     void createMenus();
     void chooseImportFiles();
+    void chooseImportUrl();
     void reloadViews();
     void showImportSummary(const ImportBatchSummary &summary);
     void showAbout();

@@ -98,12 +98,12 @@ void StoreWriter::prepareStore(bool installSamples)
     });
 }
 
-void StoreWriter::importFiles(const QStringList &paths)
+void StoreWriter::importFiles(const QStringList &paths, bool insecure)
 {
     if (paths.isEmpty())
         return;
     const std::string path = m_storePath.toStdString();
-    enqueue(Outcome::Kind::Imported, [path, paths](QPromise<Outcome> &promise) {
+    enqueue(Outcome::Kind::Imported, [path, paths, insecure](QPromise<Outcome> &promise) {
         Outcome outcome;
         outcome.kind = Outcome::Kind::Imported;
         promise.setProgressRange(0, static_cast<int>(paths.size()) * kStepsPerFile);
@@ -121,8 +121,10 @@ void StoreWriter::importFiles(const QStringList &paths)
             };
             ImportRequest request;
             request.path = paths[i].toStdString();
+            request.insecure = insecure;
             try {
-                addReport(outcome.summary, service.importFile(request, progress));
+                for (const SourceReport &report : service.importPath(request, progress))
+                    addReport(outcome.summary, report);
             } catch (const std::exception &e) {
                 // The service reports parse errors itself; this is the store refusing the
                 // write (e.g. a run key taken by another source), still this file's failure.

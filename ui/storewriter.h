@@ -45,7 +45,9 @@ public:
     // Creates the parent directory and the store (or migrates it); installs the bundled
     // samples first when `installSamples` is set. Emits storeReady, or writeFailed.
     void prepareStore(bool installSamples);
-    void importFiles(const QStringList &paths);
+    // Files, directories (each file its own source) or http(s) URLs; `insecure` skips TLS
+    // verification of URLs, as the user chose.
+    void importFiles(const QStringList &paths, bool insecure = false);
     void removeSamples();
 
 signals:
