@@ -87,6 +87,8 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     m_table->setObjectName(QStringLiteral("runsTable"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
+    // Column widths from a sample of rows, not from every run of a years-long history.
+    m_table->horizontalHeader()->setResizeContentsPrecision(200);
     m_table->sortByColumn(RunsTableModel::TimeColumn, Qt::DescendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
