@@ -33,6 +33,7 @@ struct BenchArgs
     std::string records, duration, recordSize = "1KB", rate = "unlimited", linger = "5ms", batchSize = "16384";
     std::string fetchMaxBytes = "50MB", warmup = "0", interval = "1s", timeout = "30s", p99Limit = "250ms";
     std::string validate = "checksum", output = "text", resultFile, commandConfig, steps;
+    std::vector<std::string> redis, brokerMetrics; // ramp collectors, as typed (repeatable, comma lists)
     int clients = 0;
     bool noStore = false;
 };
@@ -85,6 +86,13 @@ void addOptions(CLI::App *c, BenchArgs &a)
     c->add_option("--p99-limit", a.p99Limit, "Ramp: a step whose produce p99 exceeds this is saturated")
         ->capture_default_str();
     c->add_option("--probe-rate", r.probeRate, "Ramp: records/s of the latency probe (0: no probe)")
+        ->capture_default_str();
+    c->add_option("--redis", a.redis,
+                  "Ramp: Redis shard HOST:PORT[,HOST:PORT...] whose INFO CPU gives shard_cpu_max (repeatable)");
+    c->add_option("--broker-metrics", a.brokerMetrics,
+                  "Ramp: broker Prometheus URL[,URL...]: CPU and broker-side latency per step (repeatable)");
+    c->add_option("--broker-latency-histogram", r.brokerLatencyHistogram,
+                  "Ramp: the broker's produce-latency histogram family in those metrics")
         ->capture_default_str();
     c->add_flag("--no-store", a.noStore, "Do not add the result to the store");
 }
@@ -159,6 +167,22 @@ std::string resolve(BenchArgs &a)
             return "--steps: '" + item + "' is not a number";
         }
     }
+    const auto splitTargets = [](const std::vector<std::string> &typed, std::vector<std::string> &out) {
+        out.clear();
+        for (const auto &item : typed) {
+            std::stringstream list(item);
+            for (std::string one; std::getline(list, one, ',');)
+                if (!one.empty())
+                    out.push_back(one);
+        }
+    };
+    splitTargets(a.redis, r.redisShards);
+    splitTargets(a.brokerMetrics, r.brokerMetricsUrls);
+    if ((!r.redisShards.empty() || !r.brokerMetricsUrls.empty()) && r.workload != Workload::Ramp)
+        return "--redis and --broker-metrics are sampled per ramp step: use them with 'bench ramp'";
+    for (const auto &url : r.brokerMetricsUrls)
+        if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+            return "--broker-metrics: '" + url + "' is not an http:// or https:// URL";
     if (!a.commandConfig.empty()) {
         const auto translation = ClientProperties::load(a.commandConfig).toLibrdkafka();
         if (!translation.ok())

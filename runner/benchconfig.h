@@ -65,6 +65,12 @@ struct RunConfig
     double probeRate = 100;    // probe records/s (the seed's full-run rate)
     bool rampProbe = true;     // run the latency probe alongside a ramp
 
+    // Ramp collectors (runner/collectors.h), sampled at each step's window boundaries.
+    std::vector<std::string> redisShards;       // --redis HOST:PORT: INFO cpu → shard_cpu_max
+    std::vector<std::string> brokerMetricsUrls; // --broker-metrics URL: Prometheus text
+    std::string brokerLatencyHistogram = "korvet_broker_produce_seconds"; // broker-side p50/p99
+    double cpuLimit = 0.90; // saturation rule: a shard or broker at this CPU fraction or more
+
     std::string histogramLog; // HdrHistogram V2 interval log, empty = none
     int metricsPort = -1;     // serve /metrics and /health on 127.0.0.1 while running; -1 = off
 

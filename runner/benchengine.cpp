@@ -322,6 +322,8 @@ BenchResult BenchEngine::run(const std::atomic<bool> &cancel)
             result.scenarios.push_back(std::move(outcome.scenario));
             for (auto &e : outcome.errors)
                 result.errors.push_back(std::move(e));
+            for (auto &w : outcome.warnings)
+                result.warnings.push_back(std::move(w));
             if (outcome.failed)
                 result.exitCode = 1;
             result.cancelled |= outcome.cancelled;

@@ -42,6 +42,7 @@ struct PhaseOutcome
 {
     ScenarioResult scenario;
     std::vector<std::string> errors; // what went wrong, for the user
+    std::vector<std::string> warnings; // worth telling, not a failure (e.g. a collector unreachable)
     bool failed = false;             // production or correctness failure
     bool cancelled = false;
 };

@@ -1,5 +1,7 @@
 #include "runner/benchresult.h"
 
+#include <sys/resource.h>
+
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -179,6 +181,16 @@ std::string prometheusText(const BenchSnapshot &s, const std::string &runId, con
     gauge("consumed_records", "Records consumed so far.", static_cast<double>(s.consumed));
     gauge("errors", "Errors so far.", static_cast<double>(s.errors));
     gauge("queued_records", "Records in the producers' local queues.", static_cast<double>(s.queued));
+    // The standard process counter, so one bench's /metrics can stand in for a broker's in a
+    // second bench's --broker-metrics collector (and a scraper sees the client's own CPU).
+    rusage usage{};
+    if (::getrusage(RUSAGE_SELF, &usage) == 0) {
+        const auto secondsOf = [](const timeval &t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+        out << "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n"
+               "# TYPE process_cpu_seconds_total counter\n"
+               "process_cpu_seconds_total "
+            << secondsOf(usage.ru_utime) + secondsOf(usage.ru_stime) << "\n";
+    }
     return out.str();
 }
 

@@ -1,5 +1,8 @@
 #include "runner/rampsaturation.h"
 
+#include "runner/collectors.h"
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -24,6 +27,17 @@ std::string formatted(const char *format, double a, double b = 0)
 
 std::string saturationReason(const RunConfig &config, const ScenarioResult &step, const ScenarioResult *previous)
 {
+    // CPU first, as the seed names a component: the hotter of the shards and the brokers,
+    // when it is at the limit (metrics absent when no collector was asked for).
+    const auto cpu = [&](const char *name) {
+        auto it = step.metrics.find(name);
+        return it == step.metrics.end() ? -1.0 : it->second;
+    };
+    const double shardCpu = cpu("shard_cpu_max"), brokerCpu = cpu("broker_cpu_avg");
+    if (std::max(shardCpu, brokerCpu) >= config.cpuLimit)
+        return shardCpu >= brokerCpu
+                   ? formatted("Redis shard CPU: hottest shard at %.0f%% (limit %.0f%%)", shardCpu * 100, config.cpuLimit * 100)
+                   : formatted("broker CPU: %.0f%% on average (limit %.0f%%)", brokerCpu * 100, config.cpuLimit * 100);
     const double limitS = std::chrono::duration<double>(config.p99Limit).count();
     const double p99 = metric(step, "latency_p99_s");
     if (p99 > limitS)
@@ -77,7 +91,15 @@ std::vector<PhaseOutcome> runRamp(const RunConfig &config, const PhaseEnvironmen
             if (!startOffsets(probeTopic, probe.startOffsets))
                 break;
         }
+        // Collectors sample when the warm-up ends and when the step's window closes.
+        StepCollectors collectors(config.redisShards, config.brokerMetricsUrls, config.brokerLatencyHistogram,
+                                  environment.timeout);
+        collectors.beginAt(std::chrono::steady_clock::now() + step.warmup, environment.cancel);
         PhaseOutcome outcome = runPhase(environment, step, withProbe ? &probe : nullptr);
+        StepServerMetrics server = collectors.end();
+        outcome.scenario.metrics.insert(server.metrics.begin(), server.metrics.end());
+        for (auto &w : server.warnings)
+            outcome.warnings.push_back(std::move(w));
         if (config.stepByRate)
             outcome.scenario.metrics["ramp.offered_records_per_s"] = load;
         const ScenarioResult *previous = outcomes.empty() ? nullptr : &outcomes.back().scenario;

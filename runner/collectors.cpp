@@ -1,0 +1,317 @@
+#include "runner/collectors.h"
+
+#include "model/prometheusdiff.h"
+
+#include <curl/curl.h>
+
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace plimsoll {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int remainingMs(Clock::time_point deadline)
+{
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    return static_cast<int>(std::max<long long>(0, left));
+}
+
+// A connected TCP socket to host:port before `deadline`, or -1 with `error` set.
+int connectTo(const std::string &hostPort, Clock::time_point deadline, std::string &error)
+{
+    const auto colon = hostPort.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == hostPort.size()) {
+        error = "'" + hostPort + "' is not HOST:PORT";
+        return -1;
+    }
+    std::string host = hostPort.substr(0, colon);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+        host = host.substr(1, host.size() - 2);
+    addrinfo hints{};
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo *found = nullptr;
+    if (int rc = ::getaddrinfo(host.c_str(), hostPort.c_str() + colon + 1, &hints, &found); rc != 0) {
+        error = hostPort + ": " + ::gai_strerror(rc);
+        return -1;
+    }
+    int fd = -1;
+    for (addrinfo *a = found; a && fd < 0; a = a->ai_next) {
+        fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK, a->ai_protocol);
+        if (fd < 0)
+            continue;
+        if (::connect(fd, a->ai_addr, a->ai_addrlen) != 0 && errno != EINPROGRESS) {
+            ::close(fd);
+            fd = -1;
+            continue;
+        }
+        pollfd p{fd, POLLOUT, 0};
+        int soError = 0;
+        socklen_t len = sizeof soError;
+        if (::poll(&p, 1, remainingMs(deadline)) != 1 || ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len) != 0
+            || soError != 0) {
+            ::close(fd);
+            fd = -1;
+        }
+    }
+    ::freeaddrinfo(found);
+    if (fd < 0)
+        error = hostPort + ": cannot connect";
+    return fd;
+}
+
+size_t appendToString(char *data, size_t size, size_t count, void *out)
+{
+    auto *text = static_cast<std::string *>(out);
+    // A /metrics page is kilobytes; stop a runaway endpoint well before memory matters.
+    if (text->size() + size * count > 64u << 20)
+        return 0;
+    text->append(data, size * count);
+    return size * count;
+}
+
+// The URL as messages may show it: credentials in its user-info part never appear.
+std::string shownUrl(const std::string &url)
+{
+    const auto scheme = url.find("://");
+    if (scheme == std::string::npos)
+        return url;
+    const auto hostEnd = url.find_first_of("/?#", scheme + 3);
+    const auto at = url.rfind('@', hostEnd == std::string::npos ? url.size() : hostEnd);
+    if (at == std::string::npos || at < scheme + 3)
+        return url;
+    return url.substr(0, scheme + 3) + "***@" + url.substr(at + 1);
+}
+
+} // namespace
+
+std::optional<double> redisCpuSeconds(const std::string &infoText)
+{
+    std::optional<double> sys, user;
+    std::istringstream lines(infoText);
+    for (std::string line; std::getline(lines, line);) {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        const auto colon = line.find(':');
+        if (colon == std::string::npos)
+            continue;
+        const std::string key = line.substr(0, colon);
+        if (key != "used_cpu_sys" && key != "used_cpu_user")
+            continue;
+        char *end = nullptr;
+        const double value = std::strtod(line.c_str() + colon + 1, &end);
+        if (end == line.c_str() + colon + 1 || !std::isfinite(value))
+            continue;
+        (key == "used_cpu_sys" ? sys : user) = value;
+    }
+    if (!sys || !user)
+        return std::nullopt;
+    return *sys + *user;
+}
+
+RedisCpuSample sampleRedisCpu(const std::string &hostPort, std::chrono::milliseconds timeout)
+{
+    RedisCpuSample sample;
+    const auto deadline = Clock::now() + timeout;
+    const int fd = connectTo(hostPort, deadline, sample.error);
+    if (fd < 0)
+        return sample;
+    // An inline command: no AUTH, as the seed's shard endpoints in a test rig; a server that
+    // asks for a password answers -NOAUTH, reported below as the error it is.
+    const std::string request = "INFO cpu\r\n";
+    std::string reply;
+    bool sent = ::send(fd, request.data(), request.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(request.size());
+    // RESP bulk string: "$<length>\r\n<payload>\r\n"; read until the payload is complete.
+    for (std::size_t need = 0; sent;) {
+        const auto header = reply.find("\r\n");
+        if (header != std::string::npos) {
+            if (reply[0] != '$') {
+                sample.error = hostPort + ": INFO answered " + reply.substr(0, header);
+                break;
+            }
+            need = header + 2 + static_cast<std::size_t>(std::max(0L, std::strtol(reply.c_str() + 1, nullptr, 10)));
+            if (reply.size() >= need) {
+                if (auto cpu = redisCpuSeconds(reply.substr(header + 2, need - header - 2)))
+                    sample.cpuSeconds = *cpu;
+                else
+                    sample.error = hostPort + ": INFO cpu has no used_cpu_sys / used_cpu_user";
+                ::close(fd);
+                return sample;
+            }
+        }
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, remainingMs(deadline)) != 1)
+            break;
+        char buffer[4096];
+        const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+        if (n <= 0)
+            break;
+        reply.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    if (sample.error.empty())
+        sample.error = hostPort + ": no complete INFO reply within " + std::to_string(timeout.count()) + " ms";
+    return sample;
+}
+
+PrometheusScrape scrapePrometheus(const std::string &url, std::chrono::milliseconds timeout)
+{
+    PrometheusScrape scrape;
+    CURL *curl = curl_easy_init();
+    if (!curl) {
+        scrape.error = shownUrl(url) + ": libcurl could not start";
+        return scrape;
+    }
+    std::string body;
+    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L); // called off the main thread
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, appendToString);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+    curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
+    const CURLcode rc = curl_easy_perform(curl);
+    curl_easy_cleanup(curl);
+    if (rc != CURLE_OK) {
+        scrape.error = shownUrl(url) + ": " + curl_easy_strerror(rc);
+        return scrape;
+    }
+    PromParseResult parsed = parsePrometheusText(body);
+    if (parsed.error)
+        scrape.error = shownUrl(url) + ": line " + std::to_string(parsed.error->line) + ": " + parsed.error->message;
+    else if (parsed.snapshots.empty())
+        scrape.error = shownUrl(url) + ": no metrics in the response";
+    else
+        scrape.snapshot = std::move(parsed.snapshots.back());
+    return scrape;
+}
+
+StepCollectors::StepCollectors(std::vector<std::string> redisShards, std::vector<std::string> brokerMetricsUrls,
+                               std::string latencyHistogram, std::chrono::milliseconds timeout)
+    : m_redis(std::move(redisShards)), m_brokers(std::move(brokerMetricsUrls)),
+      m_histogram(std::move(latencyHistogram)), m_timeout(timeout)
+{
+}
+
+StepCollectors::~StepCollectors()
+{
+    if (m_beginThread.joinable())
+        m_beginThread.join();
+}
+
+StepCollectors::Sample StepCollectors::sample() const
+{
+    Sample s;
+    s.at = Clock::now();
+    for (const auto &target : m_redis)
+        s.redis.push_back(sampleRedisCpu(target, m_timeout));
+    for (const auto &url : m_brokers)
+        s.brokers.push_back(scrapePrometheus(url, m_timeout));
+    // The window runs from the middle of one round of samples to the middle of the next.
+    s.at += (Clock::now() - s.at) / 2;
+    return s;
+}
+
+void StepCollectors::beginAt(Clock::time_point at, const std::atomic<bool> *cancel)
+{
+    if (empty())
+        return;
+    m_beginThread = std::thread([this, at, cancel] {
+        while (Clock::now() < at) {
+            if (cancel && cancel->load())
+                return;
+            std::this_thread::sleep_for(std::min<Clock::duration>(at - Clock::now(), std::chrono::milliseconds(50)));
+        }
+        m_begin = sample();
+    });
+}
+
+StepServerMetrics StepCollectors::end()
+{
+    StepServerMetrics out;
+    if (m_beginThread.joinable())
+        m_beginThread.join();
+    if (empty())
+        return out;
+    if (!m_begin) {
+        out.warnings.push_back("collectors: the step ended before its measured window began; no server metrics");
+        return out;
+    }
+    const Sample last = sample();
+    const double seconds = std::chrono::duration<double>(last.at - m_begin->at).count();
+    if (!(seconds > 0))
+        return out;
+
+    std::optional<double> hottest;
+    for (std::size_t i = 0; i < m_redis.size(); ++i) {
+        const auto &a = m_begin->redis[i], &b = last.redis[i];
+        if (!a.error.empty() || !b.error.empty()) {
+            out.warnings.push_back("collectors: Redis " + (a.error.empty() ? b.error : a.error));
+            continue;
+        }
+        const double cpu = std::max(0.0, b.cpuSeconds - a.cpuSeconds) / seconds;
+        hottest = std::max(hottest.value_or(0.0), cpu);
+    }
+    if (hottest)
+        out.metrics["shard_cpu_max"] = *hottest;
+
+    double cpuSum = 0;
+    int cpuCount = 0;
+    std::vector<PromBucket> merged; // the latency histogram summed over brokers, same bounds
+    double observations = 0;
+    for (std::size_t i = 0; i < m_brokers.size(); ++i) {
+        const auto &a = m_begin->brokers[i], &b = last.brokers[i];
+        if (!a.error.empty() || !b.error.empty()) {
+            out.warnings.push_back("collectors: broker metrics " + (a.error.empty() ? b.error : a.error));
+            continue;
+        }
+        const PromDiff diff = diffSnapshots(a.snapshot, b.snapshot, seconds);
+        for (const auto &rate : diff.rates)
+            if (rate.family == "process_cpu_seconds_total" || rate.series == "process_cpu_seconds_total") {
+                double cores = 1;
+                if (const auto *count = b.snapshot.family("system_cpu_count"); count && !count->samples.empty()
+                    && count->samples.front().value >= 1)
+                    cores = count->samples.front().value;
+                cpuSum += rate.perSecond / cores;
+                ++cpuCount;
+                break;
+            }
+        if (auto h = diff.mergedHistogram(m_histogram)) {
+            if (merged.empty()) {
+                merged = h->buckets;
+            } else if (merged.size() == h->buckets.size()) {
+                for (std::size_t k = 0; k < merged.size(); ++k)
+                    merged[k].count += h->buckets[k].count;
+            } else {
+                out.warnings.push_back("collectors: " + m_histogram + " has different buckets on " + shownUrl(m_brokers[i])
+                                       + "; left out of the broker latency");
+                continue;
+            }
+            observations += h->count;
+        }
+    }
+    if (cpuCount > 0)
+        out.metrics["broker_cpu_avg"] = cpuSum / cpuCount;
+    else if (!m_brokers.empty())
+        out.warnings.push_back("collectors: no process_cpu_seconds_total from the broker metrics endpoints");
+    if (observations > 0) {
+        if (auto p50 = histogramQuantile(0.50, merged))
+            out.metrics["broker.produce_p50_s"] = *p50;
+        if (auto p99 = histogramQuantile(0.99, merged))
+            out.metrics["broker.produce_p99_s"] = *p99;
+        out.metrics["broker.produce_requests"] = observations;
+    }
+    out.metrics["collectors.window_s"] = seconds;
+    return out;
+}
+
+} // namespace plimsoll

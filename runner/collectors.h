@@ -1,0 +1,90 @@
+#pragma once
+// Server-side collectors of a ramp step, sampled at the two boundaries of the step's measured
+// window (after its warm-up, and at its end), so a step's CPU and broker latency describe the
+// same window as its client-side numbers:
+//  - Redis INFO per shard (--redis HOST:PORT): CPU from the used_cpu_sys + used_cpu_user
+//    delta over the window → shard_cpu_max, the hottest shard as a fraction of one core
+//    (a Redis shard runs its commands on one thread, so one core is its limit).
+//  - Prometheus /metrics per broker (--broker-metrics URL): process_cpu_seconds_total's rate
+//    → broker_cpu_avg (mean over brokers; divided by system_cpu_count when the endpoint
+//    exposes it, as Micrometer does, else a fraction of one core), and the histogram named by
+//    latencyHistogram (Korvet's korvet_broker_produce_seconds), diffed over the window and
+//    summed over brokers → broker.produce_p50_s / broker.produce_p99_s.
+// A target that cannot be reached at either boundary leaves its numbers out and says so in a
+// warning; it never fails the run (the client-side measurement still stands).
+//
+// Threading: a StepCollectors belongs to the ramp's thread; beginAt() samples on a helper
+// thread of its own (so the step's coordinator is not delayed), which end() joins first.
+
+#include "model/prometheustext.h"
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace plimsoll {
+
+struct RedisCpuSample
+{
+    double cpuSeconds = 0; // used_cpu_sys + used_cpu_user since the server started
+    std::string error;     // empty when the sample is good
+};
+
+// Sends INFO cpu to HOST:PORT over a plain TCP connection (RESP), within `timeout`.
+RedisCpuSample sampleRedisCpu(const std::string &hostPort, std::chrono::milliseconds timeout);
+
+// used_cpu_sys + used_cpu_user of an INFO reply's text; nullopt when either is missing.
+std::optional<double> redisCpuSeconds(const std::string &infoText);
+
+struct PrometheusScrape
+{
+    PromSnapshot snapshot;
+    std::string error; // empty when the scrape is good
+};
+
+// GET `url` (libcurl, http or https) and parse its one scrape.
+PrometheusScrape scrapePrometheus(const std::string &url, std::chrono::milliseconds timeout);
+
+struct StepServerMetrics
+{
+    std::map<std::string, double> metrics; // SI units, catalog names where they exist
+    std::vector<std::string> warnings;
+};
+
+class StepCollectors
+{
+public:
+    StepCollectors(std::vector<std::string> redisShards, std::vector<std::string> brokerMetricsUrls,
+                   std::string latencyHistogram, std::chrono::milliseconds timeout);
+    ~StepCollectors();
+    StepCollectors(const StepCollectors &) = delete;
+    StepCollectors &operator=(const StepCollectors &) = delete;
+
+    bool empty() const { return m_redis.empty() && m_brokers.empty(); }
+    // Takes the first sample at `at` (the end of the warm-up), unless `cancel` is set first.
+    void beginAt(std::chrono::steady_clock::time_point at, const std::atomic<bool> *cancel);
+    // Takes the second sample and returns the window's numbers.
+    StepServerMetrics end();
+
+private:
+    struct Sample
+    {
+        std::chrono::steady_clock::time_point at;
+        std::vector<RedisCpuSample> redis;
+        std::vector<PrometheusScrape> brokers;
+    };
+    Sample sample() const;
+
+    std::vector<std::string> m_redis;
+    std::vector<std::string> m_brokers;
+    std::string m_histogram;
+    std::chrono::milliseconds m_timeout;
+    std::thread m_beginThread;
+    std::optional<Sample> m_begin;
+};
+
+} // namespace plimsoll

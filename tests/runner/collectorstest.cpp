@@ -1,0 +1,150 @@
+// The ramp's collectors and its CPU saturation rule, with no services: Redis INFO parsing,
+// and a Prometheus endpoint served in-process (the runner's own MetricsServer) whose counters
+// grow with time like a broker's, so the numbers a step reports can be checked exactly.
+#include "runner/collectors.h"
+#include "runner/metricsserver.h"
+#include "runner/rampsaturation.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <sstream>
+#include <thread>
+
+using namespace std::chrono_literals;
+
+namespace plimsoll {
+namespace {
+
+TEST(runnerCollectors, RedisInfoCpuIsSysPlusUser)
+{
+    const std::string info = "# CPU\r\nused_cpu_sys:1.250000\r\nused_cpu_user:2.500000\r\n"
+                             "used_cpu_sys_children:9.0\r\nused_cpu_user_children:9.0\r\n";
+    ASSERT_TRUE(redisCpuSeconds(info).has_value());
+    EXPECT_DOUBLE_EQ(*redisCpuSeconds(info), 3.75) << "children's CPU is not the shard's";
+    EXPECT_FALSE(redisCpuSeconds("# CPU\r\nused_cpu_sys:1.0\r\n").has_value());
+}
+
+TEST(runnerCollectors, UnreachableTargetsWarnAndLeaveNumbersOut)
+{
+    // Port 1 on loopback: nothing listens, the connection is refused at once.
+    StepCollectors collectors({"127.0.0.1:1"}, {"http://127.0.0.1:1/metrics"}, "korvet_broker_produce_seconds", 2s);
+    collectors.beginAt(std::chrono::steady_clock::now(), nullptr);
+    std::this_thread::sleep_for(50ms);
+    const StepServerMetrics m = collectors.end();
+    EXPECT_EQ(m.metrics.count("shard_cpu_max"), 0u);
+    EXPECT_EQ(m.metrics.count("broker_cpu_avg"), 0u);
+    EXPECT_GE(m.warnings.size(), 2u);
+    EXPECT_EQ(sampleRedisCpu("no-port-here", 1s).error, "'no-port-here' is not HOST:PORT");
+    // Credentials in a metrics URL never reach a message.
+    const auto scrape = scrapePrometheus("http://plimsoll:s3cret@127.0.0.1:1/metrics", 2s);
+    EXPECT_FALSE(scrape.error.empty());
+    EXPECT_EQ(scrape.error.find("s3cret"), std::string::npos) << scrape.error;
+    EXPECT_NE(scrape.error.find("http://***@127.0.0.1:1/metrics"), std::string::npos) << scrape.error;
+}
+
+// A broker's /metrics whose counters grow linearly with time: half a core of CPU on a
+// two-core machine (system_cpu_count, as Micrometer exposes it), and 1000 produce requests/s
+// of which half take ≤ 5 ms, 90 % ≤ 10 ms and all ≤ 50 ms.
+class FakeBroker
+{
+public:
+    FakeBroker()
+    {
+        EXPECT_EQ(m_server.start(0), "");
+        m_thread = std::thread([this] {
+            const auto start = std::chrono::steady_clock::now();
+            while (!m_stop) {
+                const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                m_server.setMetrics(text(t));
+                std::this_thread::sleep_for(2ms);
+            }
+        });
+        std::this_thread::sleep_for(20ms);
+    }
+    ~FakeBroker()
+    {
+        m_stop = true;
+        m_thread.join();
+    }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(m_server.port()) + "/metrics"; }
+
+private:
+    static std::string text(double t)
+    {
+        const double n = 1000 * t;
+        std::ostringstream out;
+        out.precision(17);
+        out << "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total " << 100 + 0.5 * t << "\n"
+            << "# TYPE system_cpu_count gauge\nsystem_cpu_count 2\n"
+            << "# TYPE korvet_broker_produce_seconds histogram\n";
+        const std::pair<const char *, double> buckets[] = {
+            {"0.001", 0}, {"0.005", 0.5 * n}, {"0.01", 0.9 * n}, {"0.05", n}, {"+Inf", n}};
+        for (const auto &[le, count] : buckets)
+            out << "korvet_broker_produce_seconds_bucket{le=\"" << le << "\"} " << count << "\n";
+        out << "korvet_broker_produce_seconds_count " << n << "\nkorvet_broker_produce_seconds_sum " << 0.006 * n
+            << "\n";
+        return out.str();
+    }
+
+    MetricsServer m_server;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
+TEST(runnerCollectors, BrokerCpuAndLatencyFromTheWindowOnly)
+{
+    FakeBroker broker;
+    StepCollectors collectors({}, {broker.url()}, "korvet_broker_produce_seconds", 2s);
+    // The window begins after a "warm-up" of 200 ms: what came before must not count.
+    collectors.beginAt(std::chrono::steady_clock::now() + 200ms, nullptr);
+    std::this_thread::sleep_for(1200ms);
+    const StepServerMetrics m = collectors.end();
+    EXPECT_TRUE(m.warnings.empty()) << m.warnings.front();
+    ASSERT_EQ(m.metrics.count("broker_cpu_avg"), 1u);
+    // 0.5 core of 2: a quarter. The counter is refreshed every 2 ms and the window is ~1 s.
+    EXPECT_NEAR(m.metrics.at("broker_cpu_avg"), 0.25, 0.02);
+    EXPECT_NEAR(m.metrics.at("collectors.window_s"), 1.0, 0.3);
+    // Median: the rank sits exactly on the 5 ms bucket's cumulative count.
+    EXPECT_NEAR(m.metrics.at("broker.produce_p50_s"), 0.005, 0.0002);
+    // p99: 9/10 of the way through (10 ms, 50 ms]: 46 ms, by histogram_quantile's interpolation.
+    EXPECT_NEAR(m.metrics.at("broker.produce_p99_s"), 0.046, 0.001);
+    EXPECT_NEAR(m.metrics.at("broker.produce_requests"), 1000 * m.metrics.at("collectors.window_s"), 60);
+}
+
+TEST(runnerCollectors, StepCancelledDuringWarmupHasNoServerMetrics)
+{
+    FakeBroker broker;
+    std::atomic<bool> cancel{true};
+    StepCollectors collectors({}, {broker.url()}, "korvet_broker_produce_seconds", 2s);
+    collectors.beginAt(std::chrono::steady_clock::now() + 10s, &cancel);
+    const StepServerMetrics m = collectors.end(); // returns at once: the begin thread saw cancel
+    EXPECT_TRUE(m.metrics.empty());
+    ASSERT_EQ(m.warnings.size(), 1u);
+}
+
+ScenarioResult step(std::map<std::string, double> metrics)
+{
+    ScenarioResult s;
+    s.metrics = std::move(metrics);
+    s.metrics["records_per_s"] = 1000;
+    s.topology.producers = 1;
+    return s;
+}
+
+TEST(runnerCollectors, CpuAtNinetyPercentSaturatesAndNamesTheComponent)
+{
+    RunConfig config;
+    EXPECT_EQ(saturationReason(config, step({{"shard_cpu_max", 0.89}, {"broker_cpu_avg", 0.5}}), nullptr), "");
+    EXPECT_EQ(saturationReason(config, step({{"shard_cpu_max", 0.93}, {"broker_cpu_avg", 0.79}}), nullptr),
+              "Redis shard CPU: hottest shard at 93% (limit 90%)");
+    EXPECT_EQ(saturationReason(config, step({{"shard_cpu_max", 0.40}, {"broker_cpu_avg", 0.91}}), nullptr),
+              "broker CPU: 91% on average (limit 90%)");
+    // CPU is named before a p99 over its limit: the component explains the latency.
+    EXPECT_EQ(saturationReason(config, step({{"broker_cpu_avg", 0.95}, {"latency_p99_s", 0.9}}), nullptr),
+              "broker CPU: 95% on average (limit 90%)");
+    EXPECT_EQ(saturationReason(config, step({{"latency_p99_s", 0.3}}), nullptr).rfind("produce p99", 0), 0u);
+}
+
+} // namespace
+} // namespace plimsoll
