@@ -13,6 +13,8 @@
 //  2. Merge: the weak point with the largest p-value is removed while it is ≥ pValue (then the
 //     one with the smallest relative change while that is ≤ minMagnitude), and its neighbours
 //     are re-tested against their new neighbouring segments, until all remaining points pass.
+//     Both neighbours are re-tested; Otava re-tests only the right one, so on rare series a
+//     left neighbour keeps a stale p-value there (tests/model/otava shows the two cases).
 //
 // A change point's index is the first point after the change. Deterministic: no permutation
 // test, no random numbers; identical input gives identical output.
