@@ -68,6 +68,12 @@ struct RunConfig
     // Ramp collectors (runner/collectors.h), sampled at each step's window boundaries.
     std::vector<std::string> redisShards;       // --redis HOST:PORT: INFO cpu → shard_cpu_max
     std::vector<std::string> brokerMetricsUrls; // --broker-metrics URL: Prometheus text
+    // --re-api URL: Redis Enterprise REST /v1/shards/stats → shard_cpu_max. The credentials
+    // come from the environment or the command-config (runner/recollector.h), never argv,
+    // and are never written to a result.
+    std::vector<std::string> reApiUrls;
+    std::string reUser, rePassword;
+    bool reVerifyTls = true;
     std::string brokerLatencyHistogram = "korvet_broker_produce_seconds"; // broker-side p50/p99
     double cpuLimit = 0.90; // saturation rule: a shard or broker at this CPU fraction or more
 

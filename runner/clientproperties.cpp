@@ -280,7 +280,10 @@ public:
         for (const auto &problem : m_properties.parseProblems())
             m_result.errors.push_back(problem);
         for (const auto &entry : m_properties.entries())
-            translate(entry);
+            // Plimsoll's own keys (plimsoll.re.user / .password: the Redis Enterprise REST
+            // collector's credentials) are not client settings.
+            if (entry.key.rfind("plimsoll.", 0) != 0)
+                translate(entry);
         translateTrustStore();
         translateKeyStore();
         checkFiles();

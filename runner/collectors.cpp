@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <sstream>
 
 namespace plimsoll {
@@ -19,6 +20,16 @@ namespace plimsoll {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+std::string utcNow()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    ::gmtime_r(&now, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return text;
+}
 
 int remainingMs(Clock::time_point deadline)
 {
@@ -202,6 +213,12 @@ StepCollectors::StepCollectors(std::vector<std::string> redisShards, std::vector
 {
 }
 
+void StepCollectors::setRedisEnterprise(std::vector<std::string> baseUrls, ReCredentials credentials)
+{
+    m_re = std::move(baseUrls);
+    m_reCredentials = std::move(credentials);
+}
+
 StepCollectors::~StepCollectors()
 {
     if (m_beginThread.joinable())
@@ -212,10 +229,16 @@ StepCollectors::Sample StepCollectors::sample() const
 {
     Sample s;
     s.at = Clock::now();
+    s.utc = utcNow();
     for (const auto &target : m_redis)
         s.redis.push_back(sampleRedisCpu(target, m_timeout));
     for (const auto &url : m_brokers)
         s.brokers.push_back(scrapePrometheus(url, m_timeout));
+    // The REST API reports rates per interval, not counters: the first sample only proves the
+    // endpoint answers; end() asks for the intervals between the two samples.
+    for (const auto &url : m_re)
+        s.re.push_back(fetchReShardStats(url, m_reCredentials, m_timeout, m_begin ? m_begin->utc : std::string(),
+                                         m_begin ? s.utc : std::string()));
     // The window runs from the middle of one round of samples to the middle of the next.
     s.at += (Clock::now() - s.at) / 2;
     return s;
@@ -260,6 +283,15 @@ StepServerMetrics StepCollectors::end()
         }
         const double cpu = std::max(0.0, b.cpuSeconds - a.cpuSeconds) / seconds;
         hottest = std::max(hottest.value_or(0.0), cpu);
+    }
+    for (std::size_t i = 0; i < m_re.size(); ++i) {
+        const auto &a = m_begin->re[i], &b = last.re[i];
+        if (!a.error.empty() || !b.error.empty()) {
+            out.warnings.push_back("collectors: Redis Enterprise " + (a.error.empty() ? b.error : a.error));
+            continue;
+        }
+        for (const auto &[shard, cpu] : b.cpuByShard)
+            hottest = std::max(hottest.value_or(0.0), cpu);
     }
     if (hottest)
         out.metrics["shard_cpu_max"] = *hottest;

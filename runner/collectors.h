@@ -10,6 +10,8 @@
 //    exposes it, as Micrometer does, else a fraction of one core), and the histogram named by
 //    latencyHistogram (Korvet's korvet_broker_produce_seconds), diffed over the window and
 //    summed over brokers → broker.produce_p50_s / broker.produce_p99_s.
+//  - Redis Enterprise REST per cluster (--re-api URL, runner/recollector.h): each shard's
+//    shard_cpu_user + shard_cpu_system over the window → shard_cpu_max with the INFO shards.
 // A target that cannot be reached at either boundary leaves its numbers out and says so in a
 // warning; it never fails the run (the client-side measurement still stands).
 //
@@ -17,6 +19,7 @@
 // thread of its own (so the step's coordinator is not delayed), which end() joins first.
 
 #include "model/prometheustext.h"
+#include "runner/recollector.h"
 
 #include <atomic>
 #include <chrono>
@@ -64,7 +67,11 @@ public:
     StepCollectors(const StepCollectors &) = delete;
     StepCollectors &operator=(const StepCollectors &) = delete;
 
-    bool empty() const { return m_redis.empty() && m_brokers.empty(); }
+    // Redis Enterprise clusters' REST API base URLs (https://cluster:9443), with the
+    // credentials they share. Before beginAt().
+    void setRedisEnterprise(std::vector<std::string> baseUrls, ReCredentials credentials);
+
+    bool empty() const { return m_redis.empty() && m_brokers.empty() && m_re.empty(); }
     // Takes the first sample at `at` (the end of the warm-up), unless `cancel` is set first.
     void beginAt(std::chrono::steady_clock::time_point at, const std::atomic<bool> *cancel);
     // Takes the second sample and returns the window's numbers.
@@ -76,11 +83,15 @@ private:
         std::chrono::steady_clock::time_point at;
         std::vector<RedisCpuSample> redis;
         std::vector<PrometheusScrape> brokers;
+        std::vector<ReShardStats> re;
+        std::string utc; // wall-clock time of the sample, ISO-8601 UTC (the REST API's stime/etime)
     };
     Sample sample() const;
 
     std::vector<std::string> m_redis;
     std::vector<std::string> m_brokers;
+    std::vector<std::string> m_re;
+    ReCredentials m_reCredentials;
     std::string m_histogram;
     std::chrono::milliseconds m_timeout;
     std::thread m_beginThread;

@@ -94,6 +94,7 @@ std::vector<PhaseOutcome> runRamp(const RunConfig &config, const PhaseEnvironmen
         // Collectors sample when the warm-up ends and when the step's window closes.
         StepCollectors collectors(config.redisShards, config.brokerMetricsUrls, config.brokerLatencyHistogram,
                                   environment.timeout);
+        collectors.setRedisEnterprise(config.reApiUrls, {config.reUser, config.rePassword, config.reVerifyTls});
         collectors.beginAt(std::chrono::steady_clock::now() + step.warmup, environment.cancel);
         PhaseOutcome outcome = runPhase(environment, step, withProbe ? &probe : nullptr);
         StepServerMetrics server = collectors.end();
