@@ -1,6 +1,7 @@
 #include "importers/hgrmimporter.h"
 
 #include "importers/latencyunit.h"
+#include "importers/linebounds.h"
 #include "importers/textsource.h"
 
 #include <QIODevice>
@@ -131,6 +132,8 @@ ImportResult HgrmImporter::parse(QIODevice &in, const ImportOptions &options,
     }
     std::string text;
     if (!readWholeSource(in, progress, kMaxBytes, "percentile table", text, result))
+        return result;
+    if (!refuseLongLines(text, "percentile table", result))
         return result;
     std::vector<Table> tables;
     Table *open = nullptr;

@@ -6,6 +6,7 @@
 #include "importers/kafkaproducerperfimporter.h"
 #include "importers/korvetdistimporter.h"
 #include "importers/korvetresultimporter.h"
+#include "importers/linebounds.h"
 #include "importers/memtierimporter.h"
 #include "importers/ombimporter.h"
 #include "importers/prometheusimporter.h"
@@ -79,8 +80,9 @@ const Importer *ImporterRegistry::detect(std::string_view head) const
 {
     const Importer *best = nullptr;
     int bestScore = 0;
+    const std::string bounded = boundedHead(head); // see linebounds.h: regex sniffers recurse per byte
     for (const Importer *importer : m_importers) {
-        const int score = importer->sniff(head);
+        const int score = importer->sniff(bounded);
         if (score > bestScore) {
             best = importer;
             bestScore = score;
@@ -116,8 +118,9 @@ std::string ImporterRegistry::explainRefusal(std::string_view head) const
 {
     const Importer *closest = nullptr;
     Resemblance best;
+    const std::string bounded = boundedHead(head);
     for (const Importer *importer : m_importers) {
-        Resemblance r = importer->resemblance(head);
+        Resemblance r = importer->resemblance(bounded);
         if (r.score > best.score) {
             best = std::move(r);
             closest = importer;

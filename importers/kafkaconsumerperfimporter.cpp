@@ -1,6 +1,7 @@
 #include "importers/kafkaconsumerperfimporter.h"
 
 #include "importers/kafkametrics.h"
+#include "importers/linebounds.h"
 #include "importers/textsource.h"
 
 #include <QDateTime>
@@ -313,6 +314,8 @@ ImportResult KafkaConsumerPerfImporter::parse(QIODevice &in, const ImportOptions
     ImportResult result;
     std::string text;
     if (!readWholeSource(in, progress, kMaxBytes, "kafka-consumer-perf-test output", text, result))
+        return result;
+    if (!refuseLongLines(text, "kafka-consumer-perf-test output", result))
         return result;
     const std::vector<TextLine> lines = splitLines(text);
     std::vector<Block> blocks;

@@ -2,6 +2,7 @@
 
 #include "importers/kafkametrics.h"
 #include "importers/kafkaproducerline.h"
+#include "importers/linebounds.h"
 #include "importers/textsource.h"
 
 #include <QIODevice>
@@ -153,6 +154,8 @@ ImportResult KafkaProducerPerfImporter::parse(QIODevice &in, const ImportOptions
     ImportResult result;
     std::string text;
     if (!readWholeSource(in, progress, kMaxBytes, "kafka-producer-perf-test output", text, result))
+        return result;
+    if (!refuseLongLines(text, "kafka-producer-perf-test output", result))
         return result;
     const std::vector<TextLine> lines = splitLines(text);
 

@@ -1,6 +1,7 @@
 #include "importers/korvetdistimporter.h"
 
 #include "importers/korvetdistparts.h"
+#include "importers/linebounds.h"
 
 #include <QIODevice>
 
@@ -89,6 +90,8 @@ ImportResult KorvetDistImporter::parse(QIODevice &in, const ImportOptions &,
     ImportResult result;
     std::string text;
     if (!readWholeSource(in, progress, kMaxBytes, "a korvet-dist result", text, result))
+        return result;
+    if (!refuseLongLines(text, "a korvet-dist result", result))
         return result;
     const std::vector<TextLine> lines = splitLines(text);
     RunRecord run;

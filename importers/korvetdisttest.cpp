@@ -1,8 +1,10 @@
 // A per-test result file of korvet-dist's run-comprehensive-benchmark.sh.
 #include "importers/kafkaproducerline.h"
 #include "importers/korvetdistparts.h"
+#include "importers/textsource.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <regex>
 
 namespace plimsoll {
@@ -66,6 +68,20 @@ void readKorvetDistTest(const std::vector<TextLine> &lines, RunRecord &run,
                 korvetDistFail(line, value, field, "'" + value + "' is not a number");
             return *v;
         };
+        // A count as a whole number; out-of-range values are refused, not converted (a
+        // double past int64's range converts to undefined behaviour).
+        auto count = [&](const char *field) {
+            const double v = number(field);
+            if (!(v >= 0 && v < 9.0e18))
+                korvetDistFail(line, value, field, "'" + value + "' is out of range");
+            return int64_t(v);
+        };
+        auto integer = [&](const std::string &text, const std::string &field) {
+            const auto v = parseInteger(text);
+            if (!v || *v < 0 || *v > INT32_MAX)
+                korvetDistFail(line, text, field, "'" + text + "' is out of range");
+            return *v;
+        };
 
         if (section == Section::Header) {
             if (key == "Test")
@@ -80,11 +96,11 @@ void readKorvetDistTest(const std::vector<TextLine> &lines, RunRecord &run,
             section = Section::Producers;
         if (section == Section::Configuration) {
             if (key == "Partitions")
-                topo.partitions = int64_t(number("Partitions"));
+                topo.partitions = count("Partitions");
             else if (key == "Producers")
-                topo.producers = int64_t(number("Producers"));
+                topo.producers = count("Producers");
             else if (key == "Record size")
-                topo.recordSizeBytes = int64_t(number("Record size"));
+                topo.recordSizeBytes = count("Record size");
             else if (key == "Acks")
                 topo.acks = value;
             else if (key == "Compression")
@@ -94,15 +110,15 @@ void readKorvetDistTest(const std::vector<TextLine> &lines, RunRecord &run,
                 if (!std::regex_match(value, m, batchValue))
                     korvetDistFail(line, value, "Batch size",
                                    "'" + value + "' is not \"N messages (B bytes)\"");
-                topo.batchBytes = std::stoll(m.str(2));
-                run.tuning["batch.messages"] = std::stoll(m.str(1));
-                run.tuning["batch.size"] = std::stoll(m.str(2));
+                topo.batchBytes = integer(m.str(2), "Batch size");
+                run.tuning["batch.messages"] = integer(m.str(1), "Batch size");
+                run.tuning["batch.size"] = integer(m.str(2), "Batch size");
             } else if (key == "Pool size")
-                run.tuning["korvet.redis.pool-size"] = int64_t(number("Pool size"));
+                run.tuning["korvet.redis.pool-size"] = count("Pool size");
             else if (key == "Topic")
                 run.tuning["topic"] = value;
             else if (key == "Messages per producer")
-                run.tuning["num-records"] = int64_t(number("Messages per producer"));
+                run.tuning["num-records"] = count("Messages per producer");
             else if (key != "Total messages")
                 warnings.push_back({"ignored-field", line.number,
                                     "configuration '" + key + "' is not one Plimsoll reads; ignored"});
@@ -113,7 +129,7 @@ void readKorvetDistTest(const std::vector<TextLine> &lines, RunRecord &run,
             std::smatch m;
             const std::string s(t);
             if (std::regex_match(s, m, producerHeader)) {
-                producers.push_back({std::stoi(m.str(1)), line.number, std::nullopt, 0});
+                producers.push_back({int(integer(m.str(1), "Producer")), line.number, std::nullopt, 0});
                 continue;
             }
             const auto parsed = parseProducerPerfLine(line.text);
@@ -167,8 +183,12 @@ void readKorvetDistTest(const std::vector<TextLine> &lines, RunRecord &run,
             const std::string s(t);
             std::smatch m;
             if (std::regex_match(s, m, shardLine)) {
-                shardMemory.emplace_back(m.str(1), std::stod(m.str(2)) * kMiB);
-                shardKeys.emplace_back(m.str(1), std::stod(m.str(3)));
+                const auto memory = parseNumber(m.str(2));
+                const auto keys = parseNumber(m.str(3));
+                if (!memory || !keys)
+                    korvetDistFail(line, m.str(0), "Shard " + m.str(1), "is not memory and keys");
+                shardMemory.emplace_back(m.str(1), *memory * kMiB);
+                shardKeys.emplace_back(m.str(1), *keys);
             } else if (std::regex_match(s, m, shardCpuLine)) {
                 const auto cpu = parseNumber(m.str(2));
                 if (!cpu)

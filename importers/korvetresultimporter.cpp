@@ -1,6 +1,7 @@
 #include "importers/korvetresultimporter.h"
 
 #include "importers/jsonlocator.h"
+#include "importers/jsonnesting.h"
 
 #include <QIODevice>
 
@@ -355,6 +356,10 @@ ImportResult KorvetResultImporter::parse(QIODevice &in, const ImportOptions &,
         }
     }
 
+    if (auto tooDeep = checkJsonNesting(text)) {
+        result.error = std::move(tooDeep);
+        return result;
+    }
     json doc;
     try {
         doc = json::parse(text);
@@ -363,6 +368,11 @@ ImportResult KorvetResultImporter::parse(QIODevice &in, const ImportOptions &,
         result.error = ImportError{"is not valid JSON: " + jsonParseErrorDetail(e) + " (column " +
                                        std::to_string(pos.column) + ")",
                                    pos.line, pos.offset, {}};
+        return result;
+    } catch (const json::out_of_range &) {
+        // nlohmann reports a number past a double's range (1e400) this way, not as a parse
+        // error; uncaught, it ended the process.
+        result.error = ImportError{kJsonNumberOutOfRange, 0, -1, {}};
         return result;
     }
 

@@ -1,5 +1,6 @@
 #include "importers/memtierimporter.h"
 
+#include "importers/linebounds.h"
 #include "importers/textsource.h"
 
 #include <QIODevice>
@@ -287,6 +288,8 @@ ImportResult MemtierImporter::parse(QIODevice &in, const ImportOptions &options,
     MemtierConfig config;
     std::string timestamp;
     const bool json = trimmed(text).starts_with("{");
+    if (!json && !refuseLongLines(text, "memtier_benchmark output", result))
+        return result;
     if (json ? !parseMemtierJson(text, sections, config, timestamp, result)
              : !parseText(text, sections, config, result))
         return result;

@@ -4,6 +4,7 @@
 // "BEST RUN RESULTS", "WORST RUN RESULTS", "AGGREGATED AVERAGE RESULTS (N runs)"), each with
 // "Runtime" and one object per command type ("Sets", "Gets", "Waits", "Totals", …).
 #include "importers/jsonlocator.h"
+#include "importers/jsonnesting.h"
 #include "importers/memtierimporter.h"
 #include "importers/textsource.h"
 
@@ -43,6 +44,10 @@ std::optional<int64_t> member(const nlohmann::json &obj, std::initializer_list<c
 bool parseMemtierJson(const std::string &text, std::vector<MemtierSection> &sections,
                       MemtierConfig &config, std::string &timestamp, ImportResult &result)
 {
+    if (auto tooDeep = checkJsonNesting(text)) {
+        result.error = std::move(tooDeep);
+        return false;
+    }
     nlohmann::json doc;
     try {
         doc = nlohmann::json::parse(text);
@@ -51,6 +56,9 @@ bool parseMemtierJson(const std::string &text, std::vector<MemtierSection> &sect
         ImportError error{jsonParseErrorDetail(e), at.line, at.offset, {}};
         error.column = at.column;
         result.error = error;
+        return false;
+    } catch (const nlohmann::json::out_of_range &) {
+        result.error = ImportError{kJsonNumberOutOfRange, 0, -1, {}}; // see jsonnesting.h
         return false;
     }
     if (!doc.is_object()) {

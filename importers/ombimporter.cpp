@@ -1,6 +1,7 @@
 #include "importers/ombimporter.h"
 
 #include "importers/jsonlocator.h"
+#include "importers/jsonnesting.h"
 #include "importers/ombworkload.h"
 #include "importers/textsource.h"
 
@@ -393,6 +394,10 @@ ImportResult OmbImporter::parse(QIODevice &in, const ImportOptions &, const Prog
     std::string text;
     if (!readWholeSource(in, progress, kMaxBytes, "an OMB result", text, result))
         return result;
+    if (auto tooDeep = checkJsonNesting(text)) {
+        result.error = std::move(tooDeep);
+        return result;
+    }
     json doc;
     try {
         doc = json::parse(text);
@@ -401,6 +406,9 @@ ImportResult OmbImporter::parse(QIODevice &in, const ImportOptions &, const Prog
         ImportError error{"is not valid JSON: " + jsonParseErrorDetail(e), pos.line, pos.offset, {}};
         error.column = pos.column;
         result.error = error;
+        return result;
+    } catch (const json::out_of_range &) {
+        result.error = ImportError{kJsonNumberOutOfRange, 0, -1, {}}; // see jsonnesting.h
         return result;
     }
     try {

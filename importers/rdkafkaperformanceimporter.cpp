@@ -1,5 +1,6 @@
 #include "importers/rdkafkaperformanceimporter.h"
 
+#include "importers/linebounds.h"
 #include "importers/textsource.h"
 
 #include <QIODevice>
@@ -102,6 +103,8 @@ ImportResult RdkafkaPerformanceImporter::parse(QIODevice &in, const ImportOption
     ImportResult result;
     std::string text;
     if (!readWholeSource(in, progress, kMaxBytes, "rdkafka_performance output", text, result))
+        return result;
+    if (!refuseLongLines(text, "rdkafka_performance output", result))
         return result;
     std::vector<Sample> produced, consumed;
     for (const TextLine &line : splitLines(text)) {

@@ -1,5 +1,6 @@
 #include "importers/redisbenchmarkimporter.h"
 
+#include "importers/linebounds.h"
 #include "importers/textsource.h"
 
 #include <QIODevice>
@@ -137,6 +138,8 @@ ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &o
     ImportResult result;
     std::string text;
     if (!readWholeSource(in, progress, kMaxBytes, "redis-benchmark output", text, result))
+        return result;
+    if (!refuseLongLines(text, "redis-benchmark output", result))
         return result;
     static const std::regex sectionRe(R"(^====== (.+) ======\s*$)");
     static const std::regex quietRe(

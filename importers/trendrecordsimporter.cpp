@@ -1,6 +1,7 @@
 #include "importers/trendrecordsimporter.h"
 
 #include "importers/jsonlocator.h"
+#include "importers/jsonnesting.h"
 #include "model/catalog.h"
 
 #include <QIODevice>
@@ -275,6 +276,8 @@ private:
 void FileReader::readLine(const std::string &text, int64_t lineNo, int64_t offset)
 {
     LineReader reader(text, lineNo, offset);
+    if (auto tooDeep = checkJsonNesting(text, lineNo, offset))
+        throw Failure{*tooDeep};
     ojson doc;
     try {
         doc = ojson::parse(text);
@@ -283,6 +286,8 @@ void FileReader::readLine(const std::string &text, int64_t lineNo, int64_t offse
         throw Failure{ImportError{"is not valid JSON: " + jsonParseErrorDetail(e) + " (column " +
                                       std::to_string(column) + ")",
                                   lineNo, offset + column - 1, {}}};
+    } catch (const ojson::out_of_range &) {
+        throw Failure{ImportError{kJsonNumberOutOfRange, lineNo, offset, {}}}; // see jsonnesting.h
     }
     if (!doc.is_object())
         reader.fail("", "is " + jsonTypePhrase(doc) + ", not a trend record object");

@@ -15,7 +15,10 @@ if [[ "${1:-build}" == "test" ]]; then
   # The real services the integration tests start on loopback: a Kafka broker (Java, its jars
   # resolved by Maven) and redis-server; poppler-utils reads back the PDFs reports write.
   want+=(default-jre-headless maven redis-server redis-tools poppler-utils
-         dpkg-dev desktop-file-utils appstream)
+         dpkg-dev desktop-file-utils appstream
+         clang-16 libclang-rt-16-dev openssl)
+  # clang-16 + its runtime: libFuzzer and the sanitizers for `make fuzz` (clang 14 cannot
+  # compile the importers' C++20); openssl: the TLS tests make their own certificate authority.
 fi
 
 missing=()
