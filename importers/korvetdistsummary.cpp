@@ -8,6 +8,15 @@ namespace plimsoll {
 
 namespace {
 
+// A count as the script printed it, when it is one: a double past int64's range converts
+// with undefined behaviour (found by fuzz/), so such values are dropped like unreadable ones.
+std::optional<int64_t> wholeCount(std::optional<double> v)
+{
+    if (v && *v >= 0 && *v < 9.0e18)
+        return int64_t(*v);
+    return std::nullopt;
+}
+
 std::vector<std::string> words(std::string_view s)
 {
     std::vector<std::string> out;
@@ -46,16 +55,16 @@ void readKorvetDistSummary(const std::vector<TextLine> &lines, RunRecord &run,
             warnings.push_back({"timestamp-without-zone", line.number,
                                 "the script writes local time without a zone; read as UTC"});
         } else if (key == "Partitions") {
-            if (const auto v = korvetDistNumber(value))
-                shared.partitions = int64_t(*v);
+            if (const auto v = wholeCount(korvetDistNumber(value)))
+                shared.partitions = *v;
         } else if (key == "Record Size") {
-            if (const auto v = korvetDistNumber(value))
-                shared.recordSizeBytes = int64_t(*v);
+            if (const auto v = wholeCount(korvetDistNumber(value)))
+                shared.recordSizeBytes = *v;
         } else if (key == "Topic") {
             run.tuning["topic"] = value;
         } else if (key == "Messages per test") {
-            if (const auto v = korvetDistNumber(value))
-                run.tuning["num-records"] = int64_t(*v);
+            if (const auto v = wholeCount(korvetDistNumber(value)))
+                run.tuning["num-records"] = *v;
         } else if (startsWith(t, "Producers ") && t.find("Throughput(rec/s)") != std::string_view::npos) {
             header = words(t);
             // The headers with a space in them.
@@ -137,9 +146,9 @@ void readKorvetDistSummary(const std::vector<TextLine> &lines, RunRecord &run,
         const auto producers = numberIn("Producers");
         const auto batch = numberIn("Batch(msg)");
         const auto pool = numberIn("Pool");
-        if (!producers || !batch || !pool)
+        if (!producers || !batch || !pool || !wholeCount(producers))
             korvetDistFail(line, "", "Producers", "the row does not name producers, batch and pool");
-        sc.topology.producers = int64_t(*producers);
+        sc.topology.producers = *wholeCount(producers);
         sc.name = "producers-" + cell("Producers") + "_batch-" + cell("Batch(msg)") + "msg_pool-" +
                   cell("Pool");
         if (const auto v = numberIn("Throughput(rec/s)"))

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <iostream>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -64,6 +66,38 @@ std::string randomSuffix()
 
 } // namespace
 
+// librdkafka reports why a broker is unreachable (an unknown host, a refused connection, a
+// failed SASL or TLS handshake) only as error events and log lines, while the request that
+// fails because of it gets a bare "Broker transport failure". The last such event is kept
+// so that the failure can name its cause.
+class AdminEvents : public RdKafka::EventCb
+{
+public:
+    void event_cb(RdKafka::Event &event) override
+    {
+        if (event.type() == RdKafka::Event::EVENT_LOG) {
+            // With an event callback librdkafka no longer prints its log: print it as it does.
+            std::cerr << "%" << event.severity() << "|" << event.fac() << "|plimsoll#admin| "
+                      << event.str() << std::endl;
+        } else if (event.type() == RdKafka::Event::EVENT_ERROR &&
+                   event.err() != RdKafka::ERR__ALL_BROKERS_DOWN) {
+            // "1/1 brokers are down" follows the event that says why: keep the why.
+            const std::lock_guard lock(m_mutex);
+            m_lastError = event.str();
+        }
+    }
+
+    std::string lastError() const
+    {
+        const std::lock_guard lock(m_mutex);
+        return m_lastError;
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::string m_lastError;
+};
+
 KafkaClient::KafkaClient(Config config)
     : m_config(std::move(config))
 {}
@@ -98,6 +132,10 @@ KafkaError KafkaClient::adminHandle(RdKafka::Producer *&handle)
         if (auto error = makeConf({}, conf); !error.ok())
             return error;
         std::string errstr;
+        m_adminEvents = std::make_unique<AdminEvents>();
+        if (conf->set("event_cb", static_cast<RdKafka::EventCb *>(m_adminEvents.get()), errstr) !=
+            RdKafka::Conf::CONF_OK)
+            return KafkaError::fromCode(RdKafka::ERR__FAIL, "creating the Kafka client", errstr);
         m_admin.reset(RdKafka::Producer::create(conf.get(), errstr));
         if (!m_admin)
             return KafkaError::fromCode(RdKafka::ERR__FAIL, "creating the Kafka client", errstr);
@@ -247,8 +285,11 @@ KafkaError KafkaClient::describeCluster(ClusterDescription &description, std::ch
     RdKafka::Metadata *raw = nullptr;
     const auto code = handle->metadata(true, nullptr, &raw, toMs(timeout));
     std::unique_ptr<RdKafka::Metadata> metadata(raw);
-    if (code != RdKafka::ERR_NO_ERROR)
-        return KafkaError::fromCode(code, "reading cluster metadata from " + m_config.at("bootstrap.servers"));
+    if (code != RdKafka::ERR_NO_ERROR) {
+        handle->poll(0); // error events wait on the handle's queue until polled
+        return KafkaError::fromCode(code, "reading cluster metadata from " + m_config.at("bootstrap.servers"),
+                                    m_adminEvents ? m_adminEvents->lastError() : std::string());
+    }
 
     description = {};
     description.answeredBy = metadata->orig_broker_id();

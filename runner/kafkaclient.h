@@ -25,6 +25,8 @@ class Producer;
 
 namespace plimsoll {
 
+class AdminEvents; // kafkaclient.cpp: remembers why the admin handle's brokers are down
+
 class KafkaClient
 {
 public:
@@ -91,6 +93,8 @@ private:
     KafkaError partitionCount(const std::string &topic, int &count, std::chrono::milliseconds timeout);
 
     Config m_config;
+    // Before m_admin: the handle may still report events while it is destroyed.
+    std::unique_ptr<AdminEvents> m_adminEvents;
     std::unique_ptr<RdKafka::Producer> m_admin;
 };
 

@@ -15,6 +15,14 @@
 #   PLIMSOLL_KAFKA_START_TIMEOUT  seconds to wait for readiness (default 180)
 #   PLIMSOLL_KAFKA_HEAP           broker heap (default 768m)
 #   PLIMSOLL_MAVEN_ARGS           extra arguments for mvn (e.g. -o, -s settings.xml)
+#   PLIMSOLL_KAFKA_TLS_DIR        adds an SSL listener: the directory holds server.crt (the
+#                                 broker's PEM certificate chain) and server.key (its
+#                                 unencrypted PKCS#8 PEM key); env gains
+#                                 PLIMSOLL_TEST_KAFKA_SSL_BOOTSTRAP
+#   PLIMSOLL_KAFKA_SASL_PASSWORD  adds a SASL_PLAINTEXT listener (PLAIN, user "plimsoll" with
+#                                 this password); env gains PLIMSOLL_TEST_KAFKA_SASL_BOOTSTRAP
+#   PLIMSOLL_KAFKA_EXTRA_CONFIG   a file of broker properties appended to the configuration
+#                                 (e.g. auto.create.topics.enable=false)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -96,12 +104,49 @@ port_accepts() {
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null
 }
 
+# The optional SSL and SASL_PLAINTEXT listeners (PLIMSOLL_KAFKA_TLS_DIR,
+# PLIMSOLL_KAFKA_SASL_PASSWORD), rewritten into the generated configuration. Prints the env
+# lines that name them. Kafka 4 reads PEM directly: no keytool, no JKS.
+add_secure_listeners() {
+    local config=$1 ssl_port=$2 sasl_port=$3 listeners="" map="" env=""
+    if [[ -n ${PLIMSOLL_KAFKA_TLS_DIR:-} ]]; then
+        local crt=$PLIMSOLL_KAFKA_TLS_DIR/server.crt key=$PLIMSOLL_KAFKA_TLS_DIR/server.key
+        [[ -r $crt && -r $key ]] || die "PLIMSOLL_KAFKA_TLS_DIR: server.crt and server.key needed in $PLIMSOLL_KAFKA_TLS_DIR"
+        listeners+=",SSL://127.0.0.1:$ssl_port"
+        map+=",SSL:SSL"
+        # Inline PEM values, newlines as \n escapes (java.util.Properties turns them back):
+        # a file-based PEM keystore would insist on an encrypted key and its password.
+        cat >>"$config" <<PROPS
+listener.name.ssl.ssl.keystore.type=PEM
+listener.name.ssl.ssl.keystore.certificate.chain=$(awk '{printf "%s\\n", $0}' "$crt")
+listener.name.ssl.ssl.keystore.key=$(awk '{printf "%s\\n", $0}' "$key")
+listener.name.ssl.ssl.client.auth=none
+PROPS
+        env+="PLIMSOLL_TEST_KAFKA_SSL_BOOTSTRAP=127.0.0.1:$ssl_port"$'\n'
+    fi
+    if [[ -n ${PLIMSOLL_KAFKA_SASL_PASSWORD:-} ]]; then
+        listeners+=",SASL_PLAINTEXT://127.0.0.1:$sasl_port"
+        map+=",SASL_PLAINTEXT:SASL_PLAINTEXT"
+        cat >>"$config" <<PROPS
+sasl.enabled.mechanisms=PLAIN
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_plimsoll="$PLIMSOLL_KAFKA_SASL_PASSWORD";
+PROPS
+        env+="PLIMSOLL_TEST_KAFKA_SASL_BOOTSTRAP=127.0.0.1:$sasl_port"$'\n'
+    fi
+    if [[ -n $listeners ]]; then
+        sed -i -e "s|^listeners=\(.*\)|listeners=\1$listeners|" \
+            -e "s|^advertised.listeners=\(.*\)|advertised.listeners=\1$listeners|" \
+            -e "s|^listener.security.protocol.map=\(.*\)|listener.security.protocol.map=\1$map|" "$config"
+    fi
+    printf '%s' "${env%$'\n'}"
+}
+
 # One attempt on fresh ports. Returns 2 when a port was taken between pick and bind, so
 # that the caller retries with others; any other failure ends the start.
 start_once() {
     local state=$1 classpath=$2 timeout=$3
     local broker_port controller_port ports logs=$state/logs data=$state/data
-    mapfile -t ports < <(free_ports 2)
+    mapfile -t ports < <(free_ports 4)
     broker_port=${ports[0]}
     controller_port=${ports[1]}
 
@@ -111,6 +156,12 @@ start_once() {
         -e "s|@CONTROLLER_PORT@|$controller_port|g" \
         -e "s|@DATA_DIR@|$data|g" \
         "$PLIMSOLL_SERVICES_DIR/kafka/server.properties.in" >"$state/server.properties"
+    local extra_env=""
+    extra_env=$(add_secure_listeners "$state/server.properties" "${ports[2]}" "${ports[3]}")
+    if [[ -n ${PLIMSOLL_KAFKA_EXTRA_CONFIG:-} ]]; then
+        [[ -r $PLIMSOLL_KAFKA_EXTRA_CONFIG ]] || die "PLIMSOLL_KAFKA_EXTRA_CONFIG: cannot read $PLIMSOLL_KAFKA_EXTRA_CONFIG"
+        cat "$PLIMSOLL_KAFKA_EXTRA_CONFIG" >>"$state/server.properties"
+    fi
 
     local jvm_common=(
         -Djava.awt.headless=true
@@ -166,6 +217,7 @@ PLIMSOLL_TEST_KAFKA_CLASSPATH_FILE=$(cache_dir)/classpath
 PLIMSOLL_TEST_KAFKA_LOG=$logs/server.log
 PLIMSOLL_TEST_KAFKA_PID=$pid
 ENV
+    [[ -z $extra_env ]] || printf '%s\n' "$extra_env" >>"$state/env"
     say "Kafka $version ready on 127.0.0.1:$broker_port (pid $pid, log $logs/server.log)"
 }
 
