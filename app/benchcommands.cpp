@@ -7,6 +7,7 @@
 #include "runner/benchengine.h"
 #include "runner/benchstore.h"
 #include "runner/clientproperties.h"
+#include "runner/recollector.h"
 #include "runner/resultfile.h"
 
 #include <plimsoll/version.h>
@@ -33,7 +34,7 @@ struct BenchArgs
     std::string records, duration, recordSize = "1KB", rate = "unlimited", linger = "5ms", batchSize = "16384";
     std::string fetchMaxBytes = "50MB", warmup = "0", interval = "1s", timeout = "30s", p99Limit = "250ms";
     std::string validate = "checksum", output = "text", resultFile, commandConfig, steps;
-    std::vector<std::string> redis, brokerMetrics; // ramp collectors, as typed (repeatable, comma lists)
+    std::vector<std::string> redis, brokerMetrics, reApi; // ramp collectors, as typed (repeatable, comma lists)
     int clients = 0;
     bool noStore = false;
 };
@@ -91,6 +92,9 @@ void addOptions(CLI::App *c, BenchArgs &a)
                   "Ramp: Redis shard HOST:PORT[,HOST:PORT...] whose INFO CPU gives shard_cpu_max (repeatable)");
     c->add_option("--broker-metrics", a.brokerMetrics,
                   "Ramp: broker Prometheus URL[,URL...]: CPU and broker-side latency per step (repeatable)");
+    c->add_option("--re-api", a.reApi,
+                  "Ramp: Redis Enterprise REST API URL[,URL...] whose /v1/shards/stats gives shard_cpu_max "
+                  "(repeatable; credentials from PLIMSOLL_RE_USER / PLIMSOLL_RE_PASSWORD or the command-config)");
     c->add_option("--broker-latency-histogram", r.brokerLatencyHistogram,
                   "Ramp: the broker's produce-latency histogram family in those metrics")
         ->capture_default_str();
@@ -178,11 +182,29 @@ std::string resolve(BenchArgs &a)
     };
     splitTargets(a.redis, r.redisShards);
     splitTargets(a.brokerMetrics, r.brokerMetricsUrls);
-    if ((!r.redisShards.empty() || !r.brokerMetricsUrls.empty()) && r.workload != Workload::Ramp)
-        return "--redis and --broker-metrics are sampled per ramp step: use them with 'bench ramp'";
+    splitTargets(a.reApi, r.reApiUrls);
+    if ((!r.redisShards.empty() || !r.brokerMetricsUrls.empty() || !r.reApiUrls.empty())
+        && r.workload != Workload::Ramp)
+        return "--redis, --broker-metrics and --re-api are sampled per ramp step: use them with 'bench ramp'";
     for (const auto &url : r.brokerMetricsUrls)
         if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
             return "--broker-metrics: '" + url + "' is not an http:// or https:// URL";
+    for (const auto &url : r.reApiUrls) {
+        if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+            return "--re-api: '" + url + "' is not an http:// or https:// URL";
+        if (url.find('@', url.find("://") + 3) != std::string::npos)
+            return "--re-api: credentials do not belong on the command line; set PLIMSOLL_RE_USER and "
+                   "PLIMSOLL_RE_PASSWORD, or plimsoll.re.user / plimsoll.re.password in --command-config";
+    }
+    if (!r.reApiUrls.empty()) {
+        std::string problem;
+        const ReCredentials credentials = reCredentials(a.commandConfig, &problem);
+        if (!problem.empty())
+            return "--command-config: " + problem;
+        r.reUser = credentials.user;
+        r.rePassword = credentials.password;
+        r.reVerifyTls = credentials.verifyTls;
+    }
     if (!a.commandConfig.empty()) {
         const auto translation = ClientProperties::load(a.commandConfig).toLibrdkafka();
         if (!translation.ok())
