@@ -256,7 +256,7 @@ std::optional<HdrHistogram> HdrHistogram::decode(std::string_view bytes, std::st
         return fail("significant digits " + std::to_string(decoded.significantDigits) +
                     " outside 1..5");
     const int64_t lowest = std::max<int64_t>(decoded.lowest, 1);
-    if (decoded.highest < 2 * lowest)
+    if (decoded.highest / 2 < lowest) // not highest < 2 * lowest: that overflows (fuzz/)
         return fail("highest trackable value " + std::to_string(decoded.highest) +
                     " below twice the lowest");
     HdrHistogram h(lowest, decoded.highest, decoded.significantDigits);
