@@ -1,5 +1,6 @@
 #include "importers/importer.h"
 
+#include "importers/benchresultimporter.h"
 #include "importers/hgrmimporter.h"
 #include "importers/hlogimporter.h"
 #include "importers/kafkaconsumerperfimporter.h"
@@ -61,10 +62,11 @@ ImporterRegistry::ImporterRegistry()
     static const RedisBenchmarkImporter redisBenchmark;
     static const MemtierImporter memtier;
     static const PrometheusImporter prometheus;
+    static const BenchResultImporter benchResult;
     m_importers = {&trendRecords,      &korvetResult,      &omb, &korvetDist,
                    &kafkaProducerPerf, &kafkaConsumerPerf, &rdkafkaPerformance};
     m_importers.insert(m_importers.end(), {&hlog, &hgrm, &redisBenchmark});
-    m_importers.insert(m_importers.end(), {&memtier, &prometheus});
+    m_importers.insert(m_importers.end(), {&memtier, &prometheus, &benchResult});
 }
 
 const Importer *ImporterRegistry::byName(std::string_view name) const

@@ -1,5 +1,9 @@
 #include "runner/benchresult.h"
 
+#include "model/benchrunrecord.h"
+
+#include <plimsoll/version.h>
+
 #include <sys/resource.h>
 
 #include <cmath>
@@ -89,6 +93,7 @@ nlohmann::json BenchResult::toJson() const
         {"config", config},
         {"scenarios", scenariosJson},
     };
+    j["tool_version"] = kVersion; // so an imported result file names the Plimsoll that wrote it
     if (embedded)
         j["target"]["note"] = "librdkafka's in-process mock cluster, not a real broker: the numbers describe the "
                               "client, not a broker";
@@ -97,33 +102,9 @@ nlohmann::json BenchResult::toJson() const
 
 RunRecord BenchResult::toRunRecord(const std::string &toolVersion) const
 {
-    RunRecord run;
-    run.runKey = "plimsoll-bench-" + runId;
-    run.timestamp = normalizeTimestamp(startedAt).value_or(startedAt);
-    run.tool = "plimsoll-bench";
-    run.toolVersion = toolVersion;
-    run.target = embedded ? "embedded-mock" : "kafka-compatible";
-    run.environment = {{"bootstrap_servers", bootstrapServers}, {"workload", workload}, {"topic", topic}};
-    if (embedded)
-        run.environment["embedded"] = true;
-    run.tuning = nlohmann::json(tuning);
-    if (partial) {
-        run.tuning["partial"] = true;
-        run.environment["partial"] = true;
-    }
-    run.provenance = "plimsoll bench " + workload + " run " + runId + (partial ? " (partial: stopped early)" : "");
-    for (const auto &s : scenarios) {
-        ScenarioRecord scenario;
-        scenario.name = s.name;
-        scenario.kind = s.kind;
-        scenario.topology = s.topology;
-        for (const auto &[name, value] : s.metrics)
-            if (std::isfinite(value))
-                scenario.metrics.push_back({name, value});
-        scenario.provenance = run.provenance;
-        run.scenarios.push_back(std::move(scenario));
-    }
-    return run;
+    // Through the document, so the stored run and the same run imported from its result
+    // file (importers/benchresultimporter.cpp) are one mapping.
+    return benchRunRecordFromJson(toJson(), toolVersion);
 }
 
 std::string BenchResult::toText() const
