@@ -259,7 +259,15 @@ std::optional<HdrHistogram> HdrHistogram::decode(std::string_view bytes, std::st
     if (decoded.highest / 2 < lowest) // not highest < 2 * lowest: that overflows (fuzz/)
         return fail("highest trackable value " + std::to_string(decoded.highest) +
                     " below twice the lowest");
-    HdrHistogram h(lowest, decoded.highest, decoded.significantDigits);
+    // The constructor throws for parameters it cannot honour (a lowest value too large for
+    // the precision); decode() promises a refusal instead (found by fuzz/).
+    std::optional<HdrHistogram> made;
+    try {
+        made.emplace(lowest, decoded.highest, decoded.significantDigits);
+    } catch (const std::invalid_argument &e) {
+        return fail(e.what());
+    }
+    HdrHistogram &h = *made;
     size_t index = 0;
     std::string runError;
     const bool ok = hdrcodec::forEachCount(
@@ -288,7 +296,7 @@ std::optional<HdrHistogram> HdrHistogram::decode(std::string_view bytes, std::st
         &runError);
     if (!ok)
         return fail(runError);
-    return h;
+    return made;
 }
 
 } // namespace plimsoll
