@@ -80,7 +80,15 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
     ImportOptions options;
     options.uri = uri;
     options.latencyUnit = request.latencyUnit;
-    ImportResult parsed = importer->parse(device, options, progress);
+    ImportResult parsed;
+    try {
+        parsed = importer->parse(device, options, progress);
+    } catch (const std::exception &e) {
+        // A backstop: importers report errors as values, but a conversion they did not guard
+        // must fail this source, not end the process (and with it a whole directory import).
+        fail(report, displayName, {std::string("cannot be read: ") + e.what(), 0, -1, {}});
+        return report;
+    }
     report.warnings = parsed.warnings;
     if (!parsed.ok()) {
         fail(report, displayName, *parsed.error);
