@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <QChartView>
+#include <QTableWidget>
+#include <QFile>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
@@ -52,6 +55,50 @@ TEST(BenchViewRealBroker, RunsRoundTripShowsLiveChartAndVerdict)
     EXPECT_FALSE(view.running());
     const QString png = QString(PLIMSOLL_ARTIFACT_DIR) + "/bench-view.png";
     EXPECT_TRUE(view.grab().save(png));
+}
+
+TEST(BenchViewRealBroker, RampFillsTheStepTableWithVerdicts)
+{
+    QTemporaryDir dir;
+    BenchView view(dir.filePath("store.db"));
+    view.resize(1200, 720);
+    view.show();
+    // The embedded mock cluster: the table's plumbing, not a broker's numbers.
+    view.setBootstrapServers(QStringLiteral("embedded"));
+    view.setRecords(20000);
+    view.findChild<QComboBox *>("benchWorkload")->setCurrentText(QStringLiteral("ramp"));
+    view.findChild<QLineEdit *>("benchSteps")->setText(QStringLiteral("1,2"));
+    QSignalSpy finished(&view, &BenchView::benchFinished);
+    view.findChild<QPushButton *>("benchStart")->click();
+    ASSERT_TRUE(finished.wait(120000)) << "the ramp did not finish";
+    auto *table = view.findChild<QTableWidget *>("benchStepTable");
+    ASSERT_NE(table, nullptr);
+    ASSERT_GE(table->rowCount(), 1);
+    EXPECT_TRUE(table->item(0, 0)->text().contains("step")) << table->item(0, 0)->text().toStdString();
+    EXPECT_NE(table->item(0, 1)->text(), "0 rec/s"); // each step measured over its window
+    const QString saturated = table->item(0, 3)->text();
+    EXPECT_TRUE(saturated == "yes" || saturated == "no");
+    if (saturated == "yes") {
+        EXPECT_FALSE(table->item(0, 4)->text().isEmpty()); // a saturated step names why
+    }
+    EXPECT_TRUE(view.grab().save(QString(PLIMSOLL_ARTIFACT_DIR) + "/bench-view-ramp.png"));
+}
+
+TEST(BenchViewRealBroker, AClientConfigLibrdkafkaCannotUseIsRefusedBeforeStarting)
+{
+    QTemporaryDir dir;
+    QFile props(dir.filePath("client.properties"));
+    ASSERT_TRUE(props.open(QIODevice::WriteOnly));
+    props.write("security.protocol=SSL\nssl.truststore.location=/etc/trust.jks\nssl.truststore.type=JKS\n");
+    props.close();
+    BenchView view(dir.filePath("store.db"));
+    view.show();
+    view.setBootstrapServers(QStringLiteral("embedded"));
+    view.findChild<QLineEdit *>("benchCommandConfig")->setText(props.fileName());
+    view.findChild<QPushButton *>("benchStart")->click();
+    EXPECT_FALSE(view.running());
+    const QString status = view.findChild<QLabel *>("benchStatus")->text();
+    EXPECT_TRUE(status.contains("JKS")) << status.toStdString();
 }
 
 } // namespace

@@ -1,5 +1,8 @@
 #include "ui/views/benchview.h"
 
+#include "model/catalog.h"
+#include "runner/clientproperties.h"
+
 #include "model/units.h"
 #include "runner/benchconfig.h"
 #include "ui/views/benchworker.h"
@@ -11,6 +14,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QTableWidget>
+#include <QHeaderView>
+#include <QFileDialog>
 #include <QLineSeries>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -34,7 +40,7 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_bootstrap->setToolTip(tr("Kafka bootstrap servers, or embedded for librdkafka's mock cluster (not a broker)"));
     m_workload = new QComboBox(this);
     m_workload->setObjectName(QStringLiteral("benchWorkload"));
-    for (const char *name : {"roundtrip", "producer", "consumer", "probe"})
+    for (const char *name : {"roundtrip", "producer", "consumer", "ramp", "probe"})
         m_workload->addItem(QString::fromLatin1(name));
     m_topic = new QLineEdit(this);
     m_topic->setPlaceholderText(tr("new plimsoll-benchmark-<uuid>"));
@@ -51,9 +57,28 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_clients->setRange(1, 64);
     m_acks = new QComboBox(this);
     m_acks->addItems({QStringLiteral("all"), QStringLiteral("1"), QStringLiteral("0")});
+    m_steps = new QLineEdit(QStringLiteral("1,2,4"), this);
+    m_steps->setObjectName(QStringLiteral("benchSteps"));
+    m_steps->setToolTip(tr("Ramp: producer clients per step"));
+    // TLS and SASL settings come from a Kafka client .properties file, never typed here.
+    m_commandConfig = new QLineEdit(this);
+    m_commandConfig->setObjectName(QStringLiteral("benchCommandConfig"));
+    m_commandConfig->setPlaceholderText(tr("none (plaintext)"));
+    auto *browse = new QPushButton(tr("Browse…"), this);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(
+            this, tr("Kafka client properties"), QString(),
+            tr("Properties (*.properties *.conf);;All files (*)"));
+        if (!file.isEmpty())
+            m_commandConfig->setText(file);
+    });
+    auto *configRow = new QHBoxLayout;
+    configRow->addWidget(m_commandConfig, 1);
+    configRow->addWidget(browse);
 
     auto *form = new QFormLayout;
     form->addRow(tr("Bootstrap servers"), m_bootstrap);
+    form->addRow(tr("Client config"), configRow);
     form->addRow(tr("Workload"), m_workload);
     form->addRow(tr("Topic"), m_topic);
     form->addRow(tr("Records"), m_records);
@@ -62,6 +87,7 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     form->addRow(tr("Partitions"), m_partitions);
     form->addRow(tr("Clients"), m_clients);
     form->addRow(tr("Acks"), m_acks);
+    form->addRow(tr("Ramp steps"), m_steps);
 
     m_start = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"), this);
     m_start->setObjectName(QStringLiteral("benchStart"));
@@ -120,12 +146,25 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     chartView->setObjectName(QStringLiteral("benchChart"));
     chartView->setRenderHint(QPainter::Antialiasing);
 
+    // Ramps: one row per step with its verdict and the component that saturated.
+    m_steptable = new QTableWidget(0, 5, this);
+    m_steptable->setObjectName(QStringLiteral("benchStepTable"));
+    m_steptable->setHorizontalHeaderLabels(
+        {tr("Step"), tr("Records/s"), tr("Ack p99"), tr("Saturated"), tr("Bottleneck")});
+    m_steptable->horizontalHeader()->setStretchLastSection(true);
+    m_steptable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_steptable->verticalHeader()->hide();
+    m_steptable->setMaximumHeight(170);
+    auto *right = new QVBoxLayout;
+    right->addWidget(chartView, 1);
+    right->addWidget(m_steptable);
+
     auto *layout = new QHBoxLayout(this);
     auto *leftWidget = new QWidget(this);
     leftWidget->setLayout(left);
     leftWidget->setMaximumWidth(380);
     layout->addWidget(leftWidget);
-    layout->addWidget(chartView, 1);
+    layout->addLayout(right, 1);
 
     connect(m_start, &QPushButton::clicked, this, &BenchView::start);
     connect(m_stop, &QPushButton::clicked, this, &BenchView::stop);
@@ -174,6 +213,29 @@ bool BenchView::readForm(RunConfig &c, QString &problem) const
             return false;
         }
         c.probeRate = c.rate;
+    }
+    if (c.workload == Workload::Ramp) {
+        // A ramp measures each step over a time window, not a record count.
+        c.records = 0;
+        c.duration = std::chrono::seconds(4);
+        c.steps.clear();
+        for (const QString &step : m_steps->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const double v = step.trimmed().toDouble(&ok);
+            if (!ok) {
+                problem = tr("Ramp steps: '%1' is not a number").arg(step.trimmed());
+                return false;
+            }
+            c.steps.push_back(v);
+        }
+    }
+    if (const QString config = m_commandConfig->text().trimmed(); !config.isEmpty()) {
+        const auto translation = ClientProperties::load(config.toStdString()).toLibrdkafka();
+        if (!translation.ok()) {
+            problem = tr("Client config: %1").arg(QString::fromStdString(translation.errorText()));
+            return false;
+        }
+        c.clientConfig = translation.config;
     }
     if (c.workload == Workload::Probe) {
         c.records = 0;
@@ -252,6 +314,24 @@ void BenchView::showResult(const BenchResult &result, const QString &runKey, con
     if (!storeError.isEmpty())
         text += tr("not stored: %1\n").arg(storeError);
     m_summary->setPlainText(text);
+    m_steptable->setRowCount(0);
+    for (const ScenarioResult &step : result.scenarios) {
+        if (step.kind != "ramp-step")
+            continue;
+        const int row = m_steptable->rowCount();
+        m_steptable->insertRow(row);
+        const auto metric = [&step](const char *name) {
+            const auto it = step.metrics.find(name);
+            return it == step.metrics.end() ? QStringLiteral("—")
+                                             : QString::fromStdString(formatMetric(name, it->second));
+        };
+        m_steptable->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(step.name)));
+        m_steptable->setItem(row, 1, new QTableWidgetItem(metric("records_per_s")));
+        m_steptable->setItem(row, 2, new QTableWidgetItem(metric("ack_p99_s")));
+        m_steptable->setItem(row, 3, new QTableWidgetItem(step.saturated ? tr("yes") : tr("no")));
+        m_steptable->setItem(row, 4, new QTableWidgetItem(QString::fromStdString(step.bottleneck)));
+    }
+    m_steptable->resizeColumnsToContents();
     m_status->setText(result.ok() && !result.partial ? tr("Finished: ok.")
                                                      : tr("Finished: FAILED — partial result kept (see below)."));
     if (result.ok() && !result.partial)

@@ -14,6 +14,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QTableWidget;
 class QThread;
 class QLineSeries;
 class QValueAxis;
@@ -62,6 +63,9 @@ private:
     QSpinBox *m_partitions = nullptr;
     QSpinBox *m_clients = nullptr;
     QComboBox *m_acks = nullptr;
+    QLineEdit *m_steps = nullptr;
+    QLineEdit *m_commandConfig = nullptr;
+    QTableWidget *m_steptable = nullptr;
     QPushButton *m_start = nullptr;
     QPushButton *m_stop = nullptr;
     QProgressBar *m_progress = nullptr;
