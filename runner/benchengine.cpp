@@ -93,8 +93,11 @@ BenchResult BenchEngine::run(const std::atomic<bool> &cancel)
     }
 
     // Defaults that make a bare invocation meaningful.
-    if (c.records == 0 && c.duration.count() == 0) {
-        if (c.workload == Workload::Probe || c.workload == Workload::Ramp)
+    if (c.workload == Workload::Ramp && c.duration.count() == 0) {
+        // Each ramp step is a window of time; a record count does not size a step.
+        c.duration = 10s;
+    } else if (c.records == 0 && c.duration.count() == 0) {
+        if (c.workload == Workload::Probe)
             c.duration = 10s;
         else
             c.records = 100000;
