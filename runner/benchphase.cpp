@@ -298,8 +298,11 @@ PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, co
                 HdrHistogram probeInterval[IntervalHistograms::KindCount] = {
                     makeLatencyHistogram(), makeLatencyHistogram(), makeLatencyHistogram()};
                 collect(*probe, probeInterval);
-                // With a probe, the client-observed latency headline is the probe's.
+                // With a probe, the client-observed latency headline is the probe's: medians
+                // and tails both, so the two describe the same records.
+                snap.ackP50S = percentileSeconds(probeInterval[IntervalHistograms::Ack], 50);
                 snap.ackP99S = percentileSeconds(probeInterval[IntervalHistograms::Ack], 99);
+                snap.e2eP50S = percentileSeconds(probeInterval[IntervalHistograms::EndToEnd], 50);
                 snap.e2eP99S = percentileSeconds(probeInterval[IntervalHistograms::EndToEnd], 99);
             }
             if (env.histogramLog)

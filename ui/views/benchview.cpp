@@ -123,8 +123,18 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_ackP99->setName(tr("send-to-ack p99 (ms)"));
     m_e2eP99 = new QLineSeries(m_chart);
     m_e2eP99->setName(tr("end-to-end p99 (ms)"));
-    for (auto *series : {m_throughput, m_ackP99, m_e2eP99})
+    m_ackP50 = new QLineSeries(m_chart);
+    m_ackP50->setName(tr("send-to-ack p50 (ms)"));
+    m_e2eP50 = new QLineSeries(m_chart);
+    m_e2eP50->setName(tr("end-to-end p50 (ms)"));
+    for (auto *series : {m_throughput, m_ackP99, m_e2eP99, m_ackP50, m_e2eP50})
         m_chart->addSeries(series);
+    // Each median dashed in its tail's colour (the theme has coloured the tails by now).
+    for (auto [median, tail] : {std::pair{m_ackP50, m_ackP99}, std::pair{m_e2eP50, m_e2eP99}}) {
+        QPen pen = tail->pen();
+        pen.setStyle(Qt::DashLine);
+        median->setPen(pen);
+    }
     m_timeAxis = new QValueAxis(m_chart);
     m_timeAxis->setTitleText(tr("elapsed (s)"));
     m_timeAxis->setLabelFormat(QStringLiteral("%.0f"));
@@ -132,13 +142,13 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_rateAxis->setTitleText(tr("records/s"));
     m_rateAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_latencyAxis = new QValueAxis(m_chart);
-    m_latencyAxis->setTitleText(tr("p99 (ms)"));
+    m_latencyAxis->setTitleText(tr("latency (ms)"));
     m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
     m_chart->addAxis(m_rateAxis, Qt::AlignLeft);
     m_chart->addAxis(m_latencyAxis, Qt::AlignRight);
     m_throughput->attachAxis(m_timeAxis);
     m_throughput->attachAxis(m_rateAxis);
-    for (auto *series : {m_ackP99, m_e2eP99}) {
+    for (auto *series : {m_ackP99, m_e2eP99, m_ackP50, m_e2eP50}) {
         series->attachAxis(m_timeAxis);
         series->attachAxis(m_latencyAxis);
     }
@@ -255,7 +265,7 @@ void BenchView::start()
         m_status->setText(problem);
         return;
     }
-    for (auto *series : {m_throughput, m_ackP99, m_e2eP99})
+    for (auto *series : {m_throughput, m_ackP99, m_e2eP99, m_ackP50, m_e2eP50})
         series->clear();
     m_summary->clear();
     m_progress->setValue(0);
@@ -286,12 +296,15 @@ void BenchView::showSnapshot(const BenchSnapshot &s)
 {
     m_throughput->append(s.elapsedS, s.producedPerS > 0 ? s.producedPerS : s.consumedPerS);
     m_ackP99->append(s.elapsedS, s.ackP99S * 1e3);
-    if (s.e2eP99S > 0)
+    m_ackP50->append(s.elapsedS, s.ackP50S * 1e3);
+    if (s.e2eP99S > 0) {
         m_e2eP99->append(s.elapsedS, s.e2eP99S * 1e3);
+        m_e2eP50->append(s.elapsedS, s.e2eP50S * 1e3);
+    }
     double maxRate = 1, maxLatency = 1;
     for (const QPointF &p : m_throughput->points())
         maxRate = std::max(maxRate, p.y());
-    for (auto *series : {m_ackP99, m_e2eP99})
+    for (auto *series : {m_ackP99, m_e2eP99, m_ackP50, m_e2eP50})
         for (const QPointF &p : series->points())
             maxLatency = std::max(maxLatency, p.y());
     m_timeAxis->setRange(0, std::max(1.0, s.elapsedS));

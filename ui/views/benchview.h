@@ -75,6 +75,8 @@ private:
     QLineSeries *m_throughput = nullptr;
     QLineSeries *m_ackP99 = nullptr;
     QLineSeries *m_e2eP99 = nullptr;
+    QLineSeries *m_ackP50 = nullptr;
+    QLineSeries *m_e2eP50 = nullptr;
     QValueAxis *m_timeAxis = nullptr;
     QValueAxis *m_rateAxis = nullptr;
     QValueAxis *m_latencyAxis = nullptr;
