@@ -1,4 +1,5 @@
 #include "runner/collectors.h"
+#include "runner/httptext.h"
 
 #include "model/prometheusdiff.h"
 
@@ -80,29 +81,6 @@ int connectTo(const std::string &hostPort, Clock::time_point deadline, std::stri
     return fd;
 }
 
-size_t appendToString(char *data, size_t size, size_t count, void *out)
-{
-    auto *text = static_cast<std::string *>(out);
-    // A /metrics page is kilobytes; stop a runaway endpoint well before memory matters.
-    if (text->size() + size * count > 64u << 20)
-        return 0;
-    text->append(data, size * count);
-    return size * count;
-}
-
-// The URL as messages may show it: credentials in its user-info part never appear.
-std::string shownUrl(const std::string &url)
-{
-    const auto scheme = url.find("://");
-    if (scheme == std::string::npos)
-        return url;
-    const auto hostEnd = url.find_first_of("/?#", scheme + 3);
-    const auto at = url.rfind('@', hostEnd == std::string::npos ? url.size() : hostEnd);
-    if (at == std::string::npos || at < scheme + 3)
-        return url;
-    return url.substr(0, scheme + 3) + "***@" + url.substr(at + 1);
-}
-
 } // namespace
 
 std::optional<double> redisCpuSeconds(const std::string &infoText)
@@ -179,7 +157,7 @@ PrometheusScrape scrapePrometheus(const std::string &url, std::chrono::milliseco
     PrometheusScrape scrape;
     CURL *curl = curl_easy_init();
     if (!curl) {
-        scrape.error = shownUrl(url) + ": libcurl could not start";
+        scrape.error = urlWithoutUserInfo(url) + ": libcurl could not start";
         return scrape;
     }
     std::string body;
@@ -187,20 +165,20 @@ PrometheusScrape scrapePrometheus(const std::string &url, std::chrono::milliseco
     curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L); // called off the main thread
     curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, appendToString);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, appendCappedBody);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
     curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
     const CURLcode rc = curl_easy_perform(curl);
     curl_easy_cleanup(curl);
     if (rc != CURLE_OK) {
-        scrape.error = shownUrl(url) + ": " + curl_easy_strerror(rc);
+        scrape.error = urlWithoutUserInfo(url) + ": " + curl_easy_strerror(rc);
         return scrape;
     }
     PromParseResult parsed = parsePrometheusText(body);
     if (parsed.error)
-        scrape.error = shownUrl(url) + ": line " + std::to_string(parsed.error->line) + ": " + parsed.error->message;
+        scrape.error = urlWithoutUserInfo(url) + ": line " + std::to_string(parsed.error->line) + ": " + parsed.error->message;
     else if (parsed.snapshots.empty())
-        scrape.error = shownUrl(url) + ": no metrics in the response";
+        scrape.error = urlWithoutUserInfo(url) + ": no metrics in the response";
     else
         scrape.snapshot = std::move(parsed.snapshots.back());
     return scrape;
@@ -324,7 +302,7 @@ StepServerMetrics StepCollectors::end()
                 for (std::size_t k = 0; k < merged.size(); ++k)
                     merged[k].count += h->buckets[k].count;
             } else {
-                out.warnings.push_back("collectors: " + m_histogram + " has different buckets on " + shownUrl(m_brokers[i])
+                out.warnings.push_back("collectors: " + m_histogram + " has different buckets on " + urlWithoutUserInfo(m_brokers[i])
                                        + "; left out of the broker latency");
                 continue;
             }

@@ -1,4 +1,5 @@
 #include "runner/recollector.h"
+#include "runner/httptext.h"
 
 #include "runner/clientproperties.h"
 
@@ -14,29 +15,6 @@
 namespace plimsoll {
 
 namespace {
-
-size_t appendTo(char *data, size_t size, size_t count, void *out)
-{
-    auto *text = static_cast<std::string *>(out);
-    // Stats of a few hundred shards are well under a megabyte; stop a runaway endpoint.
-    if (text->size() + size * count > 64u << 20)
-        return 0;
-    text->append(data, size * count);
-    return size * count;
-}
-
-// The URL without any user-info part, as messages may show it.
-std::string shown(const std::string &url)
-{
-    const auto scheme = url.find("://");
-    if (scheme == std::string::npos)
-        return url;
-    const auto hostEnd = url.find_first_of("/?#", scheme + 3);
-    const auto at = url.rfind('@', hostEnd == std::string::npos ? url.size() : hostEnd);
-    if (at == std::string::npos || at < scheme + 3)
-        return url;
-    return url.substr(0, scheme + 3) + "***@" + url.substr(at + 1);
-}
 
 std::string env(const char *name)
 {
@@ -129,7 +107,7 @@ ReShardStats fetchReShardStats(const std::string &baseUrl, const ReCredentials &
     ReShardStats stats;
     CURL *curl = curl_easy_init();
     if (!curl) {
-        stats.error = shown(baseUrl) + ": libcurl could not start";
+        stats.error = urlWithoutUserInfo(baseUrl) + ": libcurl could not start";
         return stats;
     }
     std::string body;
@@ -137,7 +115,7 @@ ReShardStats fetchReShardStats(const std::string &baseUrl, const ReCredentials &
     curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L); // called off the main thread
     curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, appendTo);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, appendCappedBody);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
     curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
     curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, credentials.verifyTls ? 1L : 0L);
@@ -156,13 +134,13 @@ ReShardStats fetchReShardStats(const std::string &baseUrl, const ReCredentials &
     curl_easy_cleanup(curl);
     if (rc != CURLE_OK) {
         // curl's message for a 401 names the status only; no credential is ever in it.
-        stats.error = shown(baseUrl) + ": " + curl_easy_strerror(rc)
+        stats.error = urlWithoutUserInfo(baseUrl) + ": " + curl_easy_strerror(rc)
                       + (status == 401 ? " (401: set PLIMSOLL_RE_USER / PLIMSOLL_RE_PASSWORD)" : "");
         return stats;
     }
     stats = parseReShardStats(body);
     if (!stats.error.empty())
-        stats.error = shown(baseUrl) + "/v1/shards/stats: " + stats.error;
+        stats.error = urlWithoutUserInfo(baseUrl) + "/v1/shards/stats: " + stats.error;
     return stats;
 }
 
