@@ -69,6 +69,17 @@ ImporterRegistry::ImporterRegistry()
     m_importers.insert(m_importers.end(), {&memtier, &prometheus, &benchResult});
 }
 
+ImportResult Importer::parseInto(QIODevice &in, const ImportOptions &options,
+                                 const Progress &progress, RunSink &sink) const
+{
+    ImportResult result = parse(in, options, progress);
+    if (result.ok())
+        for (RunRecord &run : result.runs)
+            sink.put(std::move(run));
+    result.runs.clear();
+    return result;
+}
+
 const Importer *ImporterRegistry::byName(std::string_view name) const
 {
     for (const Importer *importer : m_importers) {

@@ -1,8 +1,10 @@
 #pragma once
 // An importer is a pure function from bytes to domain records, behind a registry.
-// No SQL, no dialogs: the caller (ImportService) commits one transaction per source.
+// No SQL, no dialogs: the caller (ImportService) commits one transaction per source, and
+// gives the importer a RunSink so that a streaming importer hands runs over as it reads them.
 
 #include "model/records.h"
+#include "model/runsink.h"
 
 #include <cstdint>
 #include <functional>
@@ -83,8 +85,14 @@ public:
         (void)head;
         return {};
     }
+    // The whole source at once: the result holds every run.
     virtual ImportResult parse(QIODevice &in, const ImportOptions &options,
                                const Progress &progress) const = 0;
+    // Hands the runs to `sink` (the result's `runs` stay empty); what the sink throws
+    // (StoreError) propagates. Memory stays bounded only for importers that override this
+    // to put runs as they read them; the default parse()s and then puts every run.
+    virtual ImportResult parseInto(QIODevice &in, const ImportOptions &options,
+                                   const Progress &progress, RunSink &sink) const;
 };
 
 class ImporterRegistry

@@ -7,6 +7,10 @@
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <memory>
+#include <optional>
 
 namespace plimsoll {
 
@@ -77,38 +81,6 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
         return report;
     }
 
-    ImportOptions options;
-    options.uri = uri;
-    options.latencyUnit = request.latencyUnit;
-    ImportResult parsed;
-    try {
-        parsed = importer->parse(device, options, progress);
-    } catch (const std::exception &e) {
-        // A backstop: importers report errors as values, but a conversion they did not guard
-        // must fail this source, not end the process (and with it a whole directory import).
-        fail(report, displayName, {std::string("cannot be read: ") + e.what(), 0, -1, {}});
-        return report;
-    }
-    report.warnings = parsed.warnings;
-    if (!parsed.ok()) {
-        fail(report, displayName, *parsed.error);
-        return report;
-    }
-
-    for (RunRecord &run : parsed.runs) {
-        if (request.sample)
-            run.sample = true;
-        report.runs += 1;
-        report.scenarios += int64_t(run.scenarios.size());
-        for (const ScenarioRecord &s : run.scenarios)
-            report.metrics += int64_t(s.metrics.size());
-    }
-
-    if (request.dryRun) {
-        report.status = "checked";
-        return report;
-    }
-
     SourceRecord source;
     source.uri = uri;
     source.format = importer->name();
@@ -117,12 +89,63 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
     source.importerVersion = importer->version();
     source.importedAt = nowTimestamp();
     source.sample = request.sample;
+
+    // A dry run goes through the same writer into a scratch store, so that it checks what
+    // the real import would and never touches the user's store.
+    std::optional<QTemporaryDir> scratchDir;
+    std::unique_ptr<Store> scratch;
+    std::unique_ptr<SourceWriter> writer;
     try {
-        const ImportOutcome outcome = store.importSource(source, parsed.runs);
-        const bool unchanged = outcome.status == ImportOutcome::Status::Unchanged;
-        report.status = unchanged ? "unchanged" : "imported";
-        for (const std::string &note : outcome.notes)
-            report.warnings.push_back({"note", 0, note});
+        Store *target = &store;
+        if (request.dryRun) {
+            scratchDir.emplace();
+            if (!scratchDir->isValid())
+                throw StoreError("cannot create a scratch store for the dry run: " +
+                                 scratchDir->errorString().toStdString());
+            scratch = std::make_unique<Store>(scratchDir->filePath("dry-run.db").toStdString());
+            target = scratch.get();
+        }
+        writer = target->beginSource(source);
+    } catch (const StoreError &e) {
+        fail(report, displayName, {e.what(), 0, -1, {}});
+        return report;
+    }
+
+    ImportResult parsed;
+    if (!writer->unchanged()) {
+        ImportOptions options;
+        options.uri = uri;
+        options.latencyUnit = request.latencyUnit;
+        try {
+            parsed = importer->parseInto(device, options, progress, *writer);
+        } catch (const StoreError &e) {
+            fail(report, displayName, {e.what(), 0, -1, {}});
+            return report; // the writer rolls back: nothing of this source is written
+        } catch (const std::exception &e) {
+            // A backstop: importers report errors as values, but a conversion they did not
+            // guard must fail this source, not end the process (and a directory import).
+            fail(report, displayName, {std::string("cannot be read: ") + e.what(), 0, -1, {}});
+            return report;
+        }
+        report.warnings = parsed.warnings;
+        if (!parsed.ok()) {
+            fail(report, displayName, *parsed.error);
+            return report;
+        }
+    }
+    try {
+        const ImportOutcome outcome = writer->commit();
+        report.runs = outcome.runs;
+        report.scenarios = outcome.scenarios;
+        report.metrics = outcome.metrics;
+        if (request.dryRun) {
+            report.status = "checked";
+        } else {
+            report.status =
+                outcome.status == ImportOutcome::Status::Unchanged ? "unchanged" : "imported";
+            for (const std::string &note : outcome.notes)
+                report.warnings.push_back({"note", 0, note});
+        }
     } catch (const StoreError &e) {
         fail(report, displayName, {e.what(), 0, -1, {}});
     }

@@ -3,9 +3,12 @@
 #include "importers/jsonlocator.h"
 #include "importers/jsonnesting.h"
 #include "model/catalog.h"
+#include "model/store.h"
 
 #include <QIODevice>
 
+#include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -92,13 +95,6 @@ struct RunFields
     json environment = json::object();
     json tuning = json::object();
     bool sample = false;
-};
-
-struct RunState
-{
-    size_t index = 0;
-    int64_t firstLine = 0;
-    std::unordered_map<std::string, int64_t> scenarioLines;
 };
 
 class LineReader
@@ -252,26 +248,119 @@ void checkAgreement(LineReader &reader, const RunFields &f, const RunRecord &run
     check("sample", f.sample, run.sample);
 }
 
+// A run's lines are handed to the sink in pieces of at most this many scenarios, so that
+// neither a long file nor one huge run is ever held whole.
+constexpr size_t kScenariosPerPiece = 256;
+// Warnings of one kind beyond this are counted, not listed.
+constexpr int64_t kMaxWarningsPerKind = 100;
+
+// Reads lines into runs and hands them to the sink as soon as another run's line comes (or
+// a piece is full). Only the run being read is in memory; a run key that comes back later
+// is checked against what the sink already holds.
 class FileReader
 {
 public:
-    explicit FileReader(ImportResult &result) : m_result(result) {}
+    FileReader(ImportResult &result, RunSink &sink) : m_result(result), m_sink(sink) {}
     void readLine(const std::string &text, int64_t lineNo, int64_t offset);
+    // Hands over the last run and adds the summaries of suppressed warnings.
+    void finish();
+    int64_t runs() const { return m_runs; }
 
 private:
+    void warn(const std::string &kind, int64_t line, const std::string &detail)
+    {
+        if (++m_warningCounts[kind] <= kMaxWarningsPerKind)
+            m_result.warnings.push_back({kind, line, detail});
+    }
     void warnOnce(std::set<std::string> &seen, const std::string &key, const std::string &kind,
                   int64_t line, const std::string &detail)
     {
-        if (seen.insert(key).second)
-            m_result.warnings.push_back({kind, line, detail});
+        if (m_warningCounts[kind] < kMaxWarningsPerKind && seen.insert(key).second)
+            warn(kind, line, detail);
     }
+    void startRun(LineReader &reader, RunFields &fields, const ScenarioRecord &scenario,
+                  const ojson &doc, int64_t lineNo);
+    void flush();
 
     ImportResult &m_result;
-    std::unordered_map<std::string, RunState> m_runs;
+    RunSink &m_sink;
+    // The run being read: its run-level fields and the scenarios not yet handed over.
+    std::optional<RunRecord> m_pending;
+    bool m_pendingInSink = false; // part of it is in the sink already (an earlier piece or line)
+    std::unordered_map<std::string, int64_t> m_pendingScenarioLines;
+    int64_t m_runs = 0;
+    std::map<std::string, int64_t> m_warningCounts;
     std::set<std::string> m_unknownFields;
     std::set<std::string> m_unknownMetrics;
-    std::set<std::string> m_zonelessRuns;
 };
+
+void FileReader::flush()
+{
+    if (!m_pending || (m_pendingInSink && m_pending->scenarios.empty()))
+        return;
+    // The store refusing a run (its key taken by another source) points at the run's line.
+    const int64_t line = m_pendingInSink ? m_pending->scenarios.front().line : m_pending->line;
+    try {
+        if (m_pendingInSink) {
+            m_sink.append(m_pending->runKey, std::move(m_pending->scenarios));
+        } else {
+            m_sink.put(*m_pending);
+            m_pendingInSink = true;
+        }
+    } catch (const StoreError &e) {
+        throw Failure{ImportError{e.what(), line, -1, "run_key"}};
+    }
+    m_pending->scenarios.clear();
+    m_pendingScenarioLines.clear();
+}
+
+void FileReader::startRun(LineReader &reader, RunFields &fields, const ScenarioRecord &scenario,
+                          const ojson &doc, int64_t lineNo)
+{
+    flush();
+    m_pending.reset();
+    m_pendingScenarioLines.clear();
+    if (std::optional<RunRecord> earlier = m_sink.earlierRun(fields.runKey)) {
+        // A sink that marks the whole source as samples reports every run as one.
+        if (earlier->sample && !fields.sample)
+            earlier->sample = false;
+        checkAgreement(reader, fields, *earlier, earlier->line, doc);
+        m_pending = std::move(*earlier);
+        m_pendingInSink = true;
+        return;
+    }
+    RunRecord run;
+    run.runKey = fields.runKey;
+    run.timestamp = fields.timestamp;
+    run.commit = fields.commit;
+    run.imageDigest = fields.imageDigest;
+    run.tool = fields.tool;
+    run.toolVersion = fields.toolVersion;
+    run.target = fields.target;
+    run.environment = std::move(fields.environment);
+    run.tuning = std::move(fields.tuning);
+    run.sample = fields.sample;
+    run.provenance = scenario.provenance;
+    run.line = lineNo;
+    m_pending = std::move(run);
+    m_pendingInSink = false;
+    ++m_runs;
+    if (!hasZoneDesignator(fields.rawTimestamp))
+        warn("timestamp-without-zone", lineNo,
+             "timestamp '" + fields.rawTimestamp + "' of run '" + fields.runKey +
+                 "' has no zone designator; read as UTC");
+}
+
+void FileReader::finish()
+{
+    flush();
+    for (const auto &[kind, count] : m_warningCounts)
+        if (count > kMaxWarningsPerKind)
+            m_result.warnings.push_back(
+                {kind, 0,
+                 std::to_string(count - kMaxWarningsPerKind) + " more '" + kind +
+                     "' warnings like those above"});
+}
 
 void FileReader::readLine(const std::string &text, int64_t lineNo, int64_t offset)
 {
@@ -326,45 +415,30 @@ void FileReader::readLine(const std::string &text, int64_t lineNo, int64_t offse
     }
 
     for (const auto &[key, value] : doc.items()) {
-        if (!kKnownFields.count(key))
+        if (!kKnownFields.contains(key))
             warnOnce(m_unknownFields, key, "ignored-field", lineNo,
                      "field '" + key + "' is not part of " + TrendRecordsImporter::kFormatTag +
                          "; ignored");
     }
 
-    auto [it, created] = m_runs.try_emplace(fields.runKey);
-    RunState &state = it->second;
-    if (created) {
-        state.index = m_result.runs.size();
-        state.firstLine = lineNo;
-        RunRecord run;
-        run.runKey = fields.runKey;
-        run.timestamp = fields.timestamp;
-        run.commit = fields.commit;
-        run.imageDigest = fields.imageDigest;
-        run.tool = fields.tool;
-        run.toolVersion = fields.toolVersion;
-        run.target = fields.target;
-        run.environment = std::move(fields.environment);
-        run.tuning = std::move(fields.tuning);
-        run.sample = fields.sample;
-        run.provenance = scenario.provenance;
-        run.line = lineNo;
-        m_result.runs.push_back(std::move(run));
-        if (!hasZoneDesignator(fields.rawTimestamp))
-            warnOnce(m_zonelessRuns, fields.runKey, "timestamp-without-zone", lineNo,
-                     "timestamp '" + fields.rawTimestamp + "' of run '" + fields.runKey +
-                         "' has no zone designator; read as UTC");
-    } else {
-        checkAgreement(reader, fields, m_result.runs[state.index], state.firstLine, doc);
-    }
+    if (!m_pending || m_pending->runKey != fields.runKey)
+        startRun(reader, fields, scenario, doc, lineNo);
+    else
+        checkAgreement(reader, fields, *m_pending, m_pending->line, doc);
 
-    const auto [dup, fresh] = state.scenarioLines.try_emplace(scenario.name, lineNo);
+    const auto [dup, fresh] = m_pendingScenarioLines.try_emplace(scenario.name, lineNo);
+    std::optional<int64_t> firstLine;
     if (!fresh)
+        firstLine = dup->second;
+    else if (m_pendingInSink)
+        firstLine = m_sink.earlierScenarioLine(fields.runKey, scenario.name);
+    if (firstLine)
         reader.fail("/scenario", "'" + scenario.name + "' appears twice in run '" +
                                      fields.runKey + "' (first on line " +
-                                     std::to_string(dup->second) + ")");
-    m_result.runs[state.index].scenarios.push_back(std::move(scenario));
+                                     std::to_string(*firstLine) + ")");
+    m_pending->scenarios.push_back(std::move(scenario));
+    if (m_pending->scenarios.size() >= kScenariosPerPiece)
+        flush();
 }
 
 bool isSkippable(const std::string &line)
@@ -410,11 +484,21 @@ int TrendRecordsImporter::sniff(std::string_view head) const
     return 0;
 }
 
-ImportResult TrendRecordsImporter::parse(QIODevice &in, const ImportOptions &,
+ImportResult TrendRecordsImporter::parse(QIODevice &in, const ImportOptions &options,
                                          const Progress &progress) const
 {
+    VectorRunSink sink;
+    ImportResult result = parseInto(in, options, progress, sink);
+    if (result.ok())
+        result.runs = std::move(sink.runs);
+    return result;
+}
+
+ImportResult TrendRecordsImporter::parseInto(QIODevice &in, const ImportOptions &,
+                                             const Progress &progress, RunSink &sink) const
+{
     ImportResult result;
-    FileReader reader(result);
+    FileReader reader(result, sink);
     const int64_t total = in.isSequential() ? -1 : in.size();
     int64_t done = 0;
     int64_t reported = 0;
@@ -440,14 +524,14 @@ ImportResult TrendRecordsImporter::parse(QIODevice &in, const ImportOptions &,
                     throw Failure{ImportError{"import cancelled", lineNo, done, {}}};
             }
         }
+        reader.finish();
     } catch (const Failure &f) {
         result.error = f.error;
-        result.runs.clear();
         return result;
     }
     if (progress)
         progress(done, total);
-    if (result.runs.empty())
+    if (reader.runs() == 0)
         result.warnings.push_back({"no-records", 0, "the file holds no trend records"});
     return result;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Plimsoll trend records (resources/schemas/plimsoll-trend-record.schema.json): JSON Lines, one
 // scenario per line; lines sharing run_key form one run and must agree on every run-level
-// field. Read line by line, so a year of nightly records never sits in memory as text.
+// field. Streamed line by line into a RunSink: only the run being read is in memory, so a
+// year of nightly records imports in bounded memory.
 
 #include "importers/importer.h"
 
@@ -19,6 +20,8 @@ public:
     int sniff(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options,
                        const Progress &progress) const override;
+    ImportResult parseInto(QIODevice &in, const ImportOptions &options, const Progress &progress,
+                           RunSink &sink) const override;
 };
 
 } // namespace plimsoll

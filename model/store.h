@@ -7,6 +7,7 @@
 // source is either fully present or absent.
 
 #include "model/records.h"
+#include "model/runsink.h"
 
 #include <cstdint>
 #include <memory>
@@ -79,10 +80,45 @@ struct ImportOutcome
     std::vector<std::string> notes; // e.g. "replaces the earlier import of this file"
 };
 
+class Store;
+
+// The writing of one source, as a sink its importer streams runs into: everything put goes
+// into one transaction, committed by commit() and rolled back when the writer is destroyed
+// without it (an error, a cancel, a dry run). While it lives, the store takes no other write.
+class SourceWriter final : public RunSink
+{
+public:
+    ~SourceWriter() override;
+    SourceWriter(const SourceWriter &) = delete;
+    SourceWriter &operator=(const SourceWriter &) = delete;
+
+    // The same bytes are already in the store: nothing will be written; commit() reports
+    // the earlier import as Unchanged.
+    bool unchanged() const { return m_outcome.status == ImportOutcome::Status::Unchanged; }
+
+    // A run key already in the store (from another source, or put twice) -> StoreError.
+    void put(RunRecord run) override;
+    void append(const std::string &runKey, std::vector<ScenarioRecord> scenarios) override;
+    std::optional<RunRecord> earlierRun(const std::string &runKey) override;
+    std::optional<int64_t> earlierScenarioLine(const std::string &runKey,
+                                               const std::string &scenario) override;
+
+    ImportOutcome commit();
+
+private:
+    friend class Store;
+    struct Impl;
+    SourceWriter(sqlite3 *db, const SourceRecord &source);
+    void insertScenarios(int64_t runId, const std::string &runKey, int64_t firstOrdinal,
+                         const std::vector<ScenarioRecord> &scenarios);
+    std::unique_ptr<Impl> m_impl;
+    ImportOutcome m_outcome;
+};
+
 class Store
 {
 public:
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
     // Opens (creating when missing) and migrates forward. Throws StoreError with the path in
     // the message when the file is not a Plimsoll store or was written by a newer version.
@@ -98,6 +134,9 @@ public:
     // Unchanged, nothing written. Same uri with other bytes -> the earlier import of that uri is
     // replaced. A run key already present from another source -> StoreError, nothing written.
     ImportOutcome importSource(const SourceRecord &source, const std::vector<RunRecord> &runs);
+    // The same, streamed: put the runs into the writer, then commit it. Takes the write lock
+    // (waits for another writer up to a few seconds, then throws StoreError "busy").
+    std::unique_ptr<SourceWriter> beginSource(const SourceRecord &source);
     bool hasSourceWithSha256(const std::string &sha256) const;
 
     std::vector<RunSummary> runs(const RunFilter &filter = {}) const;

@@ -75,6 +75,12 @@ CREATE TABLE series (
     PRIMARY KEY (scenario_id, name, idx)
 ) WITHOUT ROWID;
 )sql",
+        // 3 -> 4: the line of the source each run and scenario came from (provenance, and how
+        // an import streamed in pieces finds a run's earlier lines).
+        R"sql(
+ALTER TABLE runs ADD COLUMN line INTEGER;
+ALTER TABLE scenarios ADD COLUMN line INTEGER;
+)sql",
     };
     return steps;
 }

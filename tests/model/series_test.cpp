@@ -109,7 +109,7 @@ TEST_F(SeriesTest, VersionTwoStoreGainsTheSeriesTable)
         sqlite3_close(db);
     }
     Store store(path());
-    EXPECT_EQ(store.schemaVersion(), 3);
+    EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
     EXPECT_TRUE(store.run("old-run"));
     store.importSource(source("/omb.json", "sha-1"), {runWithSeries("omb-1")});
     EXPECT_EQ(store.scenarioSeries("omb-1", "omb/kafka").size(), 3u);
