@@ -211,8 +211,11 @@ TEST_F(Cli, SamplesOnlyWhenAskedAndRemovable)
     EXPECT_EQ(steps, 7);
 
     // Installing again is harmless.
-    const Result again = plimsoll({"samples", "install", "--json"});
-    for (const auto &s : again.json()["sources"])
+    // json() returns a temporary: keep it in a variable, a range-for over its ["sources"]
+    // would walk a destroyed object (heap-use-after-free, found by ASan).
+    const nlohmann::json again = plimsoll({"samples", "install", "--json"}).json();
+    ASSERT_FALSE(again.at("sources").empty());
+    for (const auto &s : again.at("sources"))
         EXPECT_EQ(s["status"], "unchanged");
 
     ASSERT_EQ(plimsoll({"samples", "remove"}).exitCode, 0);

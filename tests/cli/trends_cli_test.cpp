@@ -121,8 +121,10 @@ TEST_F(TrendsCli, ChangesFindsTheStepWithItsRunAndVerdict)
     EXPECT_EQ(thr.json()["change_count"], 0);
     const Result since = plimsoll({"changes", "--metric", "latency_p99_s", "--since", "2026-07-25", "--json"});
     ASSERT_EQ(since.exitCode, 0) << since.err;
-    for (const auto &ser : since.json()["series"])
-        for (const auto &ch : ser["changes"])
+    // Kept in a variable: a range-for over since.json()["series"] walks a destroyed temporary.
+    const nlohmann::json sinceJson = since.json();
+    for (const auto &ser : sinceJson.at("series"))
+        for (const auto &ch : ser.at("changes"))
             EXPECT_GE(ch["time"].get<std::string>(), "2026-07-25");
     EXPECT_EQ(plimsoll({"changes", "--since", "yesterday"}).exitCode, 2);
 }
