@@ -40,14 +40,20 @@ test: test-deps build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(JOBS) --timeout 1200
 
 # The unit and integration tests again, built with AddressSanitizer and UndefinedBehaviorSanitizer.
+# Left out: packaging.*, and the two tests that assert a peak RSS, which ASan's shadow memory,
+# redzones and quarantine inflate past any meaningful limit (an ASan `plimsoll runs` on an empty
+# store alone peaks at ~270 MB against 28 MB; the deflate-bomb import at 420-445 MB against
+# 92-98 MB). `make test` and `make soak` keep those limits; under ASan the bomb's refusal is still
+# exercised by HdrHistogram.RefusesMalformedInputAndDecompressionBombs and fuzz.hdrcodec.
 ASAN_BUILD_DIR ?= build-asan
+ASAN_EXCLUDE = ^packaging\.|^SecurityBounded\.(LargeTrendImportStaysInBoundedMemory|HdrDeflateBombIsRefusedInBoundedMemoryAndTime)$$
 test-asan: test-deps
 	cmake -S . -B $(ASAN_BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPLIMSOLL_WERROR=ON \
 	  -DPLIMSOLL_SANITIZE=address,undefined $(CMAKE_FLAGS)
 	cmake --build $(ASAN_BUILD_DIR) -j$(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	  ctest --test-dir $(ASAN_BUILD_DIR) --output-on-failure -j$(JOBS) --timeout 1800 -E '^packaging\.'
+	  ctest --test-dir $(ASAN_BUILD_DIR) --output-on-failure -j$(JOBS) --timeout 1800 -E '$(ASAN_EXCLUDE)'
 
 # Coverage-guided fuzzing of every parser (fuzz/): a separate clang build with libFuzzer,
 # AddressSanitizer and UndefinedBehaviorSanitizer; each target runs FUZZ_SECONDS.
