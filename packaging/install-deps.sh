@@ -13,8 +13,10 @@ want=(
 )
 if [[ "${1:-build}" == "test" ]]; then
   # The real services the integration tests start on loopback: a Kafka broker (Java, its jars
-  # resolved by Maven) and redis-server; poppler-utils reads back the PDFs reports write.
-  want+=(default-jre-headless maven redis-server redis-tools poppler-utils
+  # resolved by Maven) and redis-server; poppler-utils reads back the PDFs reports write;
+  # curl fetches librdkafka's source from Debian's archive for its rdkafka_performance tool
+  # (compiled with build-essential against librdkafka-dev).
+  want+=(default-jre-headless maven redis-server redis-tools poppler-utils curl
          dpkg-dev desktop-file-utils appstream
          clang-16 libclang-rt-16-dev openssl)
   # clang-16 + its runtime: libFuzzer and the sanitizers for `make fuzz` (clang 14 cannot
