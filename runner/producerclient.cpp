@@ -144,8 +144,12 @@ void runProducerClient(ClientShared &shared, const ProducerPlan &plan, ClientCou
             shared.beforeSend(plan.index, sequence);
 
         const std::string_view value = writer.write(static_cast<uint64_t>(sequence), steadyNs(due));
+        // Unpaced, `due` was read just now: the first attempt is sent at it (one clock read
+        // a record, not two).
+        bool sendingAtDue = !pacer.limited() && !shared.beforeSend;
         for (;;) {
-            const auto sentAt = Clock::now();
+            const auto sentAt = sendingAtDue ? due : Clock::now();
+            sendingAtDue = false;
             // RK_MSG_COPY: the writer's buffer is reused for the next record. The opaque
             // carries the actual send time, for service time beside the scheduled latency.
             const auto code = producer->produce(shared.topic, RdKafka::Topic::PARTITION_UA,
