@@ -3,6 +3,7 @@
 #include "model/catalog.h"
 
 #include <algorithm>
+#include <charconv>
 #include <iomanip>
 
 namespace plimsoll {
@@ -84,6 +85,33 @@ void printImportReport(std::ostream &out, std::ostream &err, const SourceReport 
     for (const auto &w : report.warnings) {
         err << "plimsoll: warning: " << report.uri;
         if (w.line > 0)
+            err << ": line " << w.line;
+        err << ": " << w.detail << "\n";
+    }
+}
+
+void printScrapePairReport(std::ostream &out, std::ostream &err, const ScrapePairReport &pair)
+{
+    const SourceReport &report = pair.report;
+    if (report.status == "failed") {
+        err << "plimsoll: " << report.errorText << "\n";
+        return;
+    }
+    out << pair.beforeName << " + " << pair.afterName << ": " << report.status << " ("
+        << report.format << "): " << plural(report.runs, "run") << ", "
+        << plural(report.scenarios, "scenario") << ", " << plural(report.metrics, "metric");
+    if (pair.intervalS) {
+        char seconds[32];
+        const auto [end, ec] = std::to_chars(seconds, seconds + sizeof seconds, *pair.intervalS);
+        out << "; interval " << (ec == std::errc() ? std::string(seconds, end) : std::string("?"))
+            << " s (" << pair.intervalFrom << ")";
+    }
+    out << "\n";
+    for (size_t i = 0; i < report.warnings.size(); ++i) {
+        const ImportWarning &w = report.warnings[i];
+        const std::string file = pair.fileOfWarning(i);
+        err << "plimsoll: warning: " << (file.empty() ? pair.beforeName + " + " + pair.afterName : file);
+        if (w.line > 0 && !file.empty())
             err << ": line " << w.line;
         err << ": " << w.detail << "\n";
     }

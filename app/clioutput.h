@@ -3,6 +3,7 @@
 // plain-text forms for people.
 
 #include "importers/importservice.h"
+#include "importers/scrapepair.h"
 #include "model/store.h"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,8 @@ nlohmann::json runsToJson(const std::vector<RunSummary> &runs);
 nlohmann::json runDetailToJson(const RunDetail &detail);
 
 void printImportReport(std::ostream &out, std::ostream &err, const SourceReport &report);
+// A pair of scrapes: the interval and how it is known; each warning names the file its line is in.
+void printScrapePairReport(std::ostream &out, std::ostream &err, const ScrapePairReport &pair);
 void printRunsTable(std::ostream &out, const std::vector<RunSummary> &runs);
 void printRunDetail(std::ostream &out, const RunDetail &detail);
 void printCatalog(std::ostream &out, bool json);

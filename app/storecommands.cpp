@@ -3,8 +3,10 @@
 
 #include "importers/importservice.h"
 #include "importers/samples.h"
+#include "importers/scrapepair.h"
 #include "model/catalog.h"
 #include "model/store.h"
+#include "model/units.h"
 
 #include <iostream>
 
@@ -28,10 +30,39 @@ struct ImportArgs
     std::string hlogUnit;
     bool insecure = false;
     int64_t timeoutS = 120;
+    std::vector<std::string> scrapes; // BEFORE AFTER, BEFORE AFTER, …
+    std::string interval;
 };
 
 int runImport(const std::string &db, const ImportArgs &args)
 {
+    if (args.paths.empty() && args.scrapes.empty()) {
+        fail("import: give files, directories or URLs to import, or --scrapes BEFORE AFTER "
+             "(see `plimsoll import --help`)");
+        return kExitUsage;
+    }
+    std::optional<double> intervalS;
+    if (!args.interval.empty()) {
+        if (args.scrapes.empty()) {
+            fail("import: --interval is the time between two scrapes; it goes with --scrapes "
+                 "BEFORE AFTER");
+            return kExitUsage;
+        }
+        std::string why;
+        const auto d = parseDuration(args.interval, &why);
+        if (!d || d->count() <= 0) {
+            fail("import: --interval '" + args.interval + "': " +
+                 (d ? std::string("must be longer than zero") : why) +
+                 " (e.g. 60s, 1m30s, PT90S; a bare number is milliseconds)");
+            return kExitUsage;
+        }
+        intervalS = double(d->count()) / 1e9;
+    }
+    if (!args.scrapes.empty() && !args.format.empty() && args.format != "prometheus") {
+        fail("import: --scrapes pairs Prometheus scrapes; --format " + args.format +
+             " does not apply to them");
+        return kExitUsage;
+    }
     auto store = openStore(db);
     if (!store)
         return 1;
@@ -39,6 +70,21 @@ int runImport(const std::string &db, const ImportArgs &args)
     nlohmann::json sources = nlohmann::json::array();
     bool anyFailed = false;
     std::vector<SourceReport> all;
+    // Each pair of scrapes is one source and one transaction, reported first.
+    for (size_t i = 0; i + 1 < args.scrapes.size(); i += 2) {
+        ScrapePairRequest request;
+        request.before = args.scrapes[i];
+        request.after = args.scrapes[i + 1];
+        request.intervalS = intervalS;
+        request.dryRun = args.dryRun;
+        const ScrapePairReport pair = importScrapePair(*store, request);
+        anyFailed |= pair.report.status == "failed";
+        if (args.json)
+            sources.push_back(pair.toJson());
+        else
+            printScrapePairReport(std::cout, std::cerr, pair);
+        all.push_back(pair.report);
+    }
     for (const auto &path : args.paths) {
         ImportRequest request{path, args.format, args.dryRun, false};
         request.latencyUnit = args.hlogUnit;
@@ -193,7 +239,18 @@ void addStoreCommands(CLI::App &app, Commands &commands)
                      "For URLs: do not verify the server's TLS certificate (reported as a warning)");
     import->add_option("--timeout", importArgs->timeoutS, "For URLs: seconds for the whole transfer")
         ->default_val(120)->check(CLI::PositiveNumber);
-    import->add_option("paths", importArgs->paths, "Files, directories or URLs to import")->required();
+    import->add_option("--scrapes", importArgs->scrapes,
+                       "Two Prometheus scrapes of one target saved before and after a workload "
+                       "(curl :9404/metrics > before.prom): one run of the rates and histogram "
+                       "percentiles over the interval between them. Repeatable")
+        ->type_name("BEFORE AFTER")
+        ->type_size(2)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    import->add_option("--interval", importArgs->interval,
+                       "With --scrapes: the time between the two scrapes (60s, PT1M; a bare number "
+                       "is ms), when their own times or the files' modification times are wrong");
+    import->add_option("paths", importArgs->paths, "Files, directories or URLs to import");
     commands.add(import, [importArgs](const CliContext &c) { return runImport(c.storePath, *importArgs); });
 
     auto runsArgs = std::make_shared<RunsArgs>();

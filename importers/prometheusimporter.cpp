@@ -112,38 +112,50 @@ ScenarioRecord snapshotScenario(const PromSnapshot &snap, const std::string &ins
     return sc;
 }
 
-ScenarioRecord windowScenario(const PromSnapshot &a, const PromSnapshot &b,
-                              const std::string &instance, int index,
-                              std::vector<ImportWarning> &warnings, int64_t &nonFinite)
+// The interval between two consecutive scrapes of one file, from the times they state:
+// nullopt (with a warning saying why) when they state none or are out of order.
+std::optional<double> statedInterval(const PromSnapshot &a, const PromSnapshot &b,
+                                     const std::string &scenario,
+                                     std::vector<ImportWarning> &warnings)
 {
-    ScenarioRecord sc;
-    sc.name = scenarioBase(instance) + "/window-" + std::to_string(index);
-    sc.kind = "interval";
-    sc.line = b.line;
-    std::optional<double> seconds;
     if (a.timeMs && b.timeMs) {
         const double s = double(*b.timeMs - *a.timeMs) / 1000.0;
         if (s > 0)
-            seconds = s;
-        else
-            warnings.push_back({"negative-time", b.line,
-                                "the scrape at line " + std::to_string(b.line) +
-                                    " is not later than the one at line " +
-                                    std::to_string(a.line) + ": no rates for " + sc.name});
+            return s;
+        warnings.push_back({"negative-time", b.line,
+                            "the scrape at line " + std::to_string(b.line) +
+                                " is not later than the one at line " + std::to_string(a.line) +
+                                ": no rates for " + scenario});
     } else {
         warnings.push_back({"interval-unknown", b.line,
                             "the scrapes at lines " + std::to_string(a.line) + " and " +
                                 std::to_string(b.line) +
                                 " state no time (no separator time, no sample timestamps): " +
-                                sc.name + " keeps increases, not rates"});
+                                scenario + " keeps increases, not rates"});
     }
-    sc.provenance = "difference of the scrapes at lines " + std::to_string(a.line) + " and " +
-                    std::to_string(b.line) +
-                    (seconds ? ", " + std::to_string(*seconds) + " s apart" : std::string());
+    return std::nullopt;
+}
+
+std::string windowName(const std::string &instance, int index)
+{
+    return scenarioBase(instance) + "/window-" + std::to_string(index);
+}
+
+// The scenario of one interval: rates over `seconds` (increases when nullopt), percentiles of
+// the bucket difference. `resets` counts the counters and histograms that went down.
+ScenarioRecord windowScenario(const PromSnapshot &a, const PromSnapshot &b,
+                              const std::string &instance, int index,
+                              std::optional<double> seconds, const std::string &provenance,
+                              int &resets, int64_t &nonFinite)
+{
+    ScenarioRecord sc;
+    sc.name = windowName(instance, index);
+    sc.kind = "interval";
+    sc.line = b.line;
+    sc.provenance = provenance;
     const PromDiff d = diffSnapshots(a, b, seconds.value_or(0));
     if (seconds)
         sc.metrics.push_back({"prom.interval_s", *seconds});
-    int resets = 0;
     for (const PromRate &r : d.rates) {
         resets += r.reset ? 1 : 0;
         if (seconds)
@@ -169,11 +181,30 @@ ScenarioRecord windowScenario(const PromSnapshot &a, const PromSnapshot &b,
         if (seconds)
             add(sc, "korvet.produce_requests_per_s", produce->count / *seconds, nonFinite);
     }
-    if (resets > 0)
-        warnings.push_back({"counter-reset", b.line,
-                            std::to_string(resets) + " counters went down between the scrapes "
-                            "(the target restarted): their increase counts from zero"});
     return sc;
+}
+
+std::string timestampOf(int64_t ms)
+{
+    return *normalizeTimestamp(
+        QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs).toStdString());
+}
+
+// What every run of this importer ends with: the non-finite and zero-only warnings.
+void finishRun(RunRecord run, int64_t nonFinite, ImportResult &result)
+{
+    if (nonFinite > 0)
+        result.warnings.push_back({"non-finite", 0,
+                                   std::to_string(nonFinite) +
+                                       " values are NaN or infinite (empty summaries, +Inf "
+                                       "gauges): left out"});
+    std::vector<double> rates;
+    for (const ScenarioRecord &sc : run.scenarios)
+        for (const MetricValue &m : sc.metrics)
+            if (m.name.ends_with(".rate_per_s"))
+                rates.push_back(m.value);
+    warnIfZeroOnly(rates, 0, "every counter's rate", result.warnings);
+    result.runs.push_back(std::move(run));
 }
 
 } // namespace
@@ -181,7 +212,8 @@ ScenarioRecord windowScenario(const PromSnapshot &a, const PromSnapshot &b,
 std::string PrometheusImporter::description() const
 {
     return "Prometheus text exposition 0.0.4 (/metrics): one scrape, or several in one file "
-           "giving rates and histogram percentiles per interval";
+           "giving rates and histogram percentiles per interval (two files: import --scrapes "
+           "BEFORE AFTER)";
 }
 
 std::string PrometheusImporter::detectionRule() const
@@ -252,8 +284,7 @@ ImportResult PrometheusImporter::fromSnapshots(const std::vector<PromSnapshot> &
     run.target = targetOf(snapshots);
     run.runKey = contentRunKey("prometheus", text);
     if (const auto &t = snapshots.back().timeMs) {
-        run.timestamp = *normalizeTimestamp(
-            QDateTime::fromMSecsSinceEpoch(*t, Qt::UTC).toString(Qt::ISODateWithMs).toStdString());
+        run.timestamp = timestampOf(*t);
     } else if (in) {
         run.timestamp = inferredRunTime(*in, result.warnings);
     } else {
@@ -273,22 +304,52 @@ ImportResult PrometheusImporter::fromSnapshots(const std::vector<PromSnapshot> &
                 auto earlier = targets[i - 1].find(instance);
                 if (earlier == targets[i - 1].end())
                     continue;
-                run.scenarios.push_back(windowScenario(earlier->second, later, instance, int(i),
-                                                       result.warnings, nonFinite));
+                const PromSnapshot &a = earlier->second;
+                const auto seconds =
+                    statedInterval(a, later, windowName(instance, int(i)), result.warnings);
+                const std::string provenance =
+                    "difference of the scrapes at lines " + std::to_string(a.line) + " and " +
+                    std::to_string(later.line) +
+                    (seconds ? ", " + std::to_string(*seconds) + " s apart" : std::string());
+                int resets = 0;
+                run.scenarios.push_back(windowScenario(a, later, instance, int(i), seconds,
+                                                       provenance, resets, nonFinite));
+                if (resets > 0)
+                    result.warnings.push_back(
+                        {"counter-reset", later.line,
+                         std::to_string(resets) + " counters went down between the scrapes "
+                         "(the target restarted): their increase counts from zero"});
             }
     }
-    if (nonFinite > 0)
-        result.warnings.push_back({"non-finite", 0,
-                                   std::to_string(nonFinite) +
-                                       " values are NaN or infinite (empty summaries, +Inf "
-                                       "gauges): left out"});
-    std::vector<double> rates;
-    for (const ScenarioRecord &sc : run.scenarios)
-        for (const MetricValue &m : sc.metrics)
-            if (m.name.ends_with(".rate_per_s"))
-                rates.push_back(m.value);
-    warnIfZeroOnly(rates, 0, "every counter's rate", result.warnings);
-    result.runs.push_back(std::move(run));
+    finishRun(std::move(run), nonFinite, result);
+    return result;
+}
+
+ImportResult PrometheusImporter::fromInterval(const PromSnapshot &earlier,
+                                              const PromSnapshot &later, double seconds,
+                                              const std::string &provenance,
+                                              const std::string &text)
+{
+    ImportResult result;
+    RunRecord run;
+    run.line = later.line;
+    run.tool = "prometheus";
+    run.target = targetOf({earlier, later});
+    run.runKey = contentRunKey("prometheus", text);
+    if (later.timeMs)
+        run.timestamp = timestampOf(*later.timeMs);
+    run.environment["scrapes"] = 2;
+    int64_t nonFinite = 0;
+    const auto before = byTarget(earlier);
+    for (const auto &[instance, after] : byTarget(later)) {
+        auto it = before.find(instance);
+        if (it == before.end())
+            continue;
+        int resets = 0;
+        run.scenarios.push_back(
+            windowScenario(it->second, after, instance, 1, seconds, provenance, resets, nonFinite));
+    }
+    finishRun(std::move(run), nonFinite, result);
     return result;
 }
 

@@ -18,6 +18,8 @@
 // Percentiles interpolate linearly within the bucket holding the rank, as Prometheus'
 // histogram_quantile (model/prometheusdiff.h). The interval comes from the scrapes' times;
 // without them the window keeps increases ("….increase") and percentiles, with a warning.
+// Two scrapes saved to two files pair into one such interval through importers/scrapepair.h
+// (`plimsoll import --scrapes BEFORE AFTER`).
 
 #include "importers/importer.h"
 #include "model/prometheustext.h"
@@ -40,6 +42,15 @@ public:
     // above. `text` keys the run to the bytes it came from.
     static ImportResult fromSnapshots(const std::vector<PromSnapshot> &snapshots,
                                       const std::string &text, QIODevice *in);
+
+    // One interval between two scrapes the caller has paired and timed (two files, a "before"
+    // and an "after": importers/scrapepair.h): one run with the "…/window-1" scenarios above,
+    // over `seconds` (> 0), each with `provenance`. The run's timestamp is the later scrape's
+    // time when it states one, else empty for the caller to fill. Counters that went down are
+    // not warned about here: the caller names them with their file and line.
+    static ImportResult fromInterval(const PromSnapshot &earlier, const PromSnapshot &later,
+                                     double seconds, const std::string &provenance,
+                                     const std::string &text);
 };
 
 } // namespace plimsoll

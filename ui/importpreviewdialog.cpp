@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -21,10 +22,17 @@ namespace {
 
 enum Column { Source, Format, Status, Runs, Scenarios, Metrics, Warnings, ColumnCount };
 
-// Each report with the source string to import it by: the file a directory expanded to, or
-// the URL as the user typed it (the report's uri has credentials redacted).
-using Preview = std::vector<std::pair<QString, SourceReport>>;
+using Preview = ImportPreviewDialog::Preview;
 
+bool isUrl(const QString &source)
+{
+    return source.startsWith(QLatin1String("http://")) ||
+           source.startsWith(QLatin1String("https://"));
+}
+
+// Each report with the source string to import it by (the file a directory expanded to, or
+// the URL as the user typed it: the report's uri has credentials redacted), and two single
+// Prometheus scrapes as a pair, in scrape order.
 Preview dryRun(const std::string &storePath, const QStringList &sources, bool insecure)
 {
     Preview out;
@@ -36,19 +44,33 @@ Preview dryRun(const std::string &storePath, const QStringList &sources, bool in
             request.path = source.toStdString();
             request.dryRun = true;
             request.insecure = insecure;
-            const bool url = source.startsWith(QLatin1String("http://")) ||
-                             source.startsWith(QLatin1String("https://"));
             for (SourceReport &r : service.importPath(request)) {
-                const QString origin = url ? source : QString::fromStdString(r.uri);
-                out.emplace_back(origin, std::move(r));
+                const QString origin = isUrl(source) ? source : QString::fromStdString(r.uri);
+                out.sources.emplace_back(origin, std::move(r));
             }
+        }
+        const bool twoScrapes =
+            sources.size() == 2 && out.sources.size() == 2 &&
+            std::all_of(sources.begin(), sources.end(),
+                        [](const QString &s) { return !isUrl(s) && QFileInfo(s).isFile(); }) &&
+            std::all_of(out.sources.begin(), out.sources.end(), [](const auto &each) {
+                return each.second.status != "failed" && each.second.format == "prometheus";
+            });
+        if (twoScrapes) {
+            const auto [before, after] =
+                scrapeOrder(sources[0].toStdString(), sources[1].toStdString());
+            ScrapePairRequest request;
+            request.before = before;
+            request.after = after;
+            request.dryRun = true;
+            out.pair = importScrapePair(store, request);
         }
     } catch (const std::exception &e) {
         SourceReport failed;
         failed.uri = storePath;
         failed.status = "failed";
         failed.errorText = e.what();
-        out.emplace_back(QString(), failed);
+        out.sources.emplace_back(QString(), failed);
     }
     return out;
 }
@@ -74,6 +96,12 @@ ImportPreviewDialog::ImportPreviewDialog(const QString &storePath, const QString
     m_status = new QLabel(tr("Reading %n source(s)…", nullptr, int(sources.size())), this);
     m_status->setObjectName(QStringLiteral("previewStatus"));
     layout->addWidget(m_status);
+
+    m_pairBox = new QCheckBox(this);
+    m_pairBox->setObjectName(QStringLiteral("pairScrapes"));
+    m_pairBox->setVisible(false);
+    connect(m_pairBox, &QCheckBox::toggled, this, [this] { showPreview(); });
+    layout->addWidget(m_pairBox);
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("previewTable"));
@@ -103,23 +131,43 @@ ImportPreviewDialog::ImportPreviewDialog(const QString &storePath, const QString
         if (row < 0 || row >= int(m_reports.size()))
             return;
         const SourceReport &r = m_reports[size_t(row)];
+        const bool paired = showingPair();
         QString text;
+        if (paired && m_pair->intervalS)
+            text += tr("Interval %1 s, from the %2.\n")
+                        .arg(QString::number(*m_pair->intervalS, 'g', QLocale::FloatingPointShortest))
+                        .arg(QString::fromStdString(m_pair->intervalFrom));
         if (r.status == "failed")
             text += QString::fromStdString(r.errorText) + QLatin1Char('\n');
-        for (const ImportWarning &w : r.warnings)
-            text += (w.line > 0 ? tr("line %1: ").arg(w.line) : QString()) +
+        for (size_t i = 0; i < r.warnings.size(); ++i) {
+            const ImportWarning &w = r.warnings[i];
+            // A pair's warnings name the file their line is in.
+            const QString file =
+                paired ? QFileInfo(QString::fromStdString(m_pair->fileOfWarning(i))).fileName()
+                       : QString();
+            QString where = file;
+            if (w.line > 0)
+                where = file.isEmpty() ? tr("line %1").arg(w.line)
+                                       : tr("%1, line %2").arg(file).arg(w.line);
+            text += (where.isEmpty() ? QString() : where + QStringLiteral(": ")) +
                     QString::fromStdString(w.detail) + QLatin1Char('\n');
+        }
         m_details->setPlainText(text.isEmpty() ? tr("No warnings.") : text);
     });
     connect(&m_watcher, &QFutureWatcher<Preview>::finished, this, [this] {
         const Preview preview = m_watcher.result();
-        m_origins.clear();
-        std::vector<SourceReport> reports;
-        for (const auto &[origin, report] : preview) {
-            m_origins << origin;
-            reports.push_back(report);
+        m_each = preview.sources;
+        m_pair = preview.pair;
+        if (m_pair) {
+            const QSignalBlocker quiet(m_pairBox);
+            m_pairBox->setText(
+                tr("Pair the two Prometheus scrapes as one interval: %1 (before) → %2 (after)")
+                    .arg(QFileInfo(QString::fromStdString(m_pair->beforeName)).fileName(),
+                         QFileInfo(QString::fromStdString(m_pair->afterName)).fileName()));
+            m_pairBox->setChecked(m_pair->report.status != "failed");
+            m_pairBox->setVisible(true);
         }
-        showReports(reports);
+        showPreview();
     });
     m_watcher.setFuture(QtConcurrent::run(dryRun, storePath.toStdString(), sources, insecure));
 }
@@ -128,6 +176,22 @@ ImportPreviewDialog::~ImportPreviewDialog()
 {
     // A dry run still reading (a slow URL) is left to finish on its own; its result is dropped.
     m_watcher.disconnect(this);
+}
+
+void ImportPreviewDialog::showPreview()
+{
+    m_origins.clear();
+    std::vector<SourceReport> reports;
+    if (showingPair()) {
+        m_origins << QString();
+        reports.push_back(m_pair->report);
+    } else {
+        for (const auto &[origin, report] : m_each) {
+            m_origins << origin;
+            reports.push_back(report);
+        }
+    }
+    showReports(reports);
 }
 
 void ImportPreviewDialog::showReports(const std::vector<SourceReport> &reports)
@@ -175,6 +239,19 @@ void ImportPreviewDialog::showReports(const std::vector<SourceReport> &reports)
         m_table->setCurrentCell(0, 0);
     m_ready = true;
     emit previewFinished();
+}
+
+bool ImportPreviewDialog::showingPair() const
+{
+    return m_pair && m_pairBox->isChecked();
+}
+
+std::optional<std::pair<QString, QString>> ImportPreviewDialog::pairedScrapes() const
+{
+    if (!showingPair() || m_pair->report.status == "failed")
+        return std::nullopt;
+    return std::pair{QString::fromStdString(m_pair->beforeName),
+                     QString::fromStdString(m_pair->afterName)};
 }
 
 QStringList ImportPreviewDialog::importableSources() const

@@ -288,6 +288,11 @@ void MainWindow::previewAndImport(const QStringList &sources, bool insecure)
     auto *dialog = new ImportPreviewDialog(m_storePath, sources, insecure, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (const auto pair = dialog->pairedScrapes()) {
+            statusBar()->showMessage(tr("Importing the pair of scrapes…"));
+            m_writer->importScrapePair(pair->first, pair->second);
+            return;
+        }
         const QStringList importable = dialog->importableSources();
         if (importable.isEmpty())
             return;

@@ -2,6 +2,7 @@
 
 #include "importers/importservice.h"
 #include "importers/samples.h"
+#include "importers/scrapepair.h"
 #include "model/store.h"
 
 #include <QDir>
@@ -135,6 +136,34 @@ void StoreWriter::importFiles(const QStringList &paths, bool insecure)
             }
         }
         promise.setProgressValue(static_cast<int>(paths.size()) * kStepsPerFile);
+        return outcome;
+    });
+}
+
+void StoreWriter::importScrapePair(const QString &before, const QString &after)
+{
+    const std::string path = m_storePath.toStdString();
+    ScrapePairRequest request;
+    request.before = before.toStdString();
+    request.after = after.toStdString();
+    enqueue(Outcome::Kind::Imported, [path, request](QPromise<Outcome> &promise) {
+        Outcome outcome;
+        outcome.kind = Outcome::Kind::Imported;
+        promise.setProgressRange(0, 2);
+        Store store(path);
+        const Progress progress = [&promise](int64_t done, int64_t) {
+            promise.setProgressValue(static_cast<int>(done));
+            return !promise.isCanceled();
+        };
+        try {
+            addReport(outcome.summary, plimsoll::importScrapePair(store, request, progress).report);
+        } catch (const std::exception &e) {
+            ++outcome.summary.files;
+            outcome.summary.failures << QStringLiteral("Failed to import %1 + %2: %3")
+                                            .arg(QString::fromStdString(request.before),
+                                                 QString::fromStdString(request.after),
+                                                 QString::fromUtf8(e.what()));
+        }
         return outcome;
     });
 }

@@ -48,6 +48,8 @@ public:
     // Files, directories (each file its own source) or http(s) URLs; `insecure` skips TLS
     // verification of URLs, as the user chose.
     void importFiles(const QStringList &paths, bool insecure = false);
+    // Two Prometheus scrapes of one target as one source and run (importers/scrapepair.h).
+    void importScrapePair(const QString &before, const QString &after);
     void removeSamples();
 
 signals:

@@ -11,9 +11,11 @@
 
 #include <gtest/gtest.h>
 
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QTableWidget>
@@ -37,6 +39,26 @@ QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArra
     f.write(bytes);
     return f.fileName();
 }
+
+// A harness's `date` line, then a broker's /metrics: before and after a 20 s workload.
+const char kScrapeBefore[] = "2026-08-11 03:00:00\n"
+                             "# TYPE korvet_records_produced_total counter\n"
+                             "korvet_records_produced_total 1000\n"
+                             "# TYPE korvet_broker_produce_seconds histogram\n"
+                             "korvet_broker_produce_seconds_bucket{le=\"0.01\"} 10\n"
+                             "korvet_broker_produce_seconds_bucket{le=\"0.1\"} 10\n"
+                             "korvet_broker_produce_seconds_bucket{le=\"+Inf\"} 10\n"
+                             "korvet_broker_produce_seconds_sum 0.05\n"
+                             "korvet_broker_produce_seconds_count 10\n";
+const char kScrapeAfter[] = "2026-08-11 03:00:20\n"
+                            "# TYPE korvet_records_produced_total counter\n"
+                            "korvet_records_produced_total 401000\n"
+                            "# TYPE korvet_broker_produce_seconds histogram\n"
+                            "korvet_broker_produce_seconds_bucket{le=\"0.01\"} 90\n"
+                            "korvet_broker_produce_seconds_bucket{le=\"0.1\"} 110\n"
+                            "korvet_broker_produce_seconds_bucket{le=\"+Inf\"} 110\n"
+                            "korvet_broker_produce_seconds_sum 1.05\n"
+                            "korvet_broker_produce_seconds_count 110\n";
 
 int64_t runCount(const QString &path)
 {
@@ -110,4 +132,63 @@ TEST(ImportPreview, NothingReadableMeansNothingToImport)
     EXPECT_FALSE(dialog.findChild<QPushButton *>(QStringLiteral("importButton"))->isEnabled());
     EXPECT_TRUE(dialog.findChild<QLabel *>(QStringLiteral("previewStatus"))->text().contains("cannot be read"));
     QThreadPool::globalInstance()->waitForDone();
+}
+
+TEST(ImportPreview, TwoScrapesChosenTogetherAreOfferedAsOneInterval)
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings"));
+    const QString storePath = dir.filePath("store.db");
+    // Chosen in the wrong order (file dialogs sort by name): the scrapes' times put them right.
+    const QString after = writeFile(dir, "a-after.prom", kScrapeAfter);
+    const QString before = writeFile(dir, "b-before.prom", kScrapeBefore);
+    {
+        MainWindow window(storePath);
+        window.show();
+        window.start(false);
+        ImportPreviewDialog *dialog = nullptr;
+        QObject::connect(&window, &MainWindow::importPreviewOpened,
+                         [&](ImportPreviewDialog *d) { dialog = d; });
+        window.previewAndImport({after, before});
+        ASSERT_NE(dialog, nullptr);
+        ASSERT_TRUE(waitUntil([&] { return dialog->previewReady(); }));
+
+        auto *pair = dialog->findChild<QCheckBox *>(QStringLiteral("pairScrapes"));
+        ASSERT_NE(pair, nullptr);
+        EXPECT_TRUE(dialog->pairOffered());
+        EXPECT_TRUE(pair->isChecked());
+        EXPECT_TRUE(pair->text().contains("b-before.prom (before)")) << pair->text().toStdString();
+        auto *table = dialog->findChild<QTableWidget *>(QStringLiteral("previewTable"));
+        ASSERT_EQ(table->rowCount(), 1);
+        EXPECT_EQ(table->item(0, 0)->text(), before + " + " + after);
+        EXPECT_EQ(table->item(0, 2)->text(), "ready");
+        EXPECT_EQ(table->item(0, 3)->data(Qt::DisplayRole).toLongLong(), 1);
+        EXPECT_TRUE(dialog->findChild<QPlainTextEdit *>(QStringLiteral("previewDetails"))
+                        ->toPlainText()
+                        .contains("Interval 20 s, from the scrape times"));
+        ASSERT_TRUE(dialog->pairedScrapes());
+        EXPECT_EQ(dialog->pairedScrapes()->first, before);
+
+        // Unpaired, they are two snapshots again.
+        pair->setChecked(false);
+        EXPECT_EQ(table->rowCount(), 2);
+        EXPECT_FALSE(dialog->pairedScrapes());
+        EXPECT_EQ(dialog->importableSources().size(), 2);
+        pair->setChecked(true);
+        EXPECT_EQ(runCount(storePath), 0);
+
+        dialog->accept();
+        ASSERT_TRUE(waitUntil([&] { return window.libraryView()->runsModel()->rowCount() == 1; }));
+    }
+    QThreadPool::globalInstance()->waitForDone();
+    Store store(storePath.toStdString());
+    const auto runs = store.runs();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].sourceUri, (before + " + " + after).toStdString());
+    const auto detail = store.run(runs[0].runKey);
+    ASSERT_TRUE(detail);
+    const ScenarioRecord &w = detail->record.scenarios.at(0);
+    EXPECT_DOUBLE_EQ(*w.metric("prom.korvet_records_produced_total.rate_per_s"), 400000.0 / 20);
+    // 100 requests in the interval, 80 <= 10 ms, 20 in (10, 100] ms: p99 at rank 99 is 19 of 20.
+    EXPECT_DOUBLE_EQ(*w.metric("latency_p99_s"), 0.01 + 0.09 * (19.0 / 20));
 }
