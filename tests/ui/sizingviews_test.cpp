@@ -17,10 +17,12 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QSlider>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QThread>
 
 using namespace plimsoll;
 using plimsoll::test::waitUntil;
@@ -119,6 +121,37 @@ TEST_F(SizingViews, ScalingFitsTheProduceRamp)
     EXPECT_TRUE(summary.contains(QStringLiteral("N* %1").arg(view.fit().nStar, 0, 'f', 1))) << summary.toStdString();
     EXPECT_TRUE(summary.contains("pipeline/produce/step-16")) << summary.toStdString();
     savePng(&view, QStringLiteral("scaling-produce-ramp.png"));
+}
+
+// A run chosen before a reload may be gone from the store by the time it is read (the window
+// removed the sample runs while the views were reloading after an import). The reload makes
+// that read stale: it must not surface as "Cannot read the store: no run ...".
+TEST_F(SizingViews, ScalingReloadDropsTheLoadOfARunRemovedMeanwhile)
+{
+    ScalingView view(m_path);
+    QSignalSpy runsLoaded(&view, &ScalingView::runsLoaded);
+    QSignalSpy failed(&view, &StoreView::loadFailed);
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.fit().ok; }));
+    const QString gone = view.runCombo()->currentText();
+    ASSERT_FALSE(gone.isEmpty());
+    EXPECT_EQ(Store(m_path.toStdString()).removeRun(gone.toStdString()), 1);
+
+    // The view reads the removed run (a user choosing it again), and the store changes before
+    // that read is back.
+    const int index = view.runCombo()->currentIndex();
+    view.runCombo()->setCurrentIndex(-1);
+    view.runCombo()->setCurrentIndex(index);
+    // Let that read fail in the background; without the event loop its outcome is not yet
+    // delivered when the reload starts.
+    QThread::msleep(300);
+    runsLoaded.clear();
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return runsLoaded.count() > 0; }));
+    EXPECT_EQ(view.runCombo()->findText(gone), -1);
+    QTest::qWait(500); // time for the stale read to come back, were it still delivered
+    EXPECT_EQ(failed.count(), 0) << (failed.isEmpty() ? std::string()
+                                                      : failed.first().at(0).toString().toStdString());
 }
 
 TEST_F(SizingViews, PlacementAndLatencyBudget)

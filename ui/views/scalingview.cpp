@@ -137,6 +137,9 @@ QIcon ScalingView::icon() const
 
 void ScalingView::reload()
 {
+    // A run read for the previous list may have been removed since (the reload says the store
+    // changed): its outcome is stale, and a "no run" error from it would be a false alarm.
+    m_runLoader->cancel();
     const std::string path = storePath().toStdString();
     m_runsLoader->start(
         [path] {
