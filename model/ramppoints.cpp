@@ -9,16 +9,28 @@ namespace plimsoll {
 std::vector<RunRecord> readRunRecords(const Store &store, const std::vector<std::string> &runs)
 {
     std::vector<RunRecord> out;
-    std::vector<std::string> keys = runs;
-    if (keys.empty())
-        for (const RunSummary &s : store.runs())
-            keys.push_back(s.runKey);
-    for (const std::string &key : keys) {
+    if (runs.empty()) {
+        store.forEachRun({}, [&out](int64_t, RunRecord &&run) { out.push_back(std::move(run)); });
+        return out;
+    }
+    for (const std::string &key : runs) {
         auto detail = store.run(key);
         if (!detail)
             throw StoreError("no run '" + key + "' in " + store.path());
         out.push_back(std::move(detail->record));
     }
+    return out;
+}
+
+std::vector<RunRecord> readSizingRuns(const Store &store)
+{
+    // What makes a scenario count in fitSizingModels() (model/sizingmodels.cpp): a ramp step or
+    // an offload run by its kind, a memory sample by memory_bytes, a Redis Flex check by flex.oom.
+    RunRecordFilter filter;
+    filter.scenarioKinds = {"ramp-step", "offload"};
+    filter.metrics = {"memory_bytes", "flex.oom"};
+    std::vector<RunRecord> out;
+    store.forEachRun(filter, [&out](int64_t, RunRecord &&run) { out.push_back(std::move(run)); });
     return out;
 }
 
@@ -72,6 +84,21 @@ std::vector<LatencyPoint> latencyPoints(const std::vector<RunRecord> &runs,
                 origins->push_back({run.runKey, s.name});
         }
     }
+    return out;
+}
+
+std::vector<LatencyPoint> readLatencyPoints(const Store &store,
+                                            std::vector<LatencyPointOrigin> *origins)
+{
+    RunRecordFilter filter;
+    filter.metrics = {"records_per_s", "latency_p99_s"}; // a point needs both; latencyPoints checks
+    std::vector<LatencyPoint> out;
+    std::vector<RunRecord> one(1);
+    store.forEachRun(filter, [&](int64_t, RunRecord &&run) {
+        one.front() = std::move(run);
+        for (LatencyPoint &p : latencyPoints(one, origins))
+            out.push_back(std::move(p));
+    });
     return out;
 }
 

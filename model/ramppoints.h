@@ -16,9 +16,15 @@ namespace plimsoll {
 
 class Store;
 
-// Every run (or only those named, by id or key) with its scenarios. Throws StoreError naming
-// a run that is not there.
+// Every run (or only those named, by id or key) with its scenarios. Every run is read in one
+// pass (Store::forEachRun), without the per-window series no model reads; named runs come
+// whole. Throws StoreError naming a run that is not there.
 std::vector<RunRecord> readRunRecords(const Store &store, const std::vector<std::string> &runs = {});
+
+// The runs fitSizingModels() can learn from — those with a ramp step, an offload run, a memory
+// or a Redis Flex measurement — each with its scenarios: the models fitted from them are the
+// ones fitted from every run, without reading the runs that carry none of it.
+std::vector<RunRecord> readSizingRuns(const Store &store);
 
 struct RampPoint
 {
@@ -48,5 +54,8 @@ struct LatencyPointOrigin
 // one entry per point, in the same order.
 std::vector<LatencyPoint> latencyPoints(const std::vector<RunRecord> &runs,
                                         std::vector<LatencyPointOrigin> *origins = nullptr);
+// The same over every run of the store, read in one pass and never held whole in memory.
+std::vector<LatencyPoint> readLatencyPoints(const Store &store,
+                                            std::vector<LatencyPointOrigin> *origins = nullptr);
 
 } // namespace plimsoll

@@ -5,6 +5,7 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace plimsoll {
@@ -70,6 +71,130 @@ std::vector<SeriesRecord> readSeries(Statement &q, int64_t scenarioId)
         out.back().samples.push_back({q.real(1), q.real(2)});
     }
     return out;
+}
+
+// The scenario columns from `name` on: name, kind, the topology (brokers .. acks), inferred,
+// provenance — as run() and forEachRun() select them.
+constexpr const char *kScenarioColumns =
+    "s.name, s.kind, s.brokers, s.shards, s.partitions, s.producers, s.consumers, s.clients, "
+    "s.connections, s.threads, s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, "
+    "s.acks, s.inferred, s.provenance";
+
+ScenarioRecord readScenario(const Statement &q, int c)
+{
+    ScenarioRecord s;
+    s.name = q.text(c);
+    s.kind = q.text(c + 1);
+    Topology &t = s.topology;
+    t.brokers = q.optInt64(c + 2);
+    t.shards = q.optInt64(c + 3);
+    t.partitions = q.optInt64(c + 4);
+    t.producers = q.optInt64(c + 5);
+    t.consumers = q.optInt64(c + 6);
+    t.clients = q.optInt64(c + 7);
+    t.connections = q.optInt64(c + 8);
+    t.threads = q.optInt64(c + 9);
+    t.pipeline = q.optInt64(c + 10);
+    t.recordSizeBytes = q.optInt64(c + 11);
+    t.batchBytes = q.optInt64(c + 12);
+    t.compression = q.optText(c + 13);
+    t.acks = q.optText(c + 14);
+    const auto inferred = parseStoredJson(q.text(c + 15), nlohmann::json::array());
+    for (const auto &v : inferred)
+        if (v.is_string())
+            t.inferred.push_back(v.get<std::string>());
+    s.provenance = q.text(c + 16);
+    return s;
+}
+
+// The conditions of a RunFilter on `runs r`, as parameters ?1 .. ?5 (bindRunFilter binds them).
+std::string runFilterConditions(const RunFilter &filter)
+{
+    std::string q;
+    // Every value is bound; only the shape of the WHERE clause varies.
+    if (!filter.scenarioContains.empty())
+        q += " AND EXISTS (SELECT 1 FROM scenarios s WHERE s.run_id = r.id AND "
+             "instr(s.name, ?1) > 0)";
+    if (!filter.commitPrefix.empty())
+        q += " AND substr(r.commit_sha, 1, length(?2)) = ?2";
+    if (!filter.since.empty())
+        q += " AND r.timestamp >= ?3";
+    if (!filter.until.empty())
+        q += " AND r.timestamp < ?4";
+    if (filter.sample)
+        q += " AND r.sample = ?5";
+    return q;
+}
+
+void bindRunFilter(Statement &st, const RunFilter &filter)
+{
+    if (!filter.scenarioContains.empty())
+        st.bindText(1, filter.scenarioContains);
+    if (!filter.commitPrefix.empty())
+        st.bindText(2, filter.commitPrefix);
+    if (!filter.since.empty())
+        st.bindText(3, filter.since);
+    if (!filter.until.empty())
+        st.bindText(4, filter.until);
+    if (filter.sample)
+        st.bind(5, int64_t(*filter.sample ? 1 : 0));
+}
+
+// The sort key of a page order as SQL over `runs r`, and the same key of a run as read (the
+// cursor a page continues after). Text keys compare as RunsTableModel shows them: without case.
+std::string pageOrderKey(RunPage::Order order)
+{
+    switch (order) {
+    case RunPage::Order::Time:
+        return "r.timestamp";
+    case RunPage::Order::RunKey:
+        return "r.run_key COLLATE NOCASE";
+    case RunPage::Order::Tool:
+        return "(COALESCE(r.tool, '') || ' ' || COALESCE(r.tool_version, '')) COLLATE NOCASE";
+    case RunPage::Order::Target:
+        return "COALESCE(r.target, '') COLLATE NOCASE";
+    case RunPage::Order::Commit:
+        return "COALESCE(r.commit_sha, '') COLLATE NOCASE";
+    case RunPage::Order::Scenarios:
+        return "(SELECT COUNT(*) FROM scenarios s WHERE s.run_id = r.id)";
+    case RunPage::Order::Sample:
+        return "r.sample";
+    }
+    return "r.timestamp";
+}
+
+void bindPageCursor(Statement &st, int index, RunPage::Order order, const RunSummary &after)
+{
+    switch (order) {
+    case RunPage::Order::Time:
+        st.bindText(index, after.timestamp);
+        break;
+    case RunPage::Order::RunKey:
+        st.bindText(index, after.runKey);
+        break;
+    case RunPage::Order::Tool:
+        st.bindText(index, after.tool + " " + after.toolVersion);
+        break;
+    case RunPage::Order::Target:
+        st.bindText(index, after.target);
+        break;
+    case RunPage::Order::Commit:
+        st.bindText(index, after.commit);
+        break;
+    case RunPage::Order::Scenarios:
+        st.bind(index, after.scenarioCount);
+        break;
+    case RunPage::Order::Sample:
+        st.bind(index, int64_t(after.sample ? 1 : 0));
+        break;
+    }
+}
+
+// The family of a scenario name: up to its last '/', or empty when it has none.
+std::string familyOf(const std::string &scenario)
+{
+    const auto slash = scenario.rfind('/');
+    return slash == std::string::npos ? std::string() : scenario.substr(0, slash);
 }
 
 } // namespace
@@ -169,35 +294,173 @@ ImportOutcome Store::importSource(const SourceRecord &source, const std::vector<
 
 std::vector<RunSummary> Store::runs(const RunFilter &filter) const
 {
-    std::string q = std::string("SELECT ") + kRunSummaryColumns +
-                    " FROM runs r JOIN sources src ON src.id = r.source_id WHERE 1=1";
-    // Every value is bound; only the shape of the WHERE clause varies.
-    if (!filter.scenarioContains.empty())
-        q += " AND EXISTS (SELECT 1 FROM scenarios s WHERE s.run_id = r.id AND "
-             "instr(s.name, ?1) > 0)";
-    if (!filter.commitPrefix.empty())
-        q += " AND substr(r.commit_sha, 1, length(?2)) = ?2";
-    if (!filter.since.empty())
-        q += " AND r.timestamp >= ?3";
-    if (!filter.until.empty())
-        q += " AND r.timestamp < ?4";
-    if (filter.sample)
-        q += " AND r.sample = ?5";
-    q += " ORDER BY r.timestamp, r.id";
-    Statement st(m_db, q);
-    if (!filter.scenarioContains.empty())
-        st.bindText(1, filter.scenarioContains);
-    if (!filter.commitPrefix.empty())
-        st.bindText(2, filter.commitPrefix);
-    if (!filter.since.empty())
-        st.bindText(3, filter.since);
-    if (!filter.until.empty())
-        st.bindText(4, filter.until);
-    if (filter.sample)
-        st.bind(5, int64_t(*filter.sample ? 1 : 0));
+    Statement st(m_db, std::string("SELECT ") + kRunSummaryColumns +
+                           " FROM runs r JOIN sources src ON src.id = r.source_id WHERE 1=1" +
+                           runFilterConditions(filter) + " ORDER BY r.timestamp, r.id");
+    bindRunFilter(st, filter);
     std::vector<RunSummary> out;
     while (st.step())
         out.push_back(readSummary(st));
+    return out;
+}
+
+std::vector<RunSummary> Store::runs(const RunFilter &filter, const RunPage &page) const
+{
+    // Keyset paging: the page starts after the cursor in the order's key, then id, so a page deep
+    // in a large store costs what the first one does (an OFFSET would re-read every run before).
+    const std::string key = pageOrderKey(page.order);
+    const char *dir = page.descending ? " DESC" : "";
+    std::string q = std::string("SELECT ") + kRunSummaryColumns +
+                    " FROM runs r JOIN sources src ON src.id = r.source_id WHERE 1=1" +
+                    runFilterConditions(filter);
+    if (page.after)
+        q += " AND (" + key + ", r.id) " + (page.descending ? "<" : ">") + " (?6, ?7)";
+    q += " ORDER BY " + key + dir + ", r.id" + dir + " LIMIT ?8";
+    Statement st(m_db, q);
+    bindRunFilter(st, filter);
+    if (page.after) {
+        bindPageCursor(st, 6, page.order, *page.after);
+        st.bind(7, page.after->id);
+    }
+    st.bind(8, std::max<int64_t>(page.limit, 0));
+    std::vector<RunSummary> out;
+    while (st.step())
+        out.push_back(readSummary(st));
+    return out;
+}
+
+void Store::forEachRun(const RunRecordFilter &filter,
+                       const std::function<void(int64_t id, RunRecord &&run)> &visit) const
+{
+    // One row per metric (a scenario without metrics, a run without scenarios: one row with
+    // NULLs), grouped back into runs in order. Parameters: ?1 contains, ?2 the only scenario,
+    // ?10.. kinds, ?40.. metrics — only their number varies, never SQL made from data.
+    std::string q = "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
+                    "r.tool_version, r.target, r.environment, r.tuning, r.sample, r.provenance, "
+                    "r.line, s.id, s.line, ";
+    q += kScenarioColumns;
+    // Driven by the time index: rows come in order as they are read, with no sort of the whole
+    // result first (a temporary B-tree of every row at a million runs), so the first run arrives
+    // at once and a visitor that stops early stops the work.
+    q += ", m.name, m.value FROM runs r INDEXED BY runs_by_time ";
+    q += filter.onlyScenario.empty() ? "LEFT JOIN scenarios s ON s.run_id = r.id "
+                                     : "JOIN scenarios s ON s.run_id = r.id AND s.name = ?2 ";
+    q += "LEFT JOIN metrics m ON m.scenario_id = s.id WHERE 1=1";
+    if (!filter.scenarioContains.empty())
+        q += " AND EXISTS (SELECT 1 FROM scenarios c WHERE c.run_id = r.id AND "
+             "instr(c.name, ?1) > 0)";
+    constexpr size_t kMaxListed = 30;
+    if (filter.scenarioKinds.size() > kMaxListed || filter.metrics.size() > kMaxListed)
+        throw StoreError("internal: too many kinds or metrics in one run filter");
+    const auto placeholders = [](int first, size_t count) {
+        std::string p;
+        for (size_t i = 0; i < count; ++i)
+            p += (i ? ", ?" : "?") + std::to_string(first + int(i));
+        return p;
+    };
+    if (!filter.scenarioKinds.empty() || !filter.metrics.empty()) {
+        q += " AND EXISTS (SELECT 1 FROM scenarios c WHERE c.run_id = r.id AND (0";
+        if (!filter.scenarioKinds.empty())
+            q += " OR c.kind IN (" + placeholders(10, filter.scenarioKinds.size()) + ")";
+        if (!filter.metrics.empty())
+            q += " OR EXISTS (SELECT 1 FROM metrics cm WHERE cm.scenario_id = c.id AND "
+                 "cm.name IN (" + placeholders(40, filter.metrics.size()) + "))";
+        q += "))";
+    }
+    q += " ORDER BY r.timestamp, r.id, s.ordinal, m.ordinal";
+    Statement st(m_db, q);
+    if (!filter.scenarioContains.empty())
+        st.bindText(1, filter.scenarioContains);
+    if (!filter.onlyScenario.empty())
+        st.bindText(2, filter.onlyScenario);
+    for (size_t i = 0; i < filter.scenarioKinds.size(); ++i)
+        st.bindText(10 + int(i), filter.scenarioKinds[i]);
+    for (size_t i = 0; i < filter.metrics.size(); ++i)
+        st.bindText(40 + int(i), filter.metrics[i]);
+
+    constexpr int kScenarioId = 13, kScenario = 15, kMetric = 32;
+    RunRecord run;
+    int64_t runId = 0, scenarioId = 0;
+    bool haveRun = false;
+    // Runs of a nightly series mostly carry the same environment and tuning: parse each text once.
+    std::optional<std::string> environmentText, tuningText;
+    nlohmann::json environment, tuning;
+    while (st.step()) {
+        const int64_t id = st.int64(0);
+        if (!haveRun || id != runId) {
+            if (haveRun)
+                visit(runId, std::move(run));
+            run = RunRecord{};
+            haveRun = true;
+            runId = id;
+            scenarioId = 0;
+            run.runKey = st.text(1);
+            run.timestamp = st.text(2);
+            run.commit = st.text(3);
+            run.imageDigest = st.text(4);
+            run.tool = st.text(5);
+            run.toolVersion = st.text(6);
+            run.target = st.text(7);
+            if (std::string text = st.text(8); !environmentText || text != *environmentText) {
+                environment = parseStoredJson(text, nlohmann::json::object());
+                environmentText = std::move(text);
+            }
+            run.environment = environment;
+            if (std::string text = st.text(9); !tuningText || text != *tuningText) {
+                tuning = parseStoredJson(text, nlohmann::json::object());
+                tuningText = std::move(text);
+            }
+            run.tuning = tuning;
+            run.sample = st.int64(10) != 0;
+            run.provenance = st.text(11);
+            run.line = st.int64(12);
+        }
+        if (st.isNull(kScenarioId))
+            continue; // a run without scenarios
+        if (const int64_t sid = st.int64(kScenarioId); run.scenarios.empty() || sid != scenarioId) {
+            scenarioId = sid;
+            run.scenarios.push_back(readScenario(st, kScenario));
+            run.scenarios.back().line = st.int64(14);
+        }
+        if (!st.isNull(kMetric))
+            run.scenarios.back().metrics.push_back({st.text(kMetric), st.real(kMetric + 1)});
+    }
+    if (haveRun)
+        visit(runId, std::move(run));
+}
+
+std::vector<std::string> Store::rampRunKeys() const
+{
+    Statement q(m_db, "SELECT r.id, r.run_key, s.name FROM runs r "
+                      "JOIN scenarios s ON s.run_id = r.id "
+                      "WHERE instr(s.name, '/') > 0 ORDER BY r.timestamp, r.id");
+    std::vector<std::string> out;
+    int64_t runId = 0;
+    bool first = true;
+    std::string runKey;
+    std::vector<std::string> families; // of the current run, to count steps per family
+    bool ramp = false;
+    const auto finish = [&] {
+        if (ramp)
+            out.push_back(runKey);
+    };
+    while (q.step()) {
+        if (first || q.int64(0) != runId) {
+            if (!first)
+                finish();
+            first = false;
+            runId = q.int64(0);
+            runKey = q.text(1);
+            families.clear();
+            ramp = false;
+        }
+        std::string family = familyOf(q.text(2));
+        if (!ramp && std::find(families.begin(), families.end(), family) != families.end())
+            ramp = true;
+        families.push_back(std::move(family));
+    }
+    if (!first)
+        finish();
     return out;
 }
 
@@ -237,37 +500,14 @@ std::optional<RunDetail> Store::run(const std::string &idOrKey) const
     d.source.importedAt = q.text(18);
     d.source.sample = q.int64(19) != 0;
 
-    Statement sc(m_db, "SELECT id, name, kind, brokers, shards, partitions, producers, consumers, "
-                       "clients, connections, threads, pipeline, record_size_bytes, batch_bytes, "
-                       "compression, acks, inferred, provenance FROM scenarios WHERE run_id = ? "
-                       "ORDER BY ordinal");
+    Statement sc(m_db, std::string("SELECT s.id, ") + kScenarioColumns +
+                           " FROM scenarios s WHERE s.run_id = ? ORDER BY s.ordinal");
     sc.bind(1, d.summary.id);
     Statement mq(m_db, "SELECT name, value FROM metrics WHERE scenario_id = ? ORDER BY ordinal");
     Statement sq(m_db, "SELECT name, t_offset_s, value FROM series WHERE scenario_id = ? "
                        "ORDER BY name, idx");
     while (sc.step()) {
-        ScenarioRecord s;
-        s.name = sc.text(1);
-        s.kind = sc.text(2);
-        Topology &t = s.topology;
-        t.brokers = sc.optInt64(3);
-        t.shards = sc.optInt64(4);
-        t.partitions = sc.optInt64(5);
-        t.producers = sc.optInt64(6);
-        t.consumers = sc.optInt64(7);
-        t.clients = sc.optInt64(8);
-        t.connections = sc.optInt64(9);
-        t.threads = sc.optInt64(10);
-        t.pipeline = sc.optInt64(11);
-        t.recordSizeBytes = sc.optInt64(12);
-        t.batchBytes = sc.optInt64(13);
-        t.compression = sc.optText(14);
-        t.acks = sc.optText(15);
-        const auto inferred = parseStoredJson(sc.text(16), nlohmann::json::array());
-        for (const auto &v : inferred)
-            if (v.is_string())
-                t.inferred.push_back(v.get<std::string>());
-        s.provenance = sc.text(17);
+        ScenarioRecord s = readScenario(sc, 1);
         mq.reset();
         mq.bind(1, sc.int64(0));
         while (mq.step())

@@ -10,6 +10,7 @@
 #include "model/runsink.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -56,6 +57,31 @@ struct RunFilter
     std::string since; // ISO-8601, inclusive
     std::string until; // ISO-8601, exclusive
     std::optional<bool> sample;
+};
+
+// Where a page of runs starts and how the runs are ordered: a view shows the first page at once
+// and reads on as the user scrolls, whatever the size of the store. The page after `after`
+// (the last run of the page before, as read) continues the same order; ties are broken by id.
+struct RunPage
+{
+    // Text keys compare case-insensitively; Tool is the tool and its version.
+    enum class Order { Time, RunKey, Tool, Target, Commit, Scenarios, Sample };
+    Order order = Order::Time;
+    bool descending = false;
+    std::optional<RunSummary> after; // none: from the first run of the order
+    int64_t limit = 1000;
+};
+
+// Which runs Store::forEachRun reads, and how much of each.
+struct RunRecordFilter
+{
+    std::string scenarioContains; // runs having a scenario whose name contains this
+    // Runs having a scenario of one of these kinds or measuring one of these metrics (both
+    // empty: no such condition).
+    std::vector<std::string> scenarioKinds;
+    std::vector<std::string> metrics;
+    // Each run with this one scenario only; runs without it are left out.
+    std::string onlyScenario;
 };
 
 struct SeriesPoint
@@ -140,6 +166,18 @@ public:
     bool hasSourceWithSha256(const std::string &sha256) const;
 
     std::vector<RunSummary> runs(const RunFilter &filter = {}) const;
+    // One page of runs(filter) in the page's order.
+    std::vector<RunSummary> runs(const RunFilter &filter, const RunPage &page) const;
+    // Every run of the filter with its scenarios and metrics (no per-window series), oldest first
+    // (time, then id), read by one statement over the joined tables however many runs there are.
+    // `visit` gets each run, with its store id, as soon as it is complete, so a caller that
+    // keeps less than whole runs never holds them all in memory. The read is open meanwhile:
+    // `visit` must not write to this Store; an exception from it ends the read.
+    void forEachRun(const RunRecordFilter &filter,
+                    const std::function<void(int64_t id, RunRecord &&run)> &visit) const;
+    // Keys of the runs having at least two scenarios of one family (the name up to its last
+    // '/'): the runs with steps a scaling fit can use. Oldest first.
+    std::vector<std::string> rampRunKeys() const;
     // By numeric id or by run key; scenarios come with their metrics and series.
     std::optional<RunDetail> run(const std::string &idOrKey) const;
     // The per-window series of one scenario of one run (by run id or key), by series name.

@@ -41,19 +41,15 @@ Direction trendDirection(const std::string &metric)
 
 TrendHistory TrendHistory::load(const Store &store, const std::string &scenarioContains)
 {
-    RunFilter filter;
+    RunRecordFilter filter;
     filter.scenarioContains = scenarioContains;
     TrendHistory h;
-    for (const RunSummary &summary : store.runs(filter)) {
-        auto detail = store.run(std::to_string(summary.id));
-        if (!detail)
-            continue; // removed meanwhile by another process
-        for (ScenarioRecord &s : detail->record.scenarios)
-            s.series.clear(); // per-window series play no part in the trends
-        h.m_runs.push_back(std::move(detail->record));
-        h.m_ids.push_back(summary.id);
-    }
-    return h; // store.runs() is already ordered by timestamp, id
+    // Already ordered by timestamp, id; without per-window series (no part in the trends).
+    store.forEachRun(filter, [&h](int64_t id, RunRecord &&run) {
+        h.m_runs.push_back(std::move(run));
+        h.m_ids.push_back(id);
+    });
+    return h;
 }
 
 TrendHistory TrendHistory::fromRuns(std::vector<RunRecord> runs)
