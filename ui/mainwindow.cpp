@@ -314,8 +314,14 @@ void MainWindow::showImportSummary(const ImportBatchSummary &summary)
 
 void MainWindow::reloadViews()
 {
-    for (StoreView *view : m_views)
-        view->reload();
+    // The Library reads at once (the window opens on it and the status bar counts its runs); every
+    // other view reads when it is shown, so a view nobody opens costs nothing on a large store.
+    for (StoreView *view : m_views) {
+        if (view == m_library)
+            view->reload();
+        else
+            view->reloadWhenShown();
+    }
     emit storeChanged();
 }
 

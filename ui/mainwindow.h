@@ -4,7 +4,8 @@
 //
 // Threading contract: everything here runs on the UI thread and never opens the store on it.
 // Writes go through StoreWriter (queued, background); each view reads in the background with
-// its own Store connection. After any write the views reload.
+// its own Store connection. After any write the Library reloads and every other view reloads
+// when it is next shown (StoreView::reloadWhenShown).
 
 #include <QMainWindow>
 #include <QStringList>
@@ -37,7 +38,8 @@ public:
     ~MainWindow() override;
 
     // Opens (creates, migrates) the store in the background, installing the bundled samples
-    // first when asked, then loads every view. Call once, after construction.
+    // first when asked, then loads the Library and the view on screen (the others when shown).
+    // Call once, after construction.
     void start(bool installSamples);
 
     const QString &storePath() const { return m_storePath; }

@@ -4,6 +4,7 @@
 #include "ui/models/comparisontablemodel.h"
 #include "ui/views/compareview.h"
 #include "ui/views/trendsview.h"
+#include "ui/backgroundpool.h"
 #include "uitestsupport.h"
 
 #include <gtest/gtest.h>
@@ -49,7 +50,11 @@ protected:
         store.importSource({"test:nightly", "plimsoll-trend", "sha-n", "test", "1", "2026-10-01T00:00:00Z", false},
                            runs);
     }
-    void TearDown() override { QThreadPool::globalInstance()->waitForDone(); }
+    void TearDown() override
+    {
+        QThreadPool::globalInstance()->waitForDone();
+        backgroundPool()->waitForDone();
+    }
 
     static QString artifact(const QString &name) { return QStringLiteral(PLIMSOLL_ARTIFACT_DIR "/") + name; }
 

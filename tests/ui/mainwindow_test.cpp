@@ -10,6 +10,7 @@
 #include "ui/views/libraryview.h"
 #include "ui/views/rundetailpanel.h"
 #include "ui/views/trendsview.h"
+#include "ui/backgroundpool.h"
 #include "uitestsupport.h"
 
 #include <gtest/gtest.h>
@@ -62,6 +63,7 @@ protected:
         m_window.reset();
         // Background readers hold their own connections; let them end before the files go.
         QThreadPool::globalInstance()->waitForDone();
+        backgroundPool()->waitForDone();
     }
 
     // Samples plus a nightly series of one scenario, so a trend has more than one point.

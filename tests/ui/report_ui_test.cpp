@@ -4,6 +4,7 @@
 #include "model/store.h"
 #include "ui/mainwindow.h"
 #include "ui/report/reportdialog.h"
+#include "ui/backgroundpool.h"
 #include "uitestsupport.h"
 
 #include <gtest/gtest.h>
@@ -35,7 +36,11 @@ protected:
         Store store(m_storePath.toStdString());
         installSamples(store);
     }
-    void TearDown() override { QThreadPool::globalInstance()->waitForDone(); }
+    void TearDown() override
+    {
+        QThreadPool::globalInstance()->waitForDone();
+        backgroundPool()->waitForDone();
+    }
 
     QTemporaryDir m_dir;
     QString m_storePath;

@@ -6,11 +6,55 @@ namespace plimsoll {
 
 RunsTableModel::RunsTableModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void RunsTableModel::setResults(std::vector<RunSummary> runs)
+namespace {
+
+std::vector<QDateTime> parsedTimes(const std::vector<RunSummary> &runs)
+{
+    std::vector<QDateTime> times;
+    times.reserve(runs.size());
+    for (const RunSummary &run : runs)
+        times.push_back(parseStoredTimestamp(run.timestamp));
+    return times;
+}
+
+} // namespace
+
+void RunsTableModel::setResults(std::vector<RunSummary> runs, bool complete)
 {
     beginResetModel();
+    m_times = parsedTimes(runs);
     m_runs = std::move(runs);
+    m_complete = complete;
+    m_requested = false;
     endResetModel();
+}
+
+void RunsTableModel::appendResults(std::vector<RunSummary> runs, bool complete)
+{
+    m_complete = complete;
+    m_requested = false;
+    if (runs.empty())
+        return;
+    const int first = rowCount();
+    std::vector<QDateTime> times = parsedTimes(runs);
+    beginInsertRows({}, first, first + static_cast<int>(runs.size()) - 1);
+    m_runs.insert(m_runs.end(), std::make_move_iterator(runs.begin()),
+                  std::make_move_iterator(runs.end()));
+    m_times.insert(m_times.end(), times.begin(), times.end());
+    endInsertRows();
+}
+
+bool RunsTableModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && !m_complete;
+}
+
+void RunsTableModel::fetchMore(const QModelIndex &parent)
+{
+    if (parent.isValid() || m_complete || m_requested)
+        return;
+    m_requested = true;
+    emit moreRequested();
 }
 
 int RunsTableModel::rowOfRun(qint64 runId) const
@@ -66,7 +110,7 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
     case SortRole:
         switch (index.column()) {
         case TimeColumn:
-            return parseStoredTimestamp(run.timestamp);
+            return m_times[static_cast<size_t>(index.row())];
         case ScenariosColumn:
             return QVariant::fromValue<qint64>(run.scenarioCount);
         case SampleColumn:

@@ -2,10 +2,16 @@
 // The runs of the store as a table. Rows are immutable RunSummary values loaded off the UI
 // thread; setResults() replaces them all at once (a model reset), so the model never touches
 // the store itself and is only used from the UI thread.
+//
+// Incremental: a store of years of history arrives a page at a time. Until the last page
+// (`complete`), canFetchMore() is true and fetchMore() asks for the next one (moreRequested),
+// which the view reads in the background and hands to appendResults(). Rows stay in the order
+// the store gave them; the last row is where the next page starts.
 
 #include "model/store.h"
 
 #include <QAbstractTableModel>
+#include <QDateTime>
 
 #include <vector>
 
@@ -27,7 +33,10 @@ public:
 
     explicit RunsTableModel(QObject *parent = nullptr);
 
-    void setResults(std::vector<RunSummary> runs);
+    void setResults(std::vector<RunSummary> runs, bool complete = true);
+    void appendResults(std::vector<RunSummary> runs, bool complete);
+    // False while the store has rows beyond those loaded.
+    bool isComplete() const { return m_complete; }
     const RunSummary &runAt(int row) const { return m_runs.at(static_cast<size_t>(row)); }
     // Row of the run with this store id, -1 when it is not loaded.
     int rowOfRun(qint64 runId) const;
@@ -37,9 +46,18 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
+
+signals:
+    // The view wants the page after the last row (once until appendResults or setResults).
+    void moreRequested();
 
 private:
     std::vector<RunSummary> m_runs;
+    std::vector<QDateTime> m_times; // parsed once per row: sorting compares them often
+    bool m_complete = true;
+    bool m_requested = false;
 };
 
 } // namespace plimsoll

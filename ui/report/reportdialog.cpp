@@ -2,6 +2,7 @@
 
 #include "model/reportmarkdown.h"
 #include "model/store.h"
+#include "ui/backgroundpool.h"
 #include "ui/latesttask.h"
 #include "ui/report/reportrenderer.h"
 
@@ -149,7 +150,7 @@ void ReportDialog::saveTo(const QString &path, const QString &format)
     m_savingPath = path;
     m_save->setEnabled(false);
     m_status->setText(tr("Saving %1…").arg(path));
-    m_writer->setFuture(QtConcurrent::run([path, bytes]() -> QString {
+    m_writer->setFuture(QtConcurrent::run(backgroundPool(), [path, bytes]() -> QString {
         QSaveFile file(path);
         if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
             return file.errorString();

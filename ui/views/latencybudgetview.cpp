@@ -1,6 +1,8 @@
 #include "ui/views/latencybudgetview.h"
 
+#include "model/downsample.h"
 #include "model/store.h"
+#include "ui/backgroundpool.h"
 #include "ui/latesttask.h"
 
 #include <QChart>
@@ -19,8 +21,10 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 namespace plimsoll {
 
@@ -37,6 +41,14 @@ double msFor(int slider)
     return kMinMs * std::pow(kMaxMs / kMinMs, slider / 1000.0);
 }
 
+// One line per product + configuration, ordered by p99 as a sweep reads; a line longer than a
+// chart can show is drawn as an LTTB selection that keeps its extremes (model/downsample.h).
+// Runs in the loader, off the UI thread.
+constexpr std::size_t kMaxDrawnPerLine = 1000;
+// A selection copies and explains every point: at a million points that is most of a second,
+// too long for the UI thread at each step of the slider. Up to this many it stays synchronous.
+constexpr std::size_t kSyncSelectionPoints = 20000;
+
 } // namespace
 
 LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
@@ -44,6 +56,8 @@ LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
 {
     setObjectName(QStringLiteral("latencyBudgetView"));
     m_loader = new LatestTask(this);
+    m_selector = new LatestTask(this);
+    m_loaded = std::make_shared<const Loaded>();
     m_budget = new QDoubleSpinBox(this);
     m_budget->setObjectName(QStringLiteral("budgetSpin"));
     m_budget->setRange(kMinMs, kMaxMs);
@@ -121,59 +135,84 @@ void LatencyBudgetView::reload()
     const std::string path = storePath().toStdString();
     m_loader->start(
         [path] {
-            Loaded out;
-            out.points = latencyPoints(readRunRecords(Store(path)), &out.origins);
-            return out;
+            auto out = std::make_shared<Loaded>();
+            out->points = readLatencyPoints(Store(path), &out->origins);
+            groupLines(*out);
+            return std::shared_ptr<const Loaded>(std::move(out));
         },
-        [this](const Loaded &loaded) { showPoints(loaded); },
+        [this](const std::shared_ptr<const Loaded> &loaded) { showPoints(loaded); },
         [this](const QString &error) { emit loadFailed(error); });
 }
 
-void LatencyBudgetView::showPoints(const Loaded &loaded)
+void LatencyBudgetView::groupLines(Loaded &out)
 {
-    m_loaded = loaded;
+    std::map<std::string, std::vector<const LatencyPoint *>> groups;
+    std::vector<std::string> order;
+    out.minMs = 1e9;
+    out.maxMs = 0;
+    out.maxThroughput = 1;
+    for (const LatencyPoint &p : out.points) {
+        const std::string name = p.product + " · " + p.configuration;
+        auto &group = groups[name];
+        if (group.empty())
+            order.push_back(name);
+        group.push_back(&p);
+        out.minMs = std::min(out.minMs, p.p99 * 1e3);
+        out.maxMs = std::max(out.maxMs, p.p99 * 1e3);
+        out.maxThroughput = std::max(out.maxThroughput, p.throughput);
+    }
+    for (const std::string &name : order) {
+        auto &pts = groups[name];
+        std::stable_sort(pts.begin(), pts.end(),
+                         [](const LatencyPoint *a, const LatencyPoint *b) {
+                             return a->p99 < b->p99;
+                         });
+        std::vector<double> x, y;
+        for (const LatencyPoint *p : pts) {
+            x.push_back(p->p99 * 1e3);
+            y.push_back(p->throughput / 1e3);
+        }
+        Line line{name, {}};
+        for (const std::size_t i : lttbIndices(x, y, kMaxDrawnPerLine))
+            line.drawn.emplace_back(x[i], y[i]);
+        out.lines.push_back(std::move(line));
+    }
+}
+
+void LatencyBudgetView::showPoints(std::shared_ptr<const Loaded> loaded)
+{
+    releaseInBackground(std::exchange(m_loaded, std::move(loaded)));
     for (QAbstractSeries *s : m_chart->series())
         if (s != m_budgetLine) {
             m_chart->removeSeries(s);
             delete s;
         }
-    // One line per product + configuration, ordered by p99 as a sweep reads.
-    std::map<std::string, std::vector<const LatencyPoint *>> groups;
-    std::vector<std::string> order;
-    double minMs = 1e9, maxMs = 0;
-    m_maxThroughput = 1;
-    for (const LatencyPoint &p : m_loaded.points) {
-        const std::string name = p.product + " · " + p.configuration;
-        if (!groups.count(name))
-            order.push_back(name);
-        groups[name].push_back(&p);
-        minMs = std::min(minMs, p.p99 * 1e3);
-        maxMs = std::max(maxMs, p.p99 * 1e3);
-        m_maxThroughput = std::max(m_maxThroughput, p.throughput);
-    }
-    for (const std::string &name : order) {
-        auto &pts = groups[name];
-        std::sort(pts.begin(), pts.end(),
-                  [](const LatencyPoint *a, const LatencyPoint *b) { return a->p99 < b->p99; });
+    for (const Line &l : m_loaded->lines) {
         auto *line = new QLineSeries(m_chart);
-        line->setName(QString::fromStdString(name));
+        line->setName(QString::fromStdString(l.name));
         line->setPointsVisible(true);
-        for (const LatencyPoint *p : pts)
-            line->append(p->p99 * 1e3, p->throughput / 1e3);
+        QList<QPointF> xy;
+        xy.reserve(qsizetype(l.drawn.size()));
+        for (const auto &[ms, k] : l.drawn)
+            xy.append(QPointF(ms, k));
+        line->replace(xy);
         m_chart->addSeries(line);
         line->attachAxis(m_x);
         line->attachAxis(m_y);
     }
-    if (order.empty()) {
+    double minMs = m_loaded->minMs, maxMs = m_loaded->maxMs;
+    if (m_loaded->lines.empty()) {
         minMs = 0.1;
         maxMs = 1000;
     }
+    m_maxThroughput = m_loaded->maxThroughput;
     m_x->setRange(std::pow(10, std::floor(std::log10(minMs))), std::pow(10, std::ceil(std::log10(maxMs))));
     m_y->setRange(0, m_maxThroughput / 1e3 * 1.1);
     m_y->applyNiceNumbers();
-    m_chart->setTitle(order.empty() ? tr("No points with throughput and p99 in the store")
-                                    : tr("Throughput against p99, %1 points").arg(m_loaded.points.size()));
-    emit pointsLoaded(int(m_loaded.points.size()));
+    m_chart->setTitle(m_loaded->lines.empty()
+                          ? tr("No points with throughput and p99 in the store")
+                          : tr("Throughput against p99, %1 points").arg(m_loaded->points.size()));
+    emit pointsLoaded(int(m_loaded->points.size()));
     select();
 }
 
@@ -183,9 +222,26 @@ void LatencyBudgetView::select()
     m_budgetLine->clear();
     m_budgetLine->append(budget * 1e3, 0);
     m_budgetLine->append(budget * 1e3, m_y->max());
-    m_result = LatencyBudgetSelector(budget).select(m_loaded.points);
+    if (m_loaded->points.size() > kSyncSelectionPoints) {
+        m_selector->start(
+            [loaded = m_loaded, budget] {
+                return std::make_shared<const BudgetResult>(
+                    LatencyBudgetSelector(budget).select(loaded->points));
+            },
+            [this](const std::shared_ptr<const BudgetResult> &result) { showSelection(result); },
+            [this](const QString &error) { emit loadFailed(error); });
+        return;
+    }
+    m_selector->cancel();
+    showSelection(
+        std::make_shared<const BudgetResult>(LatencyBudgetSelector(budget).select(m_loaded->points)));
+}
+
+void LatencyBudgetView::showSelection(std::shared_ptr<const BudgetResult> result)
+{
+    releaseInBackground(std::exchange(m_result, std::move(result)));
     m_table->setRowCount(0);
-    for (const BudgetSelection &s : m_result.perConfiguration) {
+    for (const BudgetSelection &s : m_result->perConfiguration) {
         const int row = m_table->rowCount();
         m_table->insertRow(row);
         auto cell = [&](int column, const QString &text) {

@@ -3,12 +3,16 @@
 // a budget line moved by a slider (or its spin box), and the best qualifying point of each
 // configuration with its Little's law check.
 //
-// Threading: the points are read in the background; the selection is a pass over them on the
-// UI thread as the budget moves (no store access, no fit).
+// Threading: the points are read, and grouped into the chart's (downsampled) lines, in the
+// background; the selection is a pass over them on the UI thread as the budget moves (no store
+// access, no fit) — or, past kSyncSelectionPoints points (a store of years of runs that each
+// measured p99), in the background too, the latest budget winning.
 
 #include "model/latencybudget.h"
 #include "model/ramppoints.h"
 #include "ui/views/storeview.h"
+
+#include <memory>
 
 #include <vector>
 
@@ -40,19 +44,31 @@ public:
     QSlider *budgetSlider() const { return m_slider; }
     QTableWidget *table() const { return m_table; }
     QChartView *chartView() const { return m_chartView; }
-    const BudgetResult &result() const { return m_result; }
+    const BudgetResult &result() const { return *m_result; }
 
 signals:
     void pointsLoaded(int count);
 
 private:
+    // One line of the chart: a product and configuration, by p99, as drawn (at most a few
+    // thousand points however many runs measured it).
+    struct Line
+    {
+        std::string name;
+        std::vector<std::pair<double, double>> drawn; // (p99 ms, throughput k/s)
+    };
     struct Loaded
     {
         std::vector<LatencyPoint> points;
         std::vector<LatencyPointOrigin> origins;
+        std::vector<Line> lines;
+        double minMs = 0, maxMs = 0, maxThroughput = 1;
     };
-    void showPoints(const Loaded &loaded);
+    // Groups the points into the chart's lines (off the UI thread, in the loader).
+    static void groupLines(Loaded &loaded);
+    void showPoints(std::shared_ptr<const Loaded> loaded);
     void select();
+    void showSelection(std::shared_ptr<const BudgetResult> result);
 
     QDoubleSpinBox *m_budget = nullptr;
     QSlider *m_slider = nullptr;
@@ -63,8 +79,9 @@ private:
     QLineSeries *m_budgetLine = nullptr;
     QTableWidget *m_table = nullptr;
     LatestTask *m_loader = nullptr;
-    Loaded m_loaded;
-    BudgetResult m_result;
+    LatestTask *m_selector = nullptr;
+    std::shared_ptr<const Loaded> m_loaded; // never null; shared with a selection in flight
+    std::shared_ptr<const BudgetResult> m_result = std::make_shared<const BudgetResult>();
     double m_maxThroughput = 1;
 };
 

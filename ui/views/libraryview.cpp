@@ -35,7 +35,41 @@ struct RunsSnapshot
 {
     std::vector<RunSummary> runs;
     qint64 total = 0;
+    bool complete = true; // no runs after these
 };
+
+// The store's order for a column of the table, as RunsTableModel sorts it.
+RunPage::Order pageOrderFor(int column)
+{
+    switch (column) {
+    case RunsTableModel::RunKeyColumn:
+        return RunPage::Order::RunKey;
+    case RunsTableModel::ToolColumn:
+        return RunPage::Order::Tool;
+    case RunsTableModel::TargetColumn:
+        return RunPage::Order::Target;
+    case RunsTableModel::CommitColumn:
+        return RunPage::Order::Commit;
+    case RunsTableModel::ScenariosColumn:
+        return RunPage::Order::Scenarios;
+    case RunsTableModel::SampleColumn:
+        return RunPage::Order::Sample;
+    default:
+        return RunPage::Order::Time;
+    }
+}
+
+RunsSnapshot readPage(const std::string &path, const RunFilter &filter, const RunPage &page,
+                      bool count)
+{
+    Store store(path);
+    RunsSnapshot snapshot;
+    snapshot.runs = store.runs(filter, page);
+    snapshot.complete = static_cast<int64_t>(snapshot.runs.size()) < page.limit;
+    if (count)
+        snapshot.total = store.runCount();
+    return snapshot;
+}
 
 QDateEdit *makeDateEdit(const QString &objectName, QWidget *parent)
 {
@@ -59,6 +93,7 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     m_proxy = new RunsFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_runsLoader = new LatestTask(this);
+    m_pageLoader = new LatestTask(this);
     m_detailLoader = new LatestTask(this);
 
     m_scenarioFilter = new QLineEdit(this);
@@ -124,8 +159,21 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
             &RunsFilterProxyModel::setCommitPrefix);
     connect(m_from, &QDateEdit::dateChanged, this, &LibraryView::applyDateFilter);
     connect(m_to, &QDateEdit::dateChanged, this, &LibraryView::applyDateFilter);
+    // A narrower filter may leave the last loaded row in sight: look further back (once the
+    // table has laid out what is left).
+    const auto lookFurther = [this] {
+        QTimer::singleShot(0, this, &LibraryView::fetchWhileLastRowInSight);
+    };
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, lookFurther);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, lookFurther);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &LibraryView::showSelectedRun);
+    connect(m_model, &RunsTableModel::moreRequested, this, &LibraryView::fetchNextPage);
+    // The proxy sorts what is loaded; while pages remain, the store reads again in the new order.
+    connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, [this] {
+        if (!m_model->isComplete())
+            reload();
+    });
 }
 
 QIcon LibraryView::icon() const
@@ -157,20 +205,27 @@ void LibraryView::selectRow(int proxyRow)
 void LibraryView::reload()
 {
     m_scenarioDebounce->stop();
+    m_pageLoader->cancel(); // a page of the previous read would continue the wrong list
+    m_fetching = false;
+    m_reloading = true; // and no page continues it until the new first page is in
     const std::string path = storePath().toStdString();
     RunFilter filter;
     filter.scenarioContains = m_scenarioFilter->text().trimmed().toStdString();
+    RunPage page;
+    page.order = pageOrderFor(m_table->horizontalHeader()->sortIndicatorSection());
+    page.descending = m_table->horizontalHeader()->sortIndicatorOrder() == Qt::DescendingOrder;
+    page.limit = kLibraryPageSize;
     m_runsLoader->start(
-        [path, filter] {
-            Store store(path);
-            return RunsSnapshot{store.runs(filter), store.runCount()};
-        },
-        [this](const RunsSnapshot &snapshot) {
+        [path, filter, page] { return readPage(path, filter, page, true); },
+        [this, filter, page](const RunsSnapshot &snapshot) {
+            m_reloading = false;
+            m_filter = filter;
+            m_page = page;
             const QModelIndex current = m_table->currentIndex();
             const qint64 selectedId =
                 current.isValid() ? current.data(RunsTableModel::RunIdRole).toLongLong() : -1;
             m_storeRunCount = snapshot.total;
-            m_model->setResults(snapshot.runs);
+            m_model->setResults(snapshot.runs, snapshot.complete);
             const int row = selectedId >= 0 ? m_model->rowOfRun(selectedId) : -1;
             const QModelIndex restored = m_proxy->mapFromSource(m_model->index(row, 0));
             if (restored.isValid()) {
@@ -182,8 +237,50 @@ void LibraryView::reload()
             if (m_model->rowCount() > 0)
                 m_table->resizeColumnsToContents();
             emit runsLoaded(m_model->rowCount(), snapshot.total);
+            fetchWhileLastRowInSight();
         },
-        [this](const QString &error) { emit loadFailed(error); });
+        [this](const QString &error) {
+            m_reloading = false;
+            emit loadFailed(error);
+        });
+}
+
+void LibraryView::fetchNextPage()
+{
+    if (m_fetching || m_reloading || m_model->isComplete() || m_model->rowCount() == 0)
+        return;
+    m_fetching = true;
+    RunPage page = m_page;
+    page.after = m_model->runAt(m_model->rowCount() - 1); // rows are in the store's order
+    m_pageLoader->start(
+        [path = storePath().toStdString(), filter = m_filter, page] {
+            return readPage(path, filter, page, false);
+        },
+        [this, after = page.after->id](const RunsSnapshot &snapshot) {
+            m_fetching = false;
+            if (m_model->rowCount() == 0 || m_model->runAt(m_model->rowCount() - 1).id != after)
+                return; // the list changed under this page
+            m_model->appendResults(snapshot.runs, snapshot.complete);
+            emit runsLoaded(m_model->rowCount(), m_storeRunCount);
+            fetchWhileLastRowInSight();
+        },
+        [this](const QString &error) {
+            m_fetching = false;
+            emit loadFailed(error);
+        });
+}
+
+void LibraryView::fetchWhileLastRowInSight()
+{
+    if (m_model->isComplete() || !m_table->isVisible())
+        return;
+    const int rows = m_proxy->rowCount();
+    if (rows > 0) {
+        const QRect last = m_table->visualRect(m_proxy->index(rows - 1, 0));
+        if (!m_table->viewport()->rect().intersects(last))
+            return;
+    }
+    fetchNextPage();
 }
 
 void LibraryView::applyDateFilter()

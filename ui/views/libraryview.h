@@ -5,7 +5,14 @@
 // The scenario filter is applied by the store (a background Store::runs(RunFilter) query,
 // debounced while typing) because a RunSummary does not carry its scenario names; the commit
 // and date filters narrow the loaded rows in RunsFilterProxyModel without touching the store.
+//
+// Rows come a page at a time (RunPage, kLibraryPageSize runs), in the order of the table's sort
+// column, so the first rows show at once whatever the size of the store. The next page is read
+// in the background when the table needs rows — scrolled to the end, or the filters leave the
+// last loaded row in sight — and sorting by another column while pages remain reads again in
+// that order.
 
+#include "model/store.h"
 #include "ui/views/storeview.h"
 
 class QDateEdit;
@@ -15,6 +22,9 @@ class QTimer;
 class QToolBar;
 
 namespace plimsoll {
+
+// Runs per page of the Library: more than a screen holds, few enough to read in milliseconds.
+inline constexpr int kLibraryPageSize = 1000;
 
 class LatestTask;
 class RunDetailPanel;
@@ -47,13 +57,18 @@ public:
     void selectRow(int proxyRow);
 
 signals:
-    // The table now holds `rows` runs (before the in-memory filters) of `total` in the store.
+    // The table now holds `rows` runs (before the in-memory filters) of `total` in the store:
+    // after each reload, and after each further page.
     void runsLoaded(int rows, qint64 total);
     void runDetailShown(const QString &runKey);
 
 private:
     void applyDateFilter();
     void showSelectedRun();
+    void fetchNextPage();
+    // Reads on while the last loaded row would be in sight (as QAbstractItemView does when rows
+    // arrive), so filters that hide every loaded row still find the runs further on.
+    void fetchWhileLastRowInSight();
 
     QLineEdit *m_scenarioFilter = nullptr;
     QLineEdit *m_commitFilter = nullptr;
@@ -66,8 +81,13 @@ private:
     RunsFilterProxyModel *m_proxy = nullptr;
     QTimer *m_scenarioDebounce = nullptr;
     LatestTask *m_runsLoader = nullptr;
+    LatestTask *m_pageLoader = nullptr;
     LatestTask *m_detailLoader = nullptr;
     qint64 m_storeRunCount = 0;
+    RunFilter m_filter; // of the rows loaded, which further pages continue
+    RunPage m_page;
+    bool m_fetching = false;  // a page is being read
+    bool m_reloading = false; // a first page is being read
 };
 
 } // namespace plimsoll

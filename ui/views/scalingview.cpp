@@ -142,12 +142,9 @@ void ScalingView::reload()
     m_runLoader->cancel();
     const std::string path = storePath().toStdString();
     m_runsLoader->start(
-        [path] {
-            std::vector<std::string> keys;
-            for (const RunSummary &r : Store(path).runs())
-                keys.push_back(r.runKey);
-            return keys;
-        },
+        // Only runs with steps to fit: a store of years of nightly history holds far more runs
+        // than ramps, and a list of every one of them would be no choice at all.
+        [path] { return Store(path).rampRunKeys(); },
         [this](const std::vector<std::string> &keys) {
             // The sample ramp is the natural first thing to look at.
             refill(m_runCombo, keys, QStringLiteral("sample:korvet-pipeline-produce-2026-08-11"));
@@ -237,7 +234,7 @@ void ScalingView::showFit(const FitOutcome &outcome)
     const QString factor = m_factorCombo->currentText();
     const std::string metric = m_metricCombo->currentText().toStdString();
     if (m_points.empty()) {
-        m_chart->showEmpty(m_runCombo->count() == 0 ? tr("No runs in the store yet")
+        m_chart->showEmpty(m_runCombo->count() == 0 ? tr("No ramps in the store yet")
                                                     : tr("No steps carry this factor and metric"));
         m_summary->setText(QString());
         emit fitFinished(false);

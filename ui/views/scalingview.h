@@ -3,6 +3,8 @@
 // Universal Scalability Law fitted to them — the curve, its bootstrap interval band, N*, the
 // first saturated step — the residuals beneath, and component CPU on a second axis.
 //
+// The Run list offers the runs with a ramp (two or more steps of one scenario family).
+//
 // Threading: the run list and the chosen run are read in the background; the fit (with its
 // bootstrap) runs in the background too, the latest choice winning. Only drawing happens on
 // the UI thread.

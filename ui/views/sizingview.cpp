@@ -163,8 +163,10 @@ void SizingView::reload()
     const std::string path = storePath().toStdString();
     m_loader->start(
         [path] {
+            // Only the runs the models learn from, read in one pass: a store of years of
+            // nightly history holds far more runs than steps to fit.
             return std::make_shared<const SizingModels>(
-                fitSizingModels(readRunRecords(Store(path))));
+                fitSizingModels(readSizingRuns(Store(path))));
         },
         [this](const std::shared_ptr<const SizingModels> &models) {
             m_sizer = std::make_unique<Sizer>(*models);

@@ -2,10 +2,10 @@
 // Sizing: the target and its constraints as spin boxes and sliders; the deployment, the
 // utilization of each component and the reasoning recompute as they change.
 //
-// Threading: the models are fitted once in the background from every run in the store (and
-// again after the store changes). A recompute is arithmetic on them — measured well under a
-// millisecond (Sizing.RecomputeIsWellUnderAMillisecond; the view shows its own timing) — so it
-// runs on the UI thread, on every change.
+// Threading: the models are fitted once in the background from the runs in the store that
+// carry what they learn from (readSizingRuns), again after the store changes. A recompute is
+// arithmetic on them — measured well under a millisecond (Sizing.RecomputeIsWellUnderAMillisecond;
+// the view shows its own timing) — so it runs on the UI thread, on every change.
 
 #include "model/sizing.h"
 #include "ui/views/storeview.h"

@@ -4,8 +4,12 @@
 // Threading contract: a view never opens the store on the UI thread. reload() starts a
 // background read with a Store of its own on storePath() (see LatestTask) and applies the
 // result when it arrives; a newer reload() makes older results stale.
+//
+// The window reads lazily: reloadWhenShown() reads now for a view on screen and leaves a hidden
+// one stale until it is next shown, so a store of years of history costs only what is looked at.
 
 #include <QIcon>
+#include <QShowEvent>
 #include <QWidget>
 
 namespace plimsoll {
@@ -26,13 +30,33 @@ public:
     virtual QIcon icon() const = 0;
     // Re-reads what the view shows, keeping the user's selections where they still exist.
     virtual void reload() = 0;
+    // The store changed (or became ready): reload() now when on screen, else when next shown.
+    void reloadWhenShown()
+    {
+        m_stale = !isVisible();
+        if (!m_stale)
+            reload();
+    }
+    // Waiting for a reload until it is next shown.
+    bool isStale() const { return m_stale; }
 
 signals:
     // A read failed (e.g. the file is not a Plimsoll store); the window shows it in its banner.
     void loadFailed(const QString &message);
 
+protected:
+    void showEvent(QShowEvent *event) override
+    {
+        QWidget::showEvent(event);
+        if (m_stale) {
+            m_stale = false;
+            reload();
+        }
+    }
+
 private:
     QString m_storePath;
+    bool m_stale = false;
 };
 
 } // namespace plimsoll

@@ -1,19 +1,37 @@
 #pragma once
-// What the Trends view draws beside the points of one metric of one scenario: the change
-// points of each series (one per tuning contract) and the runs where the contract changed.
-// Computed in the background (it reads the store and runs the detector); plain values.
+// What the Trends view draws for one metric of one scenario, computed in the background: the
+// points (one per run that measured the metric, oldest first), the change points of each series
+// (one per target and tuning contract), the runs where the contract changed, and which points
+// the chart draws when there are more than it can show (LTTB keeping the extremes). Plain values.
+//
+// Sized for years of nightly history: the store is read in one pass (Store::forEachRun) and no
+// run is kept whole — a million points cost a few hundred bytes each, and the UI thread only
+// ever touches the drawn selection and the marks.
 
 #include "model/trendchanges.h"
 
+#include <cstddef>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace plimsoll {
 
-struct PointMark
+struct ChartPoint
 {
     std::string runKey;
-    std::string contract; // canonical contract of the point's series
+    std::string timestamp; // as stored (ISO-8601 UTC)
+    std::string commit;
+    std::string imageDigest;
+    std::shared_ptr<const nlohmann::json> tuning; // shared by consecutive runs tuned alike
+    double value = 0;                             // SI, as stored
+    double timeMs = 0;                            // the point's x: ms since the epoch
+};
+
+struct PointMark
+{
+    int contract = -1; // index into AnnotatedSeries::contracts: the tuning contract of its series
     bool changePoint = false;
     Verdict verdict = Verdict::Changed;
     double forwardChangePercent = 0;
@@ -27,12 +45,34 @@ struct AnnotatedSeries
 {
     std::string scenario;
     std::string metric;
-    std::vector<SeriesPoint> points; // oldest first, every contract
-    std::vector<PointMark> marks;    // parallel to points
+    std::vector<ChartPoint> points;     // oldest first, every contract; only readable times
+    std::vector<PointMark> marks;       // parallel to points
+    std::vector<std::string> contracts; // canonical text of each contract met
+    std::vector<std::size_t> drawn;     // ascending indices of the points the chart draws
+    std::vector<int> changePoints;      // indices of points that are change points
+    std::vector<int> newBaselines;      // indices of points that start a new contract
+    // The marks the chart draws: all of them when they fit, else per column of time the change
+    // with the largest move and the first new contract (kMaxDrawnMarks columns).
+    std::vector<int> drawnChangePoints;
+    std::vector<int> drawnNewBaselines;
+    double minValue = 0, maxValue = 0;  // over every point, SI
+    double firstMs = 0, lastMs = 0;
 };
 
-// Opens its own Store on `storePath`: call from a worker thread.
+// Past a few points per pixel column a chart only gets slower, not more exact: a longer series
+// is drawn as this many LTTB-chosen points plus its global minimum and maximum.
+inline constexpr std::size_t kMaxDrawnTrendPoints = 2000;
+// A noisy metric over years can have change points by the hundred thousand; more marks than
+// pixel columns only hide each other (and Qt Charts makes each one a graphics item).
+inline constexpr std::size_t kMaxDrawnMarks = 250;
+
+// Opens its own Store on `storePath`: call from a worker thread. The same change points and
+// contract changes as `plimsoll trend changes` finds (TrendHistory, findChanges) for this
+// scenario and metric. When `stopped` turns true (a newer choice made this one stale) it gives
+// up, throwing std::runtime_error.
 AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &scenario,
-                               const std::string &metric, const ChangePointOptions &options = {});
+                               const std::string &metric, const ChangePointOptions &options = {},
+                               std::size_t maxDrawn = kMaxDrawnTrendPoints,
+                               const std::function<bool()> &stopped = {});
 
 } // namespace plimsoll

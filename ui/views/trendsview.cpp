@@ -1,8 +1,8 @@
 #include "ui/views/trendsview.h"
 
 #include "model/catalog.h"
+#include "ui/backgroundpool.h"
 #include "ui/formatting.h"
-#include "model/downsample.h"
 #include "ui/latesttask.h"
 
 #include <QChart>
@@ -24,6 +24,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <utility>
 
 namespace plimsoll {
 
@@ -31,27 +32,10 @@ namespace {
 
 constexpr qint64 kHourMs = 3600 * 1000;
 constexpr qint64 kDayMs = 24 * kHourMs;
-// Past a few points per pixel column a chart only gets slower, not more exact: a longer series
-// is drawn as an LTTB selection that keeps its extremes (model/downsample.h), so a redraw of
-// years of history stays within a frame. Clicks and hovers still find the nearest of all runs.
-constexpr std::size_t kMaxDrawnPoints = 2000;
-
-QList<QPointF> drawnPoints(const QList<QPointF> &xy)
-{
-    if (static_cast<std::size_t>(xy.size()) <= kMaxDrawnPoints)
-        return xy;
-    std::vector<double> x, y;
-    x.reserve(static_cast<std::size_t>(xy.size()));
-    y.reserve(static_cast<std::size_t>(xy.size()));
-    for (const QPointF &p : xy) {
-        x.push_back(p.x());
-        y.push_back(p.y());
-    }
-    QList<QPointF> drawn;
-    for (const std::size_t i : lttbIndices(x, y, kMaxDrawnPoints))
-        drawn.append(xy[static_cast<qsizetype>(i)]);
-    return drawn;
-}
+// A marker per point reads well for a few weeks of runs; Qt Charts makes each scatter marker a
+// graphics item of its own, so a few thousand of them cost seconds to create and hundreds of
+// milliseconds per redraw. Past this many drawn points the line alone shows the series.
+constexpr std::size_t kMaxMarkedPoints = 250;
 
 // Refills a combo with `items`, keeping the current text when it is still offered. Returns
 // whether the current text changed; signals stay blocked so the caller decides what reloads.
@@ -99,7 +83,7 @@ TimeRange timeRangeFor(qint64 firstMs, qint64 lastMs)
         localTo.time() == QTime(0, 0) ? localTo.date() : localTo.date().addDays(1);
     const qint64 days = firstDay.daysTo(lastDay);
     // At most ~8 intervals, each a whole number of days.
-    static constexpr int kSteps[] = {1, 2, 7, 14, 28, 56, 91, 182, 364};
+    static constexpr int kSteps[] = {1, 2, 7, 14, 28, 56, 91, 182, 364, 728, 1456, 2912};
     int step = kSteps[std::size(kSteps) - 1];
     for (int candidate : kSteps) {
         if (days <= 8LL * candidate) {
@@ -116,7 +100,8 @@ TimeRange timeRangeFor(qint64 firstMs, qint64 lastMs)
 
 } // namespace
 
-TrendsView::TrendsView(const QString &storePath, QWidget *parent) : StoreView(storePath, parent)
+TrendsView::TrendsView(const QString &storePath, QWidget *parent)
+    : StoreView(storePath, parent), m_series(std::make_shared<const AnnotatedSeries>())
 {
     setObjectName(QStringLiteral("trendsView"));
     m_scenarioLoader = new LatestTask(this);
@@ -143,6 +128,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent) : StoreView(st
     m_chart->legend()->hide();
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_line = new QLineSeries(m_chart);
+    m_line->setObjectName(QStringLiteral("trendLine"));
     m_line->setPen(QPen(QColor(0x1f, 0x77, 0xb4), 2));
     m_scatter = new QScatterSeries(m_chart);
     m_scatter->setObjectName(QStringLiteral("trendPoints"));
@@ -194,7 +180,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent) : StoreView(st
     }
 
     // No setUseOpenGL: the OpenGL path crashes on the offscreen platform and is missing from
-    // exported renders; a trend has one point per run, far below where it would matter.
+    // exported renders; at most kMaxDrawnTrendPoints are drawn, far below where it would matter.
     m_chartView = new QChartView(m_chart, this);
     m_chartView->setObjectName(QStringLiteral("trendChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
@@ -226,7 +212,8 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent) : StoreView(st
     m_useAsBaseline->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     connect(m_useAsBaseline, &QPushButton::clicked, this, [this] {
         if (m_selected >= 0)
-            setBaselineRun(QString::fromStdString(m_points[static_cast<size_t>(m_selected)].runKey));
+            setBaselineRun(
+                QString::fromStdString(m_series->points[static_cast<size_t>(m_selected)].runKey));
     });
     auto *titleRow = new QHBoxLayout;
     titleRow->addWidget(detailTitle);
@@ -249,6 +236,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent) : StoreView(st
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadSeries);
     connect(m_scatter, &QScatterSeries::clicked, this, &TrendsView::selectPointNear);
     connect(m_line, &QLineSeries::clicked, this, &TrendsView::selectPointNear);
+    connect(m_line, &QLineSeries::hovered, this, &TrendsView::showHover);
     for (QScatterSeries *series : {m_scatter, m_regressions, m_improvements, m_neutralChanges}) {
         connect(series, &QScatterSeries::hovered, this, &TrendsView::showHover);
         if (series != m_scatter)
@@ -277,7 +265,7 @@ QLabel *TrendsView::addDetailField(QFormLayout *form, const QString &field, cons
 
 int TrendsView::pointCount() const
 {
-    return static_cast<int>(m_points.size());
+    return static_cast<int>(m_series->points.size());
 }
 
 QString TrendsView::pointDetailText(const QString &field) const
@@ -307,7 +295,7 @@ void TrendsView::loadMetrics()
         m_metricLoader->cancel();
         m_seriesLoader->cancel();
         refill(m_metricCombo, {});
-        showSeries({{}, {}, {}, {}});
+        showSeries(std::make_shared<const AnnotatedSeries>());
         emit metricsLoaded(0);
         return;
     }
@@ -329,14 +317,20 @@ void TrendsView::loadSeries()
     const QString metric = m_metricCombo->currentText();
     if (scenario.isEmpty() || metric.isEmpty()) {
         m_seriesLoader->cancel();
-        showSeries({scenario.toStdString(), metric.toStdString(), {}, {}});
+        auto empty = std::make_shared<AnnotatedSeries>();
+        empty->scenario = scenario.toStdString();
+        empty->metric = metric.toStdString();
+        showSeries(std::move(empty));
         return;
     }
     const std::string path = storePath().toStdString();
     m_seriesLoader->start(
-        [path, s = scenario.toStdString(), m = metric.toStdString()] {
-            // Reading, contracts and change detection all happen here, off the UI thread.
-            return annotateSeries(path, s, m);
+        [path, s = scenario.toStdString(),
+         m = metric.toStdString()](const LatestTask::Staleness &stale) -> LoadedSeries {
+            // Reading, contracts, change detection and the choice of drawn points all happen
+            // here, off the UI thread; a series nobody waits for any more stops early.
+            return std::make_shared<const AnnotatedSeries>(
+                annotateSeries(path, s, m, {}, kMaxDrawnTrendPoints, stale));
         },
         [this](const LoadedSeries &series) { showSeries(series); },
         [this](const QString &error) { emit loadFailed(error); });
@@ -351,46 +345,37 @@ void TrendsView::showEmptyChart(const QString &title)
     m_valueAxis->setTitleText(QString());
 }
 
-void TrendsView::showSeries(const LoadedSeries &series)
+void TrendsView::showSeries(LoadedSeries series)
 {
-    const std::vector<SeriesPoint> &points = series.points;
     const QString previousKey =
-        m_selected >= 0 ? QString::fromStdString(m_points[m_selected].runKey) : QString();
-    // Only points with a readable time can be placed; indices of m_points match the series.
-    m_points.clear();
-    m_marks.clear();
-    for (size_t i = 0; i < points.size(); ++i) {
-        if (!parseStoredTimestamp(points[i].timestamp).isValid())
-            continue;
-        m_points.push_back(points[i]);
-        m_marks.push_back(i < series.marks.size() ? series.marks[i] : PointMark{});
-    }
+        m_selected >= 0 ? QString::fromStdString(m_series->points[size_t(m_selected)].runKey)
+                        : QString();
     m_selected = -1;
     m_highlight->clear();
-    m_series = series;
-    m_series.points.clear(); // kept once, in m_points and m_marks
-    m_series.marks.clear();
+    releaseInBackground(std::exchange(m_series, std::move(series)));
+    const AnnotatedSeries &data = *m_series;
 
-    const MetricInfo *info = findMetric(series.metric);
-    double maxAbs = 0;
-    for (const SeriesPoint &p : m_points)
-        maxAbs = std::max(maxAbs, std::abs(p.value));
+    const MetricInfo *info = findMetric(data.metric);
+    const double maxAbs = std::max(std::abs(data.minValue), std::abs(data.maxValue));
     const AxisScale scale = axisScaleFor(info ? info->unit : std::string_view(), maxAbs);
     m_displayFactor = scale.factor;
 
-    QList<QPointF> xy;
-    xy.reserve(static_cast<qsizetype>(m_points.size()));
-    for (const SeriesPoint &p : m_points) {
-        const auto ms = static_cast<qreal>(parseStoredTimestamp(p.timestamp).toMSecsSinceEpoch());
-        xy.append(QPointF(ms, p.value * scale.factor));
-    }
-    const QList<QPointF> drawn = drawnPoints(xy);
+    // Only the drawn selection reaches the chart; every point stays in m_series for the detail.
+    QList<QPointF> drawn;
+    drawn.reserve(static_cast<qsizetype>(data.drawn.size()));
+    for (const std::size_t i : data.drawn)
+        drawn.append(QPointF(data.points[i].timeMs, data.points[i].value * scale.factor));
     m_line->replace(drawn);
     // A lone point has no line to lead the eye to it: draw it larger.
-    m_scatter->setMarkerSize(xy.size() <= 2 ? 14 : 10);
-    m_scatter->replace(drawn);
+    m_scatter->setMarkerSize(data.points.size() <= 2 ? 14 : 10);
+    const bool marked = size_t(drawn.size()) <= kMaxMarkedPoints;
+    m_scatter->replace(marked ? drawn : QList<QPointF>());
+    // Without markers, a hairline: the raster engine strokes a cosmetic one-pixel pen directly,
+    // while a wider pen over thousands of zig-zags is outlined first (ten times the cost).
+    m_line->setPen(QPen(QColor(0x1f, 0x77, 0xb4), marked ? 2 : 1));
 
-    if (xy.isEmpty()) {
+    if (data.points.empty()) {
+        m_baseline = -1;
         drawMarks();
         clearPointDetail();
         showEmptyChart(m_scenarioCombo->count() == 0
@@ -400,18 +385,11 @@ void TrendsView::showSeries(const LoadedSeries &series)
         return;
     }
 
-    const QString metric = QString::fromStdString(series.metric);
+    const QString metric = QString::fromStdString(data.metric);
     m_chart->setTitle(
-        QStringLiteral("%1 — %2").arg(QString::fromStdString(series.scenario), metric));
-    double xMin = std::numeric_limits<double>::max(), xMax = std::numeric_limits<double>::lowest();
-    double yMin = xMin, yMax = xMax;
-    for (const QPointF &p : xy) {
-        xMin = std::min(xMin, p.x());
-        xMax = std::max(xMax, p.x());
-        yMin = std::min(yMin, p.y());
-        yMax = std::max(yMax, p.y());
-    }
-    setTimeRange(static_cast<qint64>(xMin), static_cast<qint64>(xMax));
+        QStringLiteral("%1 — %2").arg(QString::fromStdString(data.scenario), metric));
+    setTimeRange(static_cast<qint64>(data.firstMs), static_cast<qint64>(data.lastMs));
+    const double yMin = data.minValue * scale.factor, yMax = data.maxValue * scale.factor;
     const double ySpan = yMax - yMin;
     const double yPad = ySpan > 0 ? ySpan * 0.1 : (yMax != 0 ? std::abs(yMax) * 0.1 : 1.0);
     double low = yMin - yPad;
@@ -420,18 +398,25 @@ void TrendsView::showSeries(const LoadedSeries &series)
     m_valueAxis->setRange(low, yMax + yPad);
     m_valueAxis->applyNiceNumbers();
     m_valueAxis->setTitleText(QStringLiteral("%1 (%2)").arg(metric, scale.unit));
-    drawMarks(); // after the axes: contract lines span the value range, the baseline the time range
 
     int keep = -1;
-    for (size_t i = 0; i < m_points.size(); ++i) {
-        if (QString::fromStdString(m_points[i].runKey) == previousKey)
-            keep = static_cast<int>(i);
+    m_baseline = -1;
+    if (!previousKey.isEmpty() || !m_baselineKey.isEmpty()) {
+        const std::string previous = previousKey.toStdString();
+        const std::string baseline = m_baselineKey.toStdString();
+        for (size_t i = 0; i < data.points.size(); ++i) {
+            if (data.points[i].runKey == previous)
+                keep = static_cast<int>(i);
+            if (data.points[i].runKey == baseline)
+                m_baseline = static_cast<int>(i);
+        }
     }
+    drawMarks(); // after the axes: contract lines span the value range, the baseline the time range
     if (keep >= 0)
         selectPoint(keep);
     else
         clearPointDetail();
-    emit seriesLoaded(static_cast<int>(xy.size()));
+    emit seriesLoaded(static_cast<int>(data.points.size()));
 }
 
 void TrendsView::setTimeRange(qint64 firstMs, qint64 lastMs)
@@ -442,52 +427,58 @@ void TrendsView::setTimeRange(qint64 firstMs, qint64 lastMs)
     m_timeAxis->setFormat(range.format);
 }
 
-void TrendsView::selectPointNear(const QPointF &chartValue)
+int TrendsView::drawnPointNear(const QPointF &chartValue) const
 {
-    // Nearest in screen space, so a tall value axis does not dwarf the time distance.
-    const QPointF clicked = m_chart->mapToPosition(chartValue, m_scatter);
+    // Nearest in screen space, so a tall value axis does not dwarf the time distance. The line
+    // holds the drawn points in the order of m_series->drawn.
+    const QPointF clicked = m_chart->mapToPosition(chartValue, m_line);
     int best = -1;
     double bestDistance = std::numeric_limits<double>::max();
-    for (qsizetype i = 0; i < m_scatter->count(); ++i) {
-        const QPointF pos = m_chart->mapToPosition(m_scatter->at(i), m_scatter);
+    for (qsizetype i = 0; i < m_line->count(); ++i) {
+        const QPointF pos = m_chart->mapToPosition(m_line->at(i), m_line);
         const double distance = std::hypot(pos.x() - clicked.x(), pos.y() - clicked.y());
         if (distance < bestDistance) {
             bestDistance = distance;
             best = static_cast<int>(i);
         }
     }
-    if (best >= 0)
-        selectPoint(best);
+    if (best < 0 || size_t(best) >= m_series->drawn.size())
+        return -1;
+    return static_cast<int>(m_series->drawn[size_t(best)]);
+}
+
+void TrendsView::selectPointNear(const QPointF &chartValue)
+{
+    const int index = drawnPointNear(chartValue);
+    if (index >= 0)
+        selectPoint(index);
 }
 
 void TrendsView::selectPoint(int index)
 {
-    if (index < 0 || index >= static_cast<int>(m_points.size()))
+    if (index < 0 || index >= pointCount())
         return;
     m_selected = index;
-    const SeriesPoint &point = m_points[static_cast<size_t>(index)];
+    const ChartPoint &point = m_series->points[static_cast<size_t>(index)];
     auto set = [this](const char *field, const QString &text) {
         m_detail->findChild<QLabel *>(QStringLiteral("pointDetail_") + QLatin1String(field))
             ->setText(text);
     };
     set("runKey", QString::fromStdString(point.runKey));
     set("timestamp", displayTimestamp(point.timestamp));
-    set("value", displayMetric(m_series.metric, point.value));
+    set("value", displayMetric(m_series->metric, point.value));
     set("commit",
         point.commit.empty() ? QStringLiteral("—") : QString::fromStdString(point.commit));
     set("imageDigest", point.imageDigest.empty() ? QStringLiteral("—")
                                                  : QString::fromStdString(point.imageDigest));
-    set("tuning", compactJson(point.tuning));
+    set("tuning", point.tuning ? compactJson(*point.tuning) : QStringLiteral("—"));
     set("change", pointSummary(static_cast<size_t>(index)));
     set("vsBaseline", baselineDeltaText(static_cast<size_t>(index)));
     m_useAsBaseline->setEnabled(true);
     m_detailHint->hide();
 
-    const QDateTime time = parseStoredTimestamp(point.timestamp);
     m_highlight->clear();
-    if (time.isValid())
-        m_highlight->append(static_cast<qreal>(time.toMSecsSinceEpoch()),
-                            point.value * m_displayFactor);
+    m_highlight->append(point.timeMs, point.value * m_displayFactor);
     emit pointSelected(QString::fromStdString(point.runKey));
 }
 

@@ -8,12 +8,15 @@
 //
 // Scenario names, metric names and the series are each read in the background with the
 // latest request winning; changing the scenario reloads its metric names, changing the
-// metric reloads the series.
+// metric reloads the series. A long series (years of nightly runs) is drawn as at most
+// kMaxDrawnTrendPoints points chosen off the UI thread (LTTB with the extremes kept), as a line
+// without a marker per point, so a redraw costs the same whatever the history; clicks and hovers
+// pick among the drawn points.
 
-#include "model/store.h"
 #include "ui/views/trendannotations.h"
 #include "ui/views/storeview.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,19 +50,21 @@ public:
     QComboBox *scenarioCombo() const { return m_scenarioCombo; }
     QComboBox *metricCombo() const { return m_metricCombo; }
     QChartView *chartView() const { return m_chartView; }
-    // Points drawn in the chart (one per run that measured the metric).
+    // Points of the series (one per run that measured the metric); at most
+    // kMaxDrawnTrendPoints of them are drawn (drawnIndexes()).
     int pointCount() const;
-    const std::vector<SeriesPoint> &points() const { return m_points; }
+    const std::vector<ChartPoint> &points() const { return m_series->points; }
+    const std::vector<std::size_t> &drawnIndexes() const { return m_series->drawn; }
     // The choice the drawn series belongs to (the combos may be ahead while it loads).
-    QString plottedScenario() const { return QString::fromStdString(m_series.scenario); }
-    QString plottedMetric() const { return QString::fromStdString(m_series.metric); }
+    QString plottedScenario() const { return QString::fromStdString(m_series->scenario); }
+    QString plottedMetric() const { return QString::fromStdString(m_series->metric); }
     // For tests and accessibility: the text shown for a field of the selected point
     // ("runKey", "timestamp", "value", "commit", "imageDigest", "tuning").
     QString pointDetailText(const QString &field) const;
     // Indexes into points() of the change points and of the runs that started a new contract.
     std::vector<int> changePointIndexes() const;
     std::vector<int> newBaselineIndexes() const;
-    const std::vector<PointMark> &marks() const { return m_marks; }
+    const std::vector<PointMark> &marks() const { return m_series->marks; }
     QString baselineRunKey() const { return m_baselineKey; }
     // The run deltas are shown against; empty clears it.
     void setBaselineRun(const QString &runKey);
@@ -80,15 +85,17 @@ private:
     void loadMetrics();
     void loadSeries();
     // One series as read, with the choice it was read for: the combos may already show a
-    // newer choice whose series is still loading.
-    using LoadedSeries = AnnotatedSeries;
-    void showSeries(const LoadedSeries &series);
+    // newer choice whose series is still loading. Shared, never copied on the UI thread.
+    using LoadedSeries = std::shared_ptr<const AnnotatedSeries>;
+    void showSeries(LoadedSeries series);
     void showEmptyChart(const QString &title);
     void setTimeRange(qint64 firstMs, qint64 lastMs);
     void clearPointDetail();
     void drawMarks();
     void showHover(const QPointF &point, bool state);
     QString baselineDeltaText(size_t index) const;
+    // Index of the point of the drawn series nearest to a chart value, in screen space.
+    int drawnPointNear(const QPointF &chartValue) const;
     QString pointSummary(size_t index) const;
     QLabel *addDetailField(QFormLayout *form, const QString &field, const QString &label);
 
@@ -106,9 +113,7 @@ private:
     LatestTask *m_scenarioLoader = nullptr;
     LatestTask *m_metricLoader = nullptr;
     LatestTask *m_seriesLoader = nullptr;
-    LoadedSeries m_series; // what is drawn; its points live in m_points, marks in m_marks
-    std::vector<SeriesPoint> m_points;
-    std::vector<PointMark> m_marks; // parallel to m_points
+    LoadedSeries m_series; // what is drawn, never null
     QScatterSeries *m_regressions = nullptr;
     QScatterSeries *m_improvements = nullptr;
     QScatterSeries *m_neutralChanges = nullptr;
@@ -118,6 +123,7 @@ private:
     QString m_baselineKey;
     double m_displayFactor = 1; // chart y = stored SI value * factor
     int m_selected = -1;
+    int m_baseline = -1; // index of the baseline run's point, -1 when not in this series
 };
 
 } // namespace plimsoll

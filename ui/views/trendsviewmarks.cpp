@@ -20,25 +20,22 @@ namespace plimsoll {
 
 std::vector<int> TrendsView::changePointIndexes() const
 {
-    std::vector<int> out;
-    for (size_t i = 0; i < m_marks.size(); ++i)
-        if (m_marks[i].changePoint)
-            out.push_back(static_cast<int>(i));
-    return out;
+    return m_series->changePoints;
 }
 
 std::vector<int> TrendsView::newBaselineIndexes() const
 {
-    std::vector<int> out;
-    for (size_t i = 0; i < m_marks.size(); ++i)
-        if (m_marks[i].newBaseline)
-            out.push_back(static_cast<int>(i));
-    return out;
+    return m_series->newBaselines;
 }
 
 void TrendsView::setBaselineRun(const QString &runKey)
 {
     m_baselineKey = runKey;
+    m_baseline = -1;
+    const std::string key = runKey.toStdString();
+    for (size_t i = 0; !key.empty() && i < m_series->points.size(); ++i)
+        if (m_series->points[i].runKey == key)
+            m_baseline = static_cast<int>(i);
     drawMarks();
     if (m_selected >= 0)
         selectPoint(m_selected);
@@ -54,40 +51,46 @@ void TrendsView::drawMarks()
         delete line;
     }
     m_contractLines.clear();
+    const AnnotatedSeries &data = *m_series;
+    // Only the marked points are visited: the series itself may be years of nightly runs.
+    // Each series is filled in one replace(): an append() relayouts the whole series each time.
+    QList<QPointF> regressions, improvements, neutral;
+    for (const int i : data.changePoints) {
+        const ChartPoint &p = data.points[size_t(i)];
+        const Verdict verdict = data.marks[size_t(i)].verdict;
+        QList<QPointF> &target = verdict == Verdict::Regression    ? regressions
+                                 : verdict == Verdict::Improvement ? improvements
+                                                                   : neutral;
+        target.append(QPointF(p.timeMs, p.value * m_displayFactor));
+    }
+    m_regressions->replace(regressions);
+    m_improvements->replace(improvements);
+    m_neutralChanges->replace(neutral);
     const double yLow = m_valueAxis->min();
     const double yHigh = m_valueAxis->max();
-    for (size_t i = 0; i < m_points.size(); ++i) {
-        const auto ms = static_cast<qreal>(parseStoredTimestamp(m_points[i].timestamp).toMSecsSinceEpoch());
-        const double y = m_points[i].value * m_displayFactor;
-        const PointMark &mark = m_marks[i];
-        if (mark.changePoint) {
-            QScatterSeries *target = mark.verdict == Verdict::Regression    ? m_regressions
-                                     : mark.verdict == Verdict::Improvement ? m_improvements
-                                                                            : m_neutralChanges;
-            target->append(ms, y);
-        }
-        if (mark.newBaseline) {
-            auto *line = new QLineSeries(m_chart);
-            line->setObjectName(QStringLiteral("contractChange"));
-            line->setPen(QPen(QColor(0xff, 0x7f, 0x0e), 1.5, Qt::DashLine));
-            line->append(ms, yLow);
-            line->append(ms, yHigh);
-            m_chart->addSeries(line);
-            line->attachAxis(m_timeAxis);
-            line->attachAxis(m_valueAxis);
-            m_contractLines.push_back(line);
-        }
-        if (!m_baselineKey.isEmpty() && QString::fromStdString(m_points[i].runKey) == m_baselineKey) {
-            // The level the other runs are compared with, across the whole time axis.
-            m_baselineLevel->append(static_cast<qreal>(m_timeAxis->min().toMSecsSinceEpoch()), y);
-            m_baselineLevel->append(static_cast<qreal>(m_timeAxis->max().toMSecsSinceEpoch()), y);
-        }
+    for (const int i : data.drawnNewBaselines) {
+        const double ms = data.points[size_t(i)].timeMs;
+        auto *line = new QLineSeries(m_chart);
+        line->setObjectName(QStringLiteral("contractChange"));
+        line->setPen(QPen(QColor(0xff, 0x7f, 0x0e), 1.5, Qt::DashLine));
+        line->append(ms, yLow);
+        line->append(ms, yHigh);
+        m_chart->addSeries(line);
+        line->attachAxis(m_timeAxis);
+        line->attachAxis(m_valueAxis);
+        m_contractLines.push_back(line);
+    }
+    if (m_baseline >= 0) {
+        // The level the other runs are compared with, across the whole time axis.
+        const double y = data.points[size_t(m_baseline)].value * m_displayFactor;
+        m_baselineLevel->append(static_cast<qreal>(m_timeAxis->min().toMSecsSinceEpoch()), y);
+        m_baselineLevel->append(static_cast<qreal>(m_timeAxis->max().toMSecsSinceEpoch()), y);
     }
 }
 
 QString TrendsView::pointSummary(size_t index) const
 {
-    const PointMark &m = m_marks[index];
+    const PointMark &m = m_series->marks[index];
     QStringList parts;
     if (m.changePoint)
         parts << tr("%1 %2 (p = %3)")
@@ -106,23 +109,22 @@ QString TrendsView::baselineDeltaText(size_t index) const
 {
     if (m_baselineKey.isEmpty())
         return tr("— (no baseline chosen)");
-    for (size_t b = 0; b < m_points.size(); ++b) {
-        if (QString::fromStdString(m_points[b].runKey) != m_baselineKey)
-            continue;
-        if (b == index)
-            return tr("this is the baseline");
-        // Runs under different contracts are not compared: say so instead of a number.
-        if (m_marks[b].contract != m_marks[index].contract)
-            return tr("incompatible baseline (tuning contract differs)");
-        const double base = m_points[b].value;
-        const double delta = m_points[index].value - base;
-        const Verdict v = verdictForDelta(trendDirection(m_series.metric), delta);
-        QString text = (delta > 0 ? QStringLiteral("+") : QString()) + displayMetric(m_series.metric, delta);
-        if (base != 0)
-            text += QString::asprintf(" (%+.2f %%)", delta / std::abs(base) * 100);
-        return text + QStringLiteral(" ") + QString::fromLatin1(toString(v)) + tr(" vs %1").arg(m_baselineKey);
-    }
-    return tr("baseline %1 has no value here").arg(m_baselineKey);
+    if (m_baseline < 0)
+        return tr("baseline %1 has no value here").arg(m_baselineKey);
+    const size_t b = size_t(m_baseline);
+    if (b == index)
+        return tr("this is the baseline");
+    const std::vector<PointMark> &marks = m_series->marks;
+    // Runs under different contracts are not compared: say so instead of a number.
+    if (marks[b].contract != marks[index].contract)
+        return tr("incompatible baseline (tuning contract differs)");
+    const double base = m_series->points[b].value;
+    const double delta = m_series->points[index].value - base;
+    const Verdict v = verdictForDelta(trendDirection(m_series->metric), delta);
+    QString text = (delta > 0 ? QStringLiteral("+") : QString()) + displayMetric(m_series->metric, delta);
+    if (base != 0)
+        text += QString::asprintf(" (%+.2f %%)", delta / std::abs(base) * 100);
+    return text + QStringLiteral(" ") + QString::fromLatin1(toString(v)) + tr(" vs %1").arg(m_baselineKey);
 }
 
 void TrendsView::showHover(const QPointF &point, bool state)
@@ -131,27 +133,17 @@ void TrendsView::showHover(const QPointF &point, bool state)
         QToolTip::hideText();
         return;
     }
-    const QPointF hovered = m_chart->mapToPosition(point, m_scatter);
-    int best = -1;
-    double bestDistance = std::numeric_limits<double>::max();
-    for (qsizetype i = 0; i < m_scatter->count(); ++i) {
-        const QPointF pos = m_chart->mapToPosition(m_scatter->at(i), m_scatter);
-        const double d = std::hypot(pos.x() - hovered.x(), pos.y() - hovered.y());
-        if (d < bestDistance) {
-            bestDistance = d;
-            best = static_cast<int>(i);
-        }
-    }
+    const int best = drawnPointNear(point);
     if (best < 0)
         return;
-    const SeriesPoint &p = m_points[static_cast<size_t>(best)];
+    const ChartPoint &p = m_series->points[static_cast<size_t>(best)];
     QString text = tr("<b>%1</b><br>%2<br>%3<br>commit %4<br>image %5<br>tuning %6")
                        .arg(QString::fromStdString(p.runKey).toHtmlEscaped(), displayTimestamp(p.timestamp),
-                            displayMetric(m_series.metric, p.value),
+                            displayMetric(m_series->metric, p.value),
                             p.commit.empty() ? QStringLiteral("—") : QString::fromStdString(p.commit).toHtmlEscaped(),
                             p.imageDigest.empty() ? QStringLiteral("—")
                                                   : QString::fromStdString(p.imageDigest).toHtmlEscaped(),
-                            compactJson(p.tuning).toHtmlEscaped());
+                            (p.tuning ? compactJson(*p.tuning) : QStringLiteral("—")).toHtmlEscaped());
     const QString change = pointSummary(static_cast<size_t>(best));
     if (change != QStringLiteral("—"))
         text += QStringLiteral("<br>") + change.toHtmlEscaped();
