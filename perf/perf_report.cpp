@@ -212,10 +212,14 @@ void window()
         return (*w)[key].get<double>();
     };
     add("window", "cold start to first paint (1M-record store)", get("first_paint_ms"), "ms", 1000, true, true);
+    add("window", "Library's first rows shown (from process start)", get("library_loaded_ms"), "ms");
     add("window", "trend chart redraw, 1M-point series", get("trend_redraw_ms"), "ms", 50, true, true);
-    add("window", "points drawn after downsampling", get("trend_points_drawn"), "points");
-    add("window", "Library filled (from process start)", get("library_loaded_ms"), "ms");
-    add("window", "Trends series loaded (from process start)", get("trend_series_loaded_ms"), "ms");
+    add("window", "the same chart drawing every point (no downsampling)", get("trend_redraw_every_point_ms"), "ms");
+    add("window", "points in the series / drawn (LTTB + extremes)", get("trend_points"), "points", {}, true, false,
+        w && w->contains("trend_points_drawn") ? num((*w)["trend_points_drawn"].get<double>()) + " drawn" : "");
+    add("window", "series minimum and maximum among the drawn points", get("trend_extremes_drawn"), "of 2", 2,
+        false);
+    add("window", "Trends series loaded, from the view shown", get("trend_series_load_ms"), "ms");
     add("window", "longest UI-thread stall meanwhile", get("longest_ui_stall_ms"), "ms");
 }
 

@@ -1,14 +1,18 @@
-// The window on a large store, under the offscreen platform: cold start to first paint, the
-// Library and the Trends view filled from it, the trend chart's redraw with every record of
-// one metric in its series, and the longest stall of the UI thread meanwhile.
+// The window on a large store, under the offscreen platform: cold start to first paint (the
+// first frame painted and flushed, not merely begun), the Library's first rows, the Trends view
+// filled from it, the trend chart's redraw with every record of one metric in its series (drawn
+// downsampled: whether the series' minimum and maximum are among the drawn points is checked),
+// and the longest stall of the UI thread meanwhile.
 //
 //   perf_window STORE OUT.json [PNG]   writes one JSON object (rewritten after each milestone,
 //                                      so a view that freezes still leaves what was measured)
+#include "perf/perfdata.h"
 #include "ui/mainwindow.h"
 #include "ui/views/libraryview.h"
 #include "ui/views/trendsview.h"
 
 #include <QApplication>
+#include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -16,6 +20,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineSeries>
 #include <QPixmap>
 #include <QTimer>
 
@@ -29,17 +34,24 @@ namespace {
 
 QElapsedTimer g_clock; // since the first line of main: what a user waits for
 
+// The first frame: the window's first paint event starts it; the frame is done when the event
+// loop runs again (the whole widget tree is painted and flushed in one pass), which a zero timer
+// started from the paint event sees. A paint that waits (for a thread pool, say) counts in full.
 class FirstPaint : public QObject
 {
 public:
+    qint64 startedMs = -1;
     qint64 ms = -1;
     std::function<void()> onFirst; // saved at once: the loop may not return soon after
     bool eventFilter(QObject *watched, QEvent *event) override
     {
-        if (ms < 0 && event->type() == QEvent::Paint) {
-            ms = g_clock.elapsed();
-            if (onFirst)
-                onFirst();
+        if (startedMs < 0 && event->type() == QEvent::Paint) {
+            startedMs = g_clock.elapsed();
+            QTimer::singleShot(0, this, [this] {
+                ms = g_clock.elapsed();
+                if (onFirst)
+                    onFirst();
+            });
         }
         return QObject::eventFilter(watched, event);
     }
@@ -85,12 +97,24 @@ int main(int argc, char **argv)
     FirstPaint firstPaint;
     plimsoll::MainWindow window(store);
     window.installEventFilter(&firstPaint);
-    qint64 libraryMs = -1, libraryRows = 0, seriesMs = -1, seriesPoints = 0;
-    QObject::connect(window.libraryView(), &plimsoll::LibraryView::runsLoaded, [&](int rows, qint64) {
-        libraryMs = g_clock.elapsed();
-        libraryRows = rows;
+    qint64 libraryMs = -1, libraryRows = 0, libraryTotal = 0, seriesMs = -1, seriesPoints = 0;
+    QObject::connect(window.libraryView(), &plimsoll::LibraryView::runsLoaded, [&](int rows, qint64 total) {
+        if (libraryMs < 0) {
+            libraryMs = g_clock.elapsed();
+            libraryRows = rows;
+            libraryTotal = total;
+        }
     });
     plimsoll::TrendsView *trends = window.trendsView();
+    qint64 scenariosMs = -1, metricsMs = -1;
+    QObject::connect(trends, &plimsoll::TrendsView::scenariosLoaded, [&](int) {
+        if (scenariosMs < 0)
+            scenariosMs = g_clock.elapsed();
+    });
+    QObject::connect(trends, &plimsoll::TrendsView::metricsLoaded, [&](int) {
+        if (metricsMs < 0)
+            metricsMs = g_clock.elapsed();
+    });
     QObject::connect(trends, &plimsoll::TrendsView::seriesLoaded, [&](int points) {
         if (points > 0) {
             seriesMs = g_clock.elapsed();
@@ -110,41 +134,119 @@ int main(int argc, char **argv)
             file.write(QJsonDocument(out).toJson(QJsonDocument::Compact) + "\n");
     };
     firstPaint.onFirst = [&] {
+        out[QStringLiteral("first_paint_started_ms")] = double(firstPaint.startedMs);
         out[QStringLiteral("first_paint_ms")] = double(firstPaint.ms);
         save();
     };
-    bool ok = waitUntil(app, [&] { return firstPaint.ms >= 0; }, 60'000);
+    bool ok = waitUntil(app, [&] { return firstPaint.ms >= 0; }, waitMs);
+    out[QStringLiteral("first_paint_started_ms")] = double(firstPaint.startedMs);
     out[QStringLiteral("first_paint_ms")] = double(firstPaint.ms);
     save();
     ok = waitUntil(app, [&] { return libraryMs >= 0; }, waitMs) && ok;
     out[QStringLiteral("library_loaded_ms")] = double(libraryMs);
     out[QStringLiteral("library_rows")] = double(libraryRows);
+    out[QStringLiteral("library_store_runs")] = double(libraryTotal);
     out[QStringLiteral("longest_ui_stall_ms")] = double(longestStall);
     save();
+    const qint64 trendsShownMs = g_clock.elapsed();
     window.showView(QStringLiteral("trends"));
-    const bool seriesShown = waitUntil(app, [&] { return seriesMs >= 0; }, waitMs);
+    // The metric of the generated history (the view opens on the first in name order).
+    const QString metric = QString::fromLatin1(plimsoll::perf::kPerfMetric);
+    bool seriesShown =
+        waitUntil(app, [&] { return trends->metricCombo()->findText(metric) >= 0; }, waitMs);
+    if (seriesShown && trends->metricCombo()->currentText() != metric) {
+        seriesMs = -1;
+        trends->metricCombo()->setCurrentIndex(trends->metricCombo()->findText(metric));
+    }
+    seriesShown = seriesShown && waitUntil(
+                                     app, [&] { return seriesMs >= 0 && trends->plottedMetric() == metric; },
+                                     waitMs);
     ok = ok && seriesShown;
     out[QStringLiteral("trend_series_loaded_ms")] = double(seriesMs);
-    out[QStringLiteral("trend_points")] = double(trends->points().size());
-    out[QStringLiteral("trend_points_drawn")] = double(seriesPoints);
+    // Milestones of the Trends view from the moment it was shown (-1: not reached).
+    const auto sinceShown = [&](qint64 ms) { return ms >= 0 ? double(ms - trendsShownMs) : -1.0; };
+    out[QStringLiteral("trend_scenarios_loaded_ms")] = sinceShown(scenariosMs);
+    out[QStringLiteral("trend_metrics_loaded_ms")] = sinceShown(metricsMs);
+    out[QStringLiteral("trend_series_load_ms")] = sinceShown(seriesMs);
+    out[QStringLiteral("trend_points")] = double(seriesPoints);
+    out[QStringLiteral("trend_points_drawn")] = double(trends->drawnIndexes().size());
+    // Downsampling must not hide what a user looks for: the series' lowest and highest values are
+    // among the drawn points (each a value of a run, so the first index reaching it counts).
+    if (seriesShown) {
+        const auto &points = trends->points();
+        const auto &drawn = trends->drawnIndexes();
+        const auto byValue = [](const plimsoll::ChartPoint &a, const plimsoll::ChartPoint &b) {
+            return a.value < b.value;
+        };
+        const auto [low, high] = std::minmax_element(points.begin(), points.end(), byValue);
+        int kept = 0;
+        for (const double extreme : {low->value, high->value})
+            kept += std::any_of(drawn.begin(), drawn.end(),
+                                [&](std::size_t i) { return points[i].value == extreme; });
+        out[QStringLiteral("trend_extremes_drawn")] = double(kept);
+    }
     out[QStringLiteral("longest_ui_stall_ms")] = double(longestStall);
+    save();
 
-    // A redraw: the whole chart rendered again, as a resize or an expose does. Median of 7.
+    // A redraw as a resize does it: the chart laid out at a new size (axes, the series mapped to
+    // pixels again, every cached item invalidated) and rendered. A grab at an unchanged size may
+    // be served from Qt Charts' item caches, so it is reported apart. Median of 7 each.
     QChartView *chart = trends->chartView();
-    std::vector<double> redraws;
+    const auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    std::vector<double> redraws, repaints;
     QPixmap image;
+    const QSize size = chart->size();
     for (int i = 0; seriesShown && i < 7; ++i) {
         QElapsedTimer t;
         t.start();
+        chart->resize(size + QSize(i % 2 ? 0 : -8, 0));
+        app.processEvents(QEventLoop::ExcludeUserInputEvents); // the chart's deferred layout
         image = chart->grab();
         redraws.push_back(double(t.nsecsElapsed()) / 1e6);
+        t.restart();
+        image = chart->grab();
+        repaints.push_back(double(t.nsecsElapsed()) / 1e6);
     }
     if (!redraws.empty()) {
-        std::sort(redraws.begin(), redraws.end());
-        out[QStringLiteral("trend_redraw_ms")] = redraws[redraws.size() / 2];
+        out[QStringLiteral("trend_redraw_ms")] = median(redraws);
+        out[QStringLiteral("trend_repaint_ms")] = median(repaints);
     }
     if (argc > 3 && !image.isNull())
         image.save(QString::fromLocal8Bit(argv[3]));
+    save();
+
+    // What the downsampling saves: the same chart size drawing every point of the series as one
+    // line (the same pen, no markers), rendered after a resize as above. Median of 3.
+    if (seriesShown) {
+        auto *full = new QChart;
+        full->legend()->hide();
+        full->setAnimationOptions(QChart::NoAnimation);
+        auto *line = new QLineSeries(full);
+        QList<QPointF> all;
+        all.reserve(qsizetype(trends->points().size()));
+        for (const plimsoll::ChartPoint &p : trends->points())
+            all.append(QPointF(p.timeMs, p.value));
+        line->replace(all);
+        line->setPen(QPen(QColor(0x1f, 0x77, 0xb4), 1));
+        full->addSeries(line);
+        full->createDefaultAxes();
+        QChartView fullView(full);
+        fullView.setRenderHint(QPainter::Antialiasing);
+        fullView.resize(size);
+        std::vector<double> fullRedraws;
+        for (int i = 0; i < 3; ++i) {
+            QElapsedTimer t;
+            t.start();
+            fullView.resize(size + QSize(i % 2 ? 0 : -8, 0));
+            app.processEvents(QEventLoop::ExcludeUserInputEvents);
+            fullView.grab();
+            fullRedraws.push_back(double(t.nsecsElapsed()) / 1e6);
+        }
+        out[QStringLiteral("trend_redraw_every_point_ms")] = median(fullRedraws);
+    }
     out[QStringLiteral("ok")] = ok;
     save();
     // Leave without tearing down the views' background readers one by one.
