@@ -40,6 +40,11 @@ std::string readText(const std::string &name)
     return s.str();
 }
 
+bool fileExists(const std::string &name)
+{
+    return std::ifstream(g_dir + "/" + name).good();
+}
+
 struct Row
 {
     std::string area, figure;
@@ -131,6 +136,25 @@ Client client(const std::string &stem, double records)
     return c;
 }
 
+// Of the repeated runs of one client (STEM, STEM.2, STEM.3 …), the one with the least CPU per
+// record: the run the shared machine disturbed least. `runs` counts those that finished.
+Client leastCpu(const std::string &stem, double records, int *runs = nullptr)
+{
+    Client best = client(stem, records);
+    int finished = best.cpuPerMillion ? 1 : 0;
+    for (int i = 2; fileExists("clients/" + stem + "." + std::to_string(i) + ".run.json"); ++i) {
+        const Client c = client(stem + "." + std::to_string(i), records);
+        if (!c.cpuPerMillion)
+            continue;
+        ++finished;
+        if (!best.cpuPerMillion || *c.cpuPerMillion < *best.cpuPerMillion)
+            best = c;
+    }
+    if (runs)
+        *runs = finished;
+    return best;
+}
+
 std::optional<double> ratio(std::optional<double> a, std::optional<double> b)
 {
     if (!a || !b || *b <= 0)
@@ -142,8 +166,11 @@ void clients(double records)
 {
     for (const std::string phase : {"produce", "consume"}) {
         const std::string area = "client " + phase;
-        const Client p = client(phase + "-plimsoll", records), a = client(phase + "-apache", records),
-                     b = client(phase + "-bare", records);
+        int repeats = 0;
+        const Client p = leastCpu(phase + "-plimsoll", records, &repeats),
+                     a = client(phase + "-apache", records), b = leastCpu(phase + "-bare", records);
+        add(area, "runs of plimsoll and of the bare loop (least CPU of each taken)",
+            repeats > 0 ? std::optional<double>(repeats) : std::nullopt, "");
         add(area, "plimsoll bench " + std::string(phase == "produce" ? "producer" : "consumer"), p.recordsPerS, "records/s");
         add(area, std::string("Apache kafka-") + (phase == "produce" ? "producer" : "consumer") + "-perf-test", a.recordsPerS, "records/s");
         add(area, "bare librdkafka loop", b.recordsPerS, "records/s");
@@ -154,7 +181,7 @@ void clients(double records)
         if (phase == "consume") {
             // The consumer checks each record's CRC-32 by default; the bare loop reads bytes. The
             // like-for-like comparison is with the check off; the check's cost is shown beside.
-            const Client n = client("consume-plimsoll-novalidate", records);
+            const Client n = leastCpu("consume-plimsoll-novalidate", records);
             add(area, "plimsoll --validate none", n.recordsPerS, "records/s");
             add(area, "plimsoll --validate none, CPU per 1M records", n.cpuPerMillion, "CPU-s");
             add(area, "plimsoll (checksum) ÷ bare loop, CPU per record", ratio(p.cpuPerMillion, b.cpuPerMillion), "×");
