@@ -6,17 +6,15 @@ namespace plimsoll {
 
 RunRecord *VectorRunSink::find(const std::string &runKey)
 {
-    // Sources kept in memory are small; a run key that comes back is usually the last one.
-    for (auto it = runs.rbegin(); it != runs.rend(); ++it)
-        if (it->runKey == runKey)
-            return &*it;
-    return nullptr;
+    const auto it = m_index.find(runKey);
+    return it == m_index.end() ? nullptr : &runs[it->second];
 }
 
 void VectorRunSink::put(RunRecord run)
 {
     if (find(run.runKey))
         throw std::invalid_argument("run key '" + run.runKey + "' appears twice in the source");
+    m_index.emplace(run.runKey, runs.size());
     runs.push_back(std::move(run));
 }
 

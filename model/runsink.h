@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace plimsoll {
@@ -39,10 +40,11 @@ public:
     std::optional<int64_t> earlierScenarioLine(const std::string &runKey,
                                                const std::string &scenario) override;
 
-    std::vector<RunRecord> runs;
+    std::vector<RunRecord> runs; // read (or moved out) once the parse is done
 
 private:
     RunRecord *find(const std::string &runKey);
+    std::unordered_map<std::string, size_t> m_index; // run key -> position in `runs`
 };
 
 } // namespace plimsoll
