@@ -10,6 +10,7 @@ using namespace plimsoll::test;
 
 TEST(HgrmImporter, Wrk2DetailedSpectrum)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     QFile f(QString::fromStdString(corpusPath("hdrhistogram/giltene__wrk2__README.md__latency-output-block.txt")));
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));
     const std::string text = f.readAll().toStdString();

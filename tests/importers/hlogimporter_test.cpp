@@ -25,6 +25,7 @@ ImportResult parseCorpus(const std::string &name, const std::string &unit = {})
 
 TEST(HlogImporter, JHiccupLogMergesIntervalsLikeHdrHistogram)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const ImportResult r = parseCorpus("HdrHistogram__HdrHistogram__jHiccup-2.0.7S.logV2.hlog");
     ASSERT_TRUE(r.ok()) << r.error->describe("jHiccup");
     ASSERT_EQ(r.runs.size(), 1u);
@@ -57,6 +58,7 @@ TEST(HlogImporter, JHiccupLogMergesIntervalsLikeHdrHistogram)
 
 TEST(HlogImporter, TagsBecomeScenarios)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const ImportResult r = parseCorpus("HdrHistogram__HdrHistogram__tagged-Log.logV2.hlog", "ns");
     ASSERT_TRUE(r.ok()) << r.error->describe("tagged");
     const auto &sc = r.runs[0].scenarios;

@@ -24,6 +24,7 @@ void copyInto(const std::string &from, const QString &to)
 
 TEST(ImportDirectory, EachFileIsItsOwnSourceAndFailuresDoNotStopTheRest)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     const QString results = dir.filePath("results");
@@ -72,6 +73,7 @@ TEST(ImportDirectory, EachFileIsItsOwnSourceAndFailuresDoNotStopTheRest)
 
 TEST(ImportDirectory, OmbSeriesReachTheStore)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     QTemporaryDir dir;
     Store store(dir.filePath("store.db").toStdString());
     ImportService service(store);

@@ -19,6 +19,15 @@ inline std::string readData(const std::string &name)
     return std::string(bytes.constData(), size_t(bytes.size()));
 }
 
+inline std::string readCorpusFile(const std::string &name)
+{
+    QFile f(QString::fromStdString(corpusPath(name)));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray bytes = f.readAll();
+    return std::string(bytes.constData(), size_t(bytes.size()));
+}
+
 inline ImportResult parseText(const Importer &importer, const std::string &text,
                               const Progress &progress = {})
 {

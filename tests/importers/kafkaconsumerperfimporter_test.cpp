@@ -21,6 +21,7 @@ ImportResult parseCorpus(const std::string &name)
 
 TEST(KafkaConsumerPerf, NegativeFetchTimeIsKeptWithAWarning)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const ImportResult r = parseCorpus("confluentinc__examples__multiregion.rst__consumer-block.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("consumer");
     const RunRecord &run = r.runs[0];
@@ -40,6 +41,7 @@ TEST(KafkaConsumerPerf, NegativeFetchTimeIsKeptWithAWarning)
 
 TEST(KafkaConsumerPerf, DetailedStatsBecomeSeriesWithTotalsFromTheLastRow)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const ImportResult r =
         parseCorpus("aaronchlam__kafka-benchmarks__1-replicas_10-throughput_0-trial_consumer-tem10.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("consumer");

@@ -29,6 +29,7 @@ bool hasKind(const ImportResult &r, const std::string &kind)
 
 TEST(KafkaProducerPerf, HarnessPrefixedRunGivesTheFinalLineExactly)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const ImportResult r =
         parseCorpus("kafka-perf/aaronchlam__kafka-benchmarks__1-replicas_10-throughput_0-trial_producer.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("producer.txt");
@@ -59,6 +60,7 @@ TEST(KafkaProducerPerf, HarnessPrefixedRunGivesTheFinalLineExactly)
 
 TEST(KafkaProducerPerf, BrokerSeriesStepsAllImport)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     for (const char *step : {"5", "15", "25", "35", "45", "55"}) {
         const ImportResult r = parseCorpus(std::string("broker-series/aaronchlam__kafka-benchmarks__1-replicas_") +
                                            step + "-throughput_0-trial_producer.txt");
@@ -69,6 +71,7 @@ TEST(KafkaProducerPerf, BrokerSeriesStepsAllImport)
 
 TEST(KafkaProducerPerf, BannersNameSequentialSteps)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const ImportResult r = parseCorpus("kafka-perf/confluentinc__examples__multiregion.rst__producer-block.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("block");
     const auto &sc = r.runs[0].scenarios;

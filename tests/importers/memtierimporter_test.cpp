@@ -77,6 +77,7 @@ const std::string kJson = "{\n\t\"configuration\" : \n\t{\n\t\t\"server\": \"127
 
 TEST(MemtierImporter, CorpusBestWorstAggregatedNineColumns)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const std::string path = corpusPath("memtier/memc-rs__memc-rs__benchmarks_04.02.2026.md__memcrs-block.txt");
     QFile f(QString::fromStdString(path));
     ASSERT_TRUE(f.open(QIODevice::ReadOnly)) << path;

@@ -34,6 +34,7 @@ const char *kStreamNative =
 
 TEST(OmbImporter, StreamNativeHeadlineNumbersAreExact)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const ImportResult r = parseCorpus(kStreamNative);
     ASSERT_TRUE(r.ok()) << r.error->describe("omb");
     ASSERT_EQ(r.runs.size(), 1u);
@@ -79,6 +80,7 @@ TEST(OmbImporter, StreamNativeHeadlineNumbersAreExact)
 
 TEST(OmbImporter, SciNotationQuantileKeysAndNegativeBacklog)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const ImportResult r =
         parseCorpus("redpanda-data__openmessaging-benchmark__blog-results-kafka-latency-sync-200k.json");
     ASSERT_TRUE(r.ok()) << r.error->describe("omb");
@@ -98,6 +100,7 @@ TEST(OmbImporter, SciNotationQuantileKeysAndNegativeBacklog)
 
 TEST(OmbImporter, StalledPulsarRunImportsWithItsZeroWindows)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const ImportResult r =
         parseCorpus("luky116__openmessaging-benchmark__100-partition,10-producer,10-consumer.json");
     ASSERT_TRUE(r.ok()) << r.error->describe("omb");

@@ -65,6 +65,7 @@ korvet_partitions 96
 
 TEST(PrometheusText, CorpusScrapeHasEveryFamilyAndFloatNoiseBounds)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const PromParseResult r = parsePrometheusText(readCorpus(kCorpus));
     ASSERT_FALSE(r.error) << r.error->message << " line " << r.error->line;
     ASSERT_EQ(r.snapshots.size(), 1u);
@@ -92,6 +93,7 @@ TEST(PrometheusText, CorpusScrapeHasEveryFamilyAndFloatNoiseBounds)
 
 TEST(PrometheusImporter, OneScrapeIsOneSnapshotScenario)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const std::string path = corpusPath(kCorpus);
     QFile f(QString::fromStdString(path));
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));

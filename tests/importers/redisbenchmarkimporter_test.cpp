@@ -31,6 +31,7 @@ const ScenarioRecord *find(const ImportResult &r, const std::string &name)
 
 TEST(RedisBenchmarkImporter, CsvWithHeaderTakesClientsFromTheFileName)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const ImportResult r = parseCorpus("botbabai__valkey-redis-benchmark__results_redis_clients_50.csv");
     ASSERT_TRUE(r.ok()) << r.error->describe("csv");
     const ScenarioRecord *get = find(r, "redis-benchmark/GET/c-50");
@@ -49,8 +50,9 @@ TEST(RedisBenchmarkImporter, CsvWithHeaderTakesClientsFromTheFileName)
 
 TEST(RedisBenchmarkImporter, FullTextReportSummaryBlock)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const std::string name = "paulrzcz__redka__benchmark.md__original-redis-block.txt";
-    EXPECT_GT(RedisBenchmarkImporter().sniff(readData("../../../shared/corpus/redis-benchmark/" + name)), 0);
+    EXPECT_GT(RedisBenchmarkImporter().sniff(readCorpusFile("redis-benchmark/" + name)), 0);
     const ImportResult r = parseCorpus(name);
     ASSERT_TRUE(r.ok()) << r.error->describe("text");
     const ScenarioRecord *set = find(r, "redis-benchmark/SET/c-50");

@@ -26,6 +26,7 @@ std::string detected(const std::string &head)
 
 TEST(Registry, EveryCorpusFileOfOurFormatsIsDetected)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     EXPECT_EQ(detected(corpus("omb/streamnative__openmessaging-benchmark__kafka-100-partitions-1kb-batched-1ms-1mb-ack-all-sync.json")), "omb");
     EXPECT_EQ(detected(corpus("omb/luky116__openmessaging-benchmark__100-partition,10-producer,10-consumer.json")), "omb");
     EXPECT_EQ(detected(corpus("kafka-perf/aaronchlam__kafka-benchmarks__1-replicas_10-throughput_0-trial_producer.txt")), "kafka-producer-perf");

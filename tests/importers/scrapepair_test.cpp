@@ -232,6 +232,7 @@ TEST(ScrapePair, ExplicitIntervalIsUsedAndADisagreementWithTheScrapesIsWarned)
 
 TEST(ScrapePair, CorpusScrapeAgainstALaterOneOfTheSamePrometheus)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     // The corpus self-scrape of a Prometheus server as "before"; "after" is the same server a
     // minute later having answered 400 more /metrics requests and spent 30 s more CPU.
     const std::string before = readCorpus();
@@ -343,6 +344,7 @@ TEST(ScrapePair, ACounterResetIsWarnedWithFileAndLineAndCountsFromZero)
 
 TEST(ScrapePair, ScrapesOfDifferentTargetsAreRefused)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     // A Prometheus server's self-scrape (the corpus) and a Korvet broker share nothing.
     const ScrapePair p = pairScrapes(file("before.prom", readCorpus()), file("after.prom", kAfter), 60.0);
     ASSERT_FALSE(p.result.ok());
@@ -387,6 +389,7 @@ TEST(ScrapePair, ScrapesOfDifferentTargetsAreRefused)
 
 TEST(ScrapePair, TheSameScrapeTwiceIsRefusedAndSoIsAnythingButOneScrapePerFile)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const std::string corpus = readCorpus();
     const ScrapePair twice = pairScrapes(file("before.prom", corpus), file("after.prom", corpus), 60.0);
     ASSERT_FALSE(twice.result.ok());

@@ -159,6 +159,7 @@ TEST(HdrHistogram, EncodingRoundTrips)
 // encoding the result, must give the Java writer's bytes exactly.
 TEST(HdrHistogram, DecodesJavaWrittenLogsAndReencodesTheSameBytes)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const auto lines = corpusLines("hdrhistogram/HdrHistogram__HdrHistogram__jHiccup-2.0.7S.logV2.hlog");
     ASSERT_GT(lines.size(), 50u);
     for (const Line &line : lines) {
