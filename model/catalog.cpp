@@ -124,9 +124,30 @@ std::string_view directionName(Direction d)
 std::string formatMetric(std::string_view name, double value)
 {
     const MetricInfo *m = findMetric(name);
-    if (!m)
+    // A tool's own metric states its unit in its name's suffix, in SI as every stored value.
+    const auto endsWith = [name](std::string_view suffix) {
+        return name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
+    };
+    std::string_view unit;
+    if (m)
+        unit = m->unit;
+    else if (endsWith("_bytes_per_s"))
+        unit = "bytes/s";
+    else if (endsWith("_per_s"))
+        unit = "records/s";
+    else if (endsWith("_bytes"))
+        unit = "bytes";
+    else if (endsWith("_s"))
+        unit = "s";
+    else if (endsWith("_fraction") || endsWith("_ratio"))
+        unit = "fraction";
+    else
         return groupThousands(value, std::fabs(value) < 100 && value != std::floor(value) ? 3 : 0);
-    const std::string_view unit = m->unit;
+    if (unit == "records/s" && !m && !endsWith("records_per_s")) {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "%s/s", groupThousands(value, std::fabs(value) < 100 ? 2 : 0).c_str());
+        return buf;
+    }
     if (unit == "records/s")
         return groupThousands(value, 0) + " rec/s";
     if (unit == "bytes/s")

@@ -107,7 +107,7 @@ ScenarioRecord readScenario(const Statement &q, int c)
     return s;
 }
 
-// The conditions of a RunFilter on `runs r`, as parameters ?1 .. ?5 (bindRunFilter binds them).
+// The conditions of a RunFilter on `runs r`, as parameters ?1 .. ?5 and ?9 (bindRunFilter binds them).
 std::string runFilterConditions(const RunFilter &filter)
 {
     std::string q;
@@ -123,6 +123,13 @@ std::string runFilterConditions(const RunFilter &filter)
         q += " AND r.timestamp < ?4";
     if (filter.sample)
         q += " AND r.sample = ?5";
+    if (!filter.textContains.empty())
+        q += " AND (instr(lower(r.run_key), lower(?9)) > 0 OR instr(lower(r.tool), lower(?9)) > 0"
+             " OR instr(lower(r.tool_version), lower(?9)) > 0"
+             " OR instr(lower(r.target), lower(?9)) > 0"
+             " OR instr(lower(r.commit_sha), lower(?9)) > 0"
+             " OR EXISTS (SELECT 1 FROM scenarios t WHERE t.run_id = r.id AND "
+             "instr(lower(t.name), lower(?9)) > 0))";
     return q;
 }
 
@@ -138,6 +145,8 @@ void bindRunFilter(Statement &st, const RunFilter &filter)
         st.bindText(4, filter.until);
     if (filter.sample)
         st.bind(5, int64_t(*filter.sample ? 1 : 0));
+    if (!filter.textContains.empty())
+        st.bindText(9, filter.textContains);
 }
 
 // The sort key of a page order as SQL over `runs r`, and the same key of a run as read (the

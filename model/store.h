@@ -53,6 +53,9 @@ struct RunDetail
 struct RunFilter
 {
     std::string scenarioContains; // runs having a scenario whose name contains this
+    // Runs whose key, tool, tool version, target or commit, or one of whose scenario names,
+    // contains this, ignoring ASCII case (the Library's search field).
+    std::string textContains;
     std::string commitPrefix;
     std::string since; // ISO-8601, inclusive
     std::string until; // ISO-8601, exclusive

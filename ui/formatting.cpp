@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include <cmath>
+#include <cstdlib>
 
 namespace plimsoll {
 
@@ -48,6 +49,22 @@ QString compactJson(const nlohmann::json &object)
 QString displayMetric(const std::string &name, double value)
 {
     return QString::fromStdString(formatMetric(name, value));
+}
+
+QString displayMetricName(const std::string &name)
+{
+    static constexpr std::string_view kQuantile = ".quantile.";
+    const size_t at = name.find(kQuantile);
+    if (at == std::string::npos)
+        return QString::fromStdString(name);
+    const std::string number = name.substr(at + kQuantile.size());
+    char *end = nullptr;
+    const double p = std::strtod(number.c_str(), &end);
+    if (end == number.c_str() || *end != '\0')
+        return QString::fromStdString(name);
+    // Six significant digits tell p99.9999 from p99.99999 and drop the binary noise after them.
+    return QString::fromStdString(name.substr(0, at)) + QStringLiteral(" p") +
+           QString::number(p, 'g', 6);
 }
 
 AxisScale axisScaleFor(std::string_view unit, double maxAbsValue)

@@ -22,6 +22,9 @@ QString shortCommit(const std::string &commit);
 QString compactJson(const nlohmann::json &object);
 // A metric value as the catalog formats it (tool-specific names included).
 QString displayMetric(const std::string &name, double value);
+// A metric's name for reading: a quantile key written with float noise
+// ("publish.quantile.99.90000000000001") as its percentile ("publish p99.9").
+QString displayMetricName(const std::string &name);
 
 // How to scale a catalog unit for a chart axis so the tick labels stay short: latencies in
 // seconds become ms or µs, fractions percent, byte quantities KiB/MiB/GiB (1 KiB = 1024 B, as

@@ -31,14 +31,19 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace plimsoll {
 
 namespace {
+
+// How long a removed run can be brought back before the store forgets it.
+constexpr int kUndoRemovalMs = 10000;
 
 QSettings windowSettings()
 {
@@ -116,9 +121,12 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     addView(new LatencyBudgetView(storePath, this));
 
     m_library->addToolAction(m_removeSamplesAction);
-    connect(m_library, &LibraryView::runsLoaded, this, [this](int, qint64 total) {
-        m_runCountLabel->setText(total == 1 ? tr("1 run") : tr("%1 runs").arg(total));
-    });
+    connect(m_library, &LibraryView::countChanged, m_runCountLabel, &QLabel::setText);
+    connect(m_library, &LibraryView::removalConfirmed, this, &MainWindow::scheduleRemoval);
+    m_removalTimer = new QTimer(this);
+    m_removalTimer->setSingleShot(true);
+    m_removalTimer->setInterval(kUndoRemovalMs);
+    connect(m_removalTimer, &QTimer::timeout, this, &MainWindow::removePendingRuns);
     connect(m_sidebar, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0)
             return;
@@ -130,6 +138,7 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
         m_progress->setVisible(busy);
         m_progress->setRange(0, 0); // busy indicator until a write reports its own progress
         m_removeSamplesAction->setEnabled(!busy);
+        m_installSamplesAction->setEnabled(!busy);
     });
     connect(m_writer, &StoreWriter::progressChanged, this, [this](int value, int maximum) {
         m_progress->setRange(0, maximum);
@@ -151,6 +160,14 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
         const QString text =
             runs == 1 ? tr("Removed 1 sample run.") : tr("Removed %1 sample runs.").arg(runs);
         m_banner->showMessage(MessageBanner::Kind::Info, text);
+        reloadViews();
+    });
+    connect(m_writer, &StoreWriter::runsRemoved, this, [this](qint64 runs) {
+        // The undo had its time; the banner says what was done if nothing replaced it since.
+        if (!m_banner->actionText().isEmpty() || m_banner->text().startsWith(tr("Removing")))
+            m_banner->showMessage(MessageBanner::Kind::Info, runs == 1
+                                                                 ? tr("Removed 1 run.")
+                                                                 : tr("Removed %1 runs.").arg(runs));
         reloadViews();
     });
     connect(m_writer, &StoreWriter::writeFailed, this, [this](const QString &message) {
@@ -202,6 +219,11 @@ void MainWindow::createMenus()
                         this, &MainWindow::removeSampleRuns);
     m_removeSamplesAction->setObjectName(QStringLiteral("removeSamplesAction"));
     m_removeSamplesAction->setToolTip(tr("Remove the bundled sample runs from the store"));
+    m_installSamplesAction = file->addAction(tr("Install Sample Runs"), this,
+                                             &MainWindow::installSampleRuns);
+    m_installSamplesAction->setObjectName(QStringLiteral("installSamplesAction"));
+    m_installSamplesAction->setToolTip(
+        tr("Add the bundled sample runs (transcribed from the Korvet benchmark page) again"));
     // The report sizes what the Sizing view shows; its dialog reads the store off this thread.
     QAction *report = file->addAction(tr("Export &Report…"), this, [this] {
         SizingInputs inputs;
@@ -261,7 +283,60 @@ void MainWindow::importFiles(const QStringList &paths)
 
 void MainWindow::removeSampleRuns()
 {
-    m_writer->removeSamples();
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Remove sample runs"),
+                                tr("Remove the bundled sample runs from the store?"),
+                                QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("confirmRemoveSamples"));
+    box->setInformativeText(
+        tr("Your own runs stay. File ▸ Install Sample Runs brings the samples back."));
+    QPushButton *remove = box->addButton(tr("Remove"), QMessageBox::DestructiveRole);
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this, [this, remove](QAbstractButton *button) {
+        if (button == remove)
+            m_writer->removeSamples();
+    });
+    box->open();
+}
+
+void MainWindow::installSampleRuns()
+{
+    statusBar()->showMessage(tr("Installing the sample runs…"));
+    m_writer->installSamples();
+}
+
+void MainWindow::scheduleRemoval(qint64 runId, const QString &runKey)
+{
+    m_pendingRemoval << runId;
+    m_pendingRemovalKeys << runKey;
+    m_library->hideRuns({runId});
+    const QString text = m_pendingRemoval.size() == 1
+                             ? tr("Removing the run %1.").arg(runKey)
+                             : tr("Removing %1 runs.").arg(m_pendingRemoval.size());
+    m_banner->showMessage(MessageBanner::Kind::Info, text, tr("Undo"), [this] { undoRemoval(); });
+    m_removalTimer->start(); // each removal gets the whole time to be undone
+}
+
+void MainWindow::undoRemoval()
+{
+    m_removalTimer->stop();
+    m_library->showRuns(m_pendingRemoval);
+    const QString text = m_pendingRemoval.size() == 1
+                             ? tr("Kept the run %1.").arg(m_pendingRemovalKeys.first())
+                             : tr("Kept %1 runs.").arg(m_pendingRemoval.size());
+    m_pendingRemoval.clear();
+    m_pendingRemovalKeys.clear();
+    m_banner->showMessage(MessageBanner::Kind::Info, text);
+}
+
+void MainWindow::removePendingRuns()
+{
+    m_removalTimer->stop();
+    if (m_pendingRemoval.isEmpty())
+        return;
+    m_writer->removeRuns(m_pendingRemoval);
+    m_pendingRemoval.clear();
+    m_pendingRemovalKeys.clear();
 }
 
 void MainWindow::chooseImportFiles()
@@ -338,6 +413,7 @@ void MainWindow::showAbout()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    removePendingRuns();
     saveSettings();
     QMainWindow::closeEvent(event);
 }

@@ -14,6 +14,7 @@
 
 class QActionGroup;
 class QLabel;
+class QTimer;
 class QListWidget;
 class QMenu;
 class QProgressBar;
@@ -57,7 +58,11 @@ public slots:
     // Dry-runs the sources in a preview dialog; Import commits the readable ones.
     void previewAndImport(const QStringList &sources, bool insecure = false);
     void importFiles(const QStringList &paths);
+    // Asks first; the samples can be installed again (installSampleRuns).
     void removeSampleRuns();
+    void installSampleRuns();
+    // Carries out a removal waiting for its undo to lapse (at once, e.g. before closing).
+    void removePendingRuns();
 
 signals:
     // A store write finished and the views were asked to reload.
@@ -85,6 +90,9 @@ private:
     void showAbout();
     void restoreSettings();
     void saveSettings() const;
+    // A run the user confirmed removing: hidden now, removed when the undo lapses.
+    void scheduleRemoval(qint64 runId, const QString &runKey);
+    void undoRemoval();
 
     QString m_storePath;
     StoreWriter *m_writer = nullptr;
@@ -95,6 +103,10 @@ private:
     QActionGroup *m_viewActions = nullptr;
     QAction *m_importAction = nullptr;
     QAction *m_removeSamplesAction = nullptr;
+    QAction *m_installSamplesAction = nullptr;
+    QTimer *m_removalTimer = nullptr;
+    QList<qint64> m_pendingRemoval;
+    QStringList m_pendingRemovalKeys;
     QLabel *m_pathLabel = nullptr;
     QLabel *m_runCountLabel = nullptr;
     QProgressBar *m_progress = nullptr;

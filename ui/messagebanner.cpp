@@ -2,6 +2,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QStyle>
 #include <QToolButton>
 
@@ -18,6 +19,11 @@ MessageBanner::MessageBanner(QWidget *parent) : QFrame(parent)
     m_label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_label->setTextFormat(Qt::PlainText);
 
+    m_action = new QPushButton(this);
+    m_action->setObjectName(QStringLiteral("messageBannerAction"));
+    m_action->hide();
+    connect(m_action, &QPushButton::clicked, this, &MessageBanner::triggerAction);
+
     m_close = new QToolButton(this);
     m_close->setAutoRaise(true);
     m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
@@ -30,12 +36,38 @@ MessageBanner::MessageBanner(QWidget *parent) : QFrame(parent)
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(10, 6, 6, 6);
     layout->addWidget(m_label, 1);
+    layout->addWidget(m_action, 0, Qt::AlignTop);
     layout->addWidget(m_close, 0, Qt::AlignTop);
     hide();
 }
 
+void MessageBanner::showMessage(Kind kind, const QString &text, const QString &actionText,
+                                std::function<void()> action)
+{
+    showMessage(kind, text);
+    m_onAction = std::move(action);
+    m_action->setText(actionText);
+    m_action->setVisible(!actionText.isEmpty());
+}
+
+QString MessageBanner::actionText() const
+{
+    return m_action->isVisible() || m_onAction ? m_action->text() : QString();
+}
+
+void MessageBanner::triggerAction()
+{
+    auto action = std::move(m_onAction);
+    m_onAction = nullptr;
+    m_action->hide();
+    if (action)
+        action();
+}
+
 void MessageBanner::showMessage(Kind kind, const QString &text)
 {
+    m_onAction = nullptr;
+    m_action->hide();
     m_kind = kind;
     m_label->setText(text);
     // Fixed, light colours read well on both the Fusion and the platform palettes.

@@ -4,7 +4,10 @@
 
 #include <QFrame>
 
+#include <functional>
+
 class QLabel;
+class QPushButton;
 class QToolButton;
 
 namespace plimsoll {
@@ -18,7 +21,13 @@ public:
     explicit MessageBanner(QWidget *parent = nullptr);
 
     void showMessage(Kind kind, const QString &text);
+    // The message with one button beside it (e.g. "Undo"); the button acts once. Another
+    // message replaces both.
+    void showMessage(Kind kind, const QString &text, const QString &actionText,
+                     std::function<void()> action);
     QString text() const;
+    QString actionText() const; // empty when the message has no button
+    void triggerAction();
     Kind kind() const { return m_kind; }
 
 signals:
@@ -26,7 +35,9 @@ signals:
 
 private:
     QLabel *m_label = nullptr;
+    QPushButton *m_action = nullptr;
     QToolButton *m_close = nullptr;
+    std::function<void()> m_onAction;
     Kind m_kind = Kind::Info;
 };
 

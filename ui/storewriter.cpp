@@ -140,6 +140,32 @@ void StoreWriter::importFiles(const QStringList &paths, bool insecure)
     });
 }
 
+void StoreWriter::installSamples()
+{
+    const std::string path = m_storePath.toStdString();
+    enqueue(Outcome::Kind::Imported, [path](QPromise<Outcome> &) {
+        Outcome outcome;
+        outcome.kind = Outcome::Kind::Imported;
+        Store store(path);
+        for (const SourceReport &report : plimsoll::installSamples(store))
+            addReport(outcome.summary, report);
+        return outcome;
+    });
+}
+
+void StoreWriter::removeRuns(const QList<qint64> &runIds)
+{
+    const std::string path = m_storePath.toStdString();
+    enqueue(Outcome::Kind::RemovedRuns, [path, runIds](QPromise<Outcome> &) {
+        Outcome outcome;
+        outcome.kind = Outcome::Kind::RemovedRuns;
+        Store store(path);
+        for (const qint64 id : runIds)
+            outcome.removed += store.removeRun(std::to_string(id));
+        return outcome;
+    });
+}
+
 void StoreWriter::importScrapePair(const QString &before, const QString &after)
 {
     const std::string path = m_storePath.toStdString();
@@ -234,6 +260,9 @@ void StoreWriter::finishCurrent()
         case Outcome::Kind::Removed:
             emit writeFailed(tr("Failed to remove the sample runs: %1").arg(outcome.error));
             break;
+        case Outcome::Kind::RemovedRuns:
+            emit writeFailed(tr("Failed to remove the runs: %1").arg(outcome.error));
+            break;
         }
     } else {
         switch (outcome.kind) {
@@ -245,6 +274,9 @@ void StoreWriter::finishCurrent()
             break;
         case Outcome::Kind::Removed:
             emit samplesRemoved(outcome.removed);
+            break;
+        case Outcome::Kind::RemovedRuns:
+            emit runsRemoved(outcome.removed);
             break;
         }
     }

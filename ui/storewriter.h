@@ -1,6 +1,6 @@
 #pragma once
 // Every write the window makes to the store: the first open (schema migration, optional
-// sample install), imports of files, removal of the sample runs.
+// sample install), imports of files, installing and removing the sample runs, removing runs.
 //
 // Threading contract: call from the UI thread; signals are emitted on the UI thread. Each
 // write runs on the global thread pool with a Store of its own opened on the path, and the
@@ -51,6 +51,10 @@ public:
     // Two Prometheus scrapes of one target as one source and run (importers/scrapepair.h).
     void importScrapePair(const QString &before, const QString &after);
     void removeSamples();
+    // Installs the bundled sample runs again (importFinished; unchanged when they are there).
+    void installSamples();
+    // Removes these runs (by id) in one write; emits runsRemoved with how many were there.
+    void removeRuns(const QList<qint64> &runIds);
 
 signals:
     void busyChanged(bool busy);
@@ -59,12 +63,13 @@ signals:
     void storeReady(const plimsoll::ImportBatchSummary &samples);
     void importFinished(const plimsoll::ImportBatchSummary &summary);
     void samplesRemoved(qint64 runs);
+    void runsRemoved(qint64 runs);
     void writeFailed(const QString &message);
 
 private:
     struct Outcome
     {
-        enum class Kind { Prepared, Imported, Removed } kind = Kind::Prepared;
+        enum class Kind { Prepared, Imported, Removed, RemovedRuns } kind = Kind::Prepared;
         ImportBatchSummary summary;
         qint64 removed = 0;
         QString error;

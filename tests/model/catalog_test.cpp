@@ -34,3 +34,13 @@ TEST(Catalog, FormatsForPeople)
     EXPECT_EQ(formatMetric("bytes_per_s", 46.5 * 1048576), "46.5 MiB/s");
     EXPECT_EQ(formatMetric("memory_bytes", 776.47 * 1048576), "776.5 MiB");
 }
+
+TEST(Catalog, ToolMetricsKeepTheUnitTheirNameStates)
+{
+    EXPECT_EQ(formatMetric("producer.service_p99_s", 0.012), "12 ms");
+    EXPECT_EQ(formatMetric("consumer.fetch_bytes_per_s", 2 * 1048576.0), "2.0 MiB/s");
+    EXPECT_EQ(formatMetric("archive.object_bytes", 3 * 1024.0), "3.0 KiB");
+    EXPECT_EQ(formatMetric("producer.records_per_s", 5000), "5,000 rec/s");
+    EXPECT_EQ(formatMetric("hdr.count_per_s", 1234), "1,234/s");
+    EXPECT_EQ(formatMetric("archive.parquet_files", 42), "42");
+}

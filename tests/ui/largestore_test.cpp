@@ -144,6 +144,9 @@ TEST_F(LargeStoreTest, LibraryComesFirstAndOtherViewsReadWhenShown)
     // A write while Sizing is hidden: it reads when it is shown, not before.
     window.showView(QStringLiteral("library"));
     window.removeSampleRuns(); // none here; the views are asked to reload all the same
+    auto *confirm = window.findChild<QMessageBox *>(QStringLiteral("confirmRemoveSamples"));
+    ASSERT_NE(confirm, nullptr);
+    ASSERT_TRUE(plimsoll::test::clickButtonNamed(*confirm, QStringLiteral("Remove")));
     ASSERT_TRUE(waitUntil([&] { return trends->isStale() && sizing->isStale(); }));
     window.showView(QStringLiteral("sizing"));
     ASSERT_TRUE(waitUntil([&] { return sizing->modelsReady(); }));

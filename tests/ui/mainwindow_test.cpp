@@ -28,6 +28,8 @@
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QMessageBox>
+#include <QAction>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -39,6 +41,7 @@
 using namespace plimsoll;
 using plimsoll::test::nightlyRun;
 using plimsoll::test::waitUntil;
+using plimsoll::test::clickButtonNamed;
 
 namespace {
 
@@ -136,14 +139,27 @@ TEST_F(MainWindowTest, LibraryListsEveryRunAndShowsTheSelectedOne)
     EXPECT_EQ(library->runsModel()->rowCount(), expected);
     library->setCommitFilter(QString());
 
-    // The scenario filter asks the store.
+    // The search asks the store: scenario names, run keys, commits, tools and targets, in any
+    // case, and the status bar says how many of the store's runs it found.
+    QLabel *count = window.findChild<QLabel *>(QStringLiteral("runCountLabel"));
     QSignalSpy loaded(library, &LibraryView::runsLoaded);
-    library->setScenarioFilter(QStringLiteral("nightly/pipeline"));
+    library->setSearchText(QStringLiteral("nightly/pipeline"));
     ASSERT_TRUE(loaded.wait(10000));
     EXPECT_EQ(library->runsModel()->rowCount(), 6);
-    library->setScenarioFilter(QString());
+    EXPECT_EQ(count->text(), QStringLiteral("6 of %1 runs").arg(expected));
+    library->setSearchText(QStringLiteral("0DDBA11"));
+    ASSERT_TRUE(loaded.wait(10000));
+    ASSERT_EQ(library->runsModel()->rowCount(), 1);
+    EXPECT_EQ(library->runsModel()->index(0, RunsTableModel::RunKeyColumn).data().toString(),
+              QStringLiteral("nightly-2026-09-06"));
+    EXPECT_EQ(count->text(), QStringLiteral("1 of %1 runs").arg(expected));
+    library->setSearchText(QStringLiteral("NIGHTLY-2026-09-0"));
+    ASSERT_TRUE(loaded.wait(10000));
+    EXPECT_EQ(library->runsModel()->rowCount(), 6);
+    library->setSearchText(QString());
     ASSERT_TRUE(loaded.wait(10000));
     EXPECT_EQ(library->runsModel()->rowCount(), expected);
+    EXPECT_EQ(count->text(), QStringLiteral("%1 runs").arg(expected));
 
     library->selectRow(0);
     ASSERT_TRUE(waitUntil([&] {
@@ -285,10 +301,69 @@ TEST_F(MainWindowTest, NewStoreIsSeededThenImportsAndSampleRemovalReload)
     ASSERT_TRUE(waitUntil([&] { return library->runsModel()->rowCount() > samples; }));
     const int64_t imported = library->runsModel()->rowCount() - samples;
 
+    // Asked first: Cancel keeps them.
     window.removeSampleRuns();
+    auto *confirm = window.findChild<QMessageBox *>(QStringLiteral("confirmRemoveSamples"));
+    ASSERT_NE(confirm, nullptr);
+    confirm->button(QMessageBox::Cancel)->click();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(storeRunCount(), imported + samples);
+    window.removeSampleRuns();
+    confirm = window.findChild<QMessageBox *>(QStringLiteral("confirmRemoveSamples"));
+    ASSERT_NE(confirm, nullptr);
+    clickButtonNamed(*confirm, QStringLiteral("Remove"));
     ASSERT_TRUE(waitUntil([&] { return library->runsModel()->rowCount() == imported; }));
     EXPECT_EQ(storeRunCount(), imported);
     EXPECT_EQ(window.banner()->text(), QStringLiteral("Removed %1 sample runs.").arg(samples));
+
+    // And they can be installed again from the window.
+    QSignalSpy reinstalled(window.storeWriter(), &StoreWriter::importFinished);
+    window.findChild<QAction *>(QStringLiteral("installSamplesAction"))->trigger();
+    ASSERT_TRUE(reinstalled.wait(15000));
+    ASSERT_TRUE(waitUntil([&] { return library->runsModel()->rowCount() == imported + samples; }));
+    EXPECT_EQ(storeRunCount(), imported + samples);
+}
+
+TEST_F(MainWindowTest, RemovingARunAsksHidesItAndCanBeUndoneUntilItLapses)
+{
+    const int64_t expected = populateStore();
+    MainWindow &window = openWindow(false);
+    LibraryView *library = window.libraryView();
+    ASSERT_TRUE(waitUntil([&] { return library->runsModel()->rowCount() == expected; }));
+    QLabel *count = window.findChild<QLabel *>(QStringLiteral("runCountLabel"));
+    const QString key = library->runsProxy()->index(0, 0).data(RunsTableModel::RunKeyRole).toString();
+
+    const auto confirmRemoval = [&] {
+        library->requestRemoval(0);
+        auto *confirm = library->findChild<QMessageBox *>(QStringLiteral("confirmRemoveRun"));
+        ASSERT_NE(confirm, nullptr);
+        EXPECT_TRUE(confirm->text().contains(key)) << confirm->text().toStdString();
+        clickButtonNamed(*confirm, QStringLiteral("Remove"));
+    };
+    confirmRemoval();
+    // Hidden at once, still in the store while the undo is offered.
+    EXPECT_EQ(library->runsProxy()->rowCount(), expected - 1);
+    EXPECT_EQ(count->text(), QStringLiteral("%1 runs").arg(expected - 1));
+    EXPECT_EQ(storeRunCount(), expected);
+    EXPECT_EQ(window.banner()->text(), QStringLiteral("Removing the run %1.").arg(key));
+    ASSERT_EQ(window.banner()->actionText(), QStringLiteral("Undo"));
+    window.banner()->triggerAction();
+    EXPECT_EQ(library->runsProxy()->rowCount(), expected);
+    EXPECT_EQ(window.banner()->text(), QStringLiteral("Kept the run %1.").arg(key));
+    EXPECT_EQ(storeRunCount(), expected);
+
+    // Confirmed and not undone: removed from the store (closing the window does not wait for
+    // the undo to lapse).
+    confirmRemoval();
+    QSignalSpy removed(window.storeWriter(), &StoreWriter::runsRemoved);
+    window.removePendingRuns();
+    ASSERT_TRUE(removed.wait(10000));
+    EXPECT_EQ(removed.takeFirst().at(0).toLongLong(), 1);
+    EXPECT_EQ(storeRunCount(), expected - 1);
+    EXPECT_FALSE(Store(m_storePath.toStdString()).run(key.toStdString()).has_value());
+    ASSERT_TRUE(waitUntil([&] { return library->runsModel()->rowCount() == expected - 1; }));
+    EXPECT_EQ(count->text(), QStringLiteral("%1 runs").arg(expected - 1));
+    EXPECT_EQ(window.banner()->text(), QStringLiteral("Removed 1 run."));
 }
 
 TEST_F(MainWindowTest, SelectedViewIsRestored)

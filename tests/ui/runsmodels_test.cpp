@@ -1,6 +1,7 @@
 // The runs table sorts numbers and times as such, and the proxy narrows by commit and date.
 #include "ui/models/runsfilterproxymodel.h"
 #include "ui/models/runstablemodel.h"
+#include "ui/formatting.h"
 
 #include <gtest/gtest.h>
 
@@ -105,4 +106,13 @@ TEST(RunsModels, ResetKeepsRowLookupByRunId)
     model.setResults({});
     EXPECT_EQ(model.rowCount(), 0);
     EXPECT_EQ(model.rowOfRun(3), -1);
+}
+
+TEST(RunsModels, QuantileNamesReadAsPercentilesWithoutFloatNoise)
+{
+    EXPECT_EQ(plimsoll::displayMetricName("publish.quantile.99.90000000000001").toStdString(),
+              "publish p99.9");
+    EXPECT_EQ(plimsoll::displayMetricName("e2e.quantile.99.99").toStdString(), "e2e p99.99");
+    EXPECT_EQ(plimsoll::displayMetricName("latency_p99_s").toStdString(), "latency_p99_s");
+    EXPECT_EQ(plimsoll::displayMetricName("x.quantile.abc").toStdString(), "x.quantile.abc");
 }

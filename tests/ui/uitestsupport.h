@@ -2,7 +2,9 @@
 // Helpers for the window tests: bounded waits on the event loop and run records built in code.
 #include "model/records.h"
 
+#include <QAbstractButton>
 #include <QDeadlineTimer>
+#include <QMessageBox>
 #include <QString>
 #include <QTest>
 
@@ -27,6 +29,18 @@ template <typename Condition> bool waitUntil(Condition condition, int timeoutMs 
         QTest::qWait(10);
     }
     return true;
+}
+
+// Clicks the button of `box` whose text is `text` (a custom button such as "Remove").
+inline bool clickButtonNamed(QMessageBox &box, const QString &text)
+{
+    for (QAbstractButton *button : box.buttons()) {
+        if (button->text() == text) {
+            button->click();
+            return true;
+        }
+    }
+    return false;
 }
 
 // One nightly run of the produce ramp's top step, as the daily pipeline records it.

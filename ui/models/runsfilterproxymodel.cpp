@@ -30,9 +30,22 @@ void RunsFilterProxyModel::setDateRange(const QDate &from, const QDate &to)
     invalidateRowsFilter();
 }
 
+void RunsFilterProxyModel::setHiddenRuns(const QSet<qint64> &runIds)
+{
+    if (runIds == m_hidden)
+        return;
+    m_hidden = runIds;
+    invalidateRowsFilter();
+}
+
 bool RunsFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     const QAbstractItemModel *source = sourceModel();
+    if (!m_hidden.isEmpty() &&
+        m_hidden.contains(source->index(sourceRow, 0, sourceParent)
+                              .data(RunsTableModel::RunIdRole)
+                              .toLongLong()))
+        return false;
     if (!m_commitPrefix.isEmpty()) {
         const QString commit =
             source->index(sourceRow, RunsTableModel::CommitColumn, sourceParent)

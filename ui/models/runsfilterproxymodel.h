@@ -1,12 +1,14 @@
 #pragma once
-// Filters and sorts the runs table in memory: commit prefix and a local-date range.
+// Filters and sorts the runs table in memory: commit prefix, a local-date range, and the runs
+// whose removal is pending (hidden until it is carried out, shown again on undo).
 //
-// The scenario filter is deliberately not here: which scenarios a run has is not part of a
+// The search filter is deliberately not here: which scenarios a run has is not part of a
 // RunSummary, so the Library view asks the store for it instead
-// (Store::runs(RunFilter{scenarioContains}) in its background loader) and this proxy only
+// (Store::runs(RunFilter{textContains}) in its background loader) and this proxy only
 // narrows what was loaded. Used from the UI thread only.
 
 #include <QDate>
+#include <QSet>
 #include <QSortFilterProxyModel>
 
 namespace plimsoll {
@@ -23,6 +25,11 @@ public:
     void setDateRange(const QDate &from, const QDate &to);
 
     QString commitPrefix() const { return m_commitPrefix; }
+    // Whether any in-memory filter narrows the rows (pending removals do not count).
+    bool isFiltering() const { return !m_commitPrefix.isEmpty() || m_from.isValid() || m_to.isValid(); }
+
+    void setHiddenRuns(const QSet<qint64> &runIds);
+    const QSet<qint64> &hiddenRuns() const { return m_hidden; }
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
@@ -31,6 +38,7 @@ private:
     QString m_commitPrefix;
     QDate m_from;
     QDate m_to;
+    QSet<qint64> m_hidden;
 };
 
 } // namespace plimsoll

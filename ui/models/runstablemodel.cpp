@@ -128,6 +128,9 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
             return QString::fromStdString(run.commit);
         case RunKeyColumn:
             return QString::fromStdString(run.sourceUri);
+        case ToolColumn:
+        case TargetColumn:
+            return data(index, Qt::DisplayRole); // the whole text of a column cut to fit
         }
         break;
     case Qt::TextAlignmentRole:

@@ -11,7 +11,14 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QLineEdit>
+#include <QLocale>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSet>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
@@ -19,6 +26,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <optional>
 
 namespace plimsoll {
@@ -28,8 +36,8 @@ namespace {
 // The earliest selectable date doubles as "no bound": QDateEdit has no empty state.
 const QDate kNoDate(2000, 1, 1);
 
-// Typing in the scenario field re-queries the store; wait for a pause in typing.
-constexpr int kScenarioDebounceMs = 250;
+// Typing in the search field re-queries the store; wait for a pause in typing.
+constexpr int kSearchDebounceMs = 250;
 
 struct RunsSnapshot
 {
@@ -96,10 +104,10 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     m_pageLoader = new LatestTask(this);
     m_detailLoader = new LatestTask(this);
 
-    m_scenarioFilter = new QLineEdit(this);
-    m_scenarioFilter->setObjectName(QStringLiteral("scenarioFilter"));
-    m_scenarioFilter->setPlaceholderText(tr("Scenario contains…"));
-    m_scenarioFilter->setClearButtonEnabled(true);
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("searchField"));
+    m_search->setPlaceholderText(tr("Search run key, commit, tool, target, scenario…"));
+    m_search->setClearButtonEnabled(true);
     m_commitFilter = new QLineEdit(this);
     m_commitFilter->setObjectName(QStringLiteral("commitFilter"));
     m_commitFilter->setPlaceholderText(tr("Commit prefix…"));
@@ -110,7 +118,7 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     m_tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
 
     auto *filters = new QHBoxLayout;
-    filters->addWidget(m_scenarioFilter, 2);
+    filters->addWidget(m_search, 2);
     filters->addWidget(m_commitFilter, 1);
     filters->addWidget(new QLabel(tr("From"), this));
     filters->addWidget(m_from);
@@ -149,11 +157,11 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     layout->addLayout(filters);
     layout->addWidget(splitter, 1);
 
-    m_scenarioDebounce = new QTimer(this);
-    m_scenarioDebounce->setSingleShot(true);
-    m_scenarioDebounce->setInterval(kScenarioDebounceMs);
-    connect(m_scenarioDebounce, &QTimer::timeout, this, &LibraryView::reload);
-    connect(m_scenarioFilter, &QLineEdit::textChanged, m_scenarioDebounce,
+    m_searchDebounce = new QTimer(this);
+    m_searchDebounce->setSingleShot(true);
+    m_searchDebounce->setInterval(kSearchDebounceMs);
+    connect(m_searchDebounce, &QTimer::timeout, this, &LibraryView::reload);
+    connect(m_search, &QLineEdit::textChanged, m_searchDebounce,
             qOverload<>(&QTimer::start));
     connect(m_commitFilter, &QLineEdit::textChanged, m_proxy,
             &RunsFilterProxyModel::setCommitPrefix);
@@ -169,6 +177,12 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &LibraryView::showSelectedRun);
     connect(m_model, &RunsTableModel::moreRequested, this, &LibraryView::fetchNextPage);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, &LibraryView::showContextMenu);
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(m_proxy, signal, this, &LibraryView::updateCount);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &LibraryView::updateCount);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &LibraryView::updateCount);
     // The proxy sorts what is loaded; while pages remain, the store reads again in the new order.
     connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, [this] {
         if (!m_model->isComplete())
@@ -186,9 +200,9 @@ void LibraryView::addToolAction(QAction *action)
     m_tools->addAction(action);
 }
 
-void LibraryView::setScenarioFilter(const QString &text)
+void LibraryView::setSearchText(const QString &text)
 {
-    m_scenarioFilter->setText(text);
+    m_search->setText(text);
 }
 
 void LibraryView::setCommitFilter(const QString &text)
@@ -204,13 +218,13 @@ void LibraryView::selectRow(int proxyRow)
 
 void LibraryView::reload()
 {
-    m_scenarioDebounce->stop();
+    m_searchDebounce->stop();
     m_pageLoader->cancel(); // a page of the previous read would continue the wrong list
     m_fetching = false;
     m_reloading = true; // and no page continues it until the new first page is in
     const std::string path = storePath().toStdString();
     RunFilter filter;
-    filter.scenarioContains = m_scenarioFilter->text().trimmed().toStdString();
+    filter.textContains = m_search->text().trimmed().toStdString();
     RunPage page;
     page.order = pageOrderFor(m_table->horizontalHeader()->sortIndicatorSection());
     page.descending = m_table->horizontalHeader()->sortIndicatorOrder() == Qt::DescendingOrder;
@@ -225,6 +239,12 @@ void LibraryView::reload()
             const qint64 selectedId =
                 current.isValid() ? current.data(RunsTableModel::RunIdRole).toLongLong() : -1;
             m_storeRunCount = snapshot.total;
+            // A hidden run no longer read has been removed: it no longer counts as hidden.
+            QSet<qint64> stillHidden;
+            for (const RunSummary &run : snapshot.runs)
+                if (m_proxy->hiddenRuns().contains(run.id))
+                    stillHidden.insert(run.id);
+            m_proxy->setHiddenRuns(stillHidden);
             m_model->setResults(snapshot.runs, snapshot.complete);
             const int row = selectedId >= 0 ? m_model->rowOfRun(selectedId) : -1;
             const QModelIndex restored = m_proxy->mapFromSource(m_model->index(row, 0));
@@ -235,8 +255,9 @@ void LibraryView::reload()
                 m_detail->clear();
             }
             if (m_model->rowCount() > 0)
-                m_table->resizeColumnsToContents();
+                fitColumns();
             emit runsLoaded(m_model->rowCount(), snapshot.total);
+            updateCount();
             fetchWhileLastRowInSight();
         },
         [this](const QString &error) {
@@ -262,6 +283,7 @@ void LibraryView::fetchNextPage()
                 return; // the list changed under this page
             m_model->appendResults(snapshot.runs, snapshot.complete);
             emit runsLoaded(m_model->rowCount(), m_storeRunCount);
+            updateCount();
             fetchWhileLastRowInSight();
         },
         [this](const QString &error) {
@@ -313,6 +335,94 @@ void LibraryView::showSelectedRun()
         [this](const QString &error) {
             m_detail->showPlaceholder(tr("Cannot read the run: %1").arg(error));
         });
+}
+
+QString LibraryView::countText() const
+{
+    const QLocale locale;
+    const qint64 total = m_storeRunCount - m_proxy->hiddenRuns().size();
+    const QString all = total == 1 ? tr("1 run") : tr("%1 runs").arg(locale.toString(total));
+    const bool narrowed = !m_filter.textContains.empty() || m_proxy->isFiltering();
+    if (!narrowed)
+        return all;
+    const int shown = m_proxy->rowCount();
+    const QString shownText = locale.toString(shown) + (m_model->isComplete() ? QString() : QStringLiteral("+"));
+    return tr("%1 of %2").arg(shownText, all);
+}
+
+void LibraryView::updateCount()
+{
+    emit countChanged(countText());
+}
+
+void LibraryView::fitColumns()
+{
+    m_table->resizeColumnsToContents();
+    const int most = std::max(160, m_table->viewport()->width() / 3);
+    for (int column = 0; column < m_proxy->columnCount(); ++column) {
+        if (m_table->columnWidth(column) > most)
+            m_table->setColumnWidth(column, most);
+    }
+}
+
+void LibraryView::showContextMenu(const QPoint &position)
+{
+    const QModelIndex index = m_table->indexAt(position);
+    if (!index.isValid())
+        return;
+    const int row = index.row();
+    selectRow(row);
+    const QString runKey = index.data(RunsTableModel::RunKeyRole).toString();
+    QMenu menu(this);
+    menu.setObjectName(QStringLiteral("runContextMenu"));
+    menu.addAction(tr("Show Details"), this, [this] { m_detail->setFocus(); });
+    menu.addAction(tr("Copy Run Key"), this,
+                   [runKey] { QGuiApplication::clipboard()->setText(runKey); });
+    menu.addSeparator();
+    menu.addAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove Run…"), this,
+                   [this, row] { requestRemoval(row); });
+    menu.exec(m_table->viewport()->mapToGlobal(position));
+}
+
+void LibraryView::requestRemoval(int proxyRow)
+{
+    const QModelIndex index = m_proxy->index(proxyRow, 0);
+    if (!index.isValid())
+        return;
+    const qint64 runId = index.data(RunsTableModel::RunIdRole).toLongLong();
+    const QString runKey = index.data(RunsTableModel::RunKeyRole).toString();
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Remove run"),
+                                tr("Remove the run %1 and its scenarios from the store?").arg(runKey),
+                                QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("confirmRemoveRun"));
+    box->setInformativeText(tr("You can undo this for a few seconds afterwards."));
+    QPushButton *remove = box->addButton(tr("Remove"), QMessageBox::DestructiveRole);
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this, [this, remove, runId, runKey](QAbstractButton *b) {
+        if (b == remove)
+            emit removalConfirmed(runId, runKey);
+        m_table->setFocus();
+    });
+    box->open();
+}
+
+void LibraryView::hideRuns(const QList<qint64> &runIds)
+{
+    QSet<qint64> hidden = m_proxy->hiddenRuns();
+    for (const qint64 id : runIds)
+        hidden.insert(id);
+    m_proxy->setHiddenRuns(hidden);
+    updateCount();
+}
+
+void LibraryView::showRuns(const QList<qint64> &runIds)
+{
+    QSet<qint64> hidden = m_proxy->hiddenRuns();
+    for (const qint64 id : runIds)
+        hidden.remove(id);
+    m_proxy->setHiddenRuns(hidden);
+    updateCount();
 }
 
 } // namespace plimsoll

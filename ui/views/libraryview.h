@@ -1,10 +1,13 @@
 #pragma once
-// Library: every run in the store, filtered by scenario, commit and date, with the selected
-// run's details beside the table.
+// Library: every run in the store, found by a search over run key, commit, tool, target and
+// scenario names, narrowed by commit prefix and date, with the selected run's details beside the
+// table and a context menu on each run (details, copy the key, remove).
 //
-// The scenario filter is applied by the store (a background Store::runs(RunFilter) query,
-// debounced while typing) because a RunSummary does not carry its scenario names; the commit
-// and date filters narrow the loaded rows in RunsFilterProxyModel without touching the store.
+// The search is applied by the store (a background Store::runs(RunFilter{textContains})
+// query, debounced while typing) because a RunSummary does not carry its scenario names; the
+// commit and date filters narrow the loaded rows in RunsFilterProxyModel without touching the
+// store. Removing a run asks first, then hides it (hideRuns) while the window offers an undo;
+// the window carries the removal out.
 //
 // Rows come a page at a time (RunPage, kLibraryPageSize runs), in the order of the table's sort
 // column, so the first rows show at once whatever the size of the store. The next page is read
@@ -52,15 +55,27 @@ public:
     // Total runs in the store at the last load, whatever the filters.
     qint64 storeRunCount() const { return m_storeRunCount; }
 
-    void setScenarioFilter(const QString &text);
+    void setSearchText(const QString &text);
     void setCommitFilter(const QString &text);
     void selectRow(int proxyRow);
+
+    // "5 runs", or "1 of 5 runs" while a search or filter narrows them ("1,000+ of …" while
+    // pages remain unread).
+    QString countText() const;
+
+    // Asks whether to remove the run on this row of the table; on yes emits removalConfirmed.
+    void requestRemoval(int proxyRow);
+    // Runs hidden from the table (a removal waiting for its undo to lapse), or shown again.
+    void hideRuns(const QList<qint64> &runIds);
+    void showRuns(const QList<qint64> &runIds);
 
 signals:
     // The table now holds `rows` runs (before the in-memory filters) of `total` in the store:
     // after each reload, and after each further page.
     void runsLoaded(int rows, qint64 total);
     void runDetailShown(const QString &runKey);
+    void countChanged(const QString &text);
+    void removalConfirmed(qint64 runId, const QString &runKey);
 
 private:
     void applyDateFilter();
@@ -69,8 +84,13 @@ private:
     // Reads on while the last loaded row would be in sight (as QAbstractItemView does when rows
     // arrive), so filters that hide every loaded row still find the runs further on.
     void fetchWhileLastRowInSight();
+    void showContextMenu(const QPoint &position);
+    void updateCount();
+    // Column widths from their contents, each at most a share of the table so that one long
+    // tool string cannot push the other columns out of sight (the full text is its tooltip).
+    void fitColumns();
 
-    QLineEdit *m_scenarioFilter = nullptr;
+    QLineEdit *m_search = nullptr;
     QLineEdit *m_commitFilter = nullptr;
     QDateEdit *m_from = nullptr;
     QDateEdit *m_to = nullptr;
@@ -79,7 +99,7 @@ private:
     RunDetailPanel *m_detail = nullptr;
     RunsTableModel *m_model = nullptr;
     RunsFilterProxyModel *m_proxy = nullptr;
-    QTimer *m_scenarioDebounce = nullptr;
+    QTimer *m_searchDebounce = nullptr;
     LatestTask *m_runsLoader = nullptr;
     LatestTask *m_pageLoader = nullptr;
     LatestTask *m_detailLoader = nullptr;

@@ -157,7 +157,8 @@ void RunDetailPanel::showRun(const RunDetail &detail)
         }
         for (const MetricValue &metric : scenario.metrics) {
             auto *child = new QTreeWidgetItem(item);
-            child->setText(0, QString::fromStdString(metric.name));
+            child->setText(0, displayMetricName(metric.name));
+            child->setToolTip(0, QString::fromStdString(metric.name));
             child->setText(1, displayMetric(metric.name, metric.value));
         }
     }
