@@ -8,6 +8,7 @@
 #include <librdkafka/rdkafkacpp.h>
 
 #include <memory>
+#include <thread>
 
 namespace plimsoll {
 
@@ -99,6 +100,13 @@ void runConsumerClient(ClientShared &shared, const ConsumerPlan &plan, ClientCou
         return;
     }
 
+    // Nothing of this run is sent before every client is ready; reading measureStart waits
+    // for the schedule too. Records stay in librdkafka's queue meanwhile.
+    if (!awaitReadyAndGo(*consumer, shared, counters, "consumer " + std::to_string(plan.index),
+                         [] { std::this_thread::sleep_for(std::chrono::milliseconds(1)); })) {
+        consumer->close();
+        return;
+    }
     const int64_t measureStartNs = steadyNs(shared.measureStart);
     // Counted here and published to the shared atomics every kPublishEvery records and whenever
     // the partition is idle: one set of atomic adds per batch instead of four per record.
