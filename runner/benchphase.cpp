@@ -344,7 +344,7 @@ void coordinate(Group &g, Group *probe, const PhaseEnvironment &env, PhaseOutcom
                 joinAll(g.producerThreads);
                 g.producersDoneAt = now;
                 drainUntil = now + env.timeout;
-                phase = "drain";
+                phase = cancelled() ? "interrupted" : "drain"; // a stopped run is given no drain
             }
         }
 
@@ -358,7 +358,7 @@ void coordinate(Group &g, Group *probe, const PhaseEnvironment &env, PhaseOutcom
             const bool byDuration = mainSpec.records <= 0 && now >= g.shared.produceUntil;
             const bool reached = mainSpec.records > 0 && g.shared.consumedTotal.load() >= mainSpec.records;
             const bool idle = now - g.lastConsumedAt > mainSpec.idleTimeout;
-            if (idle && !reached)
+            if (idle && !reached && !cancelled())
                 outcome.errors.push_back("no record arrived for " + std::to_string(mainSpec.idleTimeout.count())
                                          + " ms; stopped consuming");
             done = cancelled() || byDuration || reached || idle || g.consumersFinished();
@@ -378,6 +378,10 @@ void measure(const Group &g, const Group *probe, const PhaseEnvironment &env, Ph
 {
     ScenarioResult &result = outcome.scenario;
     const PhaseSpec &mainSpec = g.spec;
+    // Interrupted, what was still under way is in flight, not lost: records purged from the
+    // producers' queues after the stop were never refused by a broker, and acknowledged records
+    // not yet consumed were never given the drain.
+    const bool interrupted = outcome.interrupted;
     result.name = mainSpec.scenario;
     result.kind = mainSpec.kind;
     result.topology.producers = mainSpec.producers;
@@ -397,17 +401,25 @@ void measure(const Group &g, const Group *probe, const PhaseEnvironment &env, Ph
         putLatency(m, "producer.service_", g.total[IntervalHistograms::Service]);
         m["producer.sent"] = static_cast<double>(g.sum(g.producers, &ClientCounters::sent));
         m["producer.acknowledged"] = static_cast<double>(g.sum(g.producers, &ClientCounters::acked));
-        m["producer.failed"] = static_cast<double>(g.sum(g.producers, &ClientCounters::failed));
         m["producer.undelivered"] = static_cast<double>(g.sum(g.producers, &ClientCounters::undelivered));
         m["producer.blocked_s"] = static_cast<double>(g.sum(g.producers, &ClientCounters::queueFullNs)) * 1e-9;
         m["producer.measured_s"] = measuredS;
-        const int64_t failed = g.sum(g.producers, &ClientCounters::failed);
+        const int64_t sent = g.sum(g.producers, &ClientCounters::sent);
+        const int64_t acked = g.sum(g.producers, &ClientCounters::acked);
+        const int64_t undelivered = g.sum(g.producers, &ClientCounters::undelivered);
+        const int64_t failed = g.sum(g.producers, &ClientCounters::failed) - (interrupted ? undelivered : 0);
+        m["producer.failed"] = static_cast<double>(failed);
         errors += failed + g.sum(g.producers, &ClientCounters::errors);
+        if (interrupted) {
+            outcome.unacknowledged = sent - acked - failed;
+            m["producer.in_flight"] = static_cast<double>(outcome.unacknowledged);
+        }
         if (failed > 0) {
             outcome.failed = true;
-            outcome.errors.push_back(std::to_string(failed) + " records were not delivered ("
-                                     + std::to_string(g.sum(g.producers, &ClientCounters::undelivered))
-                                     + " still queued when the flush timed out)");
+            outcome.errors.push_back(std::to_string(failed) + " records were not delivered"
+                                     + (interrupted ? std::string()
+                                                    : " (" + std::to_string(undelivered)
+                                                          + " still queued when the flush timed out)"));
         }
         for (const auto &c : g.producers)
             // A client that never got ready was reported by the readiness barrier.
@@ -432,7 +444,7 @@ void measure(const Group &g, const Group *probe, const PhaseEnvironment &env, Ph
             m["bytes_per_s"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::measuredBytes)) / measuredS;
             m["consumer.records"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::totalRecords));
             m["consumer.invalid"] = static_cast<double>(invalid);
-            if (mainSpec.records > 0 && g.shared.consumedTotal.load() < mainSpec.records) {
+            if (mainSpec.records > 0 && g.shared.consumedTotal.load() < mainSpec.records && !interrupted) {
                 outcome.failed = true;
                 outcome.errors.push_back(std::to_string(g.shared.consumedTotal.load()) + " of "
                                          + std::to_string(mainSpec.records) + " records consumed");
@@ -454,13 +466,22 @@ void measure(const Group &g, const Group *probe, const PhaseEnvironment &env, Ph
         m["roundtrip.matched"] = static_cast<double>(counts.matched);
         m["roundtrip.duplicate"] = static_cast<double>(counts.duplicate);
         m["roundtrip.invalid"] = static_cast<double>(counts.invalid);
-        m["roundtrip.missing"] = static_cast<double>(counts.missing);
         m["roundtrip.unacknowledged_consumed"] = static_cast<double>(counts.unacknowledgedConsumed);
-        if (counts.missing > 0 || counts.invalid > 0) {
-            outcome.failed = true;
-            outcome.errors.push_back(std::to_string(counts.missing) + " acknowledged records missing, "
-                                     + std::to_string(counts.invalid) + " invalid, after draining for up to "
-                                     + std::to_string(env.timeout.count()) + " ms");
+        if (interrupted) {
+            outcome.unconsumed = counts.missing;
+            m["roundtrip.in_flight"] = static_cast<double>(counts.missing);
+            if (counts.invalid > 0) {
+                outcome.failed = true;
+                outcome.errors.push_back(std::to_string(counts.invalid) + " invalid records consumed");
+            }
+        } else {
+            m["roundtrip.missing"] = static_cast<double>(counts.missing);
+            if (counts.missing > 0 || counts.invalid > 0) {
+                outcome.failed = true;
+                outcome.errors.push_back(std::to_string(counts.missing) + " acknowledged records missing, "
+                                         + std::to_string(counts.invalid) + " invalid, after draining for up to "
+                                         + std::to_string(env.timeout.count()) + " ms");
+            }
         }
     }
     if (probe) {
@@ -534,7 +555,7 @@ PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, co
                                                         makeLatencyHistogram()};
     collect(main, rest);
 
-    outcome.cancelled = cancelled();
+    outcome.interrupted = cancelled();
     measure(main, probe.get(), env, outcome);
     outcome.scenario.metrics["clients.startup_s"] = seconds(start - launched);
     return outcome;

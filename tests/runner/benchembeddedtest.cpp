@@ -1,6 +1,7 @@
 // plimsoll bench on librdkafka's mock cluster (the embedded target, or a mock of the test's
-// own where a delay must be injected), no services: the start-up is charged to no record and
-// the warm-up stays out of the numbers. The numbers describe the client, not a broker.
+// own where a delay must be injected), no services: the start-up is charged to no record,
+// the warm-up stays out of the numbers, and an interrupted run says so instead of calling
+// its in-flight records missing. The numbers describe the client, not a broker.
 #include "model/hdrhistogram.h"
 #include "runner/benchengine.h"
 #include "runner/mockcluster.h"
@@ -11,9 +12,14 @@
 #include <librdkafka/rdkafka_mock.h>
 
 #include <QByteArray>
+#include <QProcess>
+#include <QTemporaryDir>
 
+#include <csignal>
+#include <fstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
 
 using namespace std::chrono_literals;
 
@@ -141,6 +147,115 @@ TEST(runnerBenchEmbedded, RepeatedRateLimitedRunsHaveNoStartUpStall)
         }
         EXPECT_LT(metricOf(result.scenarios.at(0), "latency_p99_s"), 0.5) << "run " << run;
     }
+}
+
+// The window's Stop and the CLI's SIGINT set the same flag: the engine's interrupted path.
+TEST(runnerBenchEmbedded, InterruptedRoundTripCountsInFlightNotMissing)
+{
+    RunConfig c;
+    c.workload = Workload::Roundtrip;
+    c.bootstrapServers = "embedded";
+    c.rate = 5000;
+    c.duration = 30s;
+    c.timeout = 10s;
+    std::atomic<bool> cancel{false};
+    BenchEngine engine(c);
+    engine.setSnapshotSink([&](const BenchSnapshot &) { cancel = true; }); // stop after the first interval
+    const auto started = std::chrono::steady_clock::now();
+    const BenchResult result = engine.run(cancel);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 15s);
+    EXPECT_TRUE(result.interrupted);
+    EXPECT_TRUE(result.partial);
+    EXPECT_EQ(result.status(), "interrupted");
+    EXPECT_EQ(result.exitCode, kExitInterrupted);
+    EXPECT_TRUE(result.errors.empty()) << result.errors.front();
+    ASSERT_EQ(result.scenarios.size(), 1u);
+    const auto &m = result.scenarios[0].metrics;
+    EXPECT_EQ(m.count("roundtrip.missing"), 0u) << "in-flight records were called missing";
+    ASSERT_EQ(m.count("roundtrip.in_flight"), 1u);
+    EXPECT_EQ(static_cast<int64_t>(m.at("roundtrip.in_flight")), result.inFlightUnconsumed);
+    // Every acknowledged record was either consumed or is still in flight.
+    EXPECT_EQ(m.at("roundtrip.acknowledged"),
+              m.at("roundtrip.matched") - m.at("roundtrip.unacknowledged_consumed") + m.at("roundtrip.in_flight"));
+    const nlohmann::json doc = result.toJson();
+    EXPECT_EQ(doc["status"], "interrupted");
+    EXPECT_EQ(doc["in_flight"]["acknowledged_not_consumed"], result.inFlightUnconsumed);
+    const std::string text = result.toText();
+    EXPECT_NE(text.find("result: INTERRUPTED (partial result kept)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("missing"), std::string::npos) << text;
+}
+
+struct Interrupted
+{
+    int exitCode = -1;
+    std::string out, err;
+};
+
+// Starts the real binary on the embedded target, waits for its first live interval, sends
+// SIGINT, and collects what it printed.
+Interrupted interruptBinary(const QStringList &extra, bool intervalsOnStdout)
+{
+    QProcess p;
+    QStringList args = {"bench", "--embedded", "--rate", "3000", "--duration", "60s", "--no-store"};
+    args += extra;
+    p.start(PLIMSOLL_BINARY, args);
+    EXPECT_TRUE(p.waitForStarted(10000));
+    std::string seen;
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    const std::string marker = intervalsOnStdout ? "\"type\":\"interval\"" : "measure";
+    while (seen.find(marker) == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+        p.waitForReadyRead(200);
+        seen += (intervalsOnStdout ? p.readAllStandardOutput() : p.readAllStandardError()).toStdString();
+    }
+    EXPECT_NE(seen.find(marker), std::string::npos) << "no live interval within a minute";
+    ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+    EXPECT_TRUE(p.waitForFinished(30000)) << "still running 30 s after SIGINT";
+    Interrupted r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = (intervalsOnStdout ? seen : std::string()) + p.readAllStandardOutput().toStdString();
+    r.err = (intervalsOnStdout ? std::string() : seen) + p.readAllStandardError().toStdString();
+    return r;
+}
+
+TEST(runnerBenchEmbedded, SigintOnTheBinarySaysInterruptedInTextAndResultFile)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString resultFile = dir.filePath("result.json");
+    const Interrupted r = interruptBinary({"--output", "text", "--result-file", resultFile}, false);
+    EXPECT_EQ(r.exitCode, kExitInterrupted) << r.err << r.out;
+    EXPECT_NE(r.out.find("result: INTERRUPTED (partial result kept)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("the result is partial"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("acknowledged, not consumed"), std::string::npos) << r.out;
+    EXPECT_EQ((r.out + r.err).find("missing after draining"), std::string::npos) << r.out << r.err;
+    EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+
+    std::ifstream in(resultFile.toStdString());
+    ASSERT_TRUE(in.good()) << "no result file after SIGINT";
+    const auto doc = nlohmann::json::parse(in);
+    EXPECT_EQ(doc["status"], "interrupted");
+    EXPECT_EQ(doc["partial"], true);
+    EXPECT_EQ(doc["interrupted"], true);
+    EXPECT_EQ(doc["exit_code"], kExitInterrupted);
+    EXPECT_TRUE(doc["in_flight"].contains("sent_not_acknowledged"));
+    EXPECT_TRUE(doc["in_flight"].contains("acknowledged_not_consumed"));
+    EXPECT_TRUE(doc["errors"].empty()) << doc["errors"].dump();
+    ASSERT_FALSE(doc["scenarios"].empty()) << "the partial result was not kept";
+    EXPECT_GT(doc["scenarios"][0]["metrics"]["roundtrip.matched"].get<double>(), 0);
+}
+
+TEST(runnerBenchEmbedded, SigintOnTheBinarySaysInterruptedInJson)
+{
+    const Interrupted r = interruptBinary({"--output", "jsonl"}, true);
+    EXPECT_EQ(r.exitCode, kExitInterrupted) << r.err;
+    const auto lastLine = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
+    const auto doc = nlohmann::json::parse(lastLine, nullptr, false);
+    ASSERT_TRUE(doc.is_object()) << r.out;
+    EXPECT_EQ(doc["type"], "result");
+    EXPECT_EQ(doc["status"], "interrupted");
+    EXPECT_EQ(doc["partial"], true);
+    EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
+    EXPECT_EQ((r.out + r.err).find("missing after draining"), std::string::npos) << r.err;
 }
 
 } // namespace
