@@ -149,6 +149,34 @@ TEST(runnerBenchEmbedded, RepeatedRateLimitedRunsHaveNoStartUpStall)
     }
 }
 
+// Consumers alone pass the readiness barrier too, assigned or in a group, and read what an
+// earlier run produced.
+TEST(runnerBenchEmbedded, ConsumersAloneReadWhatAnEarlierRunProduced)
+{
+    MockCluster mock(1);
+    ASSERT_TRUE(mock.ok()) << mock.error().toString();
+    ASSERT_TRUE(mock.createTopic("existing", 4, 1).ok());
+    RunConfig c;
+    c.bootstrapServers = mock.bootstrapServers();
+    c.topic = "existing";
+    c.records = 5000;
+    c.recordSize = 256;
+    c.timeout = 10s;
+    std::atomic<bool> cancel{false};
+    c.workload = Workload::Producer;
+    ASSERT_EQ(BenchEngine(c).run(cancel).exitCode, 0);
+    c.workload = Workload::Consumer;
+    for (const std::string group : {"", "plimsoll-test-readers"}) {
+        c.group = group;
+        const BenchResult result = BenchEngine(c).run(cancel);
+        ASSERT_EQ(result.exitCode, 0) << "group '" << group << "': "
+                                      << (result.errors.empty() ? "" : result.errors.front());
+        const ScenarioResult &s = result.scenarios.at(0);
+        EXPECT_EQ(metricOf(s, "consumer.records"), 5000) << "group '" << group << "'";
+        EXPECT_GT(metricOf(s, "records_per_s"), 0);
+    }
+}
+
 // The window's Stop and the CLI's SIGINT set the same flag: the engine's interrupted path.
 TEST(runnerBenchEmbedded, InterruptedRoundTripCountsInFlightNotMissing)
 {
