@@ -18,6 +18,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace plimsoll {
 
 namespace {
@@ -26,7 +28,19 @@ namespace {
 std::atomic<bool> g_cancel{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 
-extern "C" void onInterrupt(int) { g_cancel.store(true); }
+// The first SIGINT/SIGTERM stops the run (bounded flush, partial result kept); a second one
+// is not caught any more and ends the process at once.
+extern "C" void onInterrupt(int signal)
+{
+    if (g_cancel.exchange(true)) {
+        std::signal(signal, SIG_DFL);
+        std::raise(signal);
+        return;
+    }
+    static const char notice[] = "\nplimsoll: interrupted: stopping and keeping the partial result "
+                                 "(interrupt again to quit at once)\n";
+    (void)!::write(STDERR_FILENO, notice, sizeof notice - 1);
+}
 
 struct BenchArgs
 {
@@ -279,9 +293,12 @@ int runBench(const CliContext &context, BenchArgs &args)
         std::cout << result.toJson().dump() << std::endl;
     else
         std::cout << result.toText();
-    if (output != "text")
+    if (output != "text") {
         for (const auto &e : result.errors)
             printError(e);
+        if (result.interrupted)
+            std::cerr << "plimsoll: " << result.warnings.back() << "\n";
+    }
     return exitCode;
 }
 

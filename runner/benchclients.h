@@ -18,6 +18,10 @@
 #include <string>
 #include <vector>
 
+namespace RdKafka {
+class Handle;
+}
+
 namespace plimsoll {
 
 // What one client did, shared with the coordinator. Measured counts exclude warm-up.
@@ -34,6 +38,7 @@ struct ClientCounters
     std::atomic<int64_t> queued{0};          // records in the local queue (producer)
     std::atomic<int64_t> errors{0};          // client errors other than failed deliveries
     std::atomic<int64_t> invalid{0};         // consumer: envelope checks that failed
+    std::atomic<bool> ready{false};          // connected, the topic's partitions have leaders
     std::atomic<bool> finished{false};
     IntervalHistograms histograms;
 
@@ -63,9 +68,15 @@ struct ClientShared
     std::string topic;
     std::array<uint8_t, 16> runId{};
     std::size_t recordSize = 1024;
+    // The schedule. Written by the coordinator once every client of the phase is ready, then
+    // published by `go` (release): a client reads them only after it saw `go` (acquire), so
+    // the send timeline starts after connections and leaders, not before the clients exist,
+    // and no start-up delay is charged to the first records.
+    std::atomic<bool> go{false};
     Clock::time_point start;
     Clock::time_point measureStart; // end of warm-up
     Clock::time_point produceUntil = Clock::time_point::max();
+    Clock::time_point readyBy;      // a client not ready by then gives up with an error
     std::chrono::milliseconds flushTimeout{30000};
     std::chrono::milliseconds statisticsInterval{1000};
     const std::atomic<bool> *cancel = nullptr;   // the user's stop
@@ -82,6 +93,13 @@ struct ClientShared
 
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 };
+
+// Readiness of one client: the topic's metadata through the client's own connection, with a
+// leader for every partition, retried until shared.readyBy. Sets counters.ready, then waits
+// for shared.go while `serve` keeps the handle's events flowing. False when the client must
+// end: not ready in time (the error noted in counters) or stopped meanwhile.
+bool awaitReadyAndGo(RdKafka::Handle &handle, ClientShared &shared, ClientCounters &counters,
+                     const std::string &role, const std::function<void()> &serve);
 
 struct ProducerPlan
 {

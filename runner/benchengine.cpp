@@ -10,6 +10,7 @@
 #include "runner/rampsaturation.h"
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <thread>
 
@@ -57,6 +58,25 @@ nlohmann::json configJson(const RunConfig &c)
     return j;
 }
 
+// What an interrupted run tells its reader: that it was stopped, that its counts are partial,
+// and what was still under way (never "missing": no drain was given to it).
+std::string interruptionNote(const BenchResult &r)
+{
+    std::string note = "interrupted";
+    if (!r.intervals.empty()) {
+        char after[32];
+        std::snprintf(after, sizeof after, " after %.1f s", r.intervals.back().elapsedS);
+        note += after;
+    }
+    note += ": the result is partial, its counts cover the run until it was stopped";
+    if (r.workload == "consumer")
+        return note;
+    note += "; in flight when it stopped: " + std::to_string(r.inFlightUnacknowledged) + " sent, not acknowledged";
+    if (r.workload == "roundtrip" || r.workload == "probe")
+        note += ", " + std::to_string(r.inFlightUnconsumed) + " acknowledged, not consumed";
+    return note;
+}
+
 } // namespace
 
 BenchEngine::BenchEngine(RunConfig config)
@@ -78,13 +98,18 @@ BenchResult BenchEngine::run(const std::atomic<bool> &cancel)
         r.finishedAt = nowTimestamp();
         r.tuning = c.tuning();
         r.config = configJson(c);
+        // Stopped before a phase began (while the topic was prepared) counts as interrupted too.
+        r.interrupted = r.interrupted || cancel.load();
         if (!r.errors.empty() && r.exitCode == 0)
             r.exitCode = 1;
-        if (r.cancelled || r.exitCode != 0)
+        if (r.interrupted && r.exitCode == 0)
+            r.exitCode = kExitInterrupted;
+        if (r.interrupted || r.exitCode != 0)
             r.partial = true;
-        if (r.partial)
-            r.warnings.push_back(r.cancelled ? "the run was stopped early: the result is partial"
-                                             : "the run failed: the result is partial");
+        if (r.interrupted)
+            r.warnings.push_back(interruptionNote(r));
+        else if (r.partial)
+            r.warnings.push_back("the run failed: the result is partial");
         return std::move(r);
     };
     if (const auto problem = c.validate(); !problem.empty()) {
@@ -257,7 +282,9 @@ BenchResult BenchEngine::run(const std::atomic<bool> &cancel)
             const bool settling = error.is(RdKafka::ERR_NOT_LEADER_FOR_PARTITION)
                                || error.is(RdKafka::ERR_LEADER_NOT_AVAILABLE)
                                || error.is(RdKafka::ERR_UNKNOWN_TOPIC_OR_PART);
-            if (!settling || Clock::now() >= until || cancel.load()) {
+            if (cancel.load())
+                return false; // interrupted while waiting: nothing failed
+            if (!settling || Clock::now() >= until) {
                 result.errors.push_back(error.toString());
                 return false;
             }
@@ -329,9 +356,11 @@ BenchResult BenchEngine::run(const std::atomic<bool> &cancel)
                 result.warnings.push_back(std::move(w));
             if (outcome.failed)
                 result.exitCode = 1;
-            result.cancelled |= outcome.cancelled;
+            result.interrupted |= outcome.interrupted;
+            result.inFlightUnacknowledged += outcome.unacknowledged;
+            result.inFlightUnconsumed += outcome.unconsumed;
         }
-        if (outcomes.empty() && result.errors.empty())
+        if (outcomes.empty() && result.errors.empty() && !cancel.load())
             result.errors.push_back("nothing ran");
     }
 

@@ -6,6 +6,7 @@
 
 #include <QByteArray>
 
+#include <algorithm>
 #include <thread>
 
 namespace plimsoll {
@@ -34,7 +35,8 @@ struct Group
     std::vector<std::thread> consumerThreads;
     HdrHistogram total[IntervalHistograms::KindCount] = {makeLatencyHistogram(), makeLatencyHistogram(),
                                                          makeLatencyHistogram()};
-    int64_t lastProduced = 0, lastConsumed = 0, lastBytes = 0;
+    int64_t lastProduced = 0, lastConsumed = 0, lastBytes = 0;  // measured, at the last snapshot
+    int64_t lastProducedAll = 0, lastConsumedAll = 0;          // warm-up included
     int64_t lastConsumedTotal = 0;
     Clock::time_point producersDoneAt{};
     Clock::time_point lastConsumedAt{};
@@ -67,7 +69,9 @@ struct Group
     }
 };
 
-void startGroup(Group &g, const PhaseEnvironment &env, Clock::time_point start)
+// Starts the clients' threads; they connect and wait at the readiness barrier until
+// beginSchedule() gives them their timeline.
+void startGroup(Group &g, const PhaseEnvironment &env, Clock::time_point readyBy)
 {
     const PhaseSpec &spec = g.spec;
     ClientShared &s = g.shared;
@@ -76,10 +80,7 @@ void startGroup(Group &g, const PhaseEnvironment &env, Clock::time_point start)
     s.topic = spec.topic;
     s.runId = env.runId;
     s.recordSize = env.recordSize;
-    s.start = start;
-    s.measureStart = start + spec.warmup;
-    if (spec.records <= 0 || spec.producers == 0)
-        s.produceUntil = start + spec.warmup + spec.duration;
+    s.readyBy = readyBy;
     s.flushTimeout = env.timeout;
     s.statisticsInterval = std::max(std::chrono::milliseconds(100),
                                     std::chrono::duration_cast<std::chrono::milliseconds>(env.interval));
@@ -109,9 +110,6 @@ void startGroup(Group &g, const PhaseEnvironment &env, Clock::time_point start)
         if (n > 0)
             g.rttAvgS = sum / n * 1e-6;
     };
-    g.lastConsumedAt = start;
-    g.lastAckProgressAt = start;
-
     for (int i = 0; i < spec.consumers; ++i) {
         ConsumerPlan plan;
         plan.index = i;
@@ -135,6 +133,52 @@ void startGroup(Group &g, const PhaseEnvironment &env, Clock::time_point start)
             plan.offset = std::chrono::nanoseconds(static_cast<int64_t>(1e9 * i / spec.rate));
         g.producers.push_back(std::make_unique<ClientCounters>());
         g.producerThreads.emplace_back(runProducerClient, std::ref(s), plan, std::ref(*g.producers.back()));
+    }
+}
+
+// The timeline, from `start` on; published to the waiting clients by `go`.
+void beginSchedule(Group &g, Clock::time_point start)
+{
+    ClientShared &s = g.shared;
+    s.start = start;
+    s.measureStart = start + g.spec.warmup;
+    if (g.spec.records <= 0 || g.spec.producers == 0)
+        s.produceUntil = start + g.spec.warmup + g.spec.duration;
+    g.lastConsumedAt = start;
+    g.lastAckProgressAt = start;
+    s.go.store(true, std::memory_order_release);
+}
+
+// Waits until every client of the groups is ready (or ended: a client that could not get
+// ready says why in its counters). Empty when all are ready; else what kept them.
+std::vector<std::string> awaitReady(const std::vector<Group *> &groups, const PhaseEnvironment &env,
+                                    Clock::time_point readyBy)
+{
+    const auto cancelled = [&] { return env.cancel && env.cancel->load(); };
+    for (;;) {
+        std::vector<std::string> problems;
+        bool waiting = false;
+        for (const Group *g : groups)
+            for (auto *clients : {&g->producers, &g->consumers})
+                for (const auto &c : *clients) {
+                    if (c->ready)
+                        continue;
+                    if (c->finished) {
+                        // Clients failing alike say it once.
+                        auto problem = c->firstError().empty() ? "a client ended before it was ready" : c->firstError();
+                        if (std::find(problems.begin(), problems.end(), problem) == problems.end())
+                            problems.push_back(std::move(problem));
+                    } else
+                        waiting = true;
+                }
+        if (!waiting || cancelled())
+            return problems;
+        // The clients give up at readyBy themselves; this is only a backstop.
+        if (Clock::now() > readyBy + std::chrono::seconds(5)) {
+            problems.push_back("the clients were not ready within " + std::to_string(env.timeout.count()) + " ms");
+            return problems;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
 }
 
@@ -167,7 +211,15 @@ BenchSnapshot snapshot(Group &g, const PhaseEnvironment &env, Clock::time_point 
     const int64_t consumed = g.sum(g.consumers, &ClientCounters::measuredRecords);
     const int64_t bytes = g.producers.empty() ? g.sum(g.consumers, &ClientCounters::measuredBytes)
                                               : g.sum(g.producers, &ClientCounters::measuredBytes);
-    if (intervalS > 0) {
+    const int64_t producedAll = g.sum(g.producers, &ClientCounters::totalRecords);
+    const int64_t consumedAll = g.sum(g.consumers, &ClientCounters::totalRecords);
+    if (intervalS > 0 && phase == "warmup") {
+        // A warm-up interval shows what flowed (records are not measured yet, so the measured
+        // counts would read 0/s); the result's rates and histograms leave it out.
+        s.producedPerS = static_cast<double>(producedAll - g.lastProducedAll) / intervalS;
+        s.consumedPerS = static_cast<double>(consumedAll - g.lastConsumedAll) / intervalS;
+        s.bytesPerS = (g.producers.empty() ? s.consumedPerS : s.producedPerS) * static_cast<double>(env.recordSize);
+    } else if (intervalS > 0) {
         s.producedPerS = static_cast<double>(produced - g.lastProduced) / intervalS;
         s.consumedPerS = static_cast<double>(consumed - g.lastConsumed) / intervalS;
         s.bytesPerS = static_cast<double>(bytes - g.lastBytes) / intervalS;
@@ -175,6 +227,8 @@ BenchSnapshot snapshot(Group &g, const PhaseEnvironment &env, Clock::time_point 
     g.lastProduced = produced;
     g.lastConsumed = consumed;
     g.lastBytes = bytes;
+    g.lastProducedAll = producedAll;
+    g.lastConsumedAll = consumedAll;
     s.ackP50S = percentileSeconds(interval[IntervalHistograms::Ack], 50);
     s.ackP99S = percentileSeconds(interval[IntervalHistograms::Ack], 99);
     s.e2eP50S = percentileSeconds(interval[IntervalHistograms::EndToEnd], 50);
@@ -215,34 +269,58 @@ void putExtraPercentiles(std::map<std::string, double> &m, const std::string &pr
     m[prefix + "p9999_s"] = percentileSeconds(h, 99.99);
 }
 
-} // namespace
-
-PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, const PhaseSpec *probeSpec)
+// One interval's snapshot of the main group (with the probe's latencies, when there is one),
+// handed to the environment and the histogram log.
+void emitSnapshot(Group &g, Group *probe, const PhaseEnvironment &env, Clock::time_point now,
+                  Clock::time_point lastSnapshot, const std::string &phase)
 {
-    PhaseOutcome outcome;
-    const auto start = Clock::now();
-    Group main;
-    main.spec = mainSpec;
-    std::unique_ptr<Group> probe;
-    startGroup(main, env, start);
-    if (probeSpec) {
-        probe = std::make_unique<Group>();
-        probe->spec = *probeSpec;
-        probe->spec.records = 0;
-        probe->spec.duration = std::chrono::hours(24 * 365); // runs until the main group ends
-        startGroup(*probe, env, start);
+    HdrHistogram interval[IntervalHistograms::KindCount] = {makeLatencyHistogram(), makeLatencyHistogram(),
+                                                            makeLatencyHistogram()};
+    collect(g, interval);
+    const double intervalS = seconds(now - lastSnapshot);
+    auto snap = snapshot(g, env, now, intervalS, interval, phase);
+    if (probe) {
+        HdrHistogram probeInterval[IntervalHistograms::KindCount] = {makeLatencyHistogram(), makeLatencyHistogram(),
+                                                                     makeLatencyHistogram()};
+        collect(*probe, probeInterval);
+        // With a probe, the client-observed latency headline is the probe's: medians
+        // and tails both, so the two describe the same records.
+        snap.ackP50S = percentileSeconds(probeInterval[IntervalHistograms::Ack], 50);
+        snap.ackP99S = percentileSeconds(probeInterval[IntervalHistograms::Ack], 99);
+        snap.e2eP50S = percentileSeconds(probeInterval[IntervalHistograms::EndToEnd], 50);
+        snap.e2eP99S = percentileSeconds(probeInterval[IntervalHistograms::EndToEnd], 99);
     }
+    if (env.histogramLog)
+        env.histogramLog->writeInterval(seconds(lastSnapshot - env.runStart), intervalS, interval);
+    if (env.onSnapshot)
+        env.onSnapshot(snap);
+}
 
+// Coordinates the main group until it is done: progress watchdogs, the drain, snapshots.
+void coordinate(Group &g, Group *probe, const PhaseEnvironment &env, PhaseOutcome &outcome)
+{
+    const PhaseSpec &mainSpec = g.spec;
     const auto cancelled = [&] { return env.cancel && env.cancel->load(); };
-    auto nextSnapshot = start + env.interval;
-    auto lastSnapshot = start;
+    auto nextSnapshot = g.shared.start + env.interval;
+    auto lastSnapshot = g.shared.start;
     Clock::time_point drainUntil{};
     bool done = false;
     std::string phase = mainSpec.warmup.count() > 0 ? "warmup" : "measure";
     while (!done) {
-        std::this_thread::sleep_for(kTick);
-        const auto now = Clock::now();
-        Group &g = main;
+        // During the warm-up, wake at its end too: its window closes there exactly.
+        auto wake = Clock::now() + kTick;
+        if (phase == "warmup")
+            wake = std::min(wake, g.shared.measureStart);
+        std::this_thread::sleep_until(wake);
+        auto now = Clock::now();
+        if (phase == "warmup" && now >= g.shared.measureStart) {
+            // No interval mixes warm-up and measured records: the warm-up's last interval ends
+            // here, the measured ones are counted from here.
+            emitSnapshot(g, probe, env, now, lastSnapshot, phase);
+            lastSnapshot = now;
+            nextSnapshot = now + env.interval;
+            phase = "measure";
+        }
         const int64_t consumedNow = g.sum(g.consumers, &ClientCounters::totalRecords);
         if (consumedNow != g.lastConsumedTotal) {
             g.lastConsumedTotal = consumedNow;
@@ -253,8 +331,6 @@ PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, co
             g.lastAckCount = ackedNow;
             g.lastAckProgressAt = now;
         }
-        if (now >= g.shared.measureStart && phase == "warmup")
-            phase = "measure";
 
         if (!g.producers.empty() && g.producerThreads.size() && g.producersDoneAt == Clock::time_point{}) {
             // A broker that stopped answering: nothing acknowledged or failed for a whole
@@ -268,7 +344,7 @@ PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, co
                 joinAll(g.producerThreads);
                 g.producersDoneAt = now;
                 drainUntil = now + env.timeout;
-                phase = "drain";
+                phase = cancelled() ? "interrupted" : "drain"; // a stopped run is given no drain
             }
         }
 
@@ -282,38 +358,179 @@ PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, co
             const bool byDuration = mainSpec.records <= 0 && now >= g.shared.produceUntil;
             const bool reached = mainSpec.records > 0 && g.shared.consumedTotal.load() >= mainSpec.records;
             const bool idle = now - g.lastConsumedAt > mainSpec.idleTimeout;
-            if (idle && !reached)
+            if (idle && !reached && !cancelled())
                 outcome.errors.push_back("no record arrived for " + std::to_string(mainSpec.idleTimeout.count())
                                          + " ms; stopped consuming");
             done = cancelled() || byDuration || reached || idle || g.consumersFinished();
         }
 
         if (now >= nextSnapshot || done) {
-            HdrHistogram interval[IntervalHistograms::KindCount] = {makeLatencyHistogram(), makeLatencyHistogram(),
-                                                                    makeLatencyHistogram()};
-            collect(g, interval);
-            const double intervalS = seconds(now - lastSnapshot);
-            auto snap = snapshot(g, env, now, intervalS, interval, phase);
-            if (probe) {
-                HdrHistogram probeInterval[IntervalHistograms::KindCount] = {
-                    makeLatencyHistogram(), makeLatencyHistogram(), makeLatencyHistogram()};
-                collect(*probe, probeInterval);
-                // With a probe, the client-observed latency headline is the probe's: medians
-                // and tails both, so the two describe the same records.
-                snap.ackP50S = percentileSeconds(probeInterval[IntervalHistograms::Ack], 50);
-                snap.ackP99S = percentileSeconds(probeInterval[IntervalHistograms::Ack], 99);
-                snap.e2eP50S = percentileSeconds(probeInterval[IntervalHistograms::EndToEnd], 50);
-                snap.e2eP99S = percentileSeconds(probeInterval[IntervalHistograms::EndToEnd], 99);
-            }
-            if (env.histogramLog)
-                env.histogramLog->writeInterval(seconds(lastSnapshot - env.runStart), intervalS, interval);
-            if (env.onSnapshot)
-                env.onSnapshot(snap);
+            emitSnapshot(g, probe, env, now, lastSnapshot, phase);
             lastSnapshot = now;
             while (nextSnapshot <= now)
                 nextSnapshot += env.interval;
         }
     }
+}
+
+// The scenario's numbers, once every client of the phase has ended.
+void measure(const Group &g, const Group *probe, const PhaseEnvironment &env, PhaseOutcome &outcome)
+{
+    ScenarioResult &result = outcome.scenario;
+    const PhaseSpec &mainSpec = g.spec;
+    // Interrupted, what was still under way is in flight, not lost: records purged from the
+    // producers' queues after the stop were never refused by a broker, and acknowledged records
+    // not yet consumed were never given the drain.
+    const bool interrupted = outcome.interrupted;
+    result.name = mainSpec.scenario;
+    result.kind = mainSpec.kind;
+    result.topology.producers = mainSpec.producers;
+    result.topology.consumers = mainSpec.consumers;
+    result.topology.recordSizeBytes = static_cast<int64_t>(env.recordSize);
+    auto &m = result.metrics;
+    int64_t errors = 0;
+    if (!g.producers.empty()) {
+        const double measuredS = std::max(1e-9, seconds(g.producersDoneAt - g.shared.measureStart));
+        const int64_t measured = g.sum(g.producers, &ClientCounters::measuredRecords);
+        m["records_per_s"] = static_cast<double>(measured) / measuredS;
+        m["bytes_per_s"] = static_cast<double>(g.sum(g.producers, &ClientCounters::measuredBytes)) / measuredS;
+        putLatency(m, "latency_", g.total[IntervalHistograms::Ack]);
+        putExtraPercentiles(m, "producer.latency_", g.total[IntervalHistograms::Ack]);
+        if (!g.total[IntervalHistograms::Ack].empty())
+            m["ack_p99_s"] = m["latency_p99_s"];
+        putLatency(m, "producer.service_", g.total[IntervalHistograms::Service]);
+        m["producer.sent"] = static_cast<double>(g.sum(g.producers, &ClientCounters::sent));
+        m["producer.acknowledged"] = static_cast<double>(g.sum(g.producers, &ClientCounters::acked));
+        m["producer.undelivered"] = static_cast<double>(g.sum(g.producers, &ClientCounters::undelivered));
+        m["producer.blocked_s"] = static_cast<double>(g.sum(g.producers, &ClientCounters::queueFullNs)) * 1e-9;
+        m["producer.measured_s"] = measuredS;
+        const int64_t sent = g.sum(g.producers, &ClientCounters::sent);
+        const int64_t acked = g.sum(g.producers, &ClientCounters::acked);
+        const int64_t undelivered = g.sum(g.producers, &ClientCounters::undelivered);
+        const int64_t failed = g.sum(g.producers, &ClientCounters::failed) - (interrupted ? undelivered : 0);
+        m["producer.failed"] = static_cast<double>(failed);
+        errors += failed + g.sum(g.producers, &ClientCounters::errors);
+        if (interrupted) {
+            outcome.unacknowledged = sent - acked - failed;
+            m["producer.in_flight"] = static_cast<double>(outcome.unacknowledged);
+        }
+        if (failed > 0) {
+            outcome.failed = true;
+            outcome.errors.push_back(std::to_string(failed) + " records were not delivered"
+                                     + (interrupted ? std::string()
+                                                    : " (" + std::to_string(undelivered)
+                                                          + " still queued when the flush timed out)"));
+        }
+        for (const auto &c : g.producers)
+            // A client that never got ready was reported by the readiness barrier.
+            if (auto e = c->firstError(); !e.empty() && c->sent == 0 && c->ready) {
+                outcome.failed = true;
+                outcome.errors.push_back(e);
+                break;
+            }
+        for (int k : {IntervalHistograms::Ack, IntervalHistograms::Service})
+            result.histograms[k == IntervalHistograms::Ack ? "ack_us" : "service_us"] =
+                base64(g.total[k].encodeCompressed());
+    }
+    if (!g.consumers.empty()) {
+        const int64_t consumed = g.sum(g.consumers, &ClientCounters::measuredRecords);
+        const auto end = g.producers.empty() ? g.lastConsumedAt : Clock::now();
+        const double measuredS = std::max(1e-9, seconds(end - g.shared.measureStart));
+        const double rate = static_cast<double>(consumed) / measuredS;
+        const int64_t invalid = g.sum(g.consumers, &ClientCounters::invalid);
+        errors += g.sum(g.consumers, &ClientCounters::errors) + invalid;
+        if (g.producers.empty()) {
+            m["records_per_s"] = rate;
+            m["bytes_per_s"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::measuredBytes)) / measuredS;
+            m["consumer.records"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::totalRecords));
+            m["consumer.invalid"] = static_cast<double>(invalid);
+            if (mainSpec.records > 0 && g.shared.consumedTotal.load() < mainSpec.records && !interrupted) {
+                outcome.failed = true;
+                outcome.errors.push_back(std::to_string(g.shared.consumedTotal.load()) + " of "
+                                         + std::to_string(mainSpec.records) + " records consumed");
+            }
+            if (invalid > 0) {
+                outcome.failed = true;
+                outcome.errors.push_back(std::to_string(invalid) + " records failed the envelope check");
+            }
+        }
+        if (!g.total[IntervalHistograms::EndToEnd].empty()) {
+            putLatency(m, "e2e.latency_", g.total[IntervalHistograms::EndToEnd]);
+            m["e2e_p99_s"] = m["e2e.latency_p99_s"];
+            result.histograms["e2e_us"] = base64(g.total[IntervalHistograms::EndToEnd].encodeCompressed());
+        }
+    }
+    if (g.tracker) {
+        const auto counts = g.tracker->counts();
+        m["roundtrip.acknowledged"] = static_cast<double>(counts.acknowledged);
+        m["roundtrip.matched"] = static_cast<double>(counts.matched);
+        m["roundtrip.duplicate"] = static_cast<double>(counts.duplicate);
+        m["roundtrip.invalid"] = static_cast<double>(counts.invalid);
+        m["roundtrip.unacknowledged_consumed"] = static_cast<double>(counts.unacknowledgedConsumed);
+        if (interrupted) {
+            outcome.unconsumed = counts.missing;
+            m["roundtrip.in_flight"] = static_cast<double>(counts.missing);
+            if (counts.invalid > 0) {
+                outcome.failed = true;
+                outcome.errors.push_back(std::to_string(counts.invalid) + " invalid records consumed");
+            }
+        } else {
+            m["roundtrip.missing"] = static_cast<double>(counts.missing);
+            if (counts.missing > 0 || counts.invalid > 0) {
+                outcome.failed = true;
+                outcome.errors.push_back(std::to_string(counts.missing) + " acknowledged records missing, "
+                                         + std::to_string(counts.invalid) + " invalid, after draining for up to "
+                                         + std::to_string(env.timeout.count()) + " ms");
+            }
+        }
+    }
+    if (probe) {
+        if (!probe->total[IntervalHistograms::Ack].empty())
+            m["ack_p99_s"] = percentileSeconds(probe->total[IntervalHistograms::Ack], 99);
+        if (!probe->total[IntervalHistograms::EndToEnd].empty())
+            m["e2e_p99_s"] = percentileSeconds(probe->total[IntervalHistograms::EndToEnd], 99);
+        m["probe.records"] = static_cast<double>(probe->sum(probe->producers, &ClientCounters::acked));
+    }
+    m["errors"] = static_cast<double>(errors);
+}
+
+} // namespace
+
+PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, const PhaseSpec *probeSpec)
+{
+    PhaseOutcome outcome;
+    const auto launched = Clock::now();
+    const auto readyBy = launched + env.timeout;
+    Group main;
+    main.spec = mainSpec;
+    std::unique_ptr<Group> probe;
+    startGroup(main, env, readyBy);
+    std::vector<Group *> groups{&main};
+    if (probeSpec) {
+        probe = std::make_unique<Group>();
+        probe->spec = *probeSpec;
+        probe->spec.records = 0;
+        probe->spec.duration = std::chrono::hours(24 * 365); // runs until the main group ends
+        startGroup(*probe, env, readyBy);
+        groups.push_back(probe.get());
+    }
+    const auto cancelled = [&] { return env.cancel && env.cancel->load(); };
+
+    // The readiness barrier: the schedule starts when every client is connected and sees the
+    // topic's leaders, so connecting and the first metadata are not charged to any record.
+    const std::vector<std::string> notReady = awaitReady(groups, env, readyBy);
+    const auto start = Clock::now();
+    if (!notReady.empty() && !cancelled()) {
+        // A client that cannot reach the topic leaves nothing to measure: stop them all.
+        for (Group *g : groups)
+            g->shared.stopProducers = g->shared.stopConsumers = true;
+        outcome.failed = true;
+        outcome.errors.insert(outcome.errors.end(), notReady.begin(), notReady.end());
+    }
+    for (Group *g : groups)
+        beginSchedule(*g, start);
+    if (notReady.empty() && !cancelled())
+        coordinate(main, probe.get(), env, outcome);
 
     main.shared.stopProducers = true;
     joinAll(main.producerThreads);
@@ -338,102 +555,9 @@ PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, co
                                                         makeLatencyHistogram()};
     collect(main, rest);
 
-    // The scenario's numbers.
-    ScenarioResult &result = outcome.scenario;
-    result.name = mainSpec.scenario;
-    result.kind = mainSpec.kind;
-    result.topology.producers = mainSpec.producers;
-    result.topology.consumers = mainSpec.consumers;
-    result.topology.recordSizeBytes = static_cast<int64_t>(env.recordSize);
-    auto &m = result.metrics;
-    const Group &g = main;
-    int64_t errors = 0;
-    if (!g.producers.empty()) {
-        const double measuredS = std::max(1e-9, seconds(g.producersDoneAt - g.shared.measureStart));
-        const int64_t measured = g.sum(g.producers, &ClientCounters::measuredRecords);
-        m["records_per_s"] = static_cast<double>(measured) / measuredS;
-        m["bytes_per_s"] = static_cast<double>(g.sum(g.producers, &ClientCounters::measuredBytes)) / measuredS;
-        putLatency(m, "latency_", g.total[IntervalHistograms::Ack]);
-        putExtraPercentiles(m, "producer.latency_", g.total[IntervalHistograms::Ack]);
-        if (!g.total[IntervalHistograms::Ack].empty())
-            m["ack_p99_s"] = m["latency_p99_s"];
-        putLatency(m, "producer.service_", g.total[IntervalHistograms::Service]);
-        m["producer.sent"] = static_cast<double>(g.sum(g.producers, &ClientCounters::sent));
-        m["producer.acknowledged"] = static_cast<double>(g.sum(g.producers, &ClientCounters::acked));
-        m["producer.failed"] = static_cast<double>(g.sum(g.producers, &ClientCounters::failed));
-        m["producer.undelivered"] = static_cast<double>(g.sum(g.producers, &ClientCounters::undelivered));
-        m["producer.blocked_s"] = static_cast<double>(g.sum(g.producers, &ClientCounters::queueFullNs)) * 1e-9;
-        m["producer.measured_s"] = measuredS;
-        const int64_t failed = g.sum(g.producers, &ClientCounters::failed);
-        errors += failed + g.sum(g.producers, &ClientCounters::errors);
-        if (failed > 0) {
-            outcome.failed = true;
-            outcome.errors.push_back(std::to_string(failed) + " records were not delivered ("
-                                     + std::to_string(g.sum(g.producers, &ClientCounters::undelivered))
-                                     + " still queued when the flush timed out)");
-        }
-        for (const auto &c : g.producers)
-            if (auto e = c->firstError(); !e.empty() && c->sent == 0) {
-                outcome.failed = true;
-                outcome.errors.push_back(e);
-                break;
-            }
-        for (int k : {IntervalHistograms::Ack, IntervalHistograms::Service})
-            result.histograms[k == IntervalHistograms::Ack ? "ack_us" : "service_us"] =
-                base64(g.total[k].encodeCompressed());
-    }
-    if (!g.consumers.empty()) {
-        const int64_t consumed = g.sum(g.consumers, &ClientCounters::measuredRecords);
-        const auto end = g.producers.empty() ? g.lastConsumedAt : Clock::now();
-        const double measuredS = std::max(1e-9, seconds(end - g.shared.measureStart));
-        const double rate = static_cast<double>(consumed) / measuredS;
-        const int64_t invalid = g.sum(g.consumers, &ClientCounters::invalid);
-        errors += g.sum(g.consumers, &ClientCounters::errors) + invalid;
-        if (g.producers.empty()) {
-            m["records_per_s"] = rate;
-            m["bytes_per_s"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::measuredBytes)) / measuredS;
-            m["consumer.records"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::totalRecords));
-            m["consumer.invalid"] = static_cast<double>(invalid);
-            if (mainSpec.records > 0 && g.shared.consumedTotal.load() < mainSpec.records) {
-                outcome.failed = true;
-                outcome.errors.push_back(std::to_string(g.shared.consumedTotal.load()) + " of "
-                                         + std::to_string(mainSpec.records) + " records consumed");
-            }
-            if (invalid > 0) {
-                outcome.failed = true;
-                outcome.errors.push_back(std::to_string(invalid) + " records failed the envelope check");
-            }
-        }
-        if (!g.total[IntervalHistograms::EndToEnd].empty()) {
-            putLatency(m, "e2e.latency_", g.total[IntervalHistograms::EndToEnd]);
-            m["e2e_p99_s"] = m["e2e.latency_p99_s"];
-            result.histograms["e2e_us"] = base64(g.total[IntervalHistograms::EndToEnd].encodeCompressed());
-        }
-    }
-    if (g.tracker) {
-        const auto counts = g.tracker->counts();
-        m["roundtrip.acknowledged"] = static_cast<double>(counts.acknowledged);
-        m["roundtrip.matched"] = static_cast<double>(counts.matched);
-        m["roundtrip.duplicate"] = static_cast<double>(counts.duplicate);
-        m["roundtrip.invalid"] = static_cast<double>(counts.invalid);
-        m["roundtrip.missing"] = static_cast<double>(counts.missing);
-        m["roundtrip.unacknowledged_consumed"] = static_cast<double>(counts.unacknowledgedConsumed);
-        if (counts.missing > 0 || counts.invalid > 0) {
-            outcome.failed = true;
-            outcome.errors.push_back(std::to_string(counts.missing) + " acknowledged records missing, "
-                                     + std::to_string(counts.invalid) + " invalid, after draining for up to "
-                                     + std::to_string(env.timeout.count()) + " ms");
-        }
-    }
-    if (probe) {
-        if (!probe->total[IntervalHistograms::Ack].empty())
-            m["ack_p99_s"] = percentileSeconds(probe->total[IntervalHistograms::Ack], 99);
-        if (!probe->total[IntervalHistograms::EndToEnd].empty())
-            m["e2e_p99_s"] = percentileSeconds(probe->total[IntervalHistograms::EndToEnd], 99);
-        m["probe.records"] = static_cast<double>(probe->sum(probe->producers, &ClientCounters::acked));
-    }
-    m["errors"] = static_cast<double>(errors);
-    outcome.cancelled = cancelled();
+    outcome.interrupted = cancelled();
+    measure(main, probe.get(), env, outcome);
+    outcome.scenario.metrics["clients.startup_s"] = seconds(start - launched);
     return outcome;
 }
 

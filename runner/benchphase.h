@@ -44,7 +44,9 @@ struct PhaseOutcome
     std::vector<std::string> errors; // what went wrong, for the user
     std::vector<std::string> warnings; // worth telling, not a failure (e.g. a collector unreachable)
     bool failed = false;             // production or correctness failure
-    bool cancelled = false;
+    bool interrupted = false;        // the user's stop (Ctrl-C, SIGTERM, Stop): counts are partial
+    int64_t unacknowledged = 0;      // interrupted: sent, never acknowledged nor refused
+    int64_t unconsumed = 0;          // interrupted round trip: acknowledged, not consumed yet
 };
 
 struct PhaseEnvironment

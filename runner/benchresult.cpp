@@ -84,8 +84,9 @@ nlohmann::json BenchResult::toJson() const
         {"topic", {{"name", topic}, {"created", topicCreated}, {"deleted", topicDeleted}}},
         {"started_at", startedAt},
         {"finished_at", finishedAt},
-        {"status", exitCode == 0 && !partial ? "ok" : (cancelled ? "cancelled" : "failed")},
+        {"status", status()},
         {"partial", partial},
+        {"interrupted", interrupted},
         {"exit_code", exitCode},
         {"errors", errors},
         {"warnings", warnings},
@@ -93,11 +94,22 @@ nlohmann::json BenchResult::toJson() const
         {"config", config},
         {"scenarios", scenariosJson},
     };
+    if (interrupted)
+        j["in_flight"] = {{"sent_not_acknowledged", inFlightUnacknowledged},
+                          {"acknowledged_not_consumed", inFlightUnconsumed}};
     j["tool_version"] = kVersion; // so an imported result file names the Plimsoll that wrote it
     if (embedded)
         j["target"]["note"] = "librdkafka's in-process mock cluster, not a real broker: the numbers describe the "
                               "client, not a broker";
     return j;
+}
+
+std::string BenchResult::status() const
+{
+    if (exitCode == 0 && !partial)
+        return "ok";
+    // A failure seen before the stop stays a failure; a stop alone is an interruption.
+    return interrupted && exitCode == kExitInterrupted ? "interrupted" : "failed";
 }
 
 RunRecord BenchResult::toRunRecord(const std::string &toolVersion) const
@@ -131,6 +143,8 @@ std::string BenchResult::toText() const
         for (const char *name : {"roundtrip.matched", "roundtrip.duplicate", "roundtrip.invalid", "roundtrip.missing"})
             if (std::isfinite(m(name)))
                 out << "    " << std::string(name).substr(10) << " " << fixed(m(name), 0) << "\n";
+        if (std::isfinite(m("roundtrip.in_flight")))
+            out << "    in flight " << fixed(m("roundtrip.in_flight"), 0) << " (acknowledged, not consumed when stopped)\n";
         if (s.saturated)
             out << "    saturated: " << s.bottleneck << "\n";
     }
@@ -138,7 +152,11 @@ std::string BenchResult::toText() const
         out << "warning: " << w << "\n";
     for (const auto &e : errors)
         out << "error: " << e << "\n";
-    out << (exitCode == 0 && !partial ? "result: ok" : partial ? "result: FAILED (partial result kept)" : "result: FAILED")
+    const std::string verdict = status();
+    out << (verdict == "ok"            ? "result: ok"
+            : verdict == "interrupted" ? "result: INTERRUPTED (partial result kept)"
+            : partial                  ? "result: FAILED (partial result kept)"
+                                       : "result: FAILED")
         << "\n";
     return out.str();
 }

@@ -19,7 +19,7 @@ namespace plimsoll {
 struct BenchSnapshot
 {
     std::string scenario; // e.g. "bench/roundtrip", "bench/ramp/step-2"
-    std::string phase;    // "warmup", "measure", "drain"
+    std::string phase;    // "warmup", "measure", "drain", "interrupted"
     double elapsedS = 0;  // since the run started
     double intervalS = 0;
     double producedPerS = 0; // acknowledged records/s
@@ -47,6 +47,10 @@ struct ScenarioResult
     nlohmann::json toJson() const;
 };
 
+// Exit code of a run interrupted without a failure: the shells' code for a command stopped
+// by SIGINT (128 + 2), so a script's loop can tell it from a failed run (1).
+constexpr int kExitInterrupted = 130;
+
 struct BenchResult
 {
     std::string runId;
@@ -59,8 +63,12 @@ struct BenchResult
     std::string startedAt; // ISO-8601 UTC
     std::string finishedAt;
     bool partial = false;   // stopped early or failed: what is here is what was measured
-    bool cancelled = false;
-    int exitCode = 0;       // 0 ok, 1 production or correctness failure
+    // Stopped by the user (SIGINT, SIGTERM, the window's Stop): partial, and what was under way
+    // is counted as in flight, not as lost.
+    bool interrupted = false;
+    int64_t inFlightUnacknowledged = 0; // sent, neither acknowledged nor refused
+    int64_t inFlightUnconsumed = 0;     // round trip: acknowledged, not consumed yet
+    int exitCode = 0;       // 0 ok, 1 production or correctness failure, kExitInterrupted
     std::vector<std::string> errors;
     std::vector<std::string> warnings;
     std::map<std::string, std::string> tuning;
@@ -69,6 +77,8 @@ struct BenchResult
     std::vector<BenchSnapshot> intervals;
 
     bool ok() const { return exitCode == 0; }
+    // "ok", "interrupted" (stopped by the user, nothing failed before), or "failed".
+    std::string status() const;
     nlohmann::json toJson() const;
     // The run as the store keeps it: tool "plimsoll-bench", the tuning contract in `tuning`,
     // `partial` flagged in tuning and environment.

@@ -8,6 +8,7 @@
 #include <librdkafka/rdkafkacpp.h>
 
 #include <memory>
+#include <thread>
 
 namespace plimsoll {
 
@@ -83,22 +84,36 @@ void runConsumerClient(ClientShared &shared, const ConsumerPlan &plan, ClientCou
         return;
     }
 
-    RdKafka::ErrorCode started = RdKafka::ERR_NO_ERROR;
-    if (!plan.group.empty()) {
-        started = consumer->subscribe({shared.topic});
-    } else {
-        std::vector<RdKafka::TopicPartition *> assignment;
-        for (const auto &[partition, offset] : plan.partitions)
-            assignment.push_back(RdKafka::TopicPartition::create(shared.topic, partition, offset));
-        started = consumer->assign(assignment);
-        RdKafka::TopicPartition::destroy(assignment);
-    }
-    if (started != RdKafka::ERR_NO_ERROR) {
+    const auto startConsuming = [&] {
+        RdKafka::ErrorCode started = RdKafka::ERR_NO_ERROR;
+        if (!plan.group.empty()) {
+            started = consumer->subscribe({shared.topic});
+        } else {
+            std::vector<RdKafka::TopicPartition *> assignment;
+            for (const auto &[partition, offset] : plan.partitions)
+                assignment.push_back(RdKafka::TopicPartition::create(shared.topic, partition, offset));
+            started = consumer->assign(assignment);
+            RdKafka::TopicPartition::destroy(assignment);
+        }
+        if (started == RdKafka::ERR_NO_ERROR)
+            return true;
         counters.errors.fetch_add(1);
         counters.noteError(KafkaError::fromCode(started, "starting to consume " + shared.topic).toString());
+        return false;
+    };
+    // The readiness barrier; measureStart is read after it. A round trip's consumers start
+    // fetching before it (nothing of the run exists yet), so they are fetching when the first
+    // record goes out; consumers alone read records that exist already and start after it, or
+    // they would prefetch before the measured window opens.
+    const bool fetchBeforeGo = shared.measureEndToEnd;
+    if (fetchBeforeGo && !startConsuming())
+        return;
+    if (!awaitReadyAndGo(*consumer, shared, counters, "consumer " + std::to_string(plan.index),
+                         [] { std::this_thread::sleep_for(std::chrono::milliseconds(1)); })
+        || (!fetchBeforeGo && !startConsuming())) {
+        consumer->close();
         return;
     }
-
     const int64_t measureStartNs = steadyNs(shared.measureStart);
     // Counted here and published to the shared atomics every kPublishEvery records and whenever
     // the partition is idle: one set of atomic adds per batch instead of four per record.

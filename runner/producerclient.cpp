@@ -117,6 +117,11 @@ void runProducerClient(ClientShared &shared, const ProducerPlan &plan, ClientCou
         return;
     }
 
+    // The schedule starts once every client of the phase is connected and sees the topic's
+    // leaders; until then delivery reports and events are served.
+    if (!awaitReadyAndGo(*producer, shared, counters, "producer " + std::to_string(plan.index),
+                         [&] { producer->poll(1); }))
+        return;
     EnvelopeWriter writer(shared.runId, static_cast<uint32_t>(plan.index), shared.recordSize);
     const Pacer pacer(plan.rate, shared.start, plan.offset);
     const auto stopRequested = [&] {

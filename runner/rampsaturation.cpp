@@ -109,9 +109,9 @@ std::vector<PhaseOutcome> runRamp(const RunConfig &config, const PhaseEnvironmen
         outcome.scenario.bottleneck = reason.empty() ? "none" : reason;
         // A saturated step is a finding, not a failure: only failed deliveries fail the run.
         const bool stop = outcome.scenario.saturated && !config.continuePastSaturation;
-        const bool cancelled = outcome.cancelled;
+        const bool interrupted = outcome.interrupted;
         outcomes.push_back(std::move(outcome));
-        if (stop || cancelled)
+        if (stop || interrupted)
             break;
     }
     return outcomes;

@@ -154,6 +154,38 @@ TEST(runnerBenchResultSchema, WriterOutputMatchesTheSchema)
     EXPECT_TRUE(problems.empty()) << joined(problems);
 }
 
+TEST(runnerBenchResultSchema, InterruptedResultMatchesTheSchema)
+{
+    // A run stopped by the user: its status, flag and in-flight counts are part of the format.
+    BenchResult result;
+    result.runId = "00000000-0000-4000-8000-000000000001";
+    result.workload = "roundtrip";
+    result.interrupted = true;
+    result.partial = true;
+    result.exitCode = kExitInterrupted;
+    result.inFlightUnacknowledged = 3;
+    result.inFlightUnconsumed = 41;
+    result.config = {{"workload", "roundtrip"}, {"bootstrap_servers", "embedded"}, {"topic", "t"}, {"partitions", 1},
+                     {"producer_clients", 1}, {"consumer_clients", 1}, {"records", 0}, {"record_size_bytes", 1024},
+                     {"rate", 2000}, {"acks", "all"}, {"compression", "none"}, {"client_config", nlohmann::json::object()}};
+    ScenarioResult s;
+    s.name = "bench/roundtrip";
+    s.kind = "benchmark";
+    s.metrics = {{"records_per_s", 2000}, {"roundtrip.in_flight", 41}};
+    result.scenarios.push_back(s);
+    const nlohmann::json document = nlohmann::json::parse(result.toJson().dump(2));
+    const auto problems = problemsOf(document);
+    EXPECT_TRUE(problems.empty()) << joined(problems);
+    EXPECT_EQ(document["status"], "interrupted");
+    EXPECT_EQ(document["in_flight"]["acknowledged_not_consumed"], 41);
+    EXPECT_EQ(document["in_flight"]["sent_not_acknowledged"], 3);
+
+    // A failure before the stop stays a failure.
+    result.exitCode = 1;
+    result.errors = {"3 records were not delivered"};
+    EXPECT_EQ(result.toJson()["status"], "failed");
+}
+
 TEST(runnerBenchResultSchema, CheckerRejectsWhatTheSchemaForbids)
 {
     // The checker must be able to fail, or the test above proves nothing.

@@ -16,6 +16,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTest>
 
 namespace plimsoll {
 namespace {
@@ -82,6 +83,37 @@ TEST(BenchViewRealBroker, RampFillsTheStepTableWithVerdicts)
         EXPECT_FALSE(table->item(0, 4)->text().isEmpty()); // a saturated step names why
     }
     EXPECT_TRUE(view.grab().save(QString(PLIMSOLL_ARTIFACT_DIR) + "/bench-view-ramp.png"));
+}
+
+TEST(BenchViewRealBroker, StopInterruptsTheRunAndSaysSoWithoutCallingRecordsMissing)
+{
+    // The embedded mock cluster: Stop's path through the engine, not a broker's numbers.
+    QTemporaryDir dir;
+    BenchView view(dir.filePath("store.db"));
+    view.show();
+    view.setBootstrapServers(QStringLiteral("embedded"));
+    view.setRecords(100000);
+    for (auto *edit : view.findChildren<QLineEdit *>())
+        if (edit->text() == "unlimited")
+            edit->setText("3000"); // about 33 s: Stop lands mid-run
+    QSignalSpy finished(&view, &BenchView::benchFinished);
+    view.findChild<QPushButton *>("benchStart")->click();
+    auto *chart = view.findChild<QChartView *>("benchChart");
+    ASSERT_NE(chart, nullptr);
+    const auto *throughput = static_cast<QLineSeries *>(chart->chart()->series().first());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return throughput->count() >= 1; }, 60000)) << "no live interval";
+    view.findChild<QPushButton *>("benchStop")->click();
+    ASSERT_TRUE(finished.wait(30000)) << "the run did not stop";
+    const auto result = finished.at(0).at(0).value<BenchResult>();
+    EXPECT_EQ(result.status(), "interrupted");
+    EXPECT_TRUE(result.partial);
+    const QString status = view.findChild<QLabel *>("benchStatus")->text();
+    EXPECT_TRUE(status.contains("interrupted")) << status.toStdString();
+    EXPECT_FALSE(status.contains("FAILED")) << status.toStdString();
+    const QString summary = view.findChild<QPlainTextEdit *>("benchSummary")->toPlainText();
+    EXPECT_TRUE(summary.contains("result: INTERRUPTED (partial result kept)")) << summary.toStdString();
+    EXPECT_TRUE(summary.contains("acknowledged, not consumed")) << summary.toStdString();
+    EXPECT_FALSE(summary.contains("missing")) << summary.toStdString();
 }
 
 TEST(BenchViewRealBroker, AClientConfigLibrdkafkaCannotUseIsRefusedBeforeStarting)

@@ -345,8 +345,10 @@ void BenchView::showResult(const BenchResult &result, const QString &runKey, con
         m_steptable->setItem(row, 4, new QTableWidgetItem(QString::fromStdString(step.bottleneck)));
     }
     m_steptable->resizeColumnsToContents();
-    m_status->setText(result.ok() && !result.partial ? tr("Finished: ok.")
-                                                     : tr("Finished: FAILED — partial result kept (see below)."));
+    const std::string status = result.status();
+    m_status->setText(status == "ok"            ? tr("Finished: ok.")
+                      : status == "interrupted" ? tr("Stopped: interrupted — partial result kept (see below).")
+                                                : tr("Finished: FAILED — partial result kept (see below)."));
     if (result.ok() && !result.partial)
         m_progress->setValue(1000);
     m_thread->quit();
