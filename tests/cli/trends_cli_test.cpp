@@ -9,7 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace {
 
@@ -212,4 +214,93 @@ TEST_F(TrendsCli, ExportOtavaCsv)
     const Result toStdout = plimsoll({"export", "--format", "otava-csv", "--out", "-"});
     ASSERT_EQ(toStdout.exitCode, 0);
     EXPECT_EQ(toStdout.out.rfind("time,run_key,", 0), 0u);
+}
+
+namespace {
+
+// The column (in code points) where `token` starts in `line`, or -1.
+int columnOf(const std::string &line, const std::string &token)
+{
+    const auto at = line.find(token);
+    if (at == std::string::npos)
+        return -1;
+    int n = 0;
+    for (std::size_t i = 0; i < at; ++i)
+        n += (static_cast<unsigned char>(line[i]) & 0xC0) != 0x80 ? 1 : 0;
+    return n;
+}
+
+std::vector<std::string> linesOf(const std::string &text)
+{
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    while (from < text.size()) {
+        const auto nl = text.find('\n', from);
+        out.push_back(text.substr(from, nl - from));
+        if (nl == std::string::npos)
+            break;
+        from = nl + 1;
+    }
+    return out;
+}
+
+// The code point at column `col` onwards.
+std::string fromColumn(const std::string &line, int col)
+{
+    std::size_t i = 0;
+    for (int n = 0; i < line.size(); ++i) {
+        if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) {
+            if (n == col)
+                break;
+            ++n;
+        }
+    }
+    return line.substr(i);
+}
+
+std::string record(const std::string &key, const std::string &ts, const std::string &scenario,
+                   const nlohmann::json &metrics)
+{
+    return nlohmann::json{{"format", "plimsoll-trend/1"}, {"run_key", key}, {"timestamp", ts},
+                          {"tool", "omb"},            {"target", "kafka"}, {"scenario", scenario},
+                          {"metrics", metrics}}
+               .dump() +
+           "\n";
+}
+
+} // namespace
+
+TEST_F(TrendsCli, RunsAndShowKeepTheirColumns)
+{
+    // Timestamps with and without a fraction, run keys short and long, metric names short and long.
+    const std::string text =
+        record("k", "2026-09-12T03:00:00.125Z", "s/one",
+               {{"records_per_s", 5.0}, {"an.exceptionally.long.metric.name.for.a.tool_p99_s", 0.002}}) +
+        record("a-run-key-much-longer-than-any-other-in-this-store", "2026-09-13T03:00:00Z", "s/one",
+               {{"records_per_s", 6.0}});
+    ASSERT_EQ(plimsoll({"import", write("mixed.jsonl", text)}).exitCode, 0);
+    const Result runs = plimsoll({"runs"});
+    ASSERT_EQ(runs.exitCode, 0) << runs.err;
+    const auto lines = linesOf(runs.out);
+    ASSERT_GE(lines.size(), 3u);
+    for (const char *title : {"RUN KEY", "COMMIT", "TOOL"}) {
+        const int col = columnOf(lines[0], title);
+        ASSERT_GE(col, 0) << title;
+        for (std::size_t i = 1; i < lines.size(); ++i) {
+            if (lines[i].empty())
+                continue;
+            EXPECT_NE(fromColumn(lines[i], col).substr(0, 1), " ") << title << " off in: " << lines[i];
+            EXPECT_EQ(fromColumn(lines[i], col - 1).substr(0, 1), " ") << title << " off in: " << lines[i];
+        }
+    }
+    const Result show = plimsoll({"show", "k"});
+    ASSERT_EQ(show.exitCode, 0) << show.err;
+    const auto shown = linesOf(show.out);
+    const auto a = std::find_if(shown.begin(), shown.end(),
+                                [](const std::string &l) { return l.find("    records_per_s") == 0; });
+    const auto b = std::find_if(shown.begin(), shown.end(),
+                                [](const std::string &l) { return l.find("    an.exceptionally") == 0; });
+    ASSERT_NE(a, shown.end()) << show.out;
+    ASSERT_NE(b, shown.end()) << show.out;
+    EXPECT_EQ(columnOf(*a, "5 rec/s"), columnOf(*b, "0.002")) << show.out;
 }
