@@ -216,6 +216,46 @@ TEST_F(TrendsCli, ExportOtavaCsv)
     EXPECT_EQ(toStdout.out.rfind("time,run_key,", 0), 0u);
 }
 
+TEST_F(TrendsCli, ThroughputAtADifferentOfferedRateDoesNotFailTheGate)
+{
+    // Two bench runs asked for 50k and 25k records/s; the family leaves the rate out of its contract.
+    auto run = [](const std::string &key, int day, int rate, double achieved) {
+        nlohmann::json rec = {{"format", "plimsoll-trend/1"},
+                              {"run_key", key},
+                              {"timestamp", "2026-09-0" + std::to_string(day) + "T03:00:00Z"},
+                              {"tool", "plimsoll-bench"},
+                              {"target", "kafka"},
+                              {"tuning", {{"acks", "all"}, {"rate", std::to_string(rate)}}},
+                              {"scenario", "bench/producer"},
+                              {"metrics", {{"records_per_s", achieved}, {"latency_p99_s", 0.009}, {"broker_cpu_avg", achieved / 1e5}}}};
+        return rec.dump() + "\n";
+    };
+    ASSERT_EQ(plimsoll({"import", write("bench.jsonl", run("at-50k", 1, 50000, 49800) + run("at-25k", 2, 25000, 24900))})
+                  .exitCode,
+              0);
+    const Result r = plimsoll({"compare", "--baseline", "at-50k", "--current", "at-25k", "--contract-exclude",
+                               "tuning.rate", "--json", "--fail-on-regression"});
+    EXPECT_EQ(r.exitCode, 0) << "half the offered load is no regression: " << r.out;
+    const auto j = r.json();
+    const auto &s = j["scenarios"][0];
+    EXPECT_EQ(s["offered"]["differs"], true);
+    EXPECT_EQ(s["offered"]["baseline"]["records_per_s"], 50000.0);
+    EXPECT_EQ(s["offered"]["current"]["source"], "tuning.rate");
+    std::map<std::string, nlohmann::json> byName;
+    for (const auto &m : s["metrics"])
+        byName[m["metric"].get<std::string>()] = m;
+    EXPECT_EQ(byName["records_per_s"]["verdict"], "not_comparable");
+    EXPECT_EQ(byName["broker_cpu_avg"]["verdict"], "follows_throughput");
+    EXPECT_EQ(byName["latency_p99_s"]["verdict"], "unchanged");
+    EXPECT_EQ(j["summary"]["not_comparable"], 1);
+    EXPECT_EQ(j["summary"]["follows_throughput"], 1);
+    EXPECT_EQ(j["summary"]["regressions"], 0);
+    const Result text = plimsoll({"compare", "--baseline", "at-50k", "--current", "at-25k", "--contract-exclude",
+                                  "tuning.rate"});
+    EXPECT_NE(text.out.find("offered rate 50,000 rec/s -> 25,000 rec/s: throughput not comparable"), std::string::npos)
+        << text.out;
+}
+
 namespace {
 
 // The column (in code points) where `token` starts in `line`, or -1.
@@ -269,6 +309,78 @@ std::string record(const std::string &key, const std::string &ts, const std::str
 }
 
 } // namespace
+
+TEST_F(TrendsCli, CompareTextAlignsFoldsQuantilesAndCountsEverything)
+{
+    // Two runs of a tool with long metric names and sixty per-quantile latencies; a scenario
+    // each run has alone.
+    auto metrics = [](double p99) {
+        nlohmann::json m = {{"records_per_s", 100000.0},
+                            {"latency_p99_s", p99},
+                            {"a.really.long.tool.specific.name.latency_p999_s", 0.050}};
+        for (int q = 1; q <= 60; ++q)
+            m["publish.quantile." + std::to_string(q) + ".0"] = 0.001 * q;
+        return m;
+    };
+    std::string text = record("omb-a", "2026-09-10T03:00:00Z", "omb/x", metrics(0.010)) +
+                       record("omb-a", "2026-09-10T03:00:00Z", "omb/gone", {{"records_per_s", 1.0}}) +
+                       record("omb-b", "2026-09-11T03:00:00.250Z", "omb/x", metrics(0.015)) +
+                       record("omb-b", "2026-09-11T03:00:00.250Z", "omb/new", {{"records_per_s", 1.0}});
+    ASSERT_EQ(plimsoll({"import", write("omb.jsonl", text)}).exitCode, 0);
+
+    const Result r = plimsoll({"compare", "--baseline", "omb-a", "--current", "omb-b"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto lines = linesOf(r.out);
+    const auto header = std::find_if(lines.begin(), lines.end(),
+                                     [](const std::string &l) { return l.find("METRIC") != std::string::npos; });
+    ASSERT_NE(header, lines.end()) << r.out;
+    const int verdictCol = columnOf(*header, "VERDICT");
+    const int bandEnd = columnOf(*header, "NOISE BAND") + 10;
+    int rows = 0;
+    for (auto l = header + 1; l != lines.end() && !l->empty(); ++l) {
+        if (l->rfind("  ", 0) != 0)
+            continue; // a scenario's heading
+        ++rows;
+        const std::string verdict = fromColumn(*l, verdictCol);
+        EXPECT_TRUE(verdict.rfind("unchanged", 0) == 0 || verdict.rfind("regression", 0) == 0)
+            << "verdict column off in: " << *l << "\n" << r.out;
+        // The band is right-aligned under its title.
+        if (l->find("± ") != std::string::npos) {
+            EXPECT_NE(fromColumn(*l, bandEnd - 1).substr(0, 1), " ") << *l << "\n" << r.out;
+            EXPECT_EQ(fromColumn(*l, bandEnd).substr(0, 1), " ") << *l << "\n" << r.out;
+        }
+    }
+    EXPECT_EQ(rows, 4) << "three metrics and one row for the sixty quantiles:\n" << r.out;
+    const auto p99 = std::find_if(lines.begin(), lines.end(),
+                                  [](const std::string &l) { return l.rfind("  latency_p99_s ", 0) == 0; });
+    ASSERT_NE(p99, lines.end());
+    EXPECT_NE(p99->find("regression"), std::string::npos);
+    EXPECT_NE(p99->find("± 100 µs"), std::string::npos) << "a band of 1 % of 10 ms, in its unit: " << *p99;
+    const auto tp = std::find_if(lines.begin(), lines.end(),
+                                 [](const std::string &l) { return l.rfind("  records_per_s ", 0) == 0; });
+    ASSERT_NE(tp, lines.end());
+    EXPECT_NE(tp->find("± 1,000 rec/s"), std::string::npos) << *tp;
+    const auto family = std::find_if(lines.begin(), lines.end(), [](const std::string &l) {
+        return l.find("publish.quantile.*") != std::string::npos;
+    });
+    ASSERT_NE(family, lines.end());
+    EXPECT_NE(family->find("60 quantiles"), std::string::npos) << *family;
+    EXPECT_NE(r.out.find("1 regression, 0 improvements, 62 unchanged"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("only in baseline (1): omb/gone"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("only in current (1): omb/new"), std::string::npos) << r.out;
+
+    // --all and --json give every row.
+    const Result all = plimsoll({"compare", "--baseline", "omb-a", "--current", "omb-b", "--all"});
+    ASSERT_EQ(all.exitCode, 0);
+    int quantileRows = 0;
+    for (const auto &l : linesOf(all.out))
+        quantileRows += l.rfind("  publish.quantile.", 0) == 0 ? 1 : 0;
+    EXPECT_EQ(quantileRows, 60);
+    const Result j = plimsoll({"compare", "--baseline", "omb-a", "--current", "omb-b", "--json"});
+    EXPECT_EQ(j.json()["scenarios"][0]["metrics"].size(), 63u);
+    EXPECT_EQ(j.json()["summary"]["unchanged"], 62);
+    EXPECT_EQ(plimsoll({"compare", "--baseline", "omb-a", "--current", "omb-b", "--alpha", "0"}).exitCode, 2);
+}
 
 TEST_F(TrendsCli, RunsAndShowKeepTheirColumns)
 {
