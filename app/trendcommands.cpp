@@ -13,8 +13,10 @@
 #include <QFile>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 namespace plimsoll {
 
@@ -228,21 +230,58 @@ struct ContractArgs
 {
     std::string family;
     std::vector<std::string> exclude;
+    std::vector<std::string> include;
     bool clear = false;
     bool json = false;
 };
 
+// The family's exclusions after --clear, --include and --exclude; nullopt (with the message
+// printed) when --include names a key the family does not leave out, or a key is in both lists.
+std::optional<std::vector<std::string>> changedExclusions(const ContractPolicies &policies, const ContractArgs &a)
+{
+    std::vector<std::string> keys = a.clear ? std::vector<std::string>{} : policies.excludedOf(a.family);
+    for (const std::string &k : a.include) {
+        if (std::find(a.exclude.begin(), a.exclude.end(), k) != a.exclude.end()) {
+            printError("'" + k + "' is given to both --include and --exclude");
+            return std::nullopt;
+        }
+        const auto it = std::find(keys.begin(), keys.end(), k);
+        if (it != keys.end()) {
+            keys.erase(it);
+            continue;
+        }
+        std::string message = "--include " + k + ": the contract of " + a.family + " does not leave it out";
+        for (const std::string &pattern : keys)
+            if (ContractPolicy{a.family, {pattern}}.excludes(k))
+                message = "--include " + k + ": " + a.family + " leaves it out by the pattern " + pattern +
+                          "; --include " + pattern + " takes the pattern back";
+        if (message.ends_with("leave it out")) {
+            message += keys.empty() ? " (it leaves out nothing)" : " (it leaves out:";
+            for (const std::string &e : keys)
+                message += " " + e;
+            message += keys.empty() ? "" : ")";
+        }
+        printError(message);
+        return std::nullopt;
+    }
+    keys.insert(keys.end(), a.exclude.begin(), a.exclude.end()); // set() sorts and drops repeats
+    return keys;
+}
+
 int runContract(const CliContext &c, const ContractArgs &a)
 {
     ContractPolicies policies = ContractPolicies::load(c.storePath);
-    if (!a.family.empty() && (a.clear || !a.exclude.empty())) {
-        policies.set(a.family, a.clear ? std::vector<std::string>{} : a.exclude);
+    if (!a.family.empty() && (a.clear || !a.exclude.empty() || !a.include.empty())) {
+        const auto keys = changedExclusions(policies, a);
+        if (!keys)
+            return kExitUsage;
+        policies.set(a.family, *keys);
         if (!policies.save(c.storePath)) {
             printError("cannot write " + ContractPolicies::settingsPathFor(c.storePath));
             return kExitFailure;
         }
-    } else if (!a.exclude.empty() || a.clear) {
-        printError("--exclude and --clear need --family");
+    } else if (!a.exclude.empty() || !a.include.empty() || a.clear) {
+        printError("--exclude, --include and --clear need --family");
         return kExitUsage;
     }
     auto store = c.openStore();
@@ -346,7 +385,9 @@ void addTrendCommands(CLI::App &app, Commands &commands)
     auto *contract = app.add_subcommand("contract", "Show or choose which settings make runs of a "
                                                     "scenario family comparable");
     contract->add_option("--family", ct->family, "Scenario-name prefix, e.g. pipeline/produce/");
-    contract->add_option("--exclude", ct->exclude, "Keys (or prefix.*) the family's contract leaves out");
+    contract->add_option("--exclude", ct->exclude,
+                         "Add keys (or prefix.*) to those the family's contract leaves out (repeatable)");
+    contract->add_option("--include", ct->include, "Count a key left out again (repeatable)");
     contract->add_flag("--clear", ct->clear, "Count every key again for the family");
     contract->add_flag("--json", ct->json, "Machine-readable output");
     commands.add(contract, [ct](const CliContext &c) { return runContract(c, *ct); });

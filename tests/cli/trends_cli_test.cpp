@@ -216,6 +216,47 @@ TEST_F(TrendsCli, ExportOtavaCsv)
     EXPECT_EQ(toStdout.out.rfind("time,run_key,", 0), 0u);
 }
 
+TEST_F(TrendsCli, ContractExcludeAddsAndIncludeTakesBack)
+{
+    auto excluded = [&] {
+        const Result r = plimsoll({"contract", "--json"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        const auto j = r.json();
+        return j["families"].empty() ? nlohmann::json::array() : j["families"][0]["excluded"];
+    };
+    ASSERT_EQ(plimsoll({"contract", "--family", "pipeline/produce/", "--exclude", "tuning.linger.ms"}).exitCode, 0);
+    ASSERT_EQ(plimsoll({"contract", "--family", "pipeline/produce/", "--exclude", "tuning.batch.size"}).exitCode, 0);
+    EXPECT_EQ(excluded(), nlohmann::json({"tuning.batch.size", "tuning.linger.ms"})) << "the second adds to the first";
+    // Leaving batch.size out makes the retuned night comparable; taking it back makes it incompatible again.
+    EXPECT_EQ(plimsoll({"compare", "--baseline", "nightly-31", "--current", "nightly-32", "--json"})
+                  .json()["scenarios"][0]["status"],
+              "compatible");
+    ASSERT_EQ(plimsoll({"contract", "--family", "pipeline/produce/", "--include", "tuning.batch.size"}).exitCode, 0);
+    EXPECT_EQ(excluded(), nlohmann::json({"tuning.linger.ms"}));
+    EXPECT_EQ(plimsoll({"compare", "--baseline", "nightly-31", "--current", "nightly-32", "--json"})
+                  .json()["scenarios"][0]["status"],
+              "incompatible");
+
+    // A key the family does not leave out cannot be taken back: exit 2, and the message says what it leaves out.
+    const Result notOut = plimsoll({"contract", "--family", "pipeline/produce/", "--include", "tuning.acks"});
+    EXPECT_EQ(notOut.exitCode, 2);
+    EXPECT_NE(notOut.err.find("does not leave it out (it leaves out: tuning.linger.ms)"), std::string::npos) << notOut.err;
+    // A key left out by a pattern names the pattern to take back.
+    ASSERT_EQ(plimsoll({"contract", "--family", "pipeline/produce/", "--exclude", "tuning.batch.*"}).exitCode, 0);
+    const Result byPattern = plimsoll({"contract", "--family", "pipeline/produce/", "--include", "tuning.batch.size"});
+    EXPECT_EQ(byPattern.exitCode, 2);
+    EXPECT_NE(byPattern.err.find("by the pattern tuning.batch.*"), std::string::npos) << byPattern.err;
+    EXPECT_EQ(excluded(), nlohmann::json({"tuning.batch.*", "tuning.linger.ms"})) << "a refused change changes nothing";
+    EXPECT_EQ(plimsoll({"contract", "--family", "pipeline/produce/", "--include", "x", "--exclude", "x"}).exitCode, 2);
+    EXPECT_EQ(plimsoll({"contract", "--include", "tuning.linger.ms"}).exitCode, 2) << "--include needs --family";
+    // Taking back the last key removes the family's choice altogether.
+    ASSERT_EQ(plimsoll({"contract", "--family", "pipeline/produce/", "--include", "tuning.batch.*", "--include",
+                        "tuning.linger.ms"})
+                  .exitCode,
+              0);
+    EXPECT_TRUE(excluded().empty());
+}
+
 TEST_F(TrendsCli, ThroughputAtADifferentOfferedRateDoesNotFailTheGate)
 {
     // Two bench runs asked for 50k and 25k records/s; the family leaves the rate out of its contract.

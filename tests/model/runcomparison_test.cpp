@@ -468,3 +468,12 @@ TEST(RunComparison, ResourceVerdictsDependOnThroughput)
     EXPECT_FALSE(metric(held, "broker_cpu_avg").perRecordChangePercent);
 }
 
+TEST(TuningContract, ExclusionsOfExactlyOneFamily)
+{
+    ContractPolicies p;
+    p.set("pipeline/", {"tuning.acks"});
+    p.set("pipeline/produce/", {"tuning.linger.ms", "tuning.batch.*"});
+    EXPECT_EQ(p.excludedOf("pipeline/produce/"), (std::vector<std::string>{"tuning.batch.*", "tuning.linger.ms"}));
+    EXPECT_EQ(p.excludedOf("pipeline/"), std::vector<std::string>{"tuning.acks"});
+    EXPECT_TRUE(p.excludedOf("other/").empty());
+}
