@@ -457,3 +457,36 @@ TEST_F(TrendsCli, RunsAndShowKeepTheirColumns)
     ASSERT_NE(b, shown.end()) << show.out;
     EXPECT_EQ(columnOf(*a, "5 rec/s"), columnOf(*b, "0.002")) << show.out;
 }
+
+TEST_F(TrendsCli, BudgetTableKeepsItsColumns)
+{
+    // The sample runs give products and configurations of different widths, some without a
+    // point within the budget.
+    ASSERT_EQ(plimsoll({"samples", "install"}).exitCode, 0);
+    const Result r = plimsoll({"budget", "--p99", "30ms"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto lines = linesOf(r.out);
+    ASSERT_GE(lines.size(), 4u) << r.out;
+    EXPECT_NE(lines[0].find("budget p99 ≤ 30 ms"), std::string::npos) << lines[0];
+    const std::string &header = lines[1];
+    const int throughputEnd = columnOf(header, "THROUGHPUT") + 10;
+    const int p99End = columnOf(header, "P99") + 3;
+    const int noteCol = columnOf(header, "NOTE");
+    int found = 0, missing = 0;
+    for (std::size_t i = 2; i < lines.size() && !lines[i].empty(); ++i) {
+        const std::string &l = lines[i];
+        // Right-aligned numbers end under the end of their title; the note starts under its own.
+        EXPECT_NE(fromColumn(l, throughputEnd - 1).substr(0, 1), " ") << l << "\n" << r.out;
+        EXPECT_NE(fromColumn(l, p99End - 1).substr(0, 1), " ") << l << "\n" << r.out;
+        if (l.find("no point within budget") != std::string::npos) {
+            ++missing;
+            EXPECT_EQ(columnOf(l, "no point within budget"), noteCol) << l << "\n" << r.out;
+        } else {
+            ++found;
+            EXPECT_EQ(fromColumn(l, throughputEnd - 2).substr(0, 2), "/s") << l;
+            EXPECT_EQ(fromColumn(l, p99End - 2).substr(0, 2), "ms") << l;
+        }
+    }
+    EXPECT_GE(found, 1) << r.out;
+    EXPECT_GE(missing, 1) << r.out;
+}
