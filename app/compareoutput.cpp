@@ -274,12 +274,20 @@ void printComparison(std::ostream &out, const RunComparison &r, bool allRows)
 {
     out << "baseline " << r.baseline.runKey << " (" << r.baseline.timestamp << ")\n"
         << "current  " << r.current.runKey << " (" << r.current.timestamp << ")\n";
-    char legend[256];
+    int untested = 0; // no noise estimate: the floor alone judges them
+    for (const ScenarioComparison &s : r.scenarios)
+        for (const MetricComparison &m : s.metrics)
+            untested += !m.pValue && m.verdict != Verdict::NotComparable ? 1 : 0;
+    char legend[320];
     std::snprintf(legend, sizeof legend,
                   "noise: last %d runs of each series; p-values Holm-corrected over %d metrics at α = %g; "
-                  "a band is never under %g %% of the baseline\n\n",
+                  "a band is never under %g %% of the baseline",
                   r.options.historyRuns, r.tested, r.options.alpha, r.options.minRelativeBand * 100);
     out << legend;
+    if (untested > 0)
+        out << "; " << counted(untested, "metric", "metrics") << " with fewer than 2 earlier runs (P -) judged by "
+            << "that floor alone";
+    out << "\n\n";
     using A = TextTable::Align;
     TextTable table({{"METRIC"}, {"VERDICT"}, {"BASELINE", A::Right}, {"CURRENT", A::Right}, {"Δ %", A::Right},
                      {"NOISE BAND", A::Right}, {"P (HOLM)", A::Right}, {"NOTE"}},

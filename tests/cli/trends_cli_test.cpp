@@ -407,6 +407,9 @@ TEST_F(TrendsCli, CompareTextAlignsFoldsQuantilesAndCountsEverything)
     ASSERT_NE(family, lines.end());
     EXPECT_NE(family->find("60 quantiles"), std::string::npos) << *family;
     EXPECT_NE(r.out.find("1 regression, 0 improvements, 62 unchanged"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("63 metrics with fewer than 2 earlier runs (P -) judged by that floor alone"),
+              std::string::npos)
+        << "two runs and no history: the legend says what judged them\n" << r.out;
     EXPECT_NE(r.out.find("only in baseline (1): omb/gone"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("only in current (1): omb/new"), std::string::npos) << r.out;
 
