@@ -1,5 +1,6 @@
 #include "app/clioutput.h"
 
+#include "app/texttable.h"
 #include "model/catalog.h"
 
 #include <algorithm>
@@ -124,18 +125,12 @@ void printRunsTable(std::ostream &out, const std::vector<RunSummary> &runs)
                "`plimsoll samples install`.\n";
         return;
     }
-    size_t keyWidth = 7;
+    using A = TextTable::Align;
+    TextTable table({{"ID", A::Right}, {"TIME"}, {"RUN KEY"}, {"COMMIT"}, {"SCENARIOS", A::Right}, {"TOOL"}});
     for (const auto &r : runs)
-        keyWidth = std::max(keyWidth, r.runKey.size());
-    out << std::left << std::setw(6) << "ID" << std::setw(22) << "TIME"
-        << std::setw(static_cast<int>(keyWidth) + 2) << "RUN KEY" << std::setw(10) << "COMMIT"
-        << std::setw(10) << "SCENARIOS"
-        << "TOOL\n";
-    for (const auto &r : runs)
-        out << std::left << std::setw(6) << r.id << std::setw(22) << r.timestamp
-            << std::setw(static_cast<int>(keyWidth) + 2) << r.runKey << std::setw(10)
-            << (r.commit.empty() ? "-" : r.commit.substr(0, 8)) << std::setw(10) << r.scenarioCount
-            << r.tool << (r.sample ? "  [sample]" : "") << "\n";
+        table.addRow({std::to_string(r.id), r.timestamp, r.runKey, r.commit.empty() ? "-" : r.commit.substr(0, 8),
+                      std::to_string(r.scenarioCount), r.tool + (r.sample ? "  [sample]" : "")});
+    table.print(out);
 }
 
 void printRunDetail(std::ostream &out, const RunDetail &d)
@@ -158,17 +153,48 @@ void printRunDetail(std::ostream &out, const RunDetail &d)
         line("Environment", r.environment.dump());
     line("Provenance", r.provenance);
     line("Source", d.source.uri + " (" + d.source.format + ", imported " + d.source.importedAt + ")");
+    // One table over every scenario: the values line up through the whole run, however long
+    // a tool's metric names are. Its header row is left out (blank titles).
+    TextTable table({{""}, {""}}, "    ");
     for (const auto &s : r.scenarios) {
-        out << "\n  " << s.name << (s.kind.empty() ? "" : "  [" + s.kind + "]") << "\n";
+        table.addSection("");
+        table.addSection("  " + s.name + (s.kind.empty() ? "" : "  [" + s.kind + "]"));
         const auto topo = s.topology.toJson();
         if (!topo.empty())
-            out << "    topology  " << topo.dump() << "\n";
+            table.addRow({"topology", topo.dump()});
         for (const auto &m : s.metrics)
-            out << "    " << std::left << std::setw(18) << m.name << formatMetric(m.name, m.value)
-                << "\n";
+            table.addRow({m.name, formatMetric(m.name, m.value)});
         if (!s.provenance.empty())
-            out << "    from      " << s.provenance << "\n";
+            table.addRow({"from", s.provenance});
     }
+    table.print(out);
+}
+
+void printBudget(std::ostream &out, const LatencyBudget &budget, const BudgetResult &r)
+{
+    out << r.points.size() << " points; budget p99 ≤ " << formatMetric("latency_p99_s", budget.p99);
+    if (budget.p999)
+        out << ", p99.9 ≤ " << formatMetric("latency_p999_s", *budget.p999);
+    out << "\n";
+    using A = TextTable::Align;
+    TextTable table({{"PRODUCT"}, {"CONFIGURATION"}, {"THROUGHPUT", A::Right}, {"CONNECTIONS", A::Right},
+                     {"P99", A::Right}, {"LITTLE'S LAW", A::Right}, {"NOTE"}},
+                    "  ");
+    for (const auto &s : r.perConfiguration) {
+        const std::string config = s.configuration.empty() ? "-" : s.configuration;
+        if (!s.found) {
+            table.addRow({s.product, config, "-", "-", "-", "-", "no point within budget"});
+            continue;
+        }
+        char ratio[32] = "-";
+        if (s.best.little.checked)
+            std::snprintf(ratio, sizeof ratio, "%.2f%s", s.best.little.ratio, s.best.little.flagged ? " (!)" : "");
+        // Requests or records, as the tool counted them: a plain rate with thousands grouped.
+        table.addRow({s.product, config, formatMetric("", s.best.point.throughput) + " /s",
+                      std::to_string(s.best.point.connections), formatMetric("latency_p99_s", s.best.point.p99),
+                      ratio});
+    }
+    table.print(out);
 }
 
 void printCatalog(std::ostream &out, bool json)

@@ -4,6 +4,7 @@
 
 #include "importers/importservice.h"
 #include "importers/scrapepair.h"
+#include "model/latencybudget.h"
 #include "model/store.h"
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,8 @@ void printImportReport(std::ostream &out, std::ostream &err, const SourceReport 
 void printScrapePairReport(std::ostream &out, std::ostream &err, const ScrapePairReport &pair);
 void printRunsTable(std::ostream &out, const std::vector<RunSummary> &runs);
 void printRunDetail(std::ostream &out, const RunDetail &detail);
+// The best point within the budget per product and configuration.
+void printBudget(std::ostream &out, const LatencyBudget &budget, const BudgetResult &result);
 void printCatalog(std::ostream &out, bool json);
 void printFormats(std::ostream &out, bool json);
 

@@ -1,6 +1,7 @@
 // plimsoll fit | size | placement | budget: the scaling models and the sizing engine from the
 // command line. Each prints a table for people or, with --json, one object for scripts (the
 // shapes are in the README).
+#include "app/clioutput.h"
 #include "app/command.h"
 #include "app/sizingoptions.h"
 
@@ -365,21 +366,7 @@ int runBudget(const CliContext &c, const BudgetArgs &a)
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
-    std::printf("%zu points; budget p99 ≤ %.3g ms%s\n", r.points.size(), budget.p99 * 1e3,
-                budget.p999 ? (", p99.9 ≤ " + std::to_string(*budget.p999 * 1e3) + " ms").c_str() : "");
-    for (const auto &s : r.perConfiguration) {
-        if (!s.found) {
-            std::printf("  %-20s %-36s no point within budget\n", s.product.c_str(),
-                        s.configuration.c_str());
-            continue;
-        }
-        std::printf("  %-20s %-36s %10.0f /s at %d connections, p99 %.3g ms%s\n",
-                    s.product.c_str(), s.configuration.c_str(), s.best.point.throughput,
-                    s.best.point.connections, s.best.point.p99 * 1e3,
-                    s.best.little.checked
-                        ? (", Little's law ratio " + std::to_string(s.best.little.ratio)).c_str()
-                        : "");
-    }
+    printBudget(std::cout, budget, r);
     return kExitOk;
 }
 

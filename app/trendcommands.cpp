@@ -4,6 +4,7 @@
 
 #include "app/command.h"
 
+#include "app/compareoutput.h"
 #include "app/dataexport.h"
 #include "model/otavacsv.h"
 #include "model/runcomparison.h"
@@ -12,40 +13,16 @@
 #include <QFile>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 namespace plimsoll {
 
 namespace {
 
 using nlohmann::json;
-
-// JSON has no infinity or NaN: an unbounded N* or a missing interval end is null.
-json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-
-const char *directionWord(Direction d)
-{
-    switch (d) {
-    case Direction::HigherIsBetter:
-        return "higher";
-    case Direction::LowerIsBetter:
-        return "lower";
-    case Direction::Neutral:
-        break;
-    }
-    return "neutral";
-}
-
-json differencesJson(const std::vector<ContractDifference> &diffs)
-{
-    json out = json::array();
-    for (const auto &d : diffs)
-        out.push_back({{"key", d.key},
-                       {"baseline", d.baseline ? json(*d.baseline) : json(nullptr)},
-                       {"current", d.current ? json(*d.current) : json(nullptr)}});
-    return out;
-}
 
 std::optional<std::string> normalizeSince(const std::string &t)
 {
@@ -172,116 +149,17 @@ struct CompareArgs
     bool json = false;
     bool failOnRegression = false;
     int history = 10;
+    double alpha = 0.05;
+    bool all = false;
     std::vector<std::string> exclude;
 };
 
-json identityJson(const RunIdentity &r)
-{
-    return {{"run_key", r.runKey}, {"timestamp", r.timestamp}, {"commit", r.commit},
-            {"image_digest", r.imageDigest}, {"target", r.target}, {"tuning", r.tuning}};
-}
-
-json comparisonJson(const RunComparison &r)
-{
-    json scenarios = json::array();
-    for (const ScenarioComparison &s : r.scenarios) {
-        json j = {{"scenario", s.scenario}, {"status", s.compatible ? "compatible" : "incompatible"}};
-        if (!s.compatible) {
-            // No delta at all: the numbers of different contracts do not compare.
-            j["differences"] = differencesJson(s.differences);
-        } else {
-            j["contract"] = s.contract;
-            json metrics = json::array();
-            for (const MetricComparison &m : s.metrics)
-                metrics.push_back({{"metric", m.metric},
-                                   {"direction", directionWord(m.direction)},
-                                   {"baseline", m.baseline},
-                                   {"current", m.current},
-                                   {"delta", m.delta},
-                                   {"delta_percent", m.deltaPercent ? json(*m.deltaPercent) : json(nullptr)},
-                                   {"noise_band", m.noiseBand},
-                                   {"history_points", m.historyPoints},
-                                   {"verdict", toString(m.verdict)}});
-            j["metrics"] = metrics;
-        }
-        scenarios.push_back(j);
-    }
-    json ramps = json::array();
-    for (const RampComparison &rc : r.ramps) {
-        json j = {{"family", rc.family}, {"factor", rc.factor}, {"metric", rc.metric},
-                  {"status", rc.compatible ? "compatible" : "incompatible"},
-                  {"baseline_steps", rc.baselineSteps}, {"current_steps", rc.currentSteps}};
-        if (!rc.compatible)
-            j["differences"] = differencesJson(rc.differences);
-        if (!rc.note.empty())
-            j["note"] = rc.note;
-        json params = json::array();
-        for (const ParameterComparison &p : rc.parameters)
-            params.push_back({{"name", p.name},
-                              {"direction", directionWord(p.direction)},
-                              {"baseline", number(p.baseline)},
-                              {"current", number(p.current)},
-                              {"baseline_ci", {number(p.baselineCi.lo), number(p.baselineCi.hi)}},
-                              {"current_ci", {number(p.currentCi.lo), number(p.currentCi.hi)}},
-                              {"verdict", toString(p.verdict)}});
-        if (rc.compatible)
-            j["parameters"] = params;
-        ramps.push_back(j);
-    }
-    return {{"baseline", identityJson(r.baseline)},
-            {"current", identityJson(r.current)},
-            {"noise", {{"history_runs", r.options.historyRuns},
-                       {"band_sigmas", r.options.bandSigmas},
-                       {"min_relative_band", r.options.minRelativeBand}}},
-            {"scenarios", scenarios},
-            {"scalability", ramps},
-            {"only_in_baseline", r.onlyInBaseline},
-            {"only_in_current", r.onlyInCurrent},
-            {"summary", {{"regressions", r.count(Verdict::Regression)},
-                         {"improvements", r.count(Verdict::Improvement)},
-                         {"unchanged", r.count(Verdict::Unchanged)},
-                         {"changed", r.count(Verdict::Changed)},
-                         {"incompatible", r.count(Verdict::Incompatible)}}}};
-}
-
-void printComparison(const RunComparison &r)
-{
-    std::cout << "baseline " << r.baseline.runKey << " (" << r.baseline.timestamp << ")\n"
-              << "current  " << r.current.runKey << " (" << r.current.timestamp << ")\n";
-    for (const ScenarioComparison &s : r.scenarios) {
-        if (!s.compatible) {
-            std::cout << s.scenario << ": incompatible baseline, no delta; differing:";
-            for (const auto &d : s.differences)
-                std::cout << " " << d.key << " (" << d.baseline.value_or("unset") << " -> "
-                          << d.current.value_or("unset") << ")";
-            std::cout << "\n";
-            continue;
-        }
-        for (const MetricComparison &m : s.metrics) {
-            char line[200];
-            std::snprintf(line, sizeof line, "%-14s %s -> %s (%+.2f %%, band ±%.3g)", toString(m.verdict),
-                          formatMetric(m.metric, m.baseline).c_str(), formatMetric(m.metric, m.current).c_str(),
-                          m.deltaPercent.value_or(0), m.noiseBand);
-            std::cout << s.scenario << "  " << m.metric << "  " << line << "\n";
-        }
-    }
-    for (const RampComparison &rc : r.ramps) {
-        if (!rc.compatible) {
-            std::cout << rc.family << "* (USL over " << rc.factor << "): incompatible baseline\n";
-            continue;
-        }
-        for (const ParameterComparison &p : rc.parameters)
-            std::cout << rc.family << "* USL " << p.name << "  " << toString(p.verdict) << "  " << p.baseline
-                      << " -> " << p.current << "\n";
-        if (!rc.note.empty())
-            std::cout << rc.family << "* USL: " << rc.note << "\n";
-    }
-    std::cout << r.count(Verdict::Regression) << " regression(s), " << r.count(Verdict::Improvement)
-              << " improvement(s), " << r.count(Verdict::Incompatible) << " incompatible\n";
-}
-
 int runCompare(const CliContext &c, const CompareArgs &a)
 {
+    if (!(a.alpha > 0 && a.alpha < 1)) {
+        printError("--alpha must be above 0 and below 1 (the chance of flagging a change that is noise)");
+        return kExitUsage;
+    }
     auto store = c.openStore();
     if (!store)
         return kExitFailure;
@@ -295,11 +173,12 @@ int runCompare(const CliContext &c, const CompareArgs &a)
         }
         ComparisonOptions o;
         o.historyRuns = a.history;
+        o.alpha = a.alpha;
         const RunComparison r = compareRuns(history, a.baseline, a.current, policiesFor(c, a.exclude), o);
         if (a.json)
             std::cout << comparisonJson(r).dump(2) << "\n";
         else
-            printComparison(r);
+            printComparison(std::cout, r, a.all);
         return a.failOnRegression && r.hasRegression() ? kExitFailure : kExitOk;
     } catch (const StoreError &e) {
         printError(e.what());
@@ -351,21 +230,58 @@ struct ContractArgs
 {
     std::string family;
     std::vector<std::string> exclude;
+    std::vector<std::string> include;
     bool clear = false;
     bool json = false;
 };
 
+// The family's exclusions after --clear, --include and --exclude; nullopt (with the message
+// printed) when --include names a key the family does not leave out, or a key is in both lists.
+std::optional<std::vector<std::string>> changedExclusions(const ContractPolicies &policies, const ContractArgs &a)
+{
+    std::vector<std::string> keys = a.clear ? std::vector<std::string>{} : policies.excludedOf(a.family);
+    for (const std::string &k : a.include) {
+        if (std::find(a.exclude.begin(), a.exclude.end(), k) != a.exclude.end()) {
+            printError("'" + k + "' is given to both --include and --exclude");
+            return std::nullopt;
+        }
+        const auto it = std::find(keys.begin(), keys.end(), k);
+        if (it != keys.end()) {
+            keys.erase(it);
+            continue;
+        }
+        std::string message = "--include " + k + ": the contract of " + a.family + " does not leave it out";
+        for (const std::string &pattern : keys)
+            if (ContractPolicy{a.family, {pattern}}.excludes(k))
+                message = "--include " + k + ": " + a.family + " leaves it out by the pattern " + pattern +
+                          "; --include " + pattern + " takes the pattern back";
+        if (message.ends_with("leave it out")) {
+            message += keys.empty() ? " (it leaves out nothing)" : " (it leaves out:";
+            for (const std::string &e : keys)
+                message += " " + e;
+            message += keys.empty() ? "" : ")";
+        }
+        printError(message);
+        return std::nullopt;
+    }
+    keys.insert(keys.end(), a.exclude.begin(), a.exclude.end()); // set() sorts and drops repeats
+    return keys;
+}
+
 int runContract(const CliContext &c, const ContractArgs &a)
 {
     ContractPolicies policies = ContractPolicies::load(c.storePath);
-    if (!a.family.empty() && (a.clear || !a.exclude.empty())) {
-        policies.set(a.family, a.clear ? std::vector<std::string>{} : a.exclude);
+    if (!a.family.empty() && (a.clear || !a.exclude.empty() || !a.include.empty())) {
+        const auto keys = changedExclusions(policies, a);
+        if (!keys)
+            return kExitUsage;
+        policies.set(a.family, *keys);
         if (!policies.save(c.storePath)) {
             printError("cannot write " + ContractPolicies::settingsPathFor(c.storePath));
             return kExitFailure;
         }
-    } else if (!a.exclude.empty() || a.clear) {
-        printError("--exclude and --clear need --family");
+    } else if (!a.exclude.empty() || !a.include.empty() || a.clear) {
+        printError("--exclude, --include and --clear need --family");
         return kExitUsage;
     }
     auto store = c.openStore();
@@ -441,6 +357,9 @@ void addTrendCommands(CLI::App &app, Commands &commands)
         ->check(CLI::Range(0, 100000));
     compare->add_option("--contract-exclude", cmp->exclude,
                         "Leave this contract key (or prefix.*) out, for this command only");
+    compare->add_option("--alpha", cmp->alpha,
+                        "Chance of flagging noise as a change, over all metrics at once (Holm; default 0.05)");
+    compare->add_flag("--all", cmp->all, "Every metric on a row of its own (quantile families unfolded)");
     compare->add_flag("--json", cmp->json, "Machine-readable report");
     compare->add_flag("--fail-on-regression", cmp->failOnRegression,
                       "Exit 1 when any metric or scalability parameter regressed (a nightly gate)");
@@ -466,7 +385,9 @@ void addTrendCommands(CLI::App &app, Commands &commands)
     auto *contract = app.add_subcommand("contract", "Show or choose which settings make runs of a "
                                                     "scenario family comparable");
     contract->add_option("--family", ct->family, "Scenario-name prefix, e.g. pipeline/produce/");
-    contract->add_option("--exclude", ct->exclude, "Keys (or prefix.*) the family's contract leaves out");
+    contract->add_option("--exclude", ct->exclude,
+                         "Add keys (or prefix.*) to those the family's contract leaves out (repeatable)");
+    contract->add_option("--include", ct->include, "Count a key left out again (repeatable)");
     contract->add_flag("--clear", ct->clear, "Count every key again for the family");
     contract->add_flag("--json", ct->json, "Machine-readable output");
     commands.add(contract, [ct](const CliContext &c) { return runContract(c, *ct); });

@@ -1,7 +1,10 @@
 #include "model/runcomparison.h"
 
+#include "model/multipletesting.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -38,6 +41,12 @@ double sampleStddev(const std::vector<double> &v)
     return std::sqrt(ss / static_cast<double>(v.size() - 1));
 }
 
+double floorBand(const MetricComparison &m, const ComparisonOptions &options)
+{
+    return options.minRelativeBand * std::abs(m.baseline);
+}
+
+// The delta and its statistics; the verdict waits for the correction over every metric.
 MetricComparison compareMetric(const TrendHistory &history, const RunRecord &current,
                                const std::string &scenario, const std::string &metric, double base,
                                double cur, const ContractPolicies &policies,
@@ -62,9 +71,106 @@ MetricComparison compareMetric(const TrendHistory &history, const RunRecord &cur
         recent.assign(values.end() - static_cast<std::ptrdiff_t>(keep), values.end());
     }
     m.historyPoints = static_cast<int>(recent.size());
-    m.noiseBand = std::max(options.bandSigmas * sampleStddev(recent), options.minRelativeBand * std::abs(base));
-    m.verdict = std::abs(m.delta) <= m.noiseBand ? Verdict::Unchanged : verdictForDelta(m.direction, m.delta);
+    m.historyStddev = sampleStddev(recent);
+    m.noiseBand = floorBand(m, options);
+    if (m.historyPoints >= 2 && std::isfinite(m.delta)) {
+        // Baseline and current are one draw each: the delta's spread is s·√2.
+        const double se = m.historyStddev * std::sqrt(2.0);
+        if (se == 0)
+            m.pValue = m.delta == 0 ? 1.0 : 0.0; // a flat history: any move is beyond its noise
+        else
+            m.pValue = studentTTwoSided(m.delta / se, m.historyPoints - 1);
+    }
     return m;
+}
+
+// Throughput of runs at different offered rates measures the load generator, not the system.
+void markNotComparable(ScenarioComparison &sc)
+{
+    if (!sc.offeredDiffers)
+        return;
+    for (MetricComparison &m : sc.metrics) {
+        if (!isThroughputMetric(m.metric))
+            continue;
+        m.verdict = Verdict::NotComparable;
+        m.note = "offered " + offeredText(*sc.offeredBaseline) + " -> " + offeredText(*sc.offeredCurrent);
+        if (sc.offeredBaseline->recordsPerS && sc.offeredCurrent->recordsPerS && m.metric == "records_per_s") {
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "; achieved/offered %.1f %% -> %.1f %%",
+                          100 * m.baseline / *sc.offeredBaseline->recordsPerS,
+                          100 * m.current / *sc.offeredCurrent->recordsPerS);
+            m.note += buf;
+        }
+    }
+}
+
+// Holm over every metric with a p-value (the whole comparison is one decision: the gate), then
+// each metric's band at the level Holm held it to, so |delta| > band is exactly its verdict.
+void judgeMetrics(RunComparison &out, const ComparisonOptions &options)
+{
+    std::vector<MetricComparison *> tested;
+    std::vector<double> p;
+    for (ScenarioComparison &sc : out.scenarios)
+        for (MetricComparison &m : sc.metrics)
+            if (m.verdict != Verdict::NotComparable && m.pValue) {
+                tested.push_back(&m);
+                p.push_back(*m.pValue);
+            }
+    out.tested = static_cast<int>(tested.size());
+    const HolmResult h = holm(p, options.alpha);
+    for (std::size_t i = 0; i < tested.size(); ++i) {
+        MetricComparison &m = *tested[i];
+        m.adjustedPValue = h.adjusted[i];
+        const double t = studentTCritical(h.level[i], m.historyPoints - 1);
+        const double statBand = m.historyStddev == 0 ? 0 : t * m.historyStddev * std::sqrt(2.0);
+        m.noiseBand = std::max(floorBand(m, options), statBand);
+    }
+    for (ScenarioComparison &sc : out.scenarios)
+        for (MetricComparison &m : sc.metrics) {
+            if (m.verdict == Verdict::NotComparable)
+                continue;
+            const bool significant = !m.adjustedPValue || *m.adjustedPValue <= options.alpha;
+            m.verdict = significant && std::abs(m.delta) > m.noiseBand ? verdictForDelta(m.direction, m.delta)
+                                                                      : Verdict::Unchanged;
+        }
+}
+
+const MetricComparison *throughputOf(const ScenarioComparison &sc)
+{
+    for (const char *name : {"records_per_s", "bytes_per_s"})
+        for (const MetricComparison &m : sc.metrics)
+            if (m.metric == name)
+                return &m;
+    for (const MetricComparison &m : sc.metrics)
+        if (isThroughputMetric(m.metric))
+            return &m;
+    return nullptr;
+}
+
+// CPU and memory do less when less work arrives: when throughput moved, a resource is judged
+// by its use per record, against its own band scaled to its baseline.
+void judgeResources(ScenarioComparison &sc)
+{
+    const MetricComparison *tp = throughputOf(sc);
+    if (!tp || !(tp->baseline > 0) || !(tp->current > 0))
+        return;
+    const bool moved = tp->verdict == Verdict::Regression || tp->verdict == Verdict::Improvement ||
+                       tp->verdict == Verdict::NotComparable;
+    if (!moved)
+        return;
+    const double work = tp->current / tp->baseline;
+    for (MetricComparison &m : sc.metrics) {
+        if (!isResourceMetric(m.metric) || !(m.baseline > 0) || m.verdict == Verdict::NotComparable)
+            continue;
+        const double perRecord = m.current / m.baseline / work - 1;
+        m.perRecordChangePercent = perRecord * 100;
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "per record %+.1f %% (%s %+.1f %%)", perRecord * 100, tp->metric.c_str(),
+                      (work - 1) * 100);
+        m.note = buf;
+        m.verdict = std::abs(perRecord * m.baseline) <= m.noiseBand ? Verdict::FollowsThroughput
+                                                                    : verdictForDelta(m.direction, perRecord);
+    }
 }
 
 struct Ramp
@@ -248,16 +354,27 @@ RunComparison compareRuns(const TrendHistory &history, const std::string &baseli
             continue;
         }
         sc.contract = cc.canonical();
+        sc.offeredBaseline = offeredRate(*base, b);
+        sc.offeredCurrent = offeredRate(*cur, *c);
+        sc.offeredDiffers = sc.offeredBaseline && sc.offeredCurrent &&
+                            offeredRatesDiffer(*sc.offeredBaseline, *sc.offeredCurrent);
         for (const MetricValue &mb : b.metrics) {
+            // The offered rate is a setting of the run, not a measurement of it.
+            if (isOfferedRateMetric(mb.name))
+                continue;
             if (const auto vc = c->metric(mb.name))
                 sc.metrics.push_back(compareMetric(history, *cur, b.name, mb.name, mb.value, *vc,
                                                    policies, options));
         }
+        markNotComparable(sc);
         out.scenarios.push_back(std::move(sc));
     }
     for (const ScenarioRecord &c : cur->scenarios)
         if (!findScenario(*base, c.name))
             out.onlyInCurrent.push_back(c.name);
+    judgeMetrics(out, options);
+    for (ScenarioComparison &sc : out.scenarios)
+        judgeResources(sc);
 
     if (options.scalability) {
         const auto baseRamps = rampsOf(*base);

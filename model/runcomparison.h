@@ -7,9 +7,27 @@
 // A scenario whose tuning contract differs between the runs is incompatible: it lists the
 // differing keys and carries no delta at all.
 //
+// How a metric's delta is judged. Baseline and current are two single runs of a series whose
+// run-to-run spread s comes from its last N earlier values (since its last change point), so
+// under "nothing changed" delta / (s·√2) is Student's t with N − 1 degrees of freedom: that
+// gives each metric a two-sided p-value. The p-values of every metric compared are corrected
+// together by Holm–Bonferroni (model/multipletesting.h) at α (default 0.05): the chance that a
+// comparison in which nothing changed flags anything at all stays below α however many metrics
+// it holds. A delta is a regression or an improvement only when its corrected p-value is at
+// most α and it is larger than a floor (1 % of the baseline): its noise band, in the metric's
+// own unit, is the larger of the two. A metric with fewer than two earlier values has no noise
+// estimate and no p-value: only the floor judges it.
+//
+// Two more rules make a verdict depend on what else moved. Throughput of runs at different
+// offered rates (model/metricroles.h) is not comparable: no verdict, no part in the gate. A
+// resource metric (CPU, memory) of a scenario whose throughput changed (or whose offered rate
+// differs) is judged per record: within its band per record it "follows throughput" — lower
+// broker CPU while throughput fell is no improvement.
+//
 // Threading: compareRuns() is a pure function over an immutable TrendHistory (the USL fits
 // make it too slow for the UI thread: call it from a worker).
 
+#include "model/metricroles.h"
 #include "model/trendchanges.h"
 #include "model/usl.h"
 
@@ -21,10 +39,10 @@ namespace plimsoll {
 
 struct ComparisonOptions
 {
-    int historyRuns = 10;        // recent points of the series (since its last change point)
-                                 // the noise band is taken from
-    double bandSigmas = 2;       // the band is this many standard deviations of that history
-    double minRelativeBand = 0.01; // and never narrower than this fraction of the baseline
+    int historyRuns = 10;          // recent points of the series (since its last change point)
+                                   // the noise is taken from
+    double alpha = 0.05;           // family-wise error rate over all metrics compared (Holm)
+    double minRelativeBand = 0.01; // a band is never narrower than this fraction of the baseline
     bool scalability = true;     // fit and compare USL parameters of ramps
     int bootstrapResamples = 200; // for the parameters' confidence intervals
 };
@@ -37,8 +55,13 @@ struct MetricComparison
     double current = 0;
     double delta = 0;                   // current − baseline, SI units
     std::optional<double> deltaPercent; // none when the baseline is 0
-    double noiseBand = 0;               // |delta| within this is unchanged
-    int historyPoints = 0;              // how many earlier runs the band came from
+    double noiseBand = 0;               // |delta| within this is unchanged (SI units, corrected)
+    int historyPoints = 0;              // how many earlier runs the noise came from
+    double historyStddev = 0;           // their sample standard deviation, SI units
+    std::optional<double> pValue;       // two-sided; none without a noise estimate
+    std::optional<double> adjustedPValue; // Holm-corrected over every metric with a p-value
+    std::optional<double> perRecordChangePercent; // resource metrics, when throughput moved
+    std::string note;                   // why the verdict is what it is, when not plain
     Verdict verdict = Verdict::Unchanged;
 };
 
@@ -47,6 +70,9 @@ struct ScenarioComparison
     std::string scenario;
     bool compatible = true;
     std::string contract;                         // canonical, when compatible
+    std::optional<OfferedRate> offeredBaseline;   // what each run's load generator was asked for
+    std::optional<OfferedRate> offeredCurrent;
+    bool offeredDiffers = false;                  // then throughput metrics are NotComparable
     std::vector<ContractDifference> differences;  // when incompatible
     std::vector<MetricComparison> metrics;        // empty when incompatible
 };
@@ -94,6 +120,7 @@ struct RunComparison
     std::vector<RampComparison> ramps;
     std::vector<std::string> onlyInBaseline;
     std::vector<std::string> onlyInCurrent;
+    int tested = 0; // metrics whose p-values the correction covered (its m)
 
     int count(Verdict v) const; // metrics and parameters with this verdict (scenarios for Incompatible)
     bool hasRegression() const { return count(Verdict::Regression) > 0; }

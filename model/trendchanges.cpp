@@ -18,6 +18,10 @@ const char *toString(Verdict v)
         return "changed";
     case Verdict::Incompatible:
         return "incompatible";
+    case Verdict::NotComparable:
+        return "not_comparable";
+    case Verdict::FollowsThroughput:
+        return "follows_throughput";
     }
     return "changed";
 }

@@ -14,7 +14,10 @@
 
 namespace plimsoll {
 
-enum class Verdict { Improvement, Regression, Unchanged, Changed, Incompatible };
+// NotComparable: a throughput of runs at different offered rates (neither better nor worse).
+// FollowsThroughput: a resource (CPU, memory) that moved with the throughput, its use per record
+// within the noise.
+enum class Verdict { Improvement, Regression, Unchanged, Changed, Incompatible, NotComparable, FollowsThroughput };
 const char *toString(Verdict v);
 // A move of `delta` (after − before) in a metric of this direction: improvement or regression;
 // Changed for a neutral metric, Unchanged for no move.

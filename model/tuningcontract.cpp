@@ -90,6 +90,14 @@ ContractPolicy ContractPolicies::forScenario(const std::string &scenario) const
     return best;
 }
 
+std::vector<std::string> ContractPolicies::excludedOf(const std::string &family) const
+{
+    for (const ContractPolicy &p : m_policies)
+        if (p.family == family)
+            return p.excluded;
+    return {};
+}
+
 void ContractPolicies::set(const std::string &family, std::vector<std::string> excluded)
 {
     std::sort(excluded.begin(), excluded.end());

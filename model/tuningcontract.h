@@ -45,6 +45,8 @@ public:
     // none does). Command-line exclusions are added on top of it.
     ContractPolicy forScenario(const std::string &scenario) const;
     const std::vector<ContractPolicy> &policies() const { return m_policies; }
+    // The exclusions configured for exactly this family (not a longer or shorter prefix's).
+    std::vector<std::string> excludedOf(const std::string &family) const;
     // Replaces (or, with no exclusions, removes) the policy of `family`.
     void set(const std::string &family, std::vector<std::string> excluded);
     // Exclusions applied to every family (from --contract-exclude), not persisted.

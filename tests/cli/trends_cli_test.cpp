@@ -9,7 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace {
 
@@ -212,4 +214,282 @@ TEST_F(TrendsCli, ExportOtavaCsv)
     const Result toStdout = plimsoll({"export", "--format", "otava-csv", "--out", "-"});
     ASSERT_EQ(toStdout.exitCode, 0);
     EXPECT_EQ(toStdout.out.rfind("time,run_key,", 0), 0u);
+}
+
+TEST_F(TrendsCli, ContractExcludeAddsAndIncludeTakesBack)
+{
+    auto excluded = [&] {
+        const Result r = plimsoll({"contract", "--json"});
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        const auto j = r.json();
+        return j["families"].empty() ? nlohmann::json::array() : j["families"][0]["excluded"];
+    };
+    ASSERT_EQ(plimsoll({"contract", "--family", "pipeline/produce/", "--exclude", "tuning.linger.ms"}).exitCode, 0);
+    ASSERT_EQ(plimsoll({"contract", "--family", "pipeline/produce/", "--exclude", "tuning.batch.size"}).exitCode, 0);
+    EXPECT_EQ(excluded(), nlohmann::json({"tuning.batch.size", "tuning.linger.ms"})) << "the second adds to the first";
+    // Leaving batch.size out makes the retuned night comparable; taking it back makes it incompatible again.
+    EXPECT_EQ(plimsoll({"compare", "--baseline", "nightly-31", "--current", "nightly-32", "--json"})
+                  .json()["scenarios"][0]["status"],
+              "compatible");
+    ASSERT_EQ(plimsoll({"contract", "--family", "pipeline/produce/", "--include", "tuning.batch.size"}).exitCode, 0);
+    EXPECT_EQ(excluded(), nlohmann::json({"tuning.linger.ms"}));
+    EXPECT_EQ(plimsoll({"compare", "--baseline", "nightly-31", "--current", "nightly-32", "--json"})
+                  .json()["scenarios"][0]["status"],
+              "incompatible");
+
+    // A key the family does not leave out cannot be taken back: exit 2, and the message says what it leaves out.
+    const Result notOut = plimsoll({"contract", "--family", "pipeline/produce/", "--include", "tuning.acks"});
+    EXPECT_EQ(notOut.exitCode, 2);
+    EXPECT_NE(notOut.err.find("does not leave it out (it leaves out: tuning.linger.ms)"), std::string::npos) << notOut.err;
+    // A key left out by a pattern names the pattern to take back.
+    ASSERT_EQ(plimsoll({"contract", "--family", "pipeline/produce/", "--exclude", "tuning.batch.*"}).exitCode, 0);
+    const Result byPattern = plimsoll({"contract", "--family", "pipeline/produce/", "--include", "tuning.batch.size"});
+    EXPECT_EQ(byPattern.exitCode, 2);
+    EXPECT_NE(byPattern.err.find("by the pattern tuning.batch.*"), std::string::npos) << byPattern.err;
+    EXPECT_EQ(excluded(), nlohmann::json({"tuning.batch.*", "tuning.linger.ms"})) << "a refused change changes nothing";
+    EXPECT_EQ(plimsoll({"contract", "--family", "pipeline/produce/", "--include", "x", "--exclude", "x"}).exitCode, 2);
+    EXPECT_EQ(plimsoll({"contract", "--include", "tuning.linger.ms"}).exitCode, 2) << "--include needs --family";
+    // Taking back the last key removes the family's choice altogether.
+    ASSERT_EQ(plimsoll({"contract", "--family", "pipeline/produce/", "--include", "tuning.batch.*", "--include",
+                        "tuning.linger.ms"})
+                  .exitCode,
+              0);
+    EXPECT_TRUE(excluded().empty());
+}
+
+TEST_F(TrendsCli, ThroughputAtADifferentOfferedRateDoesNotFailTheGate)
+{
+    // Two bench runs asked for 50k and 25k records/s; the family leaves the rate out of its contract.
+    auto run = [](const std::string &key, int day, int rate, double achieved) {
+        nlohmann::json rec = {{"format", "plimsoll-trend/1"},
+                              {"run_key", key},
+                              {"timestamp", "2026-09-0" + std::to_string(day) + "T03:00:00Z"},
+                              {"tool", "plimsoll-bench"},
+                              {"target", "kafka"},
+                              {"tuning", {{"acks", "all"}, {"rate", std::to_string(rate)}}},
+                              {"scenario", "bench/producer"},
+                              {"metrics", {{"records_per_s", achieved}, {"latency_p99_s", 0.009}, {"broker_cpu_avg", achieved / 1e5}}}};
+        return rec.dump() + "\n";
+    };
+    ASSERT_EQ(plimsoll({"import", write("bench.jsonl", run("at-50k", 1, 50000, 49800) + run("at-25k", 2, 25000, 24900))})
+                  .exitCode,
+              0);
+    const Result r = plimsoll({"compare", "--baseline", "at-50k", "--current", "at-25k", "--contract-exclude",
+                               "tuning.rate", "--json", "--fail-on-regression"});
+    EXPECT_EQ(r.exitCode, 0) << "half the offered load is no regression: " << r.out;
+    const auto j = r.json();
+    const auto &s = j["scenarios"][0];
+    EXPECT_EQ(s["offered"]["differs"], true);
+    EXPECT_EQ(s["offered"]["baseline"]["records_per_s"], 50000.0);
+    EXPECT_EQ(s["offered"]["current"]["source"], "tuning.rate");
+    std::map<std::string, nlohmann::json> byName;
+    for (const auto &m : s["metrics"])
+        byName[m["metric"].get<std::string>()] = m;
+    EXPECT_EQ(byName["records_per_s"]["verdict"], "not_comparable");
+    EXPECT_EQ(byName["broker_cpu_avg"]["verdict"], "follows_throughput");
+    EXPECT_EQ(byName["latency_p99_s"]["verdict"], "unchanged");
+    EXPECT_EQ(j["summary"]["not_comparable"], 1);
+    EXPECT_EQ(j["summary"]["follows_throughput"], 1);
+    EXPECT_EQ(j["summary"]["regressions"], 0);
+    const Result text = plimsoll({"compare", "--baseline", "at-50k", "--current", "at-25k", "--contract-exclude",
+                                  "tuning.rate"});
+    EXPECT_NE(text.out.find("offered rate 50,000 rec/s -> 25,000 rec/s: throughput not comparable"), std::string::npos)
+        << text.out;
+}
+
+namespace {
+
+// The column (in code points) where `token` starts in `line`, or -1.
+int columnOf(const std::string &line, const std::string &token)
+{
+    const auto at = line.find(token);
+    if (at == std::string::npos)
+        return -1;
+    int n = 0;
+    for (std::size_t i = 0; i < at; ++i)
+        n += (static_cast<unsigned char>(line[i]) & 0xC0) != 0x80 ? 1 : 0;
+    return n;
+}
+
+std::vector<std::string> linesOf(const std::string &text)
+{
+    std::vector<std::string> out;
+    std::size_t from = 0;
+    while (from < text.size()) {
+        const auto nl = text.find('\n', from);
+        out.push_back(text.substr(from, nl - from));
+        if (nl == std::string::npos)
+            break;
+        from = nl + 1;
+    }
+    return out;
+}
+
+// The code point at column `col` onwards.
+std::string fromColumn(const std::string &line, int col)
+{
+    std::size_t i = 0;
+    for (int n = 0; i < line.size(); ++i) {
+        if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) {
+            if (n == col)
+                break;
+            ++n;
+        }
+    }
+    return line.substr(i);
+}
+
+std::string record(const std::string &key, const std::string &ts, const std::string &scenario,
+                   const nlohmann::json &metrics)
+{
+    return nlohmann::json{{"format", "plimsoll-trend/1"}, {"run_key", key}, {"timestamp", ts},
+                          {"tool", "omb"},            {"target", "kafka"}, {"scenario", scenario},
+                          {"metrics", metrics}}
+               .dump() +
+           "\n";
+}
+
+} // namespace
+
+TEST_F(TrendsCli, CompareTextAlignsFoldsQuantilesAndCountsEverything)
+{
+    // Two runs of a tool with long metric names and sixty per-quantile latencies; a scenario
+    // each run has alone.
+    auto metrics = [](double p99) {
+        nlohmann::json m = {{"records_per_s", 100000.0},
+                            {"latency_p99_s", p99},
+                            {"a.really.long.tool.specific.name.latency_p999_s", 0.050}};
+        for (int q = 1; q <= 60; ++q)
+            m["publish.quantile." + std::to_string(q) + ".0"] = 0.001 * q;
+        return m;
+    };
+    std::string text = record("omb-a", "2026-09-10T03:00:00Z", "omb/x", metrics(0.010)) +
+                       record("omb-a", "2026-09-10T03:00:00Z", "omb/gone", {{"records_per_s", 1.0}}) +
+                       record("omb-b", "2026-09-11T03:00:00.250Z", "omb/x", metrics(0.015)) +
+                       record("omb-b", "2026-09-11T03:00:00.250Z", "omb/new", {{"records_per_s", 1.0}});
+    ASSERT_EQ(plimsoll({"import", write("omb.jsonl", text)}).exitCode, 0);
+
+    const Result r = plimsoll({"compare", "--baseline", "omb-a", "--current", "omb-b"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto lines = linesOf(r.out);
+    const auto header = std::find_if(lines.begin(), lines.end(),
+                                     [](const std::string &l) { return l.find("METRIC") != std::string::npos; });
+    ASSERT_NE(header, lines.end()) << r.out;
+    const int verdictCol = columnOf(*header, "VERDICT");
+    const int bandEnd = columnOf(*header, "NOISE BAND") + 10;
+    int rows = 0;
+    for (auto l = header + 1; l != lines.end() && !l->empty(); ++l) {
+        if (l->rfind("  ", 0) != 0)
+            continue; // a scenario's heading
+        ++rows;
+        const std::string verdict = fromColumn(*l, verdictCol);
+        EXPECT_TRUE(verdict.rfind("unchanged", 0) == 0 || verdict.rfind("regression", 0) == 0)
+            << "verdict column off in: " << *l << "\n" << r.out;
+        // The band is right-aligned under its title.
+        if (l->find("± ") != std::string::npos) {
+            EXPECT_NE(fromColumn(*l, bandEnd - 1).substr(0, 1), " ") << *l << "\n" << r.out;
+            EXPECT_EQ(fromColumn(*l, bandEnd).substr(0, 1), " ") << *l << "\n" << r.out;
+        }
+    }
+    EXPECT_EQ(rows, 4) << "three metrics and one row for the sixty quantiles:\n" << r.out;
+    const auto p99 = std::find_if(lines.begin(), lines.end(),
+                                  [](const std::string &l) { return l.rfind("  latency_p99_s ", 0) == 0; });
+    ASSERT_NE(p99, lines.end());
+    EXPECT_NE(p99->find("regression"), std::string::npos);
+    EXPECT_NE(p99->find("± 100 µs"), std::string::npos) << "a band of 1 % of 10 ms, in its unit: " << *p99;
+    const auto tp = std::find_if(lines.begin(), lines.end(),
+                                 [](const std::string &l) { return l.rfind("  records_per_s ", 0) == 0; });
+    ASSERT_NE(tp, lines.end());
+    EXPECT_NE(tp->find("± 1,000 rec/s"), std::string::npos) << *tp;
+    const auto family = std::find_if(lines.begin(), lines.end(), [](const std::string &l) {
+        return l.find("publish.quantile.*") != std::string::npos;
+    });
+    ASSERT_NE(family, lines.end());
+    EXPECT_NE(family->find("60 quantiles"), std::string::npos) << *family;
+    EXPECT_NE(r.out.find("1 regression, 0 improvements, 62 unchanged"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("63 metrics with fewer than 2 earlier runs (P -) judged by that floor alone"),
+              std::string::npos)
+        << "two runs and no history: the legend says what judged them\n" << r.out;
+    EXPECT_NE(r.out.find("only in baseline (1): omb/gone"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("only in current (1): omb/new"), std::string::npos) << r.out;
+
+    // --all and --json give every row.
+    const Result all = plimsoll({"compare", "--baseline", "omb-a", "--current", "omb-b", "--all"});
+    ASSERT_EQ(all.exitCode, 0);
+    int quantileRows = 0;
+    for (const auto &l : linesOf(all.out))
+        quantileRows += l.rfind("  publish.quantile.", 0) == 0 ? 1 : 0;
+    EXPECT_EQ(quantileRows, 60);
+    const Result j = plimsoll({"compare", "--baseline", "omb-a", "--current", "omb-b", "--json"});
+    EXPECT_EQ(j.json()["scenarios"][0]["metrics"].size(), 63u);
+    EXPECT_EQ(j.json()["summary"]["unchanged"], 62);
+    EXPECT_EQ(plimsoll({"compare", "--baseline", "omb-a", "--current", "omb-b", "--alpha", "0"}).exitCode, 2);
+}
+
+TEST_F(TrendsCli, RunsAndShowKeepTheirColumns)
+{
+    // Timestamps with and without a fraction, run keys short and long, metric names short and long.
+    const std::string text =
+        record("k", "2026-09-12T03:00:00.125Z", "s/one",
+               {{"records_per_s", 5.0}, {"an.exceptionally.long.metric.name.for.a.tool_p99_s", 0.002}}) +
+        record("a-run-key-much-longer-than-any-other-in-this-store", "2026-09-13T03:00:00Z", "s/one",
+               {{"records_per_s", 6.0}});
+    ASSERT_EQ(plimsoll({"import", write("mixed.jsonl", text)}).exitCode, 0);
+    const Result runs = plimsoll({"runs"});
+    ASSERT_EQ(runs.exitCode, 0) << runs.err;
+    const auto lines = linesOf(runs.out);
+    ASSERT_GE(lines.size(), 3u);
+    for (const char *title : {"RUN KEY", "COMMIT", "TOOL"}) {
+        const int col = columnOf(lines[0], title);
+        ASSERT_GE(col, 0) << title;
+        for (std::size_t i = 1; i < lines.size(); ++i) {
+            if (lines[i].empty())
+                continue;
+            EXPECT_NE(fromColumn(lines[i], col).substr(0, 1), " ") << title << " off in: " << lines[i];
+            EXPECT_EQ(fromColumn(lines[i], col - 1).substr(0, 1), " ") << title << " off in: " << lines[i];
+        }
+    }
+    const Result show = plimsoll({"show", "k"});
+    ASSERT_EQ(show.exitCode, 0) << show.err;
+    const auto shown = linesOf(show.out);
+    const auto a = std::find_if(shown.begin(), shown.end(),
+                                [](const std::string &l) { return l.find("    records_per_s") == 0; });
+    const auto b = std::find_if(shown.begin(), shown.end(),
+                                [](const std::string &l) { return l.find("    an.exceptionally") == 0; });
+    ASSERT_NE(a, shown.end()) << show.out;
+    ASSERT_NE(b, shown.end()) << show.out;
+    EXPECT_EQ(columnOf(*a, "5 rec/s"), columnOf(*b, "0.002")) << show.out;
+}
+
+TEST_F(TrendsCli, BudgetTableKeepsItsColumns)
+{
+    // The sample runs give products and configurations of different widths, some without a
+    // point within the budget.
+    ASSERT_EQ(plimsoll({"samples", "install"}).exitCode, 0);
+    const Result r = plimsoll({"budget", "--p99", "30ms"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto lines = linesOf(r.out);
+    ASSERT_GE(lines.size(), 4u) << r.out;
+    EXPECT_NE(lines[0].find("budget p99 ≤ 30 ms"), std::string::npos) << lines[0];
+    const std::string &header = lines[1];
+    const int throughputEnd = columnOf(header, "THROUGHPUT") + 10;
+    const int p99End = columnOf(header, "P99") + 3;
+    const int noteCol = columnOf(header, "NOTE");
+    int found = 0, missing = 0;
+    for (std::size_t i = 2; i < lines.size() && !lines[i].empty(); ++i) {
+        const std::string &l = lines[i];
+        // Right-aligned numbers end under the end of their title; the note starts under its own.
+        EXPECT_NE(fromColumn(l, throughputEnd - 1).substr(0, 1), " ") << l << "\n" << r.out;
+        EXPECT_NE(fromColumn(l, p99End - 1).substr(0, 1), " ") << l << "\n" << r.out;
+        if (l.find("no point within budget") != std::string::npos) {
+            ++missing;
+            EXPECT_EQ(columnOf(l, "no point within budget"), noteCol) << l << "\n" << r.out;
+        } else {
+            ++found;
+            EXPECT_EQ(fromColumn(l, throughputEnd - 2).substr(0, 2), "/s") << l;
+            EXPECT_EQ(fromColumn(l, p99End - 2).substr(0, 2), "ms") << l;
+        }
+    }
+    EXPECT_GE(found, 1) << r.out;
+    EXPECT_GE(missing, 1) << r.out;
 }

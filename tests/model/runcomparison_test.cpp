@@ -1,3 +1,5 @@
+#include "model/changepoints.h"
+#include "model/multipletesting.h"
 #include "model/otavacsv.h"
 #include "model/runcomparison.h"
 #include "model/trendchanges.h"
@@ -6,6 +8,7 @@
 
 #include <QTemporaryDir>
 
+#include <cmath>
 #include <cstdio>
 
 using namespace plimsoll;
@@ -237,4 +240,240 @@ TEST(RunComparison, NoiseBandIgnoresHistoryBeforeTheLastStep)
     EXPECT_EQ(metric(c, "records_per_s").historyPoints, 10);
     EXPECT_LT(metric(c, "records_per_s").noiseBand, 8000);
     EXPECT_EQ(metric(c, "records_per_s").verdict, Verdict::Regression);
+}
+
+// ---------------------------------------------------------------- many metrics at once
+
+TEST(Holm, AdjustedPValuesAndLevelsOfTheTextbookExample)
+{
+    // Holm (1979) as usually taught: four tests at α = 0.05. Sorted 0.005, 0.01, 0.03, 0.04
+    // meet α/4, α/3, then 0.03 > α/2: two rejections, and the procedure stops there.
+    const HolmResult h = holm({0.01, 0.04, 0.03, 0.005}, 0.05);
+    EXPECT_EQ(h.rejected, 2u);
+    // Adjusted: min(1, running max of (m − k + 1) p₍ₖ₎) = 0.02, 0.03, 0.06, max(0.06, 0.04).
+    const std::vector<double> adjusted = {0.03, 0.06, 0.06, 0.02};
+    const std::vector<double> level = {0.05 / 3, 0.05 / 2, 0.05 / 2, 0.05 / 4};
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_NEAR(h.adjusted[i], adjusted[i], 1e-15) << i;
+        EXPECT_NEAR(h.level[i], level[i], 1e-15) << i;
+    }
+    // 0.04 would pass α/1 on its own, but Holm never reaches it: its level is the one it stopped at.
+    EXPECT_GT(0.04, h.level[1]);
+    EXPECT_TRUE(holm({}, 0.05).adjusted.empty());
+    // Large factors are capped at 1.
+    EXPECT_DOUBLE_EQ(holm({0.5, 0.6, 0.7}, 0.05).adjusted[0], 1.0);
+}
+
+TEST(Holm, AgreesWithStatsmodels)
+{
+    // Reference values from an independent implementation: statsmodels 0.15.0
+    // multipletests(p, alpha=0.05, method="holm") and scipy 1.17.1 t.isf(alpha / 2, dof),
+    // run once on these inputs (ties included).
+    const std::vector<double> p = {0.0002, 0.31, 0.012, 0.049, 0.0041, 0.75, 0.012, 0.038, 0.0007, 0.2, 0.0125, 1.0};
+    const std::vector<double> adjusted = {0.0024, 0.93, 0.108, 0.245, 0.041, 1.0, 0.108, 0.228, 0.0077, 0.8, 0.108, 1.0};
+    const HolmResult h = holm(p, 0.05);
+    ASSERT_EQ(h.adjusted.size(), p.size());
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        EXPECT_NEAR(h.adjusted[i], adjusted[i], 1e-12) << i;
+        EXPECT_EQ(h.adjusted[i] <= 0.05, p[i] <= h.level[i]) << "level and adjusted p agree at " << i;
+    }
+    EXPECT_EQ(h.rejected, 3u);
+    EXPECT_NEAR(studentTCritical(0.0025, 9), 4.1457888284432425, 1e-9);
+    EXPECT_NEAR(studentTCritical(0.05 / 63, 9), 4.947839494992472, 1e-9);
+    EXPECT_NEAR(studentTCritical(1e-6, 30), 6.119075620384216, 1e-8);
+}
+
+TEST(Holm, StudentCriticalValuesOfTheTables)
+{
+    // Two-sided critical values from any t table.
+    EXPECT_NEAR(studentTCritical(0.05, 9), 2.262157, 1e-6);
+    EXPECT_NEAR(studentTCritical(0.01, 4), 4.604095, 1e-6);
+    EXPECT_NEAR(studentTCritical(0.05, 1), 12.706205, 1e-5);
+    EXPECT_NEAR(studentTTwoSided(studentTCritical(0.00125, 9), 9), 0.00125, 1e-12);
+    EXPECT_TRUE(std::isinf(studentTCritical(0, 9)));
+    EXPECT_EQ(studentTCritical(1, 9), 0);
+}
+
+namespace {
+
+// Ten nights of `metrics` latency metrics with ±1 % noise (sample σ 0.96 %), then a night
+// where the first metric moved by `firstMove` (a fraction) and the rest held.
+TrendHistory manyMetrics(int metrics, double firstMove)
+{
+    const double wiggle[] = {1, -1, 0.5, -0.5, 1.5, -1.5, 0, 0.8, -0.8, 0};
+    std::vector<RunRecord> runs;
+    for (int d = 1; d <= 11; ++d) {
+        RunRecord r = nightly(d, 1, 1);
+        r.scenarios[0].metrics.clear();
+        for (int k = 0; k < metrics; ++k) {
+            const double noise = d <= 10 ? wiggle[(d - 1 + k) % 10] / 100 : 0;
+            const double move = d == 11 && k == 0 ? firstMove : 0;
+            r.scenarios[0].metrics.push_back(
+                {"stage" + std::to_string(k) + ".latency_p50_s", 0.010 * (1 + noise) * (1 + move)});
+        }
+        runs.push_back(r);
+    }
+    return TrendHistory::fromRuns(runs);
+}
+
+RunRecord rampStep(const std::string &key, int d, double offered, double achieved, double cpu, double p99)
+{
+    RunRecord r = nightly(d, achieved, p99);
+    r.runKey = key;
+    r.tuning = {{"acks", "all"}};
+    r.scenarios[0].name = "bench/ramp/step-1";
+    r.scenarios[0].metrics = {{"records_per_s", achieved},
+                              {"latency_p99_s", p99},
+                              {"broker_cpu_avg", cpu},
+                              {"ramp.offered_records_per_s", offered}};
+    return r;
+}
+
+} // namespace
+
+TEST(RunComparison, OneMoveAmongManyMetricsIsCorrectedForTheirNumber)
+{
+    // +4 % against ±1 % noise: t = 4 / (0.96·√2) ≈ 2.95 with 9 degrees of freedom, p ≈ 0.016.
+    // Alone, a regression; among twenty metrics Holm needs p ≤ 0.05 / 20, and it is noise.
+    const RunComparison alone = compareRuns(manyMetrics(1, 0.04), "nightly-10", "nightly-11", {});
+    const MetricComparison &a = metric(alone, "stage0.latency_p50_s");
+    ASSERT_TRUE(a.pValue);
+    EXPECT_NEAR(*a.pValue, 0.01625156030733788, 1e-9) << "scipy: 2 * t.sf(2.949, 9)";
+    EXPECT_EQ(alone.tested, 1);
+    EXPECT_EQ(a.verdict, Verdict::Regression);
+    EXPECT_LT(a.noiseBand, std::abs(a.delta));
+
+    const RunComparison many = compareRuns(manyMetrics(20, 0.04), "nightly-10", "nightly-11", {});
+    const MetricComparison &m = metric(many, "stage0.latency_p50_s");
+    EXPECT_EQ(many.tested, 20);
+    EXPECT_NEAR(*m.pValue, *a.pValue, 1e-12) << "the raw p-value does not depend on the others";
+    EXPECT_NEAR(*m.adjustedPValue, 20 * *m.pValue, 1e-12);
+    EXPECT_EQ(m.verdict, Verdict::Unchanged);
+    EXPECT_GT(m.noiseBand, std::abs(m.delta)) << "the band shown is the corrected one: the delta is inside it";
+    EXPECT_FALSE(many.hasRegression()) << "the gate does not fail on noise";
+    // The band is in the metric's unit: t(α/20, 9)·s·√2 of a 10 ms latency, 5–6 % of it.
+    EXPECT_NEAR(m.noiseBand, studentTCritical(0.05 / 20, 9) * m.historyStddev * std::sqrt(2.0), 1e-12);
+    EXPECT_GT(m.noiseBand / m.baseline, 0.05);
+    EXPECT_LT(m.noiseBand / m.baseline, 0.06);
+
+    // A real move survives the correction.
+    const RunComparison real = compareRuns(manyMetrics(20, 0.25), "nightly-10", "nightly-11", {});
+    EXPECT_EQ(metric(real, "stage0.latency_p50_s").verdict, Verdict::Regression);
+    EXPECT_EQ(real.count(Verdict::Regression), 1);
+    EXPECT_EQ(real.count(Verdict::Unchanged), 19);
+}
+
+TEST(RunComparison, AStricterAlphaWidensTheBand)
+{
+    ComparisonOptions strict;
+    strict.alpha = 0.001;
+    const RunComparison c = compareRuns(manyMetrics(1, 0.04), "nightly-10", "nightly-11", {}, strict);
+    EXPECT_EQ(metric(c, "stage0.latency_p50_s").verdict, Verdict::Unchanged);
+}
+
+TEST(RunComparison, ThroughputAtDifferentOfferedRatesIsNotComparable)
+{
+    // Offered 20k then 10k: throughput halves because less was asked, CPU with it; p99 is
+    // still compared.
+    const TrendHistory h = TrendHistory::fromRuns(
+        {rampStep("fast", 1, 20000, 19900, 0.40, 0.010), rampStep("slow", 2, 10000, 9950, 0.20, 0.030)});
+    const RunComparison c = compareRuns(h, "fast", "slow", {});
+    ASSERT_EQ(c.scenarios.size(), 1u);
+    const ScenarioComparison &s = c.scenarios[0];
+    ASSERT_TRUE(s.compatible);
+    EXPECT_TRUE(s.offeredDiffers);
+    EXPECT_EQ(*s.offeredBaseline->recordsPerS, 20000);
+    EXPECT_EQ(s.offeredBaseline->source, "ramp.offered_records_per_s");
+    const MetricComparison &tp = metric(c, "records_per_s");
+    EXPECT_EQ(tp.verdict, Verdict::NotComparable);
+    EXPECT_NE(tp.note.find("achieved/offered 99.5 % -> 99.5 %"), std::string::npos) << tp.note;
+    EXPECT_EQ(metric(c, "broker_cpu_avg").verdict, Verdict::FollowsThroughput);
+    EXPECT_NEAR(*metric(c, "broker_cpu_avg").perRecordChangePercent, 0, 1e-9);
+    EXPECT_EQ(metric(c, "latency_p99_s").verdict, Verdict::Regression);
+    for (const MetricComparison &m : s.metrics)
+        EXPECT_NE(m.metric, "ramp.offered_records_per_s") << "the offered rate is a setting, not a delta";
+    EXPECT_EQ(c.count(Verdict::Regression), 1);
+
+    // The same offered rate: a throughput drop is a regression again.
+    const TrendHistory same = TrendHistory::fromRuns(
+        {rampStep("a", 1, 20000, 19900, 0.40, 0.010), rampStep("b", 2, 20000, 15000, 0.40, 0.010)});
+    const RunComparison c2 = compareRuns(same, "a", "b", {});
+    EXPECT_FALSE(c2.scenarios[0].offeredDiffers);
+    EXPECT_EQ(metric(c2, "records_per_s").verdict, Verdict::Regression);
+}
+
+TEST(RunComparison, OfferedRateFromTheRunsTuning)
+{
+    RunRecord r = nightly(1, 1, 1);
+    const ScenarioRecord &s = r.scenarios[0];
+    EXPECT_FALSE(offeredRate(r, s));
+    r.tuning["rate"] = "50000";
+    ASSERT_TRUE(offeredRate(r, s));
+    EXPECT_EQ(*offeredRate(r, s)->recordsPerS, 50000);
+    EXPECT_EQ(offeredRate(r, s)->source, "tuning.rate");
+    r.tuning["rate"] = "unlimited";
+    EXPECT_FALSE(offeredRate(r, s)->recordsPerS);
+    EXPECT_TRUE(offeredRatesDiffer(*offeredRate(r, s), OfferedRate{50000, ""}));
+    r.tuning["rate"] = "fast";
+    EXPECT_FALSE(offeredRate(r, s)) << "a word that is no rate is not read as one";
+    r.tuning.erase("rate");
+    r.tuning["producerRate"] = 0; // OpenMessaging Benchmark: find the maximum
+    EXPECT_FALSE(offeredRate(r, s)->recordsPerS);
+    r.tuning["producerRate"] = 100000;
+    EXPECT_EQ(*offeredRate(r, s)->recordsPerS, 100000);
+    // Pacing jitter is no difference.
+    EXPECT_FALSE(offeredRatesDiffer(OfferedRate{100000, ""}, OfferedRate{100300, ""}));
+    EXPECT_TRUE(offeredRatesDiffer(OfferedRate{100000, ""}, OfferedRate{110000, ""}));
+}
+
+TEST(RunComparison, DifferentOfferedRatesInTheTuningCompareWhenTheFamilyLeavesRateOut)
+{
+    auto run = [](const std::string &key, int d, int rate, double achieved) {
+        RunRecord r = nightly(d, achieved, 0.010);
+        r.runKey = key;
+        r.tuning["rate"] = rate;
+        return r;
+    };
+    const TrendHistory h = TrendHistory::fromRuns({run("a", 1, 50000, 49000), run("b", 2, 25000, 24500)});
+    EXPECT_FALSE(compareRuns(h, "a", "b", {}).scenarios[0].compatible) << "tuning.rate is part of the contract";
+    const ContractPolicies loose(std::vector<ContractPolicy>{{"pipeline/produce/", {"tuning.rate"}}});
+    const RunComparison c = compareRuns(h, "a", "b", loose);
+    ASSERT_TRUE(c.scenarios[0].compatible);
+    EXPECT_EQ(metric(c, "records_per_s").verdict, Verdict::NotComparable);
+    EXPECT_FALSE(c.hasRegression());
+}
+
+TEST(RunComparison, ResourceVerdictsDependOnThroughput)
+{
+    // Same offered rate, no history: the 1 % floor judges, per record for CPU once throughput moved.
+    auto pair = [](double tp2, double cpu2) {
+        return compareRuns(TrendHistory::fromRuns({rampStep("a", 1, 20000, 20000, 0.50, 0.010),
+                                                   rampStep("b", 2, 20000, tp2, cpu2, 0.010)}),
+                           "a", "b", {});
+    };
+    // Throughput fell 20 %, CPU with it: no improvement, it follows throughput.
+    const RunComparison fell = pair(16000, 0.40);
+    EXPECT_EQ(metric(fell, "records_per_s").verdict, Verdict::Regression);
+    EXPECT_EQ(metric(fell, "broker_cpu_avg").verdict, Verdict::FollowsThroughput);
+    EXPECT_EQ(fell.count(Verdict::Improvement), 0);
+    // The same CPU for 20 % less work: 25 % more per record, a regression.
+    const RunComparison flat = pair(16000, 0.50);
+    EXPECT_EQ(metric(flat, "broker_cpu_avg").verdict, Verdict::Regression);
+    EXPECT_NEAR(*metric(flat, "broker_cpu_avg").perRecordChangePercent, 25, 1e-9);
+    // CPU fell twice as fast as throughput: cheaper per record, an improvement.
+    EXPECT_EQ(metric(pair(16000, 0.30), "broker_cpu_avg").verdict, Verdict::Improvement);
+    // Throughput held: CPU is judged on its own.
+    const RunComparison held = pair(20000, 0.40);
+    EXPECT_EQ(metric(held, "broker_cpu_avg").verdict, Verdict::Improvement);
+    EXPECT_FALSE(metric(held, "broker_cpu_avg").perRecordChangePercent);
+}
+
+TEST(TuningContract, ExclusionsOfExactlyOneFamily)
+{
+    ContractPolicies p;
+    p.set("pipeline/", {"tuning.acks"});
+    p.set("pipeline/produce/", {"tuning.linger.ms", "tuning.batch.*"});
+    EXPECT_EQ(p.excludedOf("pipeline/produce/"), (std::vector<std::string>{"tuning.batch.*", "tuning.linger.ms"}));
+    EXPECT_EQ(p.excludedOf("pipeline/"), std::vector<std::string>{"tuning.acks"});
+    EXPECT_TRUE(p.excludedOf("other/").empty());
 }

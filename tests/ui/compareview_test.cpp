@@ -1,6 +1,8 @@
 // Compare and Trends over a real store: verdict rows, the incompatible section with its keys,
 // change points marked on the chart, a chosen baseline. Screenshots go to PLIMSOLL_ARTIFACT_DIR.
+#include "model/runcomparison.h"
 #include "model/store.h"
+#include "model/trendhistory.h"
 #include "ui/models/comparisontablemodel.h"
 #include "ui/views/compareview.h"
 #include "ui/views/trendsview.h"
@@ -18,6 +20,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QThreadPool>
+
+#include <map>
 
 using namespace plimsoll;
 using plimsoll::test::nightlyRun;
@@ -157,4 +161,35 @@ TEST_F(CompareViewTest, TrendsMarksChangePointsAndBaseline)
     view.selectPoint(25);
     QTest::qWait(50);
     EXPECT_TRUE(view.grab().save(artifact("trends-change-points.png")));
+}
+
+TEST(ComparisonTableModel, ShowsWhyAThroughputIsNotComparableAndCpuFollowsIt)
+{
+    // Two ramp steps offered 20k and 10k records/s: the verdicts the model gives, as the table shows them.
+    auto step = [](const std::string &key, int d, double offered, double achieved, double cpu) {
+        RunRecord r = nightlyRun(d, "c" + std::to_string(d), achieved);
+        r.runKey = key;
+        r.scenarios[0].metrics = {{"records_per_s", achieved},
+                                  {"broker_cpu_avg", cpu},
+                                  {"ramp.offered_records_per_s", offered}};
+        return r;
+    };
+    const RunComparison c = compareRuns(
+        TrendHistory::fromRuns({step("fast", 1, 20000, 19900, 0.40), step("slow", 2, 10000, 9950, 0.20)}), "fast",
+        "slow", {});
+    ComparisonTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.setComparison(c);
+    ASSERT_EQ(model.rowCount(), 2);
+    std::map<QString, int> rowOf;
+    for (int r = 0; r < model.rowCount(); ++r)
+        rowOf[model.index(r, ComparisonTableModel::Metric).data().toString()] = r;
+    const QModelIndex tp = model.index(rowOf.at("records_per_s"), ComparisonTableModel::Verdict);
+    EXPECT_EQ(tp.data().toString(), "not comparable");
+    EXPECT_EQ(tp.data(ComparisonTableModel::VerdictRole).toString(), "not_comparable");
+    EXPECT_TRUE(tp.data(Qt::ToolTipRole).toString().contains("achieved/offered")) << tp.data(Qt::ToolTipRole).toString().toStdString();
+    const QModelIndex cpu = model.index(rowOf.at("broker_cpu_avg"), ComparisonTableModel::Verdict);
+    EXPECT_EQ(cpu.data().toString(), "follows throughput");
+    EXPECT_TRUE(cpu.data(Qt::ToolTipRole).toString().contains("per record")) << cpu.data(Qt::ToolTipRole).toString().toStdString();
+    EXPECT_FALSE(cpu.data(Qt::BackgroundRole).isValid()) << "neither red nor green";
 }

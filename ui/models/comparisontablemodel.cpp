@@ -22,6 +22,8 @@ QColor verdictColor(Verdict v)
         return QColor(0xfc, 0xe8, 0xc0);
     case Verdict::Changed:
         return QColor(0xe4, 0xe4, 0xf4);
+    case Verdict::NotComparable:
+    case Verdict::FollowsThroughput:
     case Verdict::Unchanged:
         break;
     }
@@ -66,8 +68,17 @@ void ComparisonTableModel::setComparison(const RunComparison &comparison)
     m_rows.clear();
     for (const ScenarioComparison &s : comparison.scenarios) {
         for (const MetricComparison &m : s.metrics) {
+            QString why = m.adjustedPValue
+                              ? tr("p = %1, Holm-corrected over %2 metrics (α %3)")
+                                    .arg(QString::number(*m.adjustedPValue, 'g', 2))
+                                    .arg(comparison.tested)
+                                    .arg(comparison.options.alpha)
+                              : tr("fewer than two earlier runs: judged by the %1 % floor alone")
+                                    .arg(comparison.options.minRelativeBand * 100);
+            if (!m.note.empty())
+                why = QString::fromStdString(m.note) + QStringLiteral("\n") + why;
             m_rows.push_back({QString::fromStdString(s.scenario), QString::fromStdString(m.metric), m.metric,
-                              m.baseline, m.current, m.deltaPercent, m.noiseBand, {}, m.verdict});
+                              m.baseline, m.current, m.deltaPercent, m.noiseBand, {}, m.verdict, why});
         }
     }
     for (const RampComparison &r : comparison.ramps) {
@@ -80,7 +91,7 @@ void ComparisonTableModel::setComparison(const RunComparison &comparison)
             m_rows.push_back({ramp, QString::fromUtf8(parameterSymbol(p.name)), {}, p.baseline, p.current, pct,
                               std::nullopt,
                               QStringLiteral("%1 | %2").arg(intervalText(p.baselineCi), intervalText(p.currentCi)),
-                              p.verdict});
+                              p.verdict, tr("bootstrap intervals disjoint or not")});
         }
     }
     endResetModel();
@@ -129,6 +140,8 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::ToolTipRole && index.column() == NoiseBand && !r.band.isEmpty())
         return tr("Bootstrap intervals, baseline | current");
+    if (role == Qt::ToolTipRole && index.column() == Verdict)
+        return r.why;
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
@@ -151,7 +164,7 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
             return r.band;
         return r.noiseBand ? QStringLiteral("± ") + valueText(r.metricKey, *r.noiseBand) : QStringLiteral("—");
     case Verdict:
-        return QString::fromLatin1(toString(r.verdict));
+        return QString::fromLatin1(toString(r.verdict)).replace(QLatin1Char('_'), QLatin1Char(' '));
     default:
         return {};
     }

@@ -3,7 +3,9 @@
 // fitted USL parameter of every compatible ramp. Incompatible scenarios have no rows here (they
 // carry no delta); IncompatibleTableModel lists their differing keys.
 //
-// Verdicts colour their cell; SortRole gives numbers as numbers.
+// Verdicts colour their cell, and their tooltip says why (the corrected p-value; a throughput
+// not comparable at different offered rates; a resource that follows throughput per record).
+// SortRole gives numbers as numbers.
 
 #include "model/runcomparison.h"
 
@@ -39,6 +41,8 @@ private:
         std::optional<double> noiseBand;
         QString band; // shown instead of a number for parameters (their intervals)
         plimsoll::Verdict verdict = plimsoll::Verdict::Unchanged;
+        QString why; // the verdict's tooltip
+
     };
     std::vector<Row> m_rows;
 };

@@ -239,6 +239,11 @@ void CompareView::showComparison(const RunComparison &comparison)
                            .arg(comparison.count(Verdict::Improvement))
                            .arg(comparison.count(Verdict::Unchanged))
                            .arg(incompatible);
+        if (const int n = comparison.count(Verdict::NotComparable))
+            text += tr(" · %1 throughput(s) not comparable (offered rates differ)").arg(n);
+        if (const int n = comparison.count(Verdict::FollowsThroughput))
+            text += tr(" · %1 resource(s) following throughput").arg(n);
+        text += tr(" · Holm-corrected over %1 metric(s), α %2").arg(comparison.tested).arg(comparison.options.alpha);
         if (!comparison.onlyInBaseline.empty() || !comparison.onlyInCurrent.empty())
             text += tr(" · %1 scenario(s) in one run only")
                         .arg(comparison.onlyInBaseline.size() + comparison.onlyInCurrent.size());
