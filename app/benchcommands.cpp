@@ -13,6 +13,7 @@
 
 #include <plimsoll/version.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -234,6 +235,27 @@ std::string resolve(BenchArgs &a)
     return r.validate();
 }
 
+// An option the workload has no use for is refused, not ignored: "" when every one given applies.
+std::string inapplicableOption(const std::vector<const CLI::App *> &parsed, Workload w)
+{
+    const auto given = [&](const char *option) {
+        return std::any_of(parsed.begin(), parsed.end(), [&](const CLI::App *a) { return a->count(option) > 0; });
+    };
+    for (const char *o : {"--steps", "--step-by-rate", "--continue-past-saturation", "--p99-limit", "--probe-rate",
+                          "--broker-latency-histogram"})
+        if (w != Workload::Ramp && given(o))
+            return std::string(o) + " applies to 'bench ramp' only";
+    if (w == Workload::Producer)
+        for (const char *o : {"--from", "--validate", "--group", "--fetch-max-bytes", "--consumer-clients"})
+            if (given(o))
+                return std::string(o) + " is a consumer setting: 'bench producer' runs no consumer";
+    if (w == Workload::Consumer)
+        for (const char *o : {"--rate", "--acks", "--compression", "--linger", "--batch-size", "--producer-clients"})
+            if (given(o))
+                return std::string(o) + " is a producer setting: 'bench consumer' produces nothing";
+    return {};
+}
+
 void printSnapshot(const BenchSnapshot &s)
 {
     char line[256];
@@ -243,8 +265,12 @@ void printSnapshot(const BenchSnapshot &s)
     std::cerr << line;
 }
 
-int runBench(const CliContext &context, BenchArgs &args)
+int runBench(const CliContext &context, BenchArgs &args, const std::vector<const CLI::App *> &parsed)
 {
+    if (auto problem = inapplicableOption(parsed, args.config.workload); !problem.empty()) {
+        printError(problem);
+        return kExitUsage;
+    }
     if (auto problem = resolve(args); !problem.empty()) {
         printError(problem);
         return kExitUsage;
@@ -329,12 +355,12 @@ void addBenchCommands(CLI::App &app, Commands &commands)
         addOptions(sub, *args);
         const Workload workload = w.workload;
         sub->preparse_callback([args, workload](std::size_t) { args->config.workload = workload; });
-        commands.add(sub, [args](const CliContext &context) { return runBench(context, *args); });
+        commands.add(sub, [args, sub, bench](const CliContext &context) { return runBench(context, *args, {sub, bench}); });
     }
     addOptions(bench, *args);
     // Bare `bench`: the round trip (RunConfig's default workload). Registered after the
     // workloads so that a parsed workload subcommand is chosen first.
-    commands.add(bench, [args](const CliContext &context) { return runBench(context, *args); });
+    commands.add(bench, [args, bench](const CliContext &context) { return runBench(context, *args, {bench}); });
 }
 
 } // namespace plimsoll

@@ -91,8 +91,13 @@ TEST_F(InputDomains, OutOfDomainValuesAreRefusedWithTheirDomain)
         {{"bench", "ramp", "--embedded", "--steps", "1,2", "--probe-rate", "-1"}, "--probe-rate must be 0 records/s or more"},
         {{"bench", "--embedded", "--rate", "0"}, "--rate must be greater than 0 records/s (got 0 records/s): or 'unlimited'"},
         {{"bench", "ramp", "--embedded", "--steps", "1,2x"}, "--steps must be greater than 0 ('2x' is not a number)"},
-        {{"bench", "--embedded", "--p99-limit", "0"}, "--p99-limit must be greater than 0 s"},
+        {{"bench", "ramp", "--embedded", "--steps", "1", "--p99-limit", "0"}, "--p99-limit must be greater than 0 s"},
         {{"import", "--timeout", "0", "x.json"}, "--timeout must be a whole number from 1 to 86400 (got 0)"},
+        // Options the workload has no use for are refused, not ignored.
+        {{"bench", "--embedded", "--steps", "1,2"}, "--steps applies to 'bench ramp' only"},
+        {{"bench", "probe", "--embedded", "--p99-limit", "1s"}, "--p99-limit applies to 'bench ramp' only"},
+        {{"bench", "producer", "--embedded", "--from", "end"}, "--from is a consumer setting: 'bench producer' runs no consumer"},
+        {{"bench", "consumer", "--embedded", "--rate", "100"}, "--rate is a producer setting: 'bench consumer' produces nothing"},
     };
     for (const Refusal &r : refusals) {
         SCOPED_TRACE(r.args.join(' ').toStdString());

@@ -47,7 +47,7 @@ struct ReadmeCommand
 };
 
 // Every `plimsoll …` command of the README's ```sh blocks and of its table cells.
-std::vector<ReadmeCommand> readmeCommands()
+[[maybe_unused]] std::vector<ReadmeCommand> readmeCommands()
 {
     std::ifstream in(kReadme.toStdString());
     EXPECT_TRUE(in) << "cannot read " << kReadme.toStdString();
@@ -247,7 +247,7 @@ QString placeholder(const QString &token, const QTemporaryDir &dir, const QStrin
     return token;
 }
 
-const Case *caseFor(const std::string &readme)
+[[maybe_unused]] const Case *caseFor(const std::string &readme)
 {
     for (const Case &c : kCases)
         if (c.readme == readme)
@@ -377,7 +377,7 @@ void runCase(const Case &c, const QString &bootstrap = {}, const QString &topic 
     }
 }
 
-std::string testName(const Case &c, size_t index)
+[[maybe_unused]] std::string testName(const Case &c, size_t index)
 {
     std::string name = "L" + std::to_string(index) + "_";
     for (char ch : c.readme.substr(9, 40))
