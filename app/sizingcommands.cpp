@@ -5,6 +5,7 @@
 #include "app/optiondomain.h"
 #include "app/sizingoptions.h"
 
+#include "model/catalog.h"
 #include "model/latencybudget.h"
 #include "model/placement.h"
 #include "model/ramppoints.h"
@@ -405,7 +406,18 @@ void addSizingCommands(CLI::App &app, Commands &commands)
     fitCmd->add_option("--run", fit->run, "Run id or key")->required();
     fitCmd->add_option("--scenarios", fit->prefix, "Scenario name prefix (e.g. pipeline/produce/)")
         ->required();
-    fitCmd->add_option("--x", fit->x, "Load factor (producers, shards, ...)")->capture_default_str();
+    fitCmd->add_option("--x", fit->x, "Load factor (producers, shards, ...)")
+        ->capture_default_str()
+        ->check(CLI::Validator(
+            [](std::string &x) {
+                if (Topology().setFactor(x, 0))
+                    return std::string();
+                std::string known;
+                for (const FactorInfo &f : factorCatalog())
+                    known += (known.empty() ? "" : ", ") + std::string(f.name);
+                return "--x must be a load factor: " + known + " (got '" + x + "')";
+            },
+            std::string()));
     fitCmd->add_option("--y", fit->y, "Metric (records_per_s, bytes_per_s, ...)")->capture_default_str();
     fitCmd->add_option("--fit-range", fit->range, "Only points with A ≤ x ≤ B (A:B, either may be empty)");
     addNumber(fitCmd, "--predict", fit->predict, FitArgs::kPredict, "Predict at these N (comma-separated)")

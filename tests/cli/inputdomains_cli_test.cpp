@@ -83,6 +83,7 @@ TEST_F(InputDomains, OutOfDomainValuesAreRefusedWithTheirDomain)
         {{"compare", "--baseline", "a", "--current", "b", "--history", "-1"}, "--history must be a whole number from 0"},
         {{"fit", "--run", "r", "--scenarios", "p/", "--resamples", "-1"}, "--resamples must be a whole number from 0"},
         {{"fit", "--run", "r", "--scenarios", "p/", "--predict", "4,-2"}, "--predict must be greater than 0 (got -2)"},
+        {{"fit", "--run", "r", "--scenarios", "p/", "--x", "producer"}, "--x must be a load factor: producers, consumers"},
         {{"budget", "--p99", "1ms", "--little-tolerance", "2"}, "--little-tolerance must be between 0 and 1 (got 2)"},
         {{"budget", "--p99", "0"}, "--p99 must be greater than 0 s"},
         {{"bench", "--embedded", "--partitions", "0"}, "--partitions must be a whole number from 1"},
