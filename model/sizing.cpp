@@ -251,6 +251,13 @@ SizingResult Sizer::size(const SizingInputs &in) const
                   " hash slots of one Redis cluster: outside what this model describes";
         return r;
     }
+    // Far past the measured configuration the per-shard capacity is an assumption no run shows:
+    // the answer stands, flagged as such.
+    if (m.rampShards > 0 && shards > 2 * m.rampShards)
+        r.warnings.push_back(std::to_string(shards) + " shards is " + fmt("%.3g", double(shards) / m.rampShards) +
+                             "× the " + std::to_string(m.rampShards) +
+                             " shards the capacity was measured on: it assumes each shard keeps its measured "
+                             "capacity at that scale, which no run in the store shows");
     // The shards were spread over the nodes that hold them; a spare node for losing one comes
     // on top, and the reasoning names both.
     const int shardNodes = nodes;

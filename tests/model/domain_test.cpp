@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace plimsoll;
 
 TEST(Domain, DescribesAndRefusesInWords)
@@ -99,4 +102,13 @@ TEST(SizingDomains, BeyondTheSlotSpaceIsRefused)
     EXPECT_LE(big.shards, 16384);
     for (const ComponentLoad &l : big.loads)
         EXPECT_LE(l.utilization, l.limit * 1.0001) << l.component;
+    // Far past the 24 measured shards the answer is flagged as an extrapolation; at the
+    // measured scale it is not.
+    const auto flagged = [](const SizingResult &r) {
+        return std::any_of(r.warnings.begin(), r.warnings.end(), [](const std::string &w) {
+            return w.find("shards the capacity was measured on") != std::string::npos;
+        });
+    };
+    EXPECT_TRUE(flagged(big));
+    EXPECT_FALSE(flagged(sampleSizer().size(at(600e3))));
 }
