@@ -42,6 +42,7 @@ struct BenchArgs
 
     // Domains of the numeric options (RunConfig::validate() adds the checks that need several).
     static constexpr Domain kPartitions = Domain::count(1, 100000);
+    static constexpr Domain kRecords = Domain::count(1, 1e12);
     static constexpr Domain kReplicationFactor = Domain::count(1, 32767);
     static constexpr Domain kClients = Domain::count(1, 10000);
     static constexpr Domain kMetricsPort = Domain::count(0, 65535);
@@ -74,7 +75,8 @@ void addOptions(CLI::App *c, BenchArgs &a)
         ->capture_default_str();
     addNumber(c, "--consumer-clients", r.consumerClients, BenchArgs::kClients, "Consumer clients")
         ->capture_default_str();
-    c->add_option("--records", a.records, "Records to produce (or consume); default 100000");
+    c->add_option("--records", a.records, "Records to produce (or consume); default 100000 (" +
+                                              BenchArgs::kRecords.describe() + ")");
     c->add_option("--duration", a.duration, "Run for this long instead of a record count (10s, PT1M)");
     c->add_option("--record-size", a.recordSize, "Bytes per value, envelope included (B/KB/MB/GB)")
         ->capture_default_str();
@@ -157,14 +159,9 @@ std::string resolve(BenchArgs &a)
     if (auto problem = BenchArgs::kP99Limit.check("--p99-limit", std::chrono::duration<double>(r.p99Limit).count()))
         return *problem;
     if (!a.records.empty()) {
-        try {
-            std::size_t used = 0;
-            r.records = std::stoll(a.records, &used);
-            if (used != a.records.size() || r.records < 1)
-                throw std::invalid_argument(a.records);
-        } catch (const std::exception &) {
-            return "--records: '" + a.records + "' is not a positive whole number";
-        }
+        if (auto problem = BenchArgs::kRecords.checkText("--records", a.records))
+            return *problem;
+        r.records = static_cast<int64_t>(std::stod(a.records)); // whole, in range: checked above
     }
     if (!a.records.empty() && !a.duration.empty())
         return "--records and --duration exclude each other";

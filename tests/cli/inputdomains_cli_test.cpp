@@ -88,6 +88,8 @@ TEST_F(InputDomains, OutOfDomainValuesAreRefusedWithTheirDomain)
         {{"budget", "--p99", "0"}, "--p99 must be greater than 0 s"},
         {{"bench", "--embedded", "--partitions", "0"}, "--partitions must be a whole number from 1"},
         {{"bench", "--embedded", "--clients", "0"}, "--clients must be a whole number from 1"},
+        {{"bench", "--embedded", "--records", "0"}, "--records must be a whole number from 1 to 1000000000000 (got 0)"},
+        {{"bench", "--embedded", "--records", "1.5k"}, "--records must be a whole number from 1 to 1000000000000 ('1.5k' is not a number)"},
         {{"bench", "--embedded", "--metrics-port", "70000"}, "--metrics-port must be a whole number from 0 to 65535 (got 70000)"},
         {{"bench", "ramp", "--embedded", "--steps", "1,2", "--probe-rate", "-1"}, "--probe-rate must be 0 records/s or more"},
         {{"bench", "--embedded", "--rate", "0"}, "--rate must be greater than 0 records/s (got 0 records/s): or 'unlimited'"},

@@ -153,7 +153,7 @@ const std::vector<Case> kCases = {
      {"bench", "roundtrip", "--bootstrap-server", "embedded", "--records", "2000", "--output", "json"}, {}, {}, 0,
      {"format", "scenarios"}},
     {"plimsoll fit", {"fit", "--help"}},
-    {"plimsoll changes", {"changes", "--json"}, {}, {}, 0, {"window", "pvalue", "change_count", "series", "baseline_changes"}},
+    {"plimsoll changes", {"changes", "--json"}, {}, {}, 0, {"window", "pvalue", "min_magnitude", "since", "change_count", "series", "baseline_changes"}},
     {"plimsoll export --format csv|json|jsonl|hlog|otava-csv",
      {"export", "--format", "otava-csv", "--scenario", "pipeline/produce/step-16", "--out", "-"}, {}, {}, 0, {}, {},
      "time,run_key,commit,image_digest,target,tuning"},
@@ -179,7 +179,7 @@ const std::vector<Case> kCases = {
      {{"--duration", "1s"}, {"--warmup", "200ms"}}, kEmbedded, 0, {}, {}, "bench/ramp/step-1"},
     {"plimsoll bench ramp --step-by-rate --steps 10000,20000,40000 --duration 30s", {},
      {{"--duration", "1s"}}, kEmbedded, 0, {}, {}, "bench/ramp/step-1"},
-    {"plimsoll bench probe --rate 100 --duration 2m", {}, {{"--duration", "2s"}}, kEmbedded, 0, {}, {}, "e2e"},
+    {"plimsoll bench probe --rate 100 --duration 2m", {}, {{"--duration", "1s"}}, kEmbedded, 0, {}, {}, "e2e"},
 
     // ---- fit, size, placement, budget (table)
     {"plimsoll fit --run RUN --scenarios PREFIX [--x FACTOR] [--y METRIC] [--fit-range A:B] [--predict N,...] "
