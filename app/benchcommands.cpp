@@ -2,6 +2,7 @@
 // cluster, as the seed's `korvet bench` spells them. Bare `plimsoll bench` is a round trip
 // on a new topic plimsoll-benchmark-<uuid>.
 #include "app/command.h"
+#include "app/optiondomain.h"
 
 #include "model/units.h"
 #include "runner/benchengine.h"
@@ -12,6 +13,7 @@
 
 #include <plimsoll/version.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -51,6 +53,19 @@ struct BenchArgs
     std::vector<std::string> redis, brokerMetrics, reApi; // ramp collectors, as typed (repeatable, comma lists)
     int clients = 0;
     bool noStore = false;
+
+    // Domains of the numeric options (RunConfig::validate() adds the checks that need several).
+    static constexpr Domain kPartitions = Domain::count(1, 100000);
+    static constexpr Domain kRecords = Domain::count(1, 1e12);
+    static constexpr Domain kReplicationFactor = Domain::count(1, 32767);
+    static constexpr Domain kClients = Domain::count(1, 10000);
+    static constexpr Domain kMetricsPort = Domain::count(0, 65535);
+    static constexpr Domain kProbeRate = Domain::atLeast(0, "records/s").withNote("0 runs no probe");
+    static constexpr Domain kRate = Domain::above(0, "records/s").withNote("or 'unlimited'");
+    static constexpr Domain kStep = Domain::above(0).withNote("producer clients, or records/s with --step-by-rate");
+    static constexpr Domain kLinger = Domain::atLeast(0, "s");
+    static constexpr Domain kP99Limit = Domain::above(0, "s");
+    static constexpr Domain kDuration = Domain::above(0, "s");
 };
 
 void addOptions(CLI::App *c, BenchArgs &a)
@@ -64,13 +79,18 @@ void addOptions(CLI::App *c, BenchArgs &a)
     c->add_option("--topic", r.topic, "Topic (default: a new plimsoll-benchmark-<uuid>)");
     c->add_flag("--create-topic", r.createTopic, "Create the named topic when it is missing");
     c->add_flag("--cleanup", r.cleanup, "Delete the topic afterwards, only if this run created it");
-    c->add_option("--partitions", r.partitions, "Partitions of a created topic")->capture_default_str();
-    c->add_option("--replication-factor", r.replicationFactor, "Replication factor of a created topic")
+    addNumber(c, "--partitions", r.partitions, BenchArgs::kPartitions, "Partitions of a created topic")
         ->capture_default_str();
-    c->add_option("--clients", a.clients, "Producer and consumer clients each");
-    c->add_option("--producer-clients", r.producerClients, "Producer clients")->capture_default_str();
-    c->add_option("--consumer-clients", r.consumerClients, "Consumer clients")->capture_default_str();
-    c->add_option("--records", a.records, "Records to produce (or consume); default 100000");
+    addNumber(c, "--replication-factor", r.replicationFactor, BenchArgs::kReplicationFactor,
+              "Replication factor of a created topic")
+        ->capture_default_str();
+    addNumber(c, "--clients", a.clients, BenchArgs::kClients, "Producer and consumer clients each");
+    addNumber(c, "--producer-clients", r.producerClients, BenchArgs::kClients, "Producer clients")
+        ->capture_default_str();
+    addNumber(c, "--consumer-clients", r.consumerClients, BenchArgs::kClients, "Consumer clients")
+        ->capture_default_str();
+    c->add_option("--records", a.records, "Records to produce (or consume); default 100000 (" +
+                                              BenchArgs::kRecords.describe() + ")");
     c->add_option("--duration", a.duration, "Run for this long instead of a record count (10s, PT1M)");
     c->add_option("--record-size", a.recordSize, "Bytes per value, envelope included (B/KB/MB/GB)")
         ->capture_default_str();
@@ -92,7 +112,8 @@ void addOptions(CLI::App *c, BenchArgs &a)
         ->check(CLI::IsMember({"text", "json", "jsonl"}))
         ->capture_default_str();
     c->add_option("--result-file", a.resultFile, "Write the final JSON result here, atomically");
-    c->add_option("--metrics-port", r.metricsPort, "Serve /metrics and /health on 127.0.0.1:PORT while running");
+    addNumber(c, "--metrics-port", r.metricsPort, BenchArgs::kMetricsPort,
+              "Serve /metrics and /health on 127.0.0.1:PORT while running");
     c->add_option("--command-config", a.commandConfig, "Kafka client .properties (TLS, SASL)");
     c->add_option("--histogram-log", r.histogramLog, "HdrHistogram V2 interval log file (µs)");
     c->add_option("--steps", a.steps, "Ramp: loads per step, e.g. 1,2,4,8 (producer clients, or rates)");
@@ -100,7 +121,7 @@ void addOptions(CLI::App *c, BenchArgs &a)
     c->add_flag("--continue-past-saturation", r.continuePastSaturation, "Ramp: run every step");
     c->add_option("--p99-limit", a.p99Limit, "Ramp: a step whose produce p99 exceeds this is saturated")
         ->capture_default_str();
-    c->add_option("--probe-rate", r.probeRate, "Ramp: records/s of the latency probe (0: no probe)")
+    addNumber(c, "--probe-rate", r.probeRate, BenchArgs::kProbeRate, "Ramp: records/s of the latency probe (0: no probe)")
         ->capture_default_str();
     c->add_option("--redis", a.redis,
                   "Ramp: Redis shard HOST:PORT[,HOST:PORT...] whose INFO CPU gives shard_cpu_max (repeatable)");
@@ -141,30 +162,27 @@ std::string resolve(BenchArgs &a)
                          duration(a.p99Limit, "--p99-limit", r.p99Limit)})
         if (!problem.empty())
             return problem;
-    if (!a.duration.empty())
+    if (!a.duration.empty()) {
         if (auto problem = duration(a.duration, "--duration", r.duration); !problem.empty())
             return problem;
+        if (auto problem = BenchArgs::kDuration.check("--duration", std::chrono::duration<double>(r.duration).count()))
+            return *problem;
+    }
+    if (auto problem = BenchArgs::kLinger.check("--linger", std::chrono::duration<double>(r.linger).count()))
+        return *problem;
+    if (auto problem = BenchArgs::kP99Limit.check("--p99-limit", std::chrono::duration<double>(r.p99Limit).count()))
+        return *problem;
     if (!a.records.empty()) {
-        try {
-            std::size_t used = 0;
-            r.records = std::stoll(a.records, &used);
-            if (used != a.records.size() || r.records < 1)
-                throw std::invalid_argument(a.records);
-        } catch (const std::exception &) {
-            return "--records: '" + a.records + "' is not a positive whole number";
-        }
+        if (auto problem = BenchArgs::kRecords.checkText("--records", a.records))
+            return *problem;
+        r.records = static_cast<int64_t>(std::stod(a.records)); // whole, in range: checked above
     }
     if (!a.records.empty() && !a.duration.empty())
         return "--records and --duration exclude each other";
     if (a.rate != "unlimited") {
-        try {
-            std::size_t used = 0;
-            r.rate = std::stod(a.rate, &used);
-            if (used != a.rate.size() || !(r.rate > 0))
-                throw std::invalid_argument(a.rate);
-        } catch (const std::exception &) {
-            return "--rate: '" + a.rate + "' is neither 'unlimited' nor a positive number of records/s";
-        }
+        if (auto problem = BenchArgs::kRate.checkText("--rate", a.rate))
+            return *problem;
+        r.rate = std::stod(a.rate);
         if (r.workload == Workload::Probe)
             r.probeRate = r.rate;
     }
@@ -179,11 +197,9 @@ std::string resolve(BenchArgs &a)
     }
     std::stringstream steps(a.steps);
     for (std::string item; std::getline(steps, item, ',');) {
-        try {
-            r.steps.push_back(std::stod(item));
-        } catch (const std::exception &) {
-            return "--steps: '" + item + "' is not a number";
-        }
+        if (auto problem = BenchArgs::kStep.checkText("--steps", item))
+            return *problem;
+        r.steps.push_back(std::stod(item));
     }
     const auto splitTargets = [](const std::vector<std::string> &typed, std::vector<std::string> &out) {
         out.clear();
@@ -230,6 +246,27 @@ std::string resolve(BenchArgs &a)
     return r.validate();
 }
 
+// An option the workload has no use for is refused, not ignored: "" when every one given applies.
+std::string inapplicableOption(const std::vector<const CLI::App *> &parsed, Workload w)
+{
+    const auto given = [&](const char *option) {
+        return std::any_of(parsed.begin(), parsed.end(), [&](const CLI::App *a) { return a->count(option) > 0; });
+    };
+    for (const char *o : {"--steps", "--step-by-rate", "--continue-past-saturation", "--p99-limit", "--probe-rate",
+                          "--broker-latency-histogram"})
+        if (w != Workload::Ramp && given(o))
+            return std::string(o) + " applies to 'bench ramp' only";
+    if (w == Workload::Producer)
+        for (const char *o : {"--from", "--validate", "--group", "--fetch-max-bytes", "--consumer-clients"})
+            if (given(o))
+                return std::string(o) + " is a consumer setting: 'bench producer' runs no consumer";
+    if (w == Workload::Consumer)
+        for (const char *o : {"--rate", "--acks", "--compression", "--linger", "--batch-size", "--producer-clients"})
+            if (given(o))
+                return std::string(o) + " is a producer setting: 'bench consumer' produces nothing";
+    return {};
+}
+
 void printSnapshot(const BenchSnapshot &s)
 {
     char line[256];
@@ -239,8 +276,12 @@ void printSnapshot(const BenchSnapshot &s)
     std::cerr << line;
 }
 
-int runBench(const CliContext &context, BenchArgs &args)
+int runBench(const CliContext &context, BenchArgs &args, const std::vector<const CLI::App *> &parsed)
 {
+    if (auto problem = inapplicableOption(parsed, args.config.workload); !problem.empty()) {
+        printError(problem);
+        return kExitUsage;
+    }
     if (auto problem = resolve(args); !problem.empty()) {
         printError(problem);
         return kExitUsage;
@@ -328,12 +369,12 @@ void addBenchCommands(CLI::App &app, Commands &commands)
         addOptions(sub, *args);
         const Workload workload = w.workload;
         sub->preparse_callback([args, workload](std::size_t) { args->config.workload = workload; });
-        commands.add(sub, [args](const CliContext &context) { return runBench(context, *args); });
+        commands.add(sub, [args, sub, bench](const CliContext &context) { return runBench(context, *args, {sub, bench}); });
     }
     addOptions(bench, *args);
     // Bare `bench`: the round trip (RunConfig's default workload). Registered after the
     // workloads so that a parsed workload subcommand is chosen first.
-    commands.add(bench, [args](const CliContext &context) { return runBench(context, *args); });
+    commands.add(bench, [args, bench](const CliContext &context) { return runBench(context, *args, {bench}); });
 }
 
 } // namespace plimsoll

@@ -1,5 +1,6 @@
 #include "app/cli.h"
 #include "app/command.h"
+#include "app/optiondomain.h"
 
 #include "runner/librdkafkainfo.h"
 
@@ -53,6 +54,23 @@ std::unique_ptr<Store> CliContext::openStore() const
     }
 }
 
+std::unique_ptr<Store> CliContext::openExistingStore() const
+{
+    if (!QFileInfo::exists(QString::fromStdString(storePath))) {
+        printError("no store at " + storePath +
+                   (defaultStore ? " yet: import results first (`plimsoll import PATH`) or add the "
+                                   "sample runs (`plimsoll samples install`)"
+                                 : ": check --db (or PLIMSOLL_DB); `plimsoll import` creates a store"));
+        return nullptr;
+    }
+    try {
+        return std::make_unique<Store>(storePath);
+    } catch (const StoreError &e) {
+        printError(e.what());
+        return nullptr;
+    }
+}
+
 const Commands::Action *Commands::chosen() const
 {
     for (const auto &e : m_entries)
@@ -78,6 +96,12 @@ CliOutcome runCli(int argc, char **argv)
     app.add_option("--db", db, "Store file (default: the user's data directory)")
         ->envname("PLIMSOLL_DB");
     app.require_subcommand(0, 1);
+    // Every subcommand takes --db after its name too: options it does not know fall through
+    // to here (subcommands inherit the setting).
+    app.fallthrough();
+    app.failure_message([](const CLI::App *, const CLI::Error &e) {
+        return "plimsoll: " + usageMessage(e) + "\nRun with --help for more information.\n";
+    });
     Commands commands;
     for (AddCommands add : kCommandFamilies)
         add(app, commands);

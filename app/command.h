@@ -25,7 +25,11 @@ struct CliContext
     bool defaultStore = true;
 
     // Opens (creating when missing) the store; on failure prints why and returns nullptr.
+    // For commands that write: import, bench, samples install.
     std::unique_ptr<Store> openStore() const;
+    // Opens a store that exists; a missing one is said to be missing (and nothing is created).
+    // For commands that only read.
+    std::unique_ptr<Store> openExistingStore() const;
 };
 
 class Commands

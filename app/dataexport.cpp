@@ -1,6 +1,7 @@
 #include "app/dataexport.h"
 
 #include "app/clioutput.h"
+#include "app/optiondomain.h"
 #include "importers/trendrecordwriter.h"
 #include "model/catalog.h"
 #include "model/hdrlogwriter.h"
@@ -67,6 +68,16 @@ std::vector<RunDetail> selectRuns(const Store &store, const std::string &scenari
             std::erase_if(d.record.scenarios, [&](const ScenarioRecord &s) {
                 return s.name.find(scenario) == std::string::npos;
             });
+    if (!sel.metrics.empty())
+        for (RunDetail &d : out)
+            for (ScenarioRecord &s : d.record.scenarios) {
+                std::erase_if(s.metrics, [&](const MetricValue &m) {
+                    return std::find(sel.metrics.begin(), sel.metrics.end(), m.name) == sel.metrics.end();
+                });
+                std::erase_if(s.series, [&](const SeriesRecord &series) {
+                    return std::find(sel.metrics.begin(), sel.metrics.end(), series.name) == sel.metrics.end();
+                });
+            }
     return out;
 }
 
@@ -219,14 +230,20 @@ std::shared_ptr<DataExportSelection> addDataExportOptions(CLI::App *exp)
 {
     auto sel = std::make_shared<DataExportSelection>();
     exp->add_option("--run", sel->runs, "csv/json/jsonl/hlog: only these runs (id or key, repeatable)");
-    exp->add_option("--since", sel->since, "csv/json/jsonl/hlog: only runs at or after this ISO-8601 time");
+    exp->add_option("--since", sel->since, "csv/json/jsonl/hlog: only runs at or after this ISO-8601 time or date")
+        ->transform(isoTime("--since"));
     return sel;
 }
 
 int runDataExport(const CliContext &c, const std::string &format, const std::string &scenario,
                   const std::string &out, const DataExportSelection &selection)
 {
-    auto store = c.openStore();
+    if (format == "hlog" && !selection.metrics.empty()) {
+        printError("--metric does not apply to hlog: each histogram is rebuilt from a scenario's "
+                   "latency percentiles together");
+        return kExitUsage;
+    }
+    auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
     std::string error, text;

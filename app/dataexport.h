@@ -24,6 +24,7 @@ struct DataExportSelection
 {
     std::vector<std::string> runs; // by id or key; empty: every run
     std::string since;             // ISO-8601, inclusive
+    std::vector<std::string> metrics; // only these metrics (csv, json, jsonl); empty: every one
 };
 
 bool isDataExportFormat(const std::string &format);

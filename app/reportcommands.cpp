@@ -68,7 +68,7 @@ int runReport(const CliContext &c, const ReportArgs &a)
         printError("PDF and HTML reports draw charts and need a GUI application object");
         return kExitFailure;
     }
-    auto store = c.openStore();
+    auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
     ReportRequest request;

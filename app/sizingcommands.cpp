@@ -3,8 +3,10 @@
 // shapes are in the README).
 #include "app/clioutput.h"
 #include "app/command.h"
+#include "app/optiondomain.h"
 #include "app/sizingoptions.h"
 
+#include "model/catalog.h"
 #include "model/latencybudget.h"
 #include "model/placement.h"
 #include "model/ramppoints.h"
@@ -35,7 +37,7 @@ json interval(const UslInterval &i)
     return json::array({number(i.lo), number(i.hi)});
 }
 
-std::optional<double> seconds(const std::string &text, const char *what)
+std::optional<double> seconds(const std::string &text, const char *what, const Domain &domain)
 {
     std::string error;
     const auto d = parseDuration(text, &error);
@@ -43,7 +45,12 @@ std::optional<double> seconds(const std::string &text, const char *what)
         printError(std::string(what) + ": " + error);
         return std::nullopt;
     }
-    return std::chrono::duration<double>(*d).count();
+    const double s = std::chrono::duration<double>(*d).count();
+    if (const auto problem = domain.check(what, s)) {
+        printError(*problem);
+        return std::nullopt;
+    }
+    return s;
 }
 
 // ---------------------------------------------------------------------------------------- fit
@@ -54,6 +61,9 @@ struct FitArgs
     std::vector<double> predict;
     int resamples = 1000;
     bool json = false;
+
+    static constexpr Domain kPredict = Domain::above(0).withNote("a load factor's value, e.g. producers");
+    static constexpr Domain kResamples = Domain::count(0, 100000);
 };
 
 int runFit(const CliContext &c, const FitArgs &a)
@@ -73,8 +83,12 @@ int runFit(const CliContext &c, const FitArgs &a)
             printError("--fit-range '" + a.range + "' is not A:B (e.g. 1:12)");
             return kExitUsage;
         }
+        if (options.fitFrom && options.fitTo && *options.fitFrom > *options.fitTo) {
+            printError("--fit-range '" + a.range + "': A must not be above B (e.g. 1:12)");
+            return kExitUsage;
+        }
     }
-    auto store = c.openStore();
+    auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
     std::vector<RunRecord> runs;
@@ -195,7 +209,7 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
         return kExitUsage;
     }
     const SizingInputs &in = parsed->inputs;
-    auto store = c.openStore();
+    auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
     std::unique_ptr<Sizer> sizer;
@@ -306,18 +320,18 @@ json budgetedToJson(const BudgetedPoint &b, const LatencyPointOrigin *origin)
 int runBudget(const CliContext &c, const BudgetArgs &a)
 {
     LatencyBudget budget;
-    const auto p99 = seconds(a.p99, "--p99");
+    const auto p99 = seconds(a.p99, "--p99", LatencyBudget::kP99);
     if (!p99)
         return kExitUsage;
     budget.p99 = *p99;
     if (!a.p999.empty()) {
-        const auto p999 = seconds(a.p999, "--p999");
+        const auto p999 = seconds(a.p999, "--p999", LatencyBudget::kP999);
         if (!p999)
             return kExitUsage;
         budget.p999 = *p999;
     }
     budget.littleTolerance = a.tolerance;
-    auto store = c.openStore();
+    auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
     std::vector<LatencyPointOrigin> origins;
@@ -379,12 +393,24 @@ void addSizingCommands(CLI::App &app, Commands &commands)
     fitCmd->add_option("--run", fit->run, "Run id or key")->required();
     fitCmd->add_option("--scenarios", fit->prefix, "Scenario name prefix (e.g. pipeline/produce/)")
         ->required();
-    fitCmd->add_option("--x", fit->x, "Load factor (producers, shards, ...)")->capture_default_str();
+    fitCmd->add_option("--x", fit->x, "Load factor (producers, shards, ...)")
+        ->capture_default_str()
+        ->check(CLI::Validator(
+            [](std::string &x) {
+                if (Topology().setFactor(x, 0))
+                    return std::string();
+                std::string known;
+                for (const FactorInfo &f : factorCatalog())
+                    known += (known.empty() ? "" : ", ") + std::string(f.name);
+                return "--x must be a load factor: " + known + " (got '" + x + "')";
+            },
+            std::string()));
     fitCmd->add_option("--y", fit->y, "Metric (records_per_s, bytes_per_s, ...)")->capture_default_str();
     fitCmd->add_option("--fit-range", fit->range, "Only points with A ≤ x ≤ B (A:B, either may be empty)");
-    fitCmd->add_option("--predict", fit->predict, "Predict at these N (comma-separated)")
+    addNumber(fitCmd, "--predict", fit->predict, FitArgs::kPredict, "Predict at these N (comma-separated)")
         ->delimiter(',');
-    fitCmd->add_option("--resamples", fit->resamples, "Bootstrap resamples (0: no intervals)")->capture_default_str();
+    addNumber(fitCmd, "--resamples", fit->resamples, FitArgs::kResamples, "Bootstrap resamples (0: no intervals)")
+        ->capture_default_str();
     fitCmd->add_flag("--json", fit->json, "Machine-readable output");
     commands.add(fitCmd, [fit](const CliContext &c) { return runFit(c, *fit); });
 
@@ -396,11 +422,13 @@ void addSizingCommands(CLI::App &app, Commands &commands)
 
     auto place = std::make_shared<PlacementArgs>();
     auto *placeCmd = app.add_subcommand("placement", "Where a topic's partitions land on Redis shards");
-    placeCmd->add_option("--shards", place->shards, "Shards (even slot ranges)")->required()->check(CLI::PositiveNumber);
-    placeCmd->add_option("--partitions", place->partitions, "Partitions")->required()->check(CLI::PositiveNumber);
+    addNumber(placeCmd, "--shards", place->shards, kPlacementShards, "Shards (even slot ranges)")->required();
+    addNumber(placeCmd, "--partitions", place->partitions, kPlacementPartitions, "Partitions")->required();
     placeCmd->add_option("--topic", place->topic, "Topic name")->capture_default_str();
-    placeCmd->add_option("--brokers", place->brokers, "Brokers to spread leadership over")->capture_default_str()->check(CLI::PositiveNumber);
-    placeCmd->add_option("--skew-target", place->skewTarget, "Max/mean skew to recommend within")->capture_default_str();
+    addNumber(placeCmd, "--brokers", place->brokers, kPlacementBrokers, "Brokers to spread leadership over")
+        ->capture_default_str();
+    addNumber(placeCmd, "--skew-target", place->skewTarget, kPlacementSkewTarget, "Max/mean skew to recommend within")
+        ->capture_default_str();
     placeCmd->add_option("--key-pattern", place->pattern, "Stream key pattern")->capture_default_str();
     placeCmd->add_flag("--json", place->json, "Machine-readable output");
     commands.add(placeCmd, [place](const CliContext &) { return runPlacement(*place); });
@@ -410,7 +438,10 @@ void addSizingCommands(CLI::App &app, Commands &commands)
     budgetCmd->add_option("--p99", budget->p99, "p99 budget (e.g. 1ms)")->required();
     budgetCmd->add_option("--p999", budget->p999, "p99.9 budget");
     budgetCmd->add_option("--run", budget->runs, "Only these runs (default: all)");
-    budgetCmd->add_option("--little-tolerance", budget->tolerance, "Little's law tolerance")->capture_default_str();
+    addNumber(budgetCmd, "--little-tolerance", budget->tolerance, LatencyBudget::kLittleTolerance,
+              "Little's law tolerance: flag a point whose throughput × average latency misses "
+              "connections × pipeline by more than this fraction")
+        ->capture_default_str();
     budgetCmd->add_flag("--json", budget->json, "Machine-readable output");
     commands.add(budgetCmd, [budget](const CliContext &c) { return runBudget(c, *budget); });
 }

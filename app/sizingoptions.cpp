@@ -1,5 +1,6 @@
 #include "app/sizingoptions.h"
 
+#include "app/optiondomain.h"
 #include "model/units.h"
 
 #include <chrono>
@@ -19,7 +20,7 @@ std::optional<double> seconds(const std::string &text, const char *what, std::st
     return std::chrono::duration<double>(*d).count();
 }
 
-// "20%", "0.2" → 0.2
+// "20%", "0.2" → 0.2. A bare number is a fraction as it stands: its domain says whether it fits.
 std::optional<double> fraction(std::string text)
 {
     const bool percent = !text.empty() && text.back() == '%';
@@ -28,8 +29,8 @@ std::optional<double> fraction(std::string text)
     try {
         size_t used = 0;
         const double v = std::stod(text, &used);
-        if (used == text.size() && v >= 0)
-            return percent || v > 1 ? v / 100 : v;
+        if (used == text.size() && std::isfinite(v))
+            return percent ? v / 100 : v;
     } catch (const std::exception &) {
     }
     return std::nullopt;
@@ -58,8 +59,8 @@ std::optional<double> parseRate(const std::string &text, double *bytesPerS, std:
     try {
         size_t used = 0;
         const double v = std::stod(digits, &used);
-        if (used == digits.size() && v > 0 && std::isfinite(v))
-            return v * scale;
+        if (used == digits.size() && std::isfinite(v))
+            return v * scale; // the domain (SizingInputs::kRate) is checked with the others
     } catch (const std::exception &) {
     }
     *error = "'" + text + "' is not a rate (e.g. 600k, 1.2M, 600000 records/s or 40MB/s)";
@@ -72,16 +73,22 @@ void addSizingOptions(CLI::App *cmd, SizeArgs &a)
         ->required();
     cmd->add_option("--record-size", a.recordSize, "Bytes per record as produced")->capture_default_str();
     cmd->add_option("--retention", a.retention, "Time kept in Redis")->capture_default_str();
-    cmd->add_option("--compression", a.compression, "Produced ÷ wire bytes")->capture_default_str();
-    cmd->add_option("--replication", a.replication, "Copies of each shard")->capture_default_str();
+    addNumber(cmd, "--compression", a.compression, SizingInputs::kCompressionRatio, "Produced ÷ wire bytes")
+        ->capture_default_str();
+    addNumber(cmd, "--replication", a.replication, SizingInputs::kReplication, "Copies of each shard")
+        ->capture_default_str();
     cmd->add_option("--p99", a.p99, "Produce p99 budget")->capture_default_str();
-    cmd->add_option("--headroom", a.headroom, "Extra capacity, e.g. 20%")->capture_default_str();
+    cmd->add_option("--headroom", a.headroom, "Extra capacity, a fraction or a percentage: 0.2 or 20% (" +
+                                                  SizingInputs::kHeadroom.describe() + ")")
+        ->capture_default_str();
     cmd->add_flag("--tolerate-node-loss", a.nodeLoss, "One broker and one Redis node more");
     cmd->add_flag("--flex", a.flex, "Redis Flex (auto-tiering) database");
     cmd->add_flag("--tiered", a.tiered, "Remote-tier offload on");
     cmd->add_option("--local-retention", a.localRetention, "Local retention when tiered")->capture_default_str();
     cmd->add_option("--trim-tick", a.trimTick, "Storage-worker trim interval")->capture_default_str();
-    cmd->add_option("--cpu-limit", a.cpuLimit, "CPU fraction at which a component saturates")->capture_default_str();
+    addNumber(cmd, "--cpu-limit", a.cpuLimit, SizingModelOptions::kCpuLimit,
+              "CPU fraction at which a component saturates")
+        ->capture_default_str();
     cmd->add_option("--topic", a.topic, "Topic name, for partition placement")->capture_default_str();
     cmd->add_option("--run", a.runs, "Fit from these runs only (default: all)");
 }
@@ -94,10 +101,8 @@ std::optional<ParsedSizing> parseSizingArgs(const SizeArgs &a, std::string *erro
     if (!rate)
         return std::nullopt;
     const auto record = parseByteSize(a.recordSize, error);
-    if (!record)
-        return std::nullopt;
-    if (*record <= 0) {
-        *error = "--record-size must be positive";
+    if (!record) {
+        *error = "--record-size: " + *error;
         return std::nullopt;
     }
     in.rate = *rate;
@@ -130,8 +135,16 @@ std::optional<ParsedSizing> parseSizingArgs(const SizeArgs &a, std::string *erro
     in.flex = a.flex;
     in.tiered = a.tiered;
     in.topic = a.topic;
+    if (const auto problem = SizingModelOptions::kCpuLimit.check("--cpu-limit", a.cpuLimit)) {
+        *error = *problem;
+        return std::nullopt;
+    }
     out.options.cpuLimit = a.cpuLimit;
     out.options.saturation.cpuLimit = a.cpuLimit;
+    if (std::string problem = in.validate("--"); !problem.empty()) {
+        *error = problem;
+        return std::nullopt;
+    }
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "app/clioutput.h"
 #include "app/command.h"
+#include "app/optiondomain.h"
 
 #include "importers/importservice.h"
 #include "importers/samples.h"
@@ -16,10 +17,6 @@ namespace {
 
 void fail(const std::string &message) { printError(message); }
 
-std::unique_ptr<Store> openStore(const std::string &path)
-{
-    return CliContext{path, false}.openStore();
-}
 
 struct ImportArgs
 {
@@ -32,9 +29,26 @@ struct ImportArgs
     int64_t timeoutS = 120;
     std::vector<std::string> scrapes; // BEFORE AFTER, BEFORE AFTER, …
     std::string interval;
+
+    static constexpr Domain kTimeoutS = Domain::count(1, 86400);
 };
 
-int runImport(const std::string &db, const ImportArgs &args)
+// --format must name an importer: a typo is a usage error, not a failed source.
+CLI::Validator knownFormat()
+{
+    return CLI::Validator(
+        [](std::string &name) {
+            if (ImporterRegistry::instance().byName(name))
+                return std::string();
+            std::string known;
+            for (const Importer *importer : ImporterRegistry::instance().importers())
+                known += (known.empty() ? "" : ", ") + importer->name();
+            return "--format must be one of " + known + " (got '" + name + "'; see `plimsoll formats`)";
+        },
+        std::string());
+}
+
+int runImport(const CliContext &c, const ImportArgs &args)
 {
     if (args.paths.empty() && args.scrapes.empty()) {
         fail("import: give files, directories or URLs to import, or --scrapes BEFORE AFTER "
@@ -63,7 +77,7 @@ int runImport(const std::string &db, const ImportArgs &args)
              " does not apply to them");
         return kExitUsage;
     }
-    auto store = openStore(db);
+    auto store = c.openStore();
     if (!store)
         return 1;
     ImportService service(*store);
@@ -116,21 +130,11 @@ struct RunsArgs
     std::string samples = "include";
 };
 
-int runRuns(const std::string &db, RunsArgs args)
+int runRuns(const CliContext &c, RunsArgs args)
 {
-    auto store = openStore(db);
+    auto store = c.openExistingStore();
     if (!store)
         return 1;
-    for (std::string *t : {&args.filter.since, &args.filter.until}) {
-        if (t->empty())
-            continue;
-        auto normalized = normalizeTimestamp(t->find('T') == std::string::npos ? *t + "T00:00:00Z" : *t);
-        if (!normalized) {
-            fail("'" + *t + "' is not an ISO-8601 date or time (e.g. 2026-08-11 or 2026-08-11T03:00:00Z)");
-            return kExitUsage;
-        }
-        *t = *normalized;
-    }
     if (args.samples == "only")
         args.filter.sample = true;
     else if (args.samples == "exclude")
@@ -148,9 +152,10 @@ int runRuns(const std::string &db, RunsArgs args)
     return 0;
 }
 
-int runShow(const std::string &db, const std::string &run, bool json)
+int runShow(const CliContext &c, const std::string &run, bool json)
 {
-    auto store = openStore(db);
+    const std::string &db = c.storePath;
+    auto store = c.openExistingStore();
     if (!store)
         return 1;
     try {
@@ -170,9 +175,10 @@ int runShow(const std::string &db, const std::string &run, bool json)
     return 0;
 }
 
-int runRemove(const std::string &db, const std::vector<std::string> &runs)
+int runRemove(const CliContext &c, const std::vector<std::string> &runs)
 {
-    auto store = openStore(db);
+    const std::string &db = c.storePath;
+    auto store = c.openExistingStore();
     if (!store)
         return 1;
     int status = 0;
@@ -192,9 +198,9 @@ int runRemove(const std::string &db, const std::vector<std::string> &runs)
     return status;
 }
 
-int runSamples(const std::string &db, const std::string &action, bool json)
+int runSamples(const CliContext &c, const std::string &action, bool json)
 {
-    auto store = openStore(db);
+    auto store = c.openStore();
     if (!store)
         return 1;
     if (action == "remove") {
@@ -229,7 +235,8 @@ void addStoreCommands(CLI::App &app, Commands &commands)
     auto importArgs = std::make_shared<ImportArgs>();
     auto *import = app.add_subcommand("import", "Import benchmark results into the store "
                                                 "(format detected by content)");
-    import->add_option("--format", importArgs->format, "Force a format (see `plimsoll formats`)");
+    import->add_option("--format", importArgs->format, "Force a format (see `plimsoll formats`)")
+        ->check(knownFormat());
     import->add_flag("--dry-run", importArgs->dryRun, "Parse and report, write nothing");
     import->add_flag("--json", importArgs->json, "Machine-readable report");
     import->add_option("--hlog-unit", importArgs->hlogUnit,
@@ -237,8 +244,9 @@ void addStoreCommands(CLI::App &app, Commands &commands)
         ->check(CLI::IsMember({"ns", "us", "ms", "s"}));
     import->add_flag("--insecure", importArgs->insecure,
                      "For URLs: do not verify the server's TLS certificate (reported as a warning)");
-    import->add_option("--timeout", importArgs->timeoutS, "For URLs: seconds for the whole transfer")
-        ->default_val(120)->check(CLI::PositiveNumber);
+    addNumber(import, "--timeout", importArgs->timeoutS, ImportArgs::kTimeoutS,
+              "For URLs: seconds for the whole transfer")
+        ->capture_default_str();
     import->add_option("--scrapes", importArgs->scrapes,
                        "Two Prometheus scrapes of one target saved before and after a workload "
                        "(curl :9404/metrics > before.prom): one run of the rates and histogram "
@@ -251,7 +259,7 @@ void addStoreCommands(CLI::App &app, Commands &commands)
                        "With --scrapes: the time between the two scrapes (60s, PT1M; a bare number "
                        "is ms), when their own times or the files' modification times are wrong");
     import->add_option("paths", importArgs->paths, "Files, directories or URLs to import");
-    commands.add(import, [importArgs](const CliContext &c) { return runImport(c.storePath, *importArgs); });
+    commands.add(import, [importArgs](const CliContext &c) { return runImport(c, *importArgs); });
 
     auto runsArgs = std::make_shared<RunsArgs>();
     auto *runs = app.add_subcommand("runs", "List the runs in the store");
@@ -259,11 +267,13 @@ void addStoreCommands(CLI::App &app, Commands &commands)
     runs->add_option("--scenario", runsArgs->filter.scenarioContains,
                      "Only runs with a scenario whose name contains this");
     runs->add_option("--commit", runsArgs->filter.commitPrefix, "Only runs at this commit (prefix)");
-    runs->add_option("--since", runsArgs->filter.since, "Only runs at or after this ISO-8601 time");
-    runs->add_option("--until", runsArgs->filter.until, "Only runs before this ISO-8601 time");
+    runs->add_option("--since", runsArgs->filter.since, "Only runs at or after this ISO-8601 time or date")
+        ->transform(isoTime("--since"));
+    runs->add_option("--until", runsArgs->filter.until, "Only runs before this ISO-8601 time or date")
+        ->transform(isoTime("--until"));
     runs->add_option("--samples", runsArgs->samples, "include, exclude or only the sample runs")
         ->check(CLI::IsMember({"include", "exclude", "only"}));
-    commands.add(runs, [runsArgs](const CliContext &c) { return runRuns(c.storePath, *runsArgs); });
+    commands.add(runs, [runsArgs](const CliContext &c) { return runRuns(c, *runsArgs); });
 
     auto showRun = std::make_shared<std::string>();
     auto showJson = std::make_shared<bool>(false);
@@ -271,13 +281,13 @@ void addStoreCommands(CLI::App &app, Commands &commands)
     show->add_option("run", *showRun, "Run id or run key")->required();
     show->add_flag("--json", *showJson, "Machine-readable output");
     commands.add(show, [showRun, showJson](const CliContext &c) {
-        return runShow(c.storePath, *showRun, *showJson);
+        return runShow(c, *showRun, *showJson);
     });
 
     auto removeRuns = std::make_shared<std::vector<std::string>>();
     auto *remove = app.add_subcommand("remove", "Remove runs from the store");
     remove->add_option("runs", *removeRuns, "Run ids or run keys")->required();
-    commands.add(remove, [removeRuns](const CliContext &c) { return runRemove(c.storePath, *removeRuns); });
+    commands.add(remove, [removeRuns](const CliContext &c) { return runRemove(c, *removeRuns); });
 
     auto samplesAction = std::make_shared<std::string>();
     auto samplesJson = std::make_shared<bool>(false);
@@ -289,7 +299,7 @@ void addStoreCommands(CLI::App &app, Commands &commands)
         ->check(CLI::IsMember({"install", "remove"}));
     samples->add_flag("--json", *samplesJson, "Machine-readable report");
     commands.add(samples, [samplesAction, samplesJson](const CliContext &c) {
-        return runSamples(c.storePath, *samplesAction, *samplesJson);
+        return runSamples(c, *samplesAction, *samplesJson);
     });
 
     auto metricsJson = std::make_shared<bool>(false);

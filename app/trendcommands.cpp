@@ -6,6 +6,7 @@
 
 #include "app/compareoutput.h"
 #include "app/dataexport.h"
+#include "app/optiondomain.h"
 #include "model/otavacsv.h"
 #include "model/runcomparison.h"
 #include "model/trendchanges.h"
@@ -24,13 +25,6 @@ namespace {
 
 using nlohmann::json;
 
-std::optional<std::string> normalizeSince(const std::string &t)
-{
-    if (t.empty())
-        return std::string();
-    return normalizeTimestamp(t.find('T') == std::string::npos ? t + "T00:00:00Z" : t);
-}
-
 ContractPolicies policiesFor(const CliContext &c, const std::vector<std::string> &exclude)
 {
     ContractPolicies p = ContractPolicies::load(c.storePath);
@@ -48,6 +42,11 @@ struct ChangesArgs
     double minMagnitude = 0;
     std::vector<std::string> exclude;
     bool json = false;
+
+    static constexpr Domain kWindow = Domain::count(2, 100000);
+    static constexpr Domain kPValue = Domain::aboveUpTo(0, 1);
+    static constexpr Domain kMinMagnitude =
+        Domain::atLeast(0).withNote("a fraction of the mean before: 0.05 = 5 %");
 };
 
 json changesJson(const ChangesReport &r)
@@ -119,17 +118,12 @@ void printChanges(const ChangesReport &r)
 
 int runChanges(const CliContext &c, const ChangesArgs &a)
 {
-    const auto since = normalizeSince(a.since);
-    if (!since) {
-        printError("'" + a.since + "' is not an ISO-8601 date or time (e.g. 2026-08-11)");
-        return kExitUsage;
-    }
-    auto store = c.openStore();
+    auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
     try {
         const TrendHistory history = TrendHistory::load(*store, a.scenario);
-        ChangesQuery q{a.scenario, a.metrics, *since, {a.window, a.pvalue, a.minMagnitude}};
+        ChangesQuery q{a.scenario, a.metrics, a.since, {a.window, a.pvalue, a.minMagnitude}};
         const ChangesReport report = findChanges(history, q, policiesFor(c, a.exclude));
         if (a.json)
             std::cout << changesJson(report).dump(2) << "\n";
@@ -152,6 +146,8 @@ struct CompareArgs
     double alpha = 0.05;
     bool all = false;
     std::vector<std::string> exclude;
+
+    static constexpr Domain kHistory = Domain::count(0, 100000);
 };
 
 int runCompare(const CliContext &c, const CompareArgs &a)
@@ -160,7 +156,7 @@ int runCompare(const CliContext &c, const CompareArgs &a)
         printError("--alpha must be above 0 and below 1 (the chance of flagging a change that is noise)");
         return kExitUsage;
     }
-    auto store = c.openStore();
+    auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
     try {
@@ -196,7 +192,7 @@ struct ExportArgs
 
 int runExport(const CliContext &c, const ExportArgs &a)
 {
-    auto store = c.openStore();
+    auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
     OtavaExport result;
@@ -270,6 +266,13 @@ std::optional<std::vector<std::string>> changedExclusions(const ContractPolicies
 
 int runContract(const CliContext &c, const ContractArgs &a)
 {
+    if (a.family.empty() && (!a.exclude.empty() || !a.include.empty() || a.clear)) {
+        printError("--exclude, --include and --clear need --family");
+        return kExitUsage;
+    }
+    auto store = c.openExistingStore();
+    if (!store)
+        return kExitFailure;
     ContractPolicies policies = ContractPolicies::load(c.storePath);
     if (!a.family.empty() && (a.clear || !a.exclude.empty() || !a.include.empty())) {
         const auto keys = changedExclusions(policies, a);
@@ -280,13 +283,7 @@ int runContract(const CliContext &c, const ContractArgs &a)
             printError("cannot write " + ContractPolicies::settingsPathFor(c.storePath));
             return kExitFailure;
         }
-    } else if (!a.exclude.empty() || !a.include.empty() || a.clear) {
-        printError("--exclude, --include and --clear need --family");
-        return kExitUsage;
     }
-    auto store = c.openStore();
-    if (!store)
-        return kExitFailure;
     json families = json::array();
     for (const ContractPolicy &p : policies.policies())
         families.push_back({{"family", p.family}, {"excluded", p.excluded}});
@@ -336,13 +333,12 @@ void addTrendCommands(CLI::App &app, Commands &commands)
                                                   "(E-divisive means, t-test, weak then strong)");
     changes->add_option("--scenario", ch->scenario, "Only scenarios whose name contains this");
     changes->add_option("--metric", ch->metrics, "Only these metrics (repeatable)");
-    changes->add_option("--since", ch->since, "Report changes at or after this ISO-8601 time");
-    changes->add_option("--window", ch->window, "Points per window (default 50)")->check(CLI::Range(2, 100000));
-    changes->add_option("--pvalue", ch->pvalue, "Significance of a change (default 0.001)")
-        ->check(CLI::Range(1e-300, 1.0));
-    changes->add_option("--min-magnitude", ch->minMagnitude,
-                        "Keep only changes larger than this fraction (0.05 = 5 %)")
-        ->check(CLI::NonNegativeNumber);
+    changes->add_option("--since", ch->since, "Report changes at or after this ISO-8601 time or date")
+        ->transform(isoTime("--since"));
+    addNumber(changes, "--window", ch->window, ChangesArgs::kWindow, "Points per window (default 50)");
+    addNumber(changes, "--pvalue", ch->pvalue, ChangesArgs::kPValue, "Significance of a change (default 0.001)");
+    addNumber(changes, "--min-magnitude", ch->minMagnitude, ChangesArgs::kMinMagnitude,
+              "Keep only changes larger than this fraction (0.05 = 5 %)");
     changes->add_option("--contract-exclude", ch->exclude,
                         "Leave this contract key (or prefix.*) out, for this command only");
     changes->add_flag("--json", ch->json, "Machine-readable report");
@@ -353,8 +349,8 @@ void addTrendCommands(CLI::App &app, Commands &commands)
                                                   "their history, or incompatible baselines");
     compare->add_option("--baseline", cmp->baseline, "Baseline run (id or run key)")->required();
     compare->add_option("--current", cmp->current, "Current run (id or run key)")->required();
-    compare->add_option("--history", cmp->history, "Earlier runs the noise band is taken from (default 10)")
-        ->check(CLI::Range(0, 100000));
+    addNumber(compare, "--history", cmp->history, CompareArgs::kHistory,
+              "Earlier runs the noise band is taken from (default 10)");
     compare->add_option("--contract-exclude", cmp->exclude,
                         "Leave this contract key (or prefix.*) out, for this command only");
     compare->add_option("--alpha", cmp->alpha,
@@ -372,13 +368,21 @@ void addTrendCommands(CLI::App &app, Commands &commands)
         ->required()
         ->check(CLI::IsMember({"otava-csv", "csv", "json", "jsonl", "hlog"}));
     exp->add_option("--scenario", ex->scenario, "Only scenarios whose name contains this");
-    exp->add_option("--metric", ex->metrics, "Only these metrics (repeatable)");
+    exp->add_option("--metric", ex->metrics, "Only these metrics (repeatable; every format but hlog)");
     exp->add_option("--out", ex->out, "File to write ('-' for standard output)")->required();
     const auto selection = addDataExportOptions(exp);
     commands.add(exp, [ex, selection](const CliContext &c) {
-        return isDataExportFormat(ex->format)
-                   ? runDataExport(c, ex->format, ex->scenario, ex->out, *selection)
-                   : runExport(c, *ex);
+        if (isDataExportFormat(ex->format)) {
+            selection->metrics = ex->metrics;
+            return runDataExport(c, ex->format, ex->scenario, ex->out, *selection);
+        }
+        // Otava reads every run of a series: a selection of runs would cut its history.
+        if (!selection->runs.empty() || !selection->since.empty()) {
+            printError("--run and --since select runs for csv, json, jsonl and hlog; otava-csv "
+                       "exports every run of each series (select with --scenario and --metric)");
+            return kExitUsage;
+        }
+        return runExport(c, *ex);
     });
 
     auto ct = std::make_shared<ContractArgs>();

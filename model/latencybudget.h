@@ -11,6 +11,8 @@
 //
 // Pure computation; no shared state.
 
+#include "model/domain.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +38,11 @@ struct LatencyBudget
                                  // then does not qualify: unmeasured is not within budget)
     // |throughput × avg latency ÷ (connections × pipeline) − 1| above this flags a point.
     double littleTolerance = 0.10;
+
+    static constexpr Domain kP99 = Domain::above(0, "s");
+    static constexpr Domain kP999 = Domain::above(0, "s");
+    static constexpr Domain kLittleTolerance =
+        Domain::between(0, 1).withNote("the fraction by which L = λW may miss; 0.1 = 10 %");
 };
 
 struct LittleCheck

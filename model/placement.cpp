@@ -178,12 +178,12 @@ PartitionRecommendation Placement::recommendPartitions(int brokers, std::string_
     std::vector<int> perShard(size_t(shards), 0);
     double bestSkew = 0;
     int bestCount = 0;
+    int maxLoad = 0; // loads only grow along the pass: the running maximum is the maximum
     for (int p = 0; p < limit; ++p) {
-        ++perShard[size_t(m_slotOwner[size_t(hashSlot(streamKey(m_keyPattern, topic, p)))])];
+        maxLoad = std::max(maxLoad, ++perShard[size_t(m_slotOwner[size_t(hashSlot(streamKey(m_keyPattern, topic, p)))])]);
         const int count = p + 1;
         if (count < first || count % brokers != 0)
             continue;
-        const int maxLoad = *std::max_element(perShard.begin(), perShard.end());
         const double skew = maxLoad / (double(count) / shards);
         if (bestCount == 0 || skew < bestSkew) {
             bestSkew = skew;

@@ -7,6 +7,8 @@
 //
 // Pure computation; a Placement is immutable after construction.
 
+#include "model/domain.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -15,6 +17,13 @@
 namespace plimsoll {
 
 inline constexpr int kClusterSlots = 16384;
+
+// Domains of a placement's inputs: a shard owns at least one slot; a partition count and a
+// broker count as any deployment could have; max/mean skew is 1 at best.
+inline constexpr Domain kPlacementShards = Domain::count(1, kClusterSlots);
+inline constexpr Domain kPlacementPartitions = Domain::count(1, 1000000);
+inline constexpr Domain kPlacementBrokers = Domain::count(1, kClusterSlots);
+inline constexpr Domain kPlacementSkewTarget = Domain::atLeast(1).withNote("max/mean skew is 1 when even");
 // Placeholders {topic} and {partition} are substituted literally; any other brace in a pattern
 // is part of the key (and so may form a Redis hash tag).
 inline constexpr const char *kKorvetStreamKeyPattern = "korvet:stream:{topic}:{partition}";

@@ -41,6 +41,29 @@ std::vector<std::string> merged(std::vector<std::string> a, const std::vector<st
 
 } // namespace
 
+std::string SizingInputs::validate(const std::string &prefix) const
+{
+    const std::optional<std::string> checks[] = {
+        rate != 0 || bytesPerS <= 0 ? kRate.check(prefix + "rate", rate) : std::nullopt,
+        rate > 0 ? std::nullopt : kBytesPerS.check(prefix + "rate", bytesPerS),
+        kRecordBytes.check(prefix + "record-size", recordBytes),
+        kCompressionRatio.check(prefix + "compression", compressionRatio),
+        kRetentionS.check(prefix + "retention", retentionS),
+        kReplication.check(prefix + "replication", replication),
+        kP99Budget.check(prefix + "p99", p99Budget),
+        kHeadroom.check(prefix + "headroom", headroom),
+        kLocalRetentionS.check(prefix + "local-retention", localRetentionS),
+        kTrimTickS.check(prefix + "trim-tick", trimTickS),
+        kShardsPerNode.check(prefix + "shards-per-node", shardsPerNode),
+        kNodeRamBytes.check(prefix + "node-ram", nodeRamBytes),
+        kNodeRamUsable.check(prefix + "node-ram-usable", nodeRamUsable),
+    };
+    for (const auto &problem : checks)
+        if (problem)
+            return *problem;
+    return {};
+}
+
 const SizingLine *SizingResult::line(const std::string &key) const
 {
     for (const SizingLine &l : lines)
@@ -111,11 +134,12 @@ SizingResult Sizer::size(const SizingInputs &in) const
 {
     SizingResult r;
     const SizingModels &m = m_models;
-    r.rate = in.rate > 0 ? in.rate : (in.recordBytes > 0 ? in.bytesPerS / in.recordBytes : 0);
-    if (!(r.rate > 0) || !(in.recordBytes > 0)) {
-        r.error = "a target rate (records/s or bytes/s) and a record size are needed";
+    // An input outside its domain is refused, never replaced by a value of the engine's choosing.
+    if (std::string problem = in.validate(); !problem.empty()) {
+        r.error = problem;
         return r;
     }
+    r.rate = in.rate > 0 ? in.rate : in.bytesPerS / in.recordBytes;
     if (!m.shard.ok || !m.broker.ok) {
         r.error = "no ramp with shard and broker CPU in the store: " +
                   (m.shard.ok ? m.broker.error : m.shard.error) +
@@ -142,6 +166,20 @@ SizingResult Sizer::size(const SizingInputs &in) const
                              " B records and are applied per record to " +
                              fmt("%.0f", in.recordBytes) +
                              " B records: measure a ramp at your record size");
+
+    // The model describes one Redis cluster: a shard owns at least one of its 16384 hash slots,
+    // so a target needing more shards than that is no deployment this model can answer for.
+    const double shardsNeeded = std::ceil(sized / m.shard.capacityPerUnit);
+    const double brokersNeeded = std::ceil(sized / m.broker.capacityPerUnit);
+    if (!(shardsNeeded <= kClusterSlots) || !(brokersNeeded <= kClusterSlots)) {
+        r.error = fmt("%.4g", sized) + " records/s needs " + fmt("%.4g", shardsNeeded) + " shards (at " +
+                  fmt("%.0f", m.shard.capacityPerUnit) + " records/s each) and " +
+                  fmt("%.4g", brokersNeeded) + " brokers: beyond the " +
+                  std::to_string(kClusterSlots) +
+                  " hash slots of one Redis cluster, outside what this model describes; size "
+                  "each cluster for its share of the load";
+        return r;
+    }
 
     // Units each component needs at the CPU limit; the hottest measured step sets each.
     int brokers = m.broker.unitsFor(sized);
@@ -174,7 +212,7 @@ SizingResult Sizer::size(const SizingInputs &in) const
 
     // Memory: what Redis holds for the retention window, then the nodes to hold it.
     const double retention = in.tiered ? in.localRetentionS : in.retentionS;
-    MemoryInputs mem{r.rate, in.recordBytes, retention, std::max(1, in.replication),
+    MemoryInputs mem{r.rate, in.recordBytes, retention, in.replication,
                      in.trimTickS, 1.0, headroom, 1};
     Partitions parts;
     MemoryEstimate memory;
@@ -192,8 +230,14 @@ SizingResult Sizer::size(const SizingInputs &in) const
             flex = m.flex.estimate(r.rate * in.recordBytes, memory.provisionBytes);
             ramNeeded = flex.ramBytes;
         }
-        const int memNodes =
-            int(std::ceil(ramNeeded / (in.nodeRamBytes * in.nodeRamUsable) - 1e-9));
+        const double memNodesNeeded = std::ceil(ramNeeded / (in.nodeRamBytes * in.nodeRamUsable) - 1e-9);
+        if (!(memNodesNeeded <= kClusterSlots)) {
+            r.error = fmt("%.4g", ramNeeded / kGiB) + " GiB of Redis memory needs " +
+                      fmt("%.4g", memNodesNeeded) + " nodes of " + fmt("%.0f", in.nodeRamBytes / kGiB) +
+                      " GiB: beyond one Redis cluster, outside what this model describes";
+            return r;
+        }
+        const int memNodes = int(memNodesNeeded);
         if (memNodes <= nodes)
             break;
         nodes = memNodes;
@@ -201,6 +245,22 @@ SizingResult Sizer::size(const SizingInputs &in) const
                   fmt("%.0f", in.nodeRamUsable * 100) + "% of " +
                   fmt("%.0f", in.nodeRamBytes / kGiB) + " GiB per node";
     }
+    if (shards > kClusterSlots) {
+        r.error = std::to_string(shards) + " shards (a multiple of " + std::to_string(nodes) +
+                  " nodes) exceed the " + std::to_string(kClusterSlots) +
+                  " hash slots of one Redis cluster: outside what this model describes";
+        return r;
+    }
+    // Far past the measured configuration the per-shard capacity is an assumption no run shows:
+    // the answer stands, flagged as such.
+    if (m.rampShards > 0 && shards > 2 * m.rampShards)
+        r.warnings.push_back(std::to_string(shards) + " shards is " + fmt("%.3g", double(shards) / m.rampShards) +
+                             "× the " + std::to_string(m.rampShards) +
+                             " shards the capacity was measured on: it assumes each shard keeps its measured "
+                             "capacity at that scale, which no run in the store shows");
+    // The shards were spread over the nodes that hold them; a spare node for losing one comes
+    // on top, and the reasoning names both.
+    const int shardNodes = nodes;
     if (in.tolerateNodeLoss) {
         ++brokers;
         ++nodes;
@@ -220,7 +280,9 @@ SizingResult Sizer::size(const SizingInputs &in) const
     add("brokers", "Korvet brokers", brokers, std::to_string(brokers),
         brokerWhy + (budgetWhy.empty() ? "" : "; " + budgetWhy), m.broker.runKeys);
     add("shards", "Redis shards", shards, std::to_string(shards),
-        shardWhy + "; rounded up to a multiple of " + std::to_string(nodes) + " nodes" +
+        shardWhy + "; rounded up to a multiple of " + std::to_string(shardNodes) + " nodes" +
+            (nodes > shardNodes ? ", the nodes left after losing one of " + std::to_string(nodes)
+                                : std::string()) +
             (budgetWhy.empty() ? "" : "; " + budgetWhy),
         m.shard.runKeys);
     add("redis_nodes", "Redis nodes", nodes, std::to_string(nodes), nodeWhy, m.shard.runKeys);
@@ -306,7 +368,7 @@ SizingResult Sizer::size(const SizingInputs &in) const
     if (r.p99 && *r.p99 > in.p99Budget)
         r.warnings.push_back("predicted p99 exceeds the budget");
 
-    const double wireRatio = in.compressionRatio > 0 ? in.compressionRatio : 1;
+    const double wireRatio = in.compressionRatio;
     add("wire_bytes_per_s", "Wire ingest", r.rate * in.recordBytes / wireRatio,
         fmt("%.1f MiB/s", r.rate * in.recordBytes / wireRatio / 1048576),
         rateText(r.rate) + " × " + fmt("%.0f", in.recordBytes) + " B ÷ compression " +

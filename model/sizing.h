@@ -8,6 +8,7 @@
 // one partition placement, well under a millisecond, so a window may call it on every
 // keystroke. A Sizer caches partition recommendations: use one Sizer from one thread.
 
+#include "model/domain.h"
 #include "model/sizingmodels.h"
 
 #include <map>
@@ -37,6 +38,26 @@ struct SizingInputs
     int shardsPerNode = 0;         // 0: as measured (or 8)
     double nodeRamBytes = 52.0 * 1024 * 1024 * 1024; // per Redis node (the seed's r6i.2xlarge pod)
     double nodeRamUsable = 0.75;   // database ÷ node RAM (the seed: 120 GB on 3 × 52 GB)
+
+    // The domain of each input above, named as the command line names it (without "--").
+    static constexpr Domain kRate = Domain::above(0, "records/s");
+    static constexpr Domain kBytesPerS = Domain::above(0, "B/s");
+    static constexpr Domain kRecordBytes = Domain::aboveUpTo(0, 64.0 * 1024 * 1024, "B");
+    static constexpr Domain kCompressionRatio =
+        Domain::atLeast(1).withNote("produced ÷ wire bytes; 1 is uncompressed");
+    static constexpr Domain kRetentionS = Domain::above(0, "s");
+    static constexpr Domain kReplication = Domain::count(1, 16);
+    static constexpr Domain kP99Budget = Domain::above(0, "s");
+    static constexpr Domain kHeadroom =
+        Domain::between(0, 1).withNote("a fraction of the target: 0.2 or 20% sizes for 20 % more");
+    static constexpr Domain kLocalRetentionS = Domain::above(0, "s");
+    static constexpr Domain kTrimTickS = Domain::above(0, "s");
+    static constexpr Domain kShardsPerNode = Domain::count(0, 1000).withNote("0 takes it from the runs");
+    static constexpr Domain kNodeRamBytes = Domain::above(0, "B");
+    static constexpr Domain kNodeRamUsable = Domain::aboveUpTo(0, 1);
+
+    // The first input outside its domain, as "<prefix><name> must be …", or "" when all are in.
+    std::string validate(const std::string &prefix = "") const;
 };
 
 struct SizingLine

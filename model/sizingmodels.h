@@ -12,6 +12,7 @@
 // Pure computation over records already read; no store access here.
 
 #include "model/componentcapacity.h"
+#include "model/domain.h"
 #include "model/flexmodel.h"
 #include "model/memorymodel.h"
 #include "model/offloadmodel.h"
@@ -44,6 +45,10 @@ struct SizingModelOptions
 {
     double cpuLimit = 0.90;
     SaturationOptions saturation;
+
+    // CPU fraction at which a component saturates (of one core for a shard, of the allocation
+    // for a broker).
+    static constexpr Domain kCpuLimit = Domain::aboveUpTo(0, 1);
 };
 
 struct SizingModels

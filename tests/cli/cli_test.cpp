@@ -190,8 +190,10 @@ TEST_F(Cli, DryRunWritesNothing)
 
 TEST_F(Cli, SamplesOnlyWhenAskedAndRemovable)
 {
-    EXPECT_TRUE(plimsoll({"runs", "--json"}).json().empty());
     ASSERT_EQ(plimsoll({"import", write("mine.jsonl", kTrend)}).exitCode, 0);
+    // A store the command line made holds what was imported, no samples.
+    EXPECT_TRUE(plimsoll({"runs", "--json", "--samples", "only"}).json().empty());
+    EXPECT_EQ(plimsoll({"runs", "--json"}).json().size(), 2u);
     const Result install = plimsoll({"samples", "install", "--json"});
     ASSERT_EQ(install.exitCode, 0) << install.err;
     EXPECT_EQ(install.json()["sources"].size(), 5u);
@@ -266,6 +268,7 @@ TEST_F(Cli, WindowWithoutDisplaySaysHowToGetOne)
 
 TEST_F(Cli, ShowUnknownRunFails)
 {
+    ASSERT_EQ(plimsoll({"import", write("mine.jsonl", kTrend)}).exitCode, 0);
     const Result r = plimsoll({"show", "no-such-run"});
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("no-such-run"), std::string::npos);

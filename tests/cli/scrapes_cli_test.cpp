@@ -169,7 +169,7 @@ TEST_F(ScrapesCli, RefusedPairsExitOneNameTheFileAndWriteNothing)
 {
     const QString before = write("before.prom", kBefore, kAfterMs - 60000);
     const QString after = write("after.prom", kAfter, kAfterMs);
-    ASSERT_EQ(plimsoll({"runs"}).exitCode, 0); // creates the store
+    ASSERT_EQ(plimsoll({"import", "--dry-run", before}).exitCode, 0); // creates the store, writes nothing
     const QByteArray untouched = storeHash();
 
     // The later scrape given first.

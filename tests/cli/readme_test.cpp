@@ -1,0 +1,487 @@
+// The README is executable: every `plimsoll …` command it shows — in its ```sh blocks and in
+// its tables — is read out of README.md and run against a fixture store (the bundled sample
+// runs installed into a temporary store), and its exit code and the output fields the README
+// names are asserted. A README command without an entry in kCases below fails, and so does an
+// entry whose command the README no longer shows.
+//
+// A command from a ```sh block runs as written, its placeholders and file names mapped by
+// kPlaceholders, with smaller workloads where a case says so (`values`) and, for a bench, the
+// in-process mock cluster (`extra`). A table row shows a synopsis ([--json] [--since T] …),
+// which is no command as written: its case gives the concrete command that exercises it.
+// Commands that need a real broker are marked `live` and run by plimsoll_readme_live_tests,
+// which ctest runs with the services fixture (tests/services).
+#ifdef PLIMSOLL_README_LIVE
+#include "runner/servicesenv.h"
+#endif
+
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace {
+
+const QString kReadme = QStringLiteral(PLIMSOLL_TEST_DATA_DIR "/../../README.md");
+const QString kData = QStringLiteral(PLIMSOLL_TEST_DATA_DIR);
+const QString kPipelineRun = QStringLiteral("sample:korvet-pipeline-produce-2026-08-11");
+const QString kOtherRun = QStringLiteral("sample:korvet-single-shard");
+
+struct ReadmeCommand
+{
+    std::string text; // continuation lines joined, trailing comment dropped, `\|` read as `|`
+    int line = 0;
+};
+
+// Every `plimsoll …` command of the README's ```sh blocks and of its table cells.
+[[maybe_unused]] std::vector<ReadmeCommand> readmeCommands()
+{
+    std::ifstream in(kReadme.toStdString());
+    EXPECT_TRUE(in) << "cannot read " << kReadme.toStdString();
+    std::vector<ReadmeCommand> out;
+    std::string line, pending;
+    int number = 0, pendingLine = 0;
+    bool inSh = false;
+    static const std::regex cell(R"(`(plimsoll(?: (?:[^`\\]|\\.)*)?)`)");
+    while (std::getline(in, line)) {
+        ++number;
+        const std::string trimmed = line.substr(std::min(line.find_first_not_of(' '), line.size()));
+        if (trimmed.rfind("```", 0) == 0) {
+            inSh = !inSh && trimmed == "```sh";
+            continue;
+        }
+        if (inSh) {
+            std::string text = trimmed;
+            if (const auto hash = text.find(" #"); hash != std::string::npos)
+                text.erase(hash);
+            while (!text.empty() && text.back() == ' ')
+                text.pop_back();
+            const bool continues = !text.empty() && text.back() == '\\';
+            if (continues)
+                text.pop_back();
+            if (pending.empty())
+                pendingLine = number;
+            pending += text;
+            if (continues)
+                continue;
+            // A shell line may chain commands with ';': each plimsoll one counts.
+            std::stringstream parts(pending);
+            for (std::string part; std::getline(parts, part, ';');) {
+                part.erase(0, std::min(part.find_first_not_of(' '), part.size()));
+                while (!part.empty() && part.back() == ' ')
+                    part.pop_back();
+                std::string collapsed;
+                for (char c : part)
+                    if (!(c == ' ' && !collapsed.empty() && collapsed.back() == ' '))
+                        collapsed += c;
+                if (collapsed.rfind("plimsoll", 0) == 0)
+                    out.push_back({collapsed, pendingLine});
+            }
+            pending.clear();
+            continue;
+        }
+        if (trimmed.rfind("|", 0) != 0)
+            continue;
+        for (std::sregex_iterator m(line.begin(), line.end(), cell), end; m != end; ++m) {
+            std::string text = (*m)[1].str();
+            for (size_t at; (at = text.find("\\|")) != std::string::npos;)
+                text.replace(at, 2, "|");
+            out.push_back({text, number});
+        }
+    }
+    return out;
+}
+
+struct Case
+{
+    std::string readme;               // the command as the README shows it
+    QStringList argv;                 // a synopsis' concrete command (empty: the README's own words)
+    std::map<QString, QString> values = {}; // option → value in place of the README's (smaller workloads)
+    QStringList extra = {};           // appended arguments
+    int exit = 0;
+    // JSON the command prints: keys the README names ("a.b": nested, "a[].b": in the first
+    // element of array a; an array output is checked on its first element).
+    std::vector<std::string> fields = {};
+    QStringList files = {};           // files the command writes (kPlaceholders names), non-empty
+    std::string stdoutHas = {};       // text its standard output must contain
+    bool live = false;                // needs a real broker: plimsoll_readme_live_tests
+    bool freshStore = false;          // runs on an empty store rather than the samples
+    QStringList then = {};            // a second command on the same store (the synopsis' other form)
+    std::string thenHas = {};         // text its standard output must contain
+};
+
+const QStringList kEmbedded = {"--bootstrap-server", "embedded"};
+
+// clang-format off
+const std::vector<Case> kCases = {
+    // ---- the command table
+    {"plimsoll import [--format NAME] [--dry-run] [--json] PATH...",
+     {"import", "--format", "plimsoll-trend", "--dry-run", "--json", kData + "/trend-records.jsonl"}, {}, {}, 0,
+     {"sources[].uri", "sources[].format", "sources[].status", "sources[].runs", "sources[].scenarios",
+      "sources[].metrics", "sources[].warnings", "sources[].error"}},
+    {"plimsoll import --scrapes BEFORE AFTER [--interval D] [--dry-run] [--json]",
+     {"import", "--scrapes", kData + "/prometheus/before.prom", kData + "/prometheus/after.prom", "--interval", "60s",
+      "--dry-run", "--json"}, {}, {}, 0,
+     {"sources[].status", "sources[].scrapes", "sources[].interval_s", "sources[].interval_from"}},
+    {"plimsoll runs [--json] [--scenario S] [--commit C] [--since T] [--until T] [--samples include|exclude|only]",
+     {"runs", "--json", "--scenario", "pipeline/", "--since", "2026-08-01", "--until", "2026-12-31", "--samples", "only"},
+     {}, {}, 0,
+     {"id", "run_key", "timestamp", "tool", "tool_version", "target", "commit", "image_digest", "sample",
+      "scenario_count", "source"}},
+    {"plimsoll show RUN [--json]", {"show", kPipelineRun, "--json"}, {}, {}, 0,
+     {"environment", "tuning", "provenance", "source.uri", "source.format", "source.sha256", "source.imported_at",
+      "scenarios[].name", "scenarios[].kind", "scenarios[].topology", "scenarios[].metrics"}},
+    {"plimsoll remove RUN...", {"remove", kPipelineRun, kOtherRun}, {}, {}, 0, {}, {}, "removed " + kOtherRun.toStdString()},
+    {"plimsoll samples install|remove [--json]", {"samples", "install", "--json"}, {}, {}, 0,
+     {"sources[].status", "sources[].runs"}, {}, {}, false, false, {"samples", "remove"}, "removed 5 sample runs"},
+    {"plimsoll metrics [--json]", {"metrics", "--json"}},
+    {"plimsoll formats [--json]", {"formats", "--json"}},
+    {"plimsoll bench [producer|consumer|roundtrip|ramp|probe] ...",
+     {"bench", "roundtrip", "--bootstrap-server", "embedded", "--records", "2000", "--output", "json"}, {}, {}, 0,
+     {"format", "scenarios"}},
+    {"plimsoll fit", {"fit", "--help"}},
+    {"plimsoll changes", {"changes", "--json"}, {}, {}, 0, {"window", "pvalue", "min_magnitude", "since", "change_count", "series", "baseline_changes"}},
+    {"plimsoll export --format csv|json|jsonl|hlog|otava-csv",
+     {"export", "--format", "otava-csv", "--scenario", "pipeline/produce/step-16", "--out", "-"}, {}, {}, 0, {}, {},
+     "time,run_key,commit,image_digest,target,tuning"},
+    {"plimsoll report --format pdf|html|md --out FILE", {"report", "--format", "md", "--out", "FILE", "--rate", "600k"},
+     {}, {}, 0, {}, {"FILE"}},
+    {"plimsoll --version", {}, {}, {}, 0, {}, {}, "plimsoll "},
+    {"plimsoll --help", {}, {}, {}, 0, {}, {}, "Subcommands:"},
+    {"plimsoll COMMAND --help", {"size", "--help"}, {}, {}, 0, {}, {}, "--tolerate-node-loss"},
+
+    // ---- mentioned in the export and format tables
+    {"plimsoll show --json", {"show", kOtherRun, "--json"}, {}, {}, 0, {"run_key", "scenarios[].metrics"}},
+    {"plimsoll bench --result-file", {"bench", "--embedded", "--records", "1000", "--result-file", "result.json"},
+     {}, {}, 0, {}, {"result.json"}},
+
+    // ---- bench (```sh)
+    {"plimsoll bench", {}, {}, QStringList(kEmbedded) << "--records" << "2000", 0, {}, {}, "matched"},
+    {"plimsoll bench --embedded", {}, {}, {"--records", "2000"}, 0, {}, {}, "matched"},
+    {"plimsoll benchmark producer --topic benchmark --create-topic --partitions 16 --clients 4 --records 5000000 "
+     "--record-size 1KB --rate unlimited", {}, {{"--records", "20000"}}, {}, 0, {}, {}, {}, true},
+    {"plimsoll benchmark consumer --topic benchmark --clients 4 --records 5000000 --from beginning --validate checksum",
+     {}, {{"--records", "20000"}}, {}, 0, {}, {}, {}, true},
+    {"plimsoll bench ramp --steps 1,2,4,8 --duration 60s --warmup 10s", {},
+     {{"--duration", "1s"}, {"--warmup", "200ms"}}, kEmbedded, 0, {}, {}, "bench/ramp/step-1"},
+    {"plimsoll bench ramp --step-by-rate --steps 10000,20000,40000 --duration 30s", {},
+     {{"--duration", "1s"}}, kEmbedded, 0, {}, {}, "bench/ramp/step-1"},
+    {"plimsoll bench probe --rate 100 --duration 2m", {}, {{"--duration", "1s"}}, kEmbedded, 0, {}, {}, "e2e"},
+
+    // ---- fit, size, placement, budget (table)
+    {"plimsoll fit --run RUN --scenarios PREFIX [--x FACTOR] [--y METRIC] [--fit-range A:B] [--predict N,...] "
+     "[--resamples N] [--json]",
+     {"fit", "--run", kPipelineRun, "--scenarios", "pipeline/produce/", "--x", "producers", "--y", "records_per_s",
+      "--fit-range", "1:16", "--predict", "20,32", "--resamples", "50", "--json"}, {}, {}, 0,
+     {"model", "lambda", "sigma", "kappa", "n_star", "x_at_n_star", "r2", "weak", "weak_reason", "limit", "points",
+      "ci.level", "ci.lambda", "ci.sigma", "ci.kappa", "ci.n_star", "ci.x_at_n_star", "predictions[].x",
+      "predictions[].y", "predictions[].lo", "predictions[].hi", "data"}},
+    {"plimsoll size --rate 600k [--record-size 700B] [--retention 60s] [--compression R] [--replication 2] [--p99 250ms] "
+     "[--headroom 20%] [--tolerate-node-loss] [--flex] [--tiered --local-retention 60s] [--trim-tick 1s] "
+     "[--cpu-limit 0.9] [--topic logs] [--run RUN...] [--json]",
+     {"size", "--rate", "600k", "--record-size", "700B", "--retention", "60s", "--compression", "4", "--replication",
+      "2", "--p99", "250ms", "--headroom", "20%", "--tolerate-node-loss", "--flex", "--tiered", "--local-retention",
+      "60s", "--trim-tick", "1s", "--cpu-limit", "0.9", "--topic", "logs", "--run", kPipelineRun,
+      "--run", "sample:korvet-redis-flex", "--run", "sample:korvet-remote-archival", "--json"}, {}, {}, 0,
+     {"brokers", "redis_nodes", "shards", "partitions", "memory_total_bytes", "memory_per_shard_bytes", "p99_s",
+      "bottleneck", "utilization[].component", "utilization[].utilization", "utilization[].limit", "warnings",
+      "lines[].key", "lines[].label", "lines[].value", "lines[].display", "lines[].reasoning", "lines[].runs"}},
+    {"plimsoll placement --shards 24 --partitions 96 [--topic logs] [--brokers 3] [--skew-target 1.25] [--key-pattern P] "
+     "[--json]",
+     {"placement", "--shards", "24", "--partitions", "96", "--topic", "logs", "--brokers", "3", "--skew-target", "1.25",
+      "--key-pattern", "korvet:stream:{topic}:{partition}", "--json"}, {}, {}, 0,
+     {"shards[].shard", "shards[].slots", "shards[].count", "shards[].partitions", "mean", "max", "min", "max_skew",
+      "empty_shards", "recommended.partitions", "recommended.skew", "recommended.found", "recommended.reason"}},
+    {"plimsoll budget --p99 1ms [--p999 2ms] [--little-tolerance 0.1] [--run RUN...] [--json]",
+     {"budget", "--p99", "1ms", "--p999", "2ms", "--little-tolerance", "0.1", "--run", kPipelineRun, "--json"}, {}, {}, 0,
+     {"points", "per_configuration", "per_product", "overall"}},
+
+    // ---- report and export (```sh)
+    {"plimsoll report --format pdf --out sizing.pdf --rate 600k --record-size 700B --retention 60s", {}, {}, {}, 0,
+     {}, {"sizing.pdf"}, "wrote "},
+    {"plimsoll report --format html --out sizing.html --rate 40MB/s --headroom 20% --tolerate-node-loss", {}, {}, {}, 0,
+     {}, {"sizing.html"}, "wrote "},
+    {"plimsoll report --out sizing.md --rate 1.2M", {}, {}, {}, 0, {}, {"sizing.md"}, "(md,"},
+    {"plimsoll export --format jsonl --out runs.jsonl", {}, {}, {}, 0, {}, {"runs.jsonl"}},
+    {"plimsoll export --format csv --scenario pipeline/ --since 2026-08-01 --out runs.csv", {}, {}, {}, 0, {},
+     {"runs.csv"}},
+    {"plimsoll export --format json --run RUN --run RUN2 --out -", {}, {}, {}, 0,
+     {"run_key", "environment", "tuning", "source", "scenarios[].name", "scenarios[].series"}},
+    {"plimsoll export --format hlog --out latencies.hlog", {}, {}, {}, 0, {}, {"latencies.hlog"}},
+
+    // ---- Prometheus scrapes (```sh)
+    {"plimsoll import --scrapes before.prom after.prom", {}, {}, {"--json"}, 0,
+     {"sources[].status", "sources[].interval_s", "sources[].interval_from"}, {}, {}, false, true},
+};
+// clang-format on
+
+// Placeholders and file names the README's commands use, and what stands for them here. Output
+// files go into the case's temporary directory.
+QString placeholder(const QString &token, const QTemporaryDir &dir)
+{
+    static const QStringList outputs = {"sizing.pdf", "sizing.html", "sizing.md", "runs.jsonl",
+                                        "runs.csv", "latencies.hlog", "result.json", "FILE"};
+    if (outputs.contains(token))
+        return dir.filePath(token == "FILE" ? "report.md" : token);
+    if (token == "RUN")
+        return kPipelineRun;
+    if (token == "RUN2")
+        return kOtherRun;
+    if (token == "before.prom" || token == "after.prom")
+        return kData + "/prometheus/" + token;
+    return token;
+}
+
+[[maybe_unused]] const Case *caseFor(const std::string &readme)
+{
+    for (const Case &c : kCases)
+        if (c.readme == readme)
+            return &c;
+    return nullptr;
+}
+
+// The concrete arguments of a case (without the program name); a placeholder left over fails.
+QStringList argumentsOf(const Case &c, const QTemporaryDir &dir, const QString &topic)
+{
+    QStringList words = c.argv;
+    if (words.isEmpty()) {
+        words = QString::fromStdString(c.readme).split(' ', Qt::SkipEmptyParts);
+        words.removeFirst(); // plimsoll
+    }
+    QStringList out;
+    for (qsizetype i = 0; i < words.size(); ++i) {
+        // The README's topic is a name a live run replaces with its own (a fresh topic).
+        const bool topicName = i > 0 && words[i - 1] == "--topic" && !topic.isEmpty();
+        out << (topicName ? topic : placeholder(words[i], dir));
+        const auto value = c.values.find(words[i]);
+        if (value != c.values.end() && i + 1 < words.size()) {
+            out << value->second;
+            ++i;
+        }
+    }
+    out << c.extra;
+    static const QRegularExpression unmapped(R"(^[A-Z][A-Z0-9_]*(\.\.\.)?$|[\[\]|]|\.\.\.)");
+    for (const QString &w : out)
+        EXPECT_FALSE(unmapped.match(w).hasMatch())
+            << "'" << w.toStdString() << "' in `" << c.readme << "` is a placeholder with no mapping";
+    return out;
+}
+
+// Whether `json` has the README's field path ("a.b", "a[].b").
+bool hasField(const nlohmann::json &json, const std::string &path)
+{
+    const nlohmann::json *at = &json;
+    std::stringstream parts(path);
+    for (std::string part; std::getline(parts, part, '.');) {
+        const bool element = part.size() > 2 && part.compare(part.size() - 2, 2, "[]") == 0;
+        if (element)
+            part.resize(part.size() - 2);
+        if (!at->is_object() || !at->contains(part))
+            return false;
+        at = &(*at)[part];
+        if (element) {
+            if (!at->is_array() || at->empty())
+                return false;
+            at = &(*at)[0];
+        }
+    }
+    return true;
+}
+
+struct Outcome
+{
+    int exitCode = -1;
+    std::string out, err;
+};
+
+Outcome runPlimsoll(const QStringList &args)
+{
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    e.remove("PLIMSOLL_DB");
+    e.insert("SOURCE_DATE_EPOCH", "1786413600");
+    p.setProcessEnvironment(e);
+    p.start(PLIMSOLL_BINARY, args);
+    EXPECT_TRUE(p.waitForFinished(120000)) << "plimsoll did not finish: " << args.join(' ').toStdString();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput().toStdString(),
+            p.readAllStandardError().toStdString()};
+}
+
+// The sample runs in a store, made once and copied for each command (some remove runs).
+QString fixtureStore()
+{
+    static QTemporaryDir dir;
+    static const QString path = [] {
+        const QString db = dir.filePath("samples.db");
+        const Outcome o = runPlimsoll({"--db", db, "samples", "install"});
+        EXPECT_EQ(o.exitCode, 0) << o.err;
+        return db;
+    }();
+    return path;
+}
+
+void runCase(const Case &c, const QString &bootstrap = {}, const QString &topic = {})
+{
+    SCOPED_TRACE(c.readme);
+    QTemporaryDir dir;
+    const QString db = dir.filePath("store.db");
+    if (!c.freshStore) {
+        ASSERT_TRUE(QFile::copy(fixtureStore(), db));
+    }
+    QStringList args = argumentsOf(c, dir, topic);
+    if (!bootstrap.isEmpty())
+        args << "--bootstrap-server" << bootstrap;
+    // --db goes after the subcommand here, as a user appending it would write it.
+    if (!args.isEmpty() && !args.front().startsWith('-'))
+        args << "--db" << db;
+    else
+        args.prepend(db), args.prepend("--db");
+    const Outcome o = runPlimsoll(args);
+    ASSERT_EQ(o.exitCode, c.exit) << "plimsoll " << args.join(' ').toStdString() << "\nstdout: " << o.out
+                                  << "\nstderr: " << o.err;
+    if (!c.fields.empty()) {
+        nlohmann::json json;
+        ASSERT_NO_THROW(json = nlohmann::json::parse(o.out)) << o.out;
+        if (json.is_array()) {
+            ASSERT_FALSE(json.empty()) << "an empty array: nothing to check the README's fields on";
+            json = json[0];
+        }
+        for (const std::string &f : c.fields)
+            EXPECT_TRUE(hasField(json, f)) << "the README names '" << f << "'; the output has no such field:\n"
+                                           << json.dump(1).substr(0, 2000);
+    }
+    if (!c.stdoutHas.empty()) {
+        EXPECT_NE(o.out.find(c.stdoutHas), std::string::npos) << "no '" << c.stdoutHas << "' in:\n" << o.out;
+    }
+    for (const QString &f : c.files) {
+        const QFileInfo written(placeholder(f, dir));
+        EXPECT_TRUE(written.exists() && written.size() > 0) << written.filePath().toStdString() << " not written";
+    }
+    if (!c.then.isEmpty()) {
+        const Outcome then = runPlimsoll(QStringList(c.then) << "--db" << db);
+        EXPECT_EQ(then.exitCode, 0) << c.then.join(' ').toStdString() << ": " << then.err;
+        EXPECT_NE(then.out.find(c.thenHas), std::string::npos) << "no '" << c.thenHas << "' in:\n" << then.out;
+    }
+}
+
+[[maybe_unused]] std::string testName(const Case &c, size_t index)
+{
+    std::string name = "L" + std::to_string(index) + "_";
+    for (char ch : c.readme.substr(9, 40))
+        name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    return name;
+}
+
+} // namespace
+
+#ifndef PLIMSOLL_README_LIVE
+
+// Every README command has a case, and every case is a README command.
+TEST(Readme, EveryCommandHasACaseAndEveryCaseACommand)
+{
+    const auto commands = readmeCommands();
+    ASSERT_GT(commands.size(), 20u) << "the README's commands were not found in " << kReadme.toStdString();
+    std::set<std::string> shown;
+    for (const ReadmeCommand &c : commands) {
+        shown.insert(c.text);
+        EXPECT_NE(caseFor(c.text), nullptr)
+            << "README.md line " << c.line << ": `" << c.text
+            << "` has no case in tests/cli/readme_test.cpp (add one: what to run and what to assert)";
+    }
+    for (const Case &c : kCases)
+        EXPECT_TRUE(shown.count(c.readme)) << "`" << c.readme << "` is no longer in README.md";
+}
+
+// Every option a command's --help lists is documented in the README.
+TEST(Readme, EveryOptionIsDocumented)
+{
+    std::ifstream in(kReadme.toStdString());
+    const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const Outcome top = runPlimsoll({"--help"});
+    ASSERT_EQ(top.exitCode, 0);
+    const auto listed = top.out.find("Subcommands:");
+    ASSERT_NE(listed, std::string::npos) << top.out;
+    std::vector<QStringList> commands;
+    static const std::regex subcommand(R"(\n  ([a-z]+)[ ,])");
+    const std::string list = top.out.substr(listed);
+    for (std::sregex_iterator m(list.begin(), list.end(), subcommand), end; m != end; ++m)
+        commands.push_back({QString::fromStdString((*m)[1].str())});
+    for (const char *workload : {"producer", "consumer", "roundtrip", "ramp", "probe"})
+        commands.push_back({"bench", workload});
+    ASSERT_GT(commands.size(), 15u);
+    static const std::regex option(R"(\n +(--[a-z0-9-]+))");
+    int checked = 0;
+    for (const QStringList &command : commands) {
+        const Outcome help = runPlimsoll(QStringList(command) << "--help");
+        ASSERT_EQ(help.exitCode, 0) << command.join(' ').toStdString();
+        for (std::sregex_iterator m(help.out.begin(), help.out.end(), option), end; m != end; ++m) {
+            const std::string name = (*m)[1].str();
+            ++checked;
+            const std::regex mention("`[^`]*" + name + "(?![a-z0-9-])[^`]*`");
+            EXPECT_TRUE(name == "--help" || std::regex_search(readme, mention))
+                << "`plimsoll " << command.join(' ').toStdString() << " " << name
+                << "` is not in README.md (its --help lists it)";
+        }
+    }
+    EXPECT_GT(checked, 150) << "the options were not found in the commands' --help";
+}
+
+class ReadmeCommandTest : public ::testing::TestWithParam<size_t>
+{
+};
+
+TEST_P(ReadmeCommandTest, RunsAsTheReadmeSays)
+{
+    const Case &c = kCases[GetParam()];
+    ASSERT_FALSE(c.live) << "live cases run in plimsoll_readme_live_tests";
+    runCase(c);
+}
+
+std::vector<size_t> offlineCases()
+{
+    std::vector<size_t> out;
+    for (size_t i = 0; i < kCases.size(); ++i)
+        if (!kCases[i].live)
+            out.push_back(i);
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Readme, ReadmeCommandTest, ::testing::ValuesIn(offlineCases()),
+                         [](const ::testing::TestParamInfo<size_t> &info) {
+                             return testName(kCases[info.param], info.param);
+                         });
+
+#else
+
+// The commands that need a real broker, in the README's order (the consumer reads what the
+// producer wrote), against the services fixture's Kafka broker.
+TEST(ReadmeLive, BenchCommandsAgainstTheTestBroker)
+{
+    plimsoll::test::ServicesEnv env;
+    ASSERT_NO_FATAL_FAILURE(plimsoll::test::ServicesEnv::load(env));
+    const QString bootstrap = QString::fromStdString(env.value("PLIMSOLL_TEST_KAFKA_BOOTSTRAP"));
+    ASSERT_FALSE(bootstrap.isEmpty()) << "no PLIMSOLL_TEST_KAFKA_BOOTSTRAP in " << env.file();
+    const QString topic = "readme-benchmark-" + QString::number(QCoreApplication::applicationPid());
+    int live = 0;
+    for (const Case &c : kCases)
+        if (c.live) {
+            runCase(c, bootstrap, topic);
+            ++live;
+        }
+    EXPECT_GE(live, 2);
+}
+
+#endif
