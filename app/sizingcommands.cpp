@@ -1,5 +1,5 @@
-// plimsoll fit | size | placement | budget: the scaling models and the sizing engine from the
-// command line. Each prints a table for people or, with --json, one object for scripts (the
+// plimsoll size | placement | budget: the sizing engine from the command line (fit is in
+// fitcommands.cpp). Each prints a table for people or, with --json, one object for scripts (the
 // shapes are in the README).
 #include "app/command.h"
 #include "app/sizingoptions.h"
@@ -9,7 +9,6 @@
 #include "model/ramppoints.h"
 #include "model/sizing.h"
 #include "model/units.h"
-#include "model/usl.h"
 
 #include <cmath>
 #include <cstdio>
@@ -29,11 +28,6 @@ json number(double v)
     return std::isfinite(v) ? json(v) : json(nullptr);
 }
 
-json interval(const UslInterval &i)
-{
-    return json::array({number(i.lo), number(i.hi)});
-}
-
 std::optional<double> seconds(const std::string &text, const char *what)
 {
     std::string error;
@@ -43,110 +37,6 @@ std::optional<double> seconds(const std::string &text, const char *what)
         return std::nullopt;
     }
     return std::chrono::duration<double>(*d).count();
-}
-
-// ---------------------------------------------------------------------------------------- fit
-
-struct FitArgs
-{
-    std::string run, prefix, x = "producers", y = "records_per_s", range;
-    std::vector<double> predict;
-    int resamples = 1000;
-    bool json = false;
-};
-
-int runFit(const CliContext &c, const FitArgs &a)
-{
-    UslOptions options;
-    options.bootstrapResamples = a.resamples;
-    if (!a.range.empty()) {
-        const auto colon = a.range.find(':');
-        try {
-            if (colon == std::string::npos)
-                throw std::invalid_argument("no colon");
-            if (colon > 0)
-                options.fitFrom = std::stod(a.range.substr(0, colon));
-            if (colon + 1 < a.range.size())
-                options.fitTo = std::stod(a.range.substr(colon + 1));
-        } catch (const std::exception &) {
-            printError("--fit-range '" + a.range + "' is not A:B (e.g. 1:12)");
-            return kExitUsage;
-        }
-    }
-    auto store = c.openStore();
-    if (!store)
-        return kExitFailure;
-    std::vector<RunRecord> runs;
-    try {
-        runs = readRunRecords(*store, {a.run});
-    } catch (const StoreError &e) {
-        printError(std::string(e.what()) + " (see `plimsoll runs`)");
-        return kExitFailure;
-    }
-    const std::vector<RampPoint> ramp = rampPoints(runs.front(), a.prefix, a.x, a.y);
-    std::vector<UslPoint> points;
-    for (const RampPoint &p : ramp)
-        points.push_back({p.x, p.y});
-    const UslFit fit = UslFitter(options).fit(points);
-    if (!fit.ok) {
-        printError("no fit for " + a.y + " against " + a.x + " in " + a.run + " scenarios '" +
-                   a.prefix + "*' (" + std::to_string(ramp.size()) + " points): " + fit.error);
-        return kExitFailure;
-    }
-    json predictions = json::array();
-    for (double n : a.predict) {
-        const UslPrediction p = fit.predict(n);
-        predictions.push_back({{"x", n}, {"y", number(p.y)}, {"lo", number(p.lo)}, {"hi", number(p.hi)}});
-    }
-    if (a.json) {
-        json pts = json::array();
-        for (const RampPoint &p : ramp)
-            pts.push_back({{"scenario", p.scenario}, {"x", p.x}, {"y", p.y}});
-        const json out = {
-            {"model", "usl"},
-            {"run", runs.front().runKey},
-            {"x_factor", a.x},
-            {"y_metric", a.y},
-            {"lambda", fit.params.lambda},
-            {"sigma", fit.params.sigma},
-            {"kappa", fit.params.kappa},
-            {"n_star", number(fit.nStar)},
-            {"x_at_n_star", number(fit.xAtNStar)},
-            {"n_star_note", fit.nStarNote},
-            {"limit", toString(fit.limit)},
-            {"r2", fit.r2},
-            {"rmse", fit.rmse},
-            {"points", fit.points},
-            {"distinct_n", fit.distinctN},
-            {"weak", fit.weak},
-            {"weak_reason", fit.weakReason},
-            {"ci",
-             {{"level", fit.confidenceLevel},
-              {"resamples", fit.resamples},
-              {"lambda", interval(fit.lambdaCi)},
-              {"sigma", interval(fit.sigmaCi)},
-              {"kappa", interval(fit.kappaCi)},
-              {"n_star", interval(fit.nStarCi)},
-              {"x_at_n_star", interval(fit.xAtNStarCi)}}},
-            {"predictions", predictions},
-            {"data", pts}};
-        std::cout << out.dump(2) << "\n";
-        return kExitOk;
-    }
-    std::printf("USL fit of %s against %s, %s '%s*': %d points, %d distinct\n", a.y.c_str(),
-                a.x.c_str(), runs.front().runKey.c_str(), a.prefix.c_str(), fit.points,
-                fit.distinctN);
-    std::printf("  lambda %.6g [%.6g, %.6g]\n  sigma  %.4g [%.4g, %.4g]\n  kappa  %.4g [%.4g, %.4g]\n",
-                fit.params.lambda, fit.lambdaCi.lo, fit.lambdaCi.hi, fit.params.sigma,
-                fit.sigmaCi.lo, fit.sigmaCi.hi, fit.params.kappa, fit.kappaCi.lo, fit.kappaCi.hi);
-    std::printf("  N* %.4g (X %.6g): %s\n  r2 %.4f; %s: %s\n", fit.nStar, fit.xAtNStar,
-                fit.nStarNote.c_str(), fit.r2, toString(fit.limit), fit.limitReason.c_str());
-    if (fit.weak)
-        std::printf("  weak fit: %s\n", fit.weakReason.c_str());
-    for (const auto &p : predictions)
-        std::printf("  at %g: %.6g [%.6g, %.6g]\n", p["x"].get<double>(), p["y"].get<double>(),
-                    p["lo"].get<double>(), p["hi"].get<double>());
-    return kExitOk;
 }
 
 // --------------------------------------------------------------------------------------- size
@@ -387,20 +277,6 @@ int runBudget(const CliContext &c, const BudgetArgs &a)
 
 void addSizingCommands(CLI::App &app, Commands &commands)
 {
-    auto fit = std::make_shared<FitArgs>();
-    auto *fitCmd = app.add_subcommand("fit", "Fit the Universal Scalability Law to a ramp");
-    fitCmd->add_option("--run", fit->run, "Run id or key")->required();
-    fitCmd->add_option("--scenarios", fit->prefix, "Scenario name prefix (e.g. pipeline/produce/)")
-        ->required();
-    fitCmd->add_option("--x", fit->x, "Load factor (producers, shards, ...)")->capture_default_str();
-    fitCmd->add_option("--y", fit->y, "Metric (records_per_s, bytes_per_s, ...)")->capture_default_str();
-    fitCmd->add_option("--fit-range", fit->range, "Only points with A ≤ x ≤ B (A:B, either may be empty)");
-    fitCmd->add_option("--predict", fit->predict, "Predict at these N (comma-separated)")
-        ->delimiter(',');
-    fitCmd->add_option("--resamples", fit->resamples, "Bootstrap resamples (0: no intervals)")->capture_default_str();
-    fitCmd->add_flag("--json", fit->json, "Machine-readable output");
-    commands.add(fitCmd, [fit](const CliContext &c) { return runFit(c, *fit); });
-
     auto size = std::make_shared<SizeCommandArgs>();
     auto *sizeCmd = app.add_subcommand("size", "Size a deployment for a target ingest rate");
     addSizingOptions(sizeCmd, size->sizing);
