@@ -56,7 +56,19 @@ json sizingToJson(const SizingResult &r)
     for (const SizingLine &l : r.lines)
         lines.push_back({{"key", l.key}, {"label", l.label}, {"value", number(l.value)},
                          {"display", l.display}, {"reasoning", l.reasoning}, {"runs", l.runKeys}});
+    auto choice = [](const UnitsChoice &c) {
+        json answers = json::array();
+        for (const UnitsAnswer &a : c.answers)
+            answers.push_back({{"model", a.model},
+                               {"units", a.units ? json(*a.units) : json(nullptr)},
+                               {"taken", a.taken},
+                               {"reasoning", a.reasoning},
+                               {"runs", a.runKeys}});
+        return json{{"taken", c.taken}, {"why", c.why}, {"units", c.units}, {"answers", answers}};
+    };
     return {{"rate", r.rate},
+            {"broker_models", choice(r.brokerChoice)},
+            {"shard_models", choice(r.shardChoice)},
             {"brokers", r.brokers},
             {"redis_nodes", r.redisNodes},
             {"shards", r.shards},
@@ -105,6 +117,11 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
     }
     for (const SizingLine &l : r.lines)
         std::printf("%-28s %-14s %s\n", l.label.c_str(), l.display.c_str(), l.reasoning.c_str());
+    std::printf("\nBroker count by each model (the sizing took %s: %s)\n", r.brokerChoice.taken.c_str(),
+                r.brokerChoice.why.c_str());
+    for (const UnitsAnswer &a : r.brokerChoice.answers)
+        std::printf("  %s %-7s %-6s %s\n", a.taken ? "*" : " ", a.model.c_str(),
+                    a.units ? std::to_string(*a.units).c_str() : "—", a.reasoning.c_str());
     for (const std::string &w : r.warnings)
         std::printf("warning: %s\n", w.c_str());
     return kExitOk;
@@ -116,26 +133,55 @@ struct PlacementArgs
 {
     int shards = 0, partitions = 0, brokers = 1;
     std::string topic = "logs", pattern = kKorvetStreamKeyPattern;
-    double skewTarget = 1.25;
+    std::optional<double> skewTarget; // none: the measured configuration's, as the sizing
     bool json = false;
 };
 
-int runPlacement(const PlacementArgs &a)
+int runPlacement(const CliContext &c, const PlacementArgs &a)
 {
+    if (const auto bad = keyPatternError(a.pattern)) {
+        printError(*bad);
+        return kExitUsage;
+    }
+    if (a.skewTarget && !(*a.skewTarget >= 1)) {
+        printError("--skew-target must be 1 or more (max/mean partitions per shard)");
+        return kExitUsage;
+    }
     const Placement placement = Placement::evenShards(a.shards, a.pattern);
     const PlacementResult p = placement.place(a.topic, a.partitions);
     if (!p.ok) {
         printError(p.error);
         return kExitUsage;
     }
-    const PartitionRecommendation rec =
-        placement.recommendPartitions(a.brokers, a.topic, a.skewTarget);
+    // The recommendation is the sizing's own partition model: without a stated target it takes
+    // the skew of the configuration the store's ramp measured.
+    PartitionPlanInputs pin;
+    pin.shards = a.shards;
+    pin.brokers = a.brokers;
+    pin.topic = a.topic;
+    pin.keyPattern = a.pattern;
+    pin.skewTarget = a.skewTarget;
+    if (!a.skewTarget) {
+        auto store = c.openStore();
+        if (!store)
+            return kExitFailure;
+        try {
+            const SizingModels models = fitSizingModels(readSizingRuns(*store));
+            pin.measuredShards = models.rampShards;
+            pin.measuredPartitions = models.rampPartitions;
+        } catch (const StoreError &e) {
+            printError(e.what());
+            return kExitFailure;
+        }
+    }
+    const PartitionPlan rec = planPartitions(pin);
     if (a.json) {
         json shards = json::array();
         for (const ShardLoad &s : p.shards)
             shards.push_back({{"shard", s.shard}, {"slots", s.slotCount},
                               {"count", s.partitions.size()}, {"partitions", s.partitions}});
         const json out = {{"topic", a.topic},
+                          {"key_pattern", a.pattern},
                           {"partitions", p.partitions},
                           {"shards", shards},
                           {"mean", p.mean},
@@ -146,7 +192,8 @@ int runPlacement(const PlacementArgs &a)
                           {"recommended",
                            {{"partitions", rec.partitions}, {"skew", rec.skew},
                             {"found", rec.found}, {"brokers", a.brokers},
-                            {"skew_target", a.skewTarget}, {"reason", rec.reason}}}};
+                            {"skew_target", rec.target}, {"basis", rec.basis},
+                            {"reason", rec.reason}}}};
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
@@ -289,10 +336,12 @@ void addSizingCommands(CLI::App &app, Commands &commands)
     placeCmd->add_option("--partitions", place->partitions, "Partitions")->required()->check(CLI::PositiveNumber);
     placeCmd->add_option("--topic", place->topic, "Topic name")->capture_default_str();
     placeCmd->add_option("--brokers", place->brokers, "Brokers to spread leadership over")->capture_default_str()->check(CLI::PositiveNumber);
-    placeCmd->add_option("--skew-target", place->skewTarget, "Max/mean skew to recommend within")->capture_default_str();
+    placeCmd->add_option("--skew-target", place->skewTarget,
+                         "Max/mean skew to recommend within (default: the skew of the measured "
+                         "configuration, as the sizing; 1.25 without one)");
     placeCmd->add_option("--key-pattern", place->pattern, "Stream key pattern")->capture_default_str();
     placeCmd->add_flag("--json", place->json, "Machine-readable output");
-    commands.add(placeCmd, [place](const CliContext &) { return runPlacement(*place); });
+    commands.add(placeCmd, [place](const CliContext &c) { return runPlacement(c, *place); });
 
     auto budget = std::make_shared<BudgetArgs>();
     auto *budgetCmd = app.add_subcommand("budget", "The highest throughput within a latency budget");

@@ -8,6 +8,7 @@
 // one partition placement, well under a millisecond, so a window may call it on every
 // keystroke. A Sizer caches partition recommendations: use one Sizer from one thread.
 
+#include "model/placement.h"
 #include "model/sizingmodels.h"
 
 #include <map>
@@ -34,9 +35,11 @@ struct SizingInputs
     double localRetentionS = 60;   // seconds kept locally when tiered
     double trimTickS = 1.0;        // storage-worker trim interval (stated default)
     std::string topic = "logs";    // for partition placement
+    std::string keyPattern = kKorvetStreamKeyPattern; // stream key of a partition (placement.h)
     int shardsPerNode = 0;         // 0: as measured (or 8)
     double nodeRamBytes = 52.0 * 1024 * 1024 * 1024; // per Redis node (the seed's r6i.2xlarge pod)
     double nodeRamUsable = 0.75;   // database ÷ node RAM (the seed: 120 GB on 3 × 52 GB)
+    BrokerModel brokerModel = BrokerModel::Auto; // which broker answer to take
 };
 
 struct SizingLine
@@ -78,6 +81,9 @@ struct SizingResult
     std::string bottleneck;
     std::vector<SizingLine> lines;
     std::vector<std::string> warnings;
+    // The broker and shard counts by every model, side by side, and the one taken.
+    UnitsChoice brokerChoice;
+    UnitsChoice shardChoice;
 
     const SizingLine *line(const std::string &key) const;
 };
@@ -100,10 +106,11 @@ private:
         double skew = 1;
         std::string reason;
     };
-    const Partitions &partitionsFor(int shards, int brokers, const std::string &topic) const;
+    const Partitions &partitionsFor(int shards, int brokers, const std::string &topic,
+                                    const std::string &keyPattern) const;
 
     SizingModels m_models;
-    mutable std::map<std::tuple<int, int, std::string>, Partitions> m_partitionCache;
+    mutable std::map<std::tuple<int, int, std::string, std::string>, Partitions> m_partitionCache;
 };
 
 } // namespace plimsoll
