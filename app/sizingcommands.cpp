@@ -2,6 +2,7 @@
 // fitcommands.cpp). Each prints a table for people or, with --json, one object for scripts (the
 // shapes are in the README).
 #include "app/command.h"
+#include "app/placementcluster.h"
 #include "app/sizingoptions.h"
 
 #include "model/latencybudget.h"
@@ -134,6 +135,9 @@ struct PlacementArgs
     int shards = 0, partitions = 0, brokers = 1;
     std::string topic = "logs", pattern = kKorvetStreamKeyPattern;
     std::optional<double> skewTarget; // none: the measured configuration's, as the sizing
+    std::string cluster;              // HOST:PORT of a live Redis Cluster: its slot map
+    bool measure = false;             // and the stream keys it holds
+    int timeoutMs = 5000;
     bool json = false;
 };
 
@@ -147,7 +151,24 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
         printError("--skew-target must be 1 or more (max/mean partitions per shard)");
         return kExitUsage;
     }
-    const Placement placement = Placement::evenShards(a.shards, a.pattern);
+    if (a.cluster.empty() == (a.shards == 0)) {
+        printError(a.cluster.empty() ? "placement needs --shards N or --cluster HOST:PORT"
+                                     : "--shards and --cluster exclude each other (the cluster's "
+                                       "slot map says where its shards are)");
+        return kExitUsage;
+    }
+    if (a.measure && a.cluster.empty()) {
+        printError("--measure reads the keys of a live cluster: it needs --cluster HOST:PORT");
+        return kExitUsage;
+    }
+    std::optional<ClusterPlacement> cluster;
+    if (!a.cluster.empty()) {
+        cluster = readClusterPlacement(a.cluster, a.measure, a.pattern, a.topic, a.timeoutMs);
+        if (!cluster)
+            return kExitFailure;
+    }
+    const Placement placement = cluster ? Placement(cluster->map.ranges, a.pattern)
+                                        : Placement::evenShards(a.shards, a.pattern);
     const PlacementResult p = placement.place(a.topic, a.partitions);
     if (!p.ok) {
         printError(p.error);
@@ -156,7 +177,7 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
     // The recommendation is the sizing's own partition model: without a stated target it takes
     // the skew of the configuration the store's ramp measured.
     PartitionPlanInputs pin;
-    pin.shards = a.shards;
+    pin.shards = placement.shardCount();
     pin.brokers = a.brokers;
     pin.topic = a.topic;
     pin.keyPattern = a.pattern;
@@ -180,8 +201,8 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
         for (const ShardLoad &s : p.shards)
             shards.push_back({{"shard", s.shard}, {"slots", s.slotCount},
                               {"count", s.partitions.size()}, {"partitions", s.partitions}});
-        const json out = {{"topic", a.topic},
-                          {"key_pattern", a.pattern},
+        json out = {{"topic", a.topic},
+                    {"key_pattern", a.pattern},
                           {"partitions", p.partitions},
                           {"shards", shards},
                           {"mean", p.mean},
@@ -194,16 +215,20 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
                             {"found", rec.found}, {"brokers", a.brokers},
                             {"skew_target", rec.target}, {"basis", rec.basis},
                             {"reason", rec.reason}}}};
+        if (cluster)
+            addClusterJson(out, p, *cluster, a.pattern, a.topic);
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
     std::printf("%d partitions of '%s' on %d shards: mean %.2f, max %d, min %d, max/mean skew %.2f\n",
-                p.partitions, a.topic.c_str(), a.shards, p.mean, p.maxPerShard, p.minPerShard,
-                p.maxSkew);
+                p.partitions, a.topic.c_str(), placement.shardCount(), p.mean, p.maxPerShard,
+                p.minPerShard, p.maxSkew);
     for (const ShardLoad &s : p.shards)
         std::printf("  %-10s %3zu %s\n", s.shard.c_str(), s.partitions.size(),
                     std::string(s.partitions.size(), '#').c_str());
     std::printf("recommended: %s\n", rec.reason.c_str());
+    if (cluster)
+        printClusterPlacement(p, *cluster, a.pattern, a.topic);
     return kExitOk;
 }
 
@@ -332,7 +357,16 @@ void addSizingCommands(CLI::App &app, Commands &commands)
 
     auto place = std::make_shared<PlacementArgs>();
     auto *placeCmd = app.add_subcommand("placement", "Where a topic's partitions land on Redis shards");
-    placeCmd->add_option("--shards", place->shards, "Shards (even slot ranges)")->required()->check(CLI::PositiveNumber);
+    placeCmd->add_option("--shards", place->shards, "Shards (even slot ranges)")->check(CLI::PositiveNumber);
+    placeCmd->add_option("--cluster", place->cluster,
+                         "A live Redis Cluster (HOST:PORT of a node): its slot map, by CLUSTER "
+                         "SHARDS or CLUSTER SLOTS");
+    placeCmd->add_flag("--measure", place->measure,
+                       "With --cluster: the topic's stream keys there (SCAN, MEMORY USAGE) beside "
+                       "the prediction");
+    placeCmd->add_option("--timeout", place->timeoutMs, "With --cluster: milliseconds per node")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
     placeCmd->add_option("--partitions", place->partitions, "Partitions")->required()->check(CLI::PositiveNumber);
     placeCmd->add_option("--topic", place->topic, "Topic name")->capture_default_str();
     placeCmd->add_option("--brokers", place->brokers, "Brokers to spread leadership over")->capture_default_str()->check(CLI::PositiveNumber);
