@@ -18,6 +18,7 @@ namespace plimsoll {
 // The command families, each in app/<family>commands.cpp. One line each.
 void addStoreCommands(CLI::App &, Commands &);
 void addBenchCommands(CLI::App &, Commands &);
+void addFitCommands(CLI::App &, Commands &);
 void addSizingCommands(CLI::App &, Commands &);
 void addTrendCommands(CLI::App &, Commands &);
 void addReportCommands(CLI::App &, Commands &);
@@ -28,6 +29,7 @@ using AddCommands = void (*)(CLI::App &, Commands &);
 const AddCommands kCommandFamilies[] = {
     addStoreCommands,
     addBenchCommands,
+    addFitCommands,
     addSizingCommands,
     addTrendCommands,
     addReportCommands,

@@ -1,9 +1,10 @@
-// plimsoll fit | size | placement | budget: the scaling models and the sizing engine from the
-// command line. Each prints a table for people or, with --json, one object for scripts (the
+// plimsoll size | placement | budget: the sizing engine from the command line (fit is in
+// fitcommands.cpp). Each prints a table for people or, with --json, one object for scripts (the
 // shapes are in the README).
 #include "app/clioutput.h"
 #include "app/command.h"
 #include "app/optiondomain.h"
+#include "app/placementcluster.h"
 #include "app/sizingoptions.h"
 
 #include "model/catalog.h"
@@ -12,10 +13,10 @@
 #include "model/ramppoints.h"
 #include "model/sizing.h"
 #include "model/units.h"
-#include "model/usl.h"
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -32,11 +33,6 @@ json number(double v)
     return std::isfinite(v) ? json(v) : json(nullptr);
 }
 
-json interval(const UslInterval &i)
-{
-    return json::array({number(i.lo), number(i.hi)});
-}
-
 std::optional<double> seconds(const std::string &text, const char *what, const Domain &domain)
 {
     std::string error;
@@ -51,117 +47,6 @@ std::optional<double> seconds(const std::string &text, const char *what, const D
         return std::nullopt;
     }
     return s;
-}
-
-// ---------------------------------------------------------------------------------------- fit
-
-struct FitArgs
-{
-    std::string run, prefix, x = "producers", y = "records_per_s", range;
-    std::vector<double> predict;
-    int resamples = 1000;
-    bool json = false;
-
-    static constexpr Domain kPredict = Domain::above(0).withNote("a load factor's value, e.g. producers");
-    static constexpr Domain kResamples = Domain::count(0, 100000);
-};
-
-int runFit(const CliContext &c, const FitArgs &a)
-{
-    UslOptions options;
-    options.bootstrapResamples = a.resamples;
-    if (!a.range.empty()) {
-        const auto colon = a.range.find(':');
-        try {
-            if (colon == std::string::npos)
-                throw std::invalid_argument("no colon");
-            if (colon > 0)
-                options.fitFrom = std::stod(a.range.substr(0, colon));
-            if (colon + 1 < a.range.size())
-                options.fitTo = std::stod(a.range.substr(colon + 1));
-        } catch (const std::exception &) {
-            printError("--fit-range '" + a.range + "' is not A:B (e.g. 1:12)");
-            return kExitUsage;
-        }
-        if (options.fitFrom && options.fitTo && *options.fitFrom > *options.fitTo) {
-            printError("--fit-range '" + a.range + "': A must not be above B (e.g. 1:12)");
-            return kExitUsage;
-        }
-    }
-    auto store = c.openExistingStore();
-    if (!store)
-        return kExitFailure;
-    std::vector<RunRecord> runs;
-    try {
-        runs = readRunRecords(*store, {a.run});
-    } catch (const StoreError &e) {
-        printError(std::string(e.what()) + " (see `plimsoll runs`)");
-        return kExitFailure;
-    }
-    const std::vector<RampPoint> ramp = rampPoints(runs.front(), a.prefix, a.x, a.y);
-    std::vector<UslPoint> points;
-    for (const RampPoint &p : ramp)
-        points.push_back({p.x, p.y});
-    const UslFit fit = UslFitter(options).fit(points);
-    if (!fit.ok) {
-        printError("no fit for " + a.y + " against " + a.x + " in " + a.run + " scenarios '" +
-                   a.prefix + "*' (" + std::to_string(ramp.size()) + " points): " + fit.error);
-        return kExitFailure;
-    }
-    json predictions = json::array();
-    for (double n : a.predict) {
-        const UslPrediction p = fit.predict(n);
-        predictions.push_back({{"x", n}, {"y", number(p.y)}, {"lo", number(p.lo)}, {"hi", number(p.hi)}});
-    }
-    if (a.json) {
-        json pts = json::array();
-        for (const RampPoint &p : ramp)
-            pts.push_back({{"scenario", p.scenario}, {"x", p.x}, {"y", p.y}});
-        const json out = {
-            {"model", "usl"},
-            {"run", runs.front().runKey},
-            {"x_factor", a.x},
-            {"y_metric", a.y},
-            {"lambda", fit.params.lambda},
-            {"sigma", fit.params.sigma},
-            {"kappa", fit.params.kappa},
-            {"n_star", number(fit.nStar)},
-            {"x_at_n_star", number(fit.xAtNStar)},
-            {"n_star_note", fit.nStarNote},
-            {"limit", toString(fit.limit)},
-            {"r2", fit.r2},
-            {"rmse", fit.rmse},
-            {"points", fit.points},
-            {"distinct_n", fit.distinctN},
-            {"weak", fit.weak},
-            {"weak_reason", fit.weakReason},
-            {"ci",
-             {{"level", fit.confidenceLevel},
-              {"resamples", fit.resamples},
-              {"lambda", interval(fit.lambdaCi)},
-              {"sigma", interval(fit.sigmaCi)},
-              {"kappa", interval(fit.kappaCi)},
-              {"n_star", interval(fit.nStarCi)},
-              {"x_at_n_star", interval(fit.xAtNStarCi)}}},
-            {"predictions", predictions},
-            {"data", pts}};
-        std::cout << out.dump(2) << "\n";
-        return kExitOk;
-    }
-    std::printf("USL fit of %s against %s, %s '%s*': %d points, %d distinct\n", a.y.c_str(),
-                a.x.c_str(), runs.front().runKey.c_str(), a.prefix.c_str(), fit.points,
-                fit.distinctN);
-    std::printf("  lambda %.6g [%.6g, %.6g]\n  sigma  %.4g [%.4g, %.4g]\n  kappa  %.4g [%.4g, %.4g]\n",
-                fit.params.lambda, fit.lambdaCi.lo, fit.lambdaCi.hi, fit.params.sigma,
-                fit.sigmaCi.lo, fit.sigmaCi.hi, fit.params.kappa, fit.kappaCi.lo, fit.kappaCi.hi);
-    std::printf("  N* %.4g (X %.6g): %s\n  r2 %.4f; %s: %s\n", fit.nStar, fit.xAtNStar,
-                fit.nStarNote.c_str(), fit.r2, toString(fit.limit), fit.limitReason.c_str());
-    if (fit.weak)
-        std::printf("  weak fit: %s\n", fit.weakReason.c_str());
-    for (const auto &p : predictions)
-        std::printf("  at %g: %.6g [%.6g, %.6g]\n", p["x"].get<double>(), p["y"].get<double>(),
-                    p["lo"].get<double>(), p["hi"].get<double>());
-    return kExitOk;
 }
 
 // --------------------------------------------------------------------------------------- size
@@ -181,7 +66,19 @@ json sizingToJson(const SizingResult &r)
     for (const SizingLine &l : r.lines)
         lines.push_back({{"key", l.key}, {"label", l.label}, {"value", number(l.value)},
                          {"display", l.display}, {"reasoning", l.reasoning}, {"runs", l.runKeys}});
+    auto choice = [](const UnitsChoice &c) {
+        json answers = json::array();
+        for (const UnitsAnswer &a : c.answers)
+            answers.push_back({{"model", a.model},
+                               {"units", a.units ? json(*a.units) : json(nullptr)},
+                               {"taken", a.taken},
+                               {"reasoning", a.reasoning},
+                               {"runs", a.runKeys}});
+        return json{{"taken", c.taken}, {"why", c.why}, {"units", c.units}, {"answers", answers}};
+    };
     return {{"rate", r.rate},
+            {"broker_models", choice(r.brokerChoice)},
+            {"shard_models", choice(r.shardChoice)},
             {"brokers", r.brokers},
             {"redis_nodes", r.redisNodes},
             {"shards", r.shards},
@@ -230,6 +127,11 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
     }
     for (const SizingLine &l : r.lines)
         std::printf("%-28s %-14s %s\n", l.label.c_str(), l.display.c_str(), l.reasoning.c_str());
+    std::printf("\nBroker count by each model (the sizing took %s: %s)\n", r.brokerChoice.taken.c_str(),
+                r.brokerChoice.why.c_str());
+    for (const UnitsAnswer &a : r.brokerChoice.answers)
+        std::printf("  %s %-7s %-6s %s\n", a.taken ? "*" : " ", a.model.c_str(),
+                    a.units ? std::to_string(*a.units).c_str() : "—", a.reasoning.c_str());
     for (const std::string &w : r.warnings)
         std::printf("warning: %s\n", w.c_str());
     return kExitOk;
@@ -241,26 +143,78 @@ struct PlacementArgs
 {
     int shards = 0, partitions = 0, brokers = 1;
     std::string topic = "logs", pattern = kKorvetStreamKeyPattern;
-    double skewTarget = 1.25;
+    std::optional<double> skewTarget; // none: the measured configuration's, as the sizing
+    std::string cluster;              // HOST:PORT of a live Redis Cluster: its slot map
+    bool measure = false;             // and the stream keys it holds
+    int timeoutMs = 5000;
     bool json = false;
+
+    static constexpr Domain kTimeoutMs = Domain::count(1, 3600000).withNote("milliseconds");
 };
 
-int runPlacement(const PlacementArgs &a)
+int runPlacement(const CliContext &c, const PlacementArgs &a)
 {
-    const Placement placement = Placement::evenShards(a.shards, a.pattern);
+    if (const auto bad = keyPatternError(a.pattern)) {
+        printError(*bad);
+        return kExitUsage;
+    }
+    if (a.skewTarget && !(*a.skewTarget >= 1)) {
+        printError("--skew-target must be 1 or more (max/mean partitions per shard)");
+        return kExitUsage;
+    }
+    if (a.cluster.empty() == (a.shards == 0)) {
+        printError(a.cluster.empty() ? "placement needs --shards N or --cluster HOST:PORT"
+                                     : "--shards and --cluster exclude each other (the cluster's "
+                                       "slot map says where its shards are)");
+        return kExitUsage;
+    }
+    if (a.measure && a.cluster.empty()) {
+        printError("--measure reads the keys of a live cluster: it needs --cluster HOST:PORT");
+        return kExitUsage;
+    }
+    std::optional<ClusterPlacement> cluster;
+    if (!a.cluster.empty()) {
+        cluster = readClusterPlacement(a.cluster, a.measure, a.pattern, a.topic, a.timeoutMs);
+        if (!cluster)
+            return kExitFailure;
+    }
+    const Placement placement = cluster ? Placement(cluster->map.ranges, a.pattern)
+                                        : Placement::evenShards(a.shards, a.pattern);
     const PlacementResult p = placement.place(a.topic, a.partitions);
     if (!p.ok) {
         printError(p.error);
         return kExitUsage;
     }
-    const PartitionRecommendation rec =
-        placement.recommendPartitions(a.brokers, a.topic, a.skewTarget);
+    // The recommendation is the sizing's own partition model: without a stated target it takes
+    // the skew of the configuration the store's ramp measured.
+    PartitionPlanInputs pin;
+    pin.shards = placement.shardCount();
+    pin.brokers = a.brokers;
+    pin.topic = a.topic;
+    pin.keyPattern = a.pattern;
+    pin.skewTarget = a.skewTarget;
+    // A missing store is not created here: without one the default skew target stands.
+    if (!a.skewTarget && std::filesystem::exists(c.storePath)) {
+        auto store = c.openExistingStore();
+        if (!store)
+            return kExitFailure;
+        try {
+            const SizingModels models = fitSizingModels(readSizingRuns(*store));
+            pin.measuredShards = models.rampShards;
+            pin.measuredPartitions = models.rampPartitions;
+        } catch (const StoreError &e) {
+            printError(e.what());
+            return kExitFailure;
+        }
+    }
+    const PartitionPlan rec = planPartitions(pin);
     if (a.json) {
         json shards = json::array();
         for (const ShardLoad &s : p.shards)
             shards.push_back({{"shard", s.shard}, {"slots", s.slotCount},
                               {"count", s.partitions.size()}, {"partitions", s.partitions}});
-        const json out = {{"topic", a.topic},
+        json out = {{"topic", a.topic},
+                    {"key_pattern", a.pattern},
                           {"partitions", p.partitions},
                           {"shards", shards},
                           {"mean", p.mean},
@@ -271,17 +225,22 @@ int runPlacement(const PlacementArgs &a)
                           {"recommended",
                            {{"partitions", rec.partitions}, {"skew", rec.skew},
                             {"found", rec.found}, {"brokers", a.brokers},
-                            {"skew_target", a.skewTarget}, {"reason", rec.reason}}}};
+                            {"skew_target", rec.target}, {"basis", rec.basis},
+                            {"reason", rec.reason}}}};
+        if (cluster)
+            addClusterJson(out, p, *cluster, a.pattern, a.topic);
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
     std::printf("%d partitions of '%s' on %d shards: mean %.2f, max %d, min %d, max/mean skew %.2f\n",
-                p.partitions, a.topic.c_str(), a.shards, p.mean, p.maxPerShard, p.minPerShard,
-                p.maxSkew);
+                p.partitions, a.topic.c_str(), placement.shardCount(), p.mean, p.maxPerShard,
+                p.minPerShard, p.maxSkew);
     for (const ShardLoad &s : p.shards)
         std::printf("  %-10s %3zu %s\n", s.shard.c_str(), s.partitions.size(),
                     std::string(s.partitions.size(), '#').c_str());
     std::printf("recommended: %s\n", rec.reason.c_str());
+    if (cluster)
+        printClusterPlacement(p, *cluster, a.pattern, a.topic);
     return kExitOk;
 }
 
@@ -388,32 +347,6 @@ int runBudget(const CliContext &c, const BudgetArgs &a)
 
 void addSizingCommands(CLI::App &app, Commands &commands)
 {
-    auto fit = std::make_shared<FitArgs>();
-    auto *fitCmd = app.add_subcommand("fit", "Fit the Universal Scalability Law to a ramp");
-    fitCmd->add_option("--run", fit->run, "Run id or key")->required();
-    fitCmd->add_option("--scenarios", fit->prefix, "Scenario name prefix (e.g. pipeline/produce/)")
-        ->required();
-    fitCmd->add_option("--x", fit->x, "Load factor (producers, shards, ...)")
-        ->capture_default_str()
-        ->check(CLI::Validator(
-            [](std::string &x) {
-                if (Topology().setFactor(x, 0))
-                    return std::string();
-                std::string known;
-                for (const FactorInfo &f : factorCatalog())
-                    known += (known.empty() ? "" : ", ") + std::string(f.name);
-                return "--x must be a load factor: " + known + " (got '" + x + "')";
-            },
-            std::string()));
-    fitCmd->add_option("--y", fit->y, "Metric (records_per_s, bytes_per_s, ...)")->capture_default_str();
-    fitCmd->add_option("--fit-range", fit->range, "Only points with A ≤ x ≤ B (A:B, either may be empty)");
-    addNumber(fitCmd, "--predict", fit->predict, FitArgs::kPredict, "Predict at these N (comma-separated)")
-        ->delimiter(',');
-    addNumber(fitCmd, "--resamples", fit->resamples, FitArgs::kResamples, "Bootstrap resamples (0: no intervals)")
-        ->capture_default_str();
-    fitCmd->add_flag("--json", fit->json, "Machine-readable output");
-    commands.add(fitCmd, [fit](const CliContext &c) { return runFit(c, *fit); });
-
     auto size = std::make_shared<SizeCommandArgs>();
     auto *sizeCmd = app.add_subcommand("size", "Size a deployment for a target ingest rate");
     addSizingOptions(sizeCmd, size->sizing);
@@ -422,16 +355,27 @@ void addSizingCommands(CLI::App &app, Commands &commands)
 
     auto place = std::make_shared<PlacementArgs>();
     auto *placeCmd = app.add_subcommand("placement", "Where a topic's partitions land on Redis shards");
-    addNumber(placeCmd, "--shards", place->shards, kPlacementShards, "Shards (even slot ranges)")->required();
+    addNumber(placeCmd, "--shards", place->shards, kPlacementShards,
+              "Shards (even slot ranges); or --cluster");
+    placeCmd->add_option("--cluster", place->cluster,
+                         "A live Redis Cluster (HOST:PORT of a node): its slot map, by CLUSTER "
+                         "SHARDS or CLUSTER SLOTS");
+    placeCmd->add_flag("--measure", place->measure,
+                       "With --cluster: the topic's stream keys there (SCAN, MEMORY USAGE) beside "
+                       "the prediction");
+    addNumber(placeCmd, "--timeout", place->timeoutMs, PlacementArgs::kTimeoutMs,
+              "With --cluster: milliseconds per node")
+        ->capture_default_str();
     addNumber(placeCmd, "--partitions", place->partitions, kPlacementPartitions, "Partitions")->required();
     placeCmd->add_option("--topic", place->topic, "Topic name")->capture_default_str();
     addNumber(placeCmd, "--brokers", place->brokers, kPlacementBrokers, "Brokers to spread leadership over")
         ->capture_default_str();
-    addNumber(placeCmd, "--skew-target", place->skewTarget, kPlacementSkewTarget, "Max/mean skew to recommend within")
-        ->capture_default_str();
+    addNumber(placeCmd, "--skew-target", place->skewTarget, kPlacementSkewTarget,
+              "Max/mean skew to recommend within (default: the skew of the measured "
+              "configuration, as the sizing; 1.25 without one)");
     placeCmd->add_option("--key-pattern", place->pattern, "Stream key pattern")->capture_default_str();
     placeCmd->add_flag("--json", place->json, "Machine-readable output");
-    commands.add(placeCmd, [place](const CliContext &) { return runPlacement(*place); });
+    commands.add(placeCmd, [place](const CliContext &c) { return runPlacement(c, *place); });
 
     auto budget = std::make_shared<BudgetArgs>();
     auto *budgetCmd = app.add_subcommand("budget", "The highest throughput within a latency budget");

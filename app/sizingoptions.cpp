@@ -38,6 +38,14 @@ std::optional<double> fraction(std::string text)
 
 } // namespace
 
+std::optional<std::string> keyPatternError(const std::string &pattern)
+{
+    if (pattern.find("{partition}") == std::string::npos)
+        return "--key-pattern '" + pattern + "' must contain {partition} (e.g. " +
+               kKorvetStreamKeyPattern + ")";
+    return std::nullopt;
+}
+
 std::optional<double> parseRate(const std::string &text, double *bytesPerS, std::string *error)
 {
     if (text.size() > 2 && text.compare(text.size() - 2, 2, "/s") == 0) {
@@ -91,6 +99,13 @@ void addSizingOptions(CLI::App *cmd, SizeArgs &a)
         ->capture_default_str();
     cmd->add_option("--topic", a.topic, "Topic name, for partition placement")->capture_default_str();
     cmd->add_option("--run", a.runs, "Fit from these runs only (default: all)");
+    cmd->add_option("--broker-model", a.brokerModel,
+                    "Broker count from: auto, fitted (a fit across runs over the broker count), "
+                    "cpu (the ramp's CPU per record) or rule (+1 broker per ~200k)")
+        ->capture_default_str();
+    cmd->add_option("--key-pattern", a.keyPattern,
+                    "Stream key of a partition, for placement ({topic}, {partition})")
+        ->capture_default_str();
 }
 
 std::optional<ParsedSizing> parseSizingArgs(const SizeArgs &a, std::string *error)
@@ -139,6 +154,17 @@ std::optional<ParsedSizing> parseSizingArgs(const SizeArgs &a, std::string *erro
         *error = *problem;
         return std::nullopt;
     }
+    const auto brokerModel = brokerModelFromString(a.brokerModel);
+    if (!brokerModel) {
+        *error = "--broker-model must be auto, fitted, cpu or rule (not '" + a.brokerModel + "')";
+        return std::nullopt;
+    }
+    in.brokerModel = *brokerModel;
+    if (const auto bad = keyPatternError(a.keyPattern)) {
+        *error = *bad;
+        return std::nullopt;
+    }
+    in.keyPattern = a.keyPattern;
     out.options.cpuLimit = a.cpuLimit;
     out.options.saturation.cpuLimit = a.cpuLimit;
     if (std::string problem = in.validate("--"); !problem.empty()) {

@@ -2,6 +2,7 @@
 // The sizing inputs as command-line options, shared by `plimsoll size` and `plimsoll report` so
 // that a report is sized from exactly what `size` would be given.
 
+#include "model/placement.h"
 #include "model/sizing.h"
 
 #include <CLI/CLI.hpp>
@@ -21,6 +22,8 @@ struct SizeArgs
     bool nodeLoss = false, flex = false, tiered = false;
     std::string topic = "logs";
     std::vector<std::string> runs;
+    std::string brokerModel = "auto"; // auto, fitted, cpu or rule
+    std::string keyPattern = kKorvetStreamKeyPattern;
 };
 
 // Adds --rate (required), --record-size, --retention, ..., --run to `command`, writing into
@@ -35,6 +38,10 @@ struct ParsedSizing
 
 // The parsed inputs, or nullopt with the reason in *error (a usage error).
 std::optional<ParsedSizing> parseSizingArgs(const SizeArgs &args, std::string *error);
+
+// nullopt when `pattern` is a usable stream-key pattern, else the message (it must name
+// {partition}, or every partition would share one key).
+std::optional<std::string> keyPatternError(const std::string &pattern);
 
 // "600k", "1.2M", "600000" → records/s; "40MB/s" → 0 with the bytes/s in *bytesPerS.
 std::optional<double> parseRate(const std::string &text, double *bytesPerS, std::string *error);

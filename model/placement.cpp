@@ -215,4 +215,39 @@ PartitionRecommendation Placement::recommendPartitions(int brokers, std::string_
     return out;
 }
 
+PartitionPlan planPartitions(const PartitionPlanInputs &in)
+{
+    PartitionPlan plan;
+    if (in.shards <= 0 || in.brokers <= 0) {
+        plan.reason = "shards and brokers must be 1 or more";
+        return plan;
+    }
+    if (in.skewTarget) {
+        plan.target = *in.skewTarget;
+        plan.basis = "the skew target asked for";
+    } else if (in.measuredShards > 0 && in.measuredPartitions > 0) {
+        // Computed with this topic's keys: the measured run's topic name is not recorded.
+        plan.target = Placement::evenShards(in.measuredShards, in.keyPattern)
+                          .place(in.topic, in.measuredPartitions)
+                          .maxSkew;
+        plan.basis = "the skew of the measured " + std::to_string(in.measuredPartitions) +
+                     " partitions on " + std::to_string(in.measuredShards) + " shards";
+    } else {
+        plan.basis = "the placement default (no measured configuration)";
+    }
+    const PartitionRecommendation r = Placement::evenShards(in.shards, in.keyPattern)
+                                          .recommendPartitions(in.brokers, in.topic, plan.target + 1e-9);
+    plan.ok = r.partitions > 0;
+    plan.found = r.found;
+    plan.partitions = r.partitions;
+    plan.skew = r.skew;
+    plan.placement = r.placement;
+    plan.reason = r.found ? r.reason + ", " + plan.basis
+                          : "no partition count up to 64× the shards meets skew " + skewText(plan.target) +
+                                " (" + plan.basis + "); least skewed: " + std::to_string(r.partitions) +
+                                " (skew " + skewText(r.skew) + ")";
+    plan.reason += "; keys '" + in.keyPattern + "' of topic '" + in.topic + "'";
+    return plan;
+}
+
 } // namespace plimsoll

@@ -10,6 +10,7 @@
 #include "model/domain.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -105,5 +106,38 @@ private:
     std::string m_keyPattern;
     std::string m_error;
 };
+
+// The one partition model: the count the sizing picks and the one the Placement view and
+// `plimsoll placement` recommend both come from planPartitions(), and memory's skew factor is
+// the skew of that count.
+inline constexpr double kDefaultSkewTarget = 1.25;
+
+struct PartitionPlanInputs
+{
+    int shards = 0;
+    int brokers = 1;
+    std::string topic = "logs";
+    std::string keyPattern = kKorvetStreamKeyPattern;
+    // The measured configuration (shards, partitions) whose placement skew the per-shard
+    // capacity carries; 0 when none was measured. A count no more skewed keeps that capacity
+    // valid, so its skew is the target.
+    int measuredShards = 0;
+    int measuredPartitions = 0;
+    std::optional<double> skewTarget; // stated by the user: overrides the measured skew
+};
+
+struct PartitionPlan
+{
+    bool ok = false; // false: the inputs are out of their domain (reason says which)
+    bool found = false; // false: no count up to 64× the shards meets the target
+    int partitions = 0;
+    double skew = 1;   // max/mean of `partitions`, what memory multiplies by
+    double target = kDefaultSkewTarget;
+    std::string basis; // where the target came from
+    std::string reason;
+    PlacementResult placement;
+};
+
+PartitionPlan planPartitions(const PartitionPlanInputs &in);
 
 } // namespace plimsoll

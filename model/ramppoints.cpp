@@ -25,10 +25,12 @@ std::vector<RunRecord> readRunRecords(const Store &store, const std::vector<std:
 std::vector<RunRecord> readSizingRuns(const Store &store)
 {
     // What makes a scenario count in fitSizingModels() (model/sizingmodels.cpp): a ramp step or
-    // an offload run by its kind, a memory sample by memory_bytes, a Redis Flex check by flex.oom.
+    // an offload run by its kind, a memory sample by memory_bytes, a Redis Flex check by flex.oom,
+    // a point of a sweep over the broker or shard count by stating that count.
     RunRecordFilter filter;
     filter.scenarioKinds = {"ramp-step", "offload"};
     filter.metrics = {"memory_bytes", "flex.oom"};
+    filter.factors = {"brokers", "shards"};
     std::vector<RunRecord> out;
     store.forEachRun(filter, [&out](int64_t, RunRecord &&run) { out.push_back(std::move(run)); });
     return out;

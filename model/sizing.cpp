@@ -39,6 +39,29 @@ std::vector<std::string> merged(std::vector<std::string> a, const std::vector<st
     return a;
 }
 
+// The taken answer's reasoning, why it was taken, and the others' counts beside it.
+std::string takenReasoning(const UnitsChoice &c)
+{
+    std::string out, others;
+    for (const UnitsAnswer &a : c.answers) {
+        if (a.taken)
+            out = a.reasoning;
+        else
+            others += (others.empty() ? "" : ", ") + a.model + " " +
+                      (a.units ? std::to_string(*a.units) : std::string("—"));
+    }
+    return out + " [" + c.taken + " model: " + c.why + (others.empty() ? "" : "; beside it: " + others) +
+           "]";
+}
+
+std::vector<std::string> takenRuns(const UnitsChoice &c)
+{
+    for (const UnitsAnswer &a : c.answers)
+        if (a.taken)
+            return a.runKeys;
+    return {};
+}
+
 } // namespace
 
 std::string SizingInputs::validate(const std::string &prefix) const
@@ -72,34 +95,27 @@ const SizingLine *SizingResult::line(const std::string &key) const
     return nullptr;
 }
 
-const Sizer::Partitions &Sizer::partitionsFor(int shards, int brokers, const std::string &topic) const
+const Sizer::Partitions &Sizer::partitionsFor(int shards, int brokers, const std::string &topic,
+                                              const std::string &keyPattern) const
 {
-    const auto key = std::make_tuple(shards, brokers, topic);
+    const auto key = std::make_tuple(shards, brokers, topic, keyPattern);
     auto it = m_partitionCache.find(key);
     if (it != m_partitionCache.end())
         return it->second;
-    // The per-shard capacity was measured with the ramp's placement skew baked in, so any
-    // count whose skew is no worse keeps it valid: the target is that skew (computed with
-    // this topic's keys, as the ramp's topic name is not recorded), else the placement default.
-    double target = 1.25;
-    std::string basis = "the placement default";
-    if (m_models.rampShards > 0 && m_models.rampPartitions > 0) {
-        target = Placement::evenShards(m_models.rampShards)
-                     .place(topic, m_models.rampPartitions)
-                     .maxSkew;
-        basis = "the measured " + std::to_string(m_models.rampPartitions) + " partitions on " +
-                std::to_string(m_models.rampShards) + " shards";
-    }
-    // The search is a single pass over candidate counts, but at hundreds of shards it costs
-    // more than the rest of a sizing: cached, since a window re-sizes on every keystroke.
-    const PartitionRecommendation r =
-        Placement::evenShards(shards).recommendPartitions(brokers, topic, target + 1e-9);
-    Partitions p{r.partitions, r.skew, r.reason + ", the skew of " + basis};
-    if (!r.found)
-        p.reason = "no partition count up to 64× the shards meets skew " + fmt("%.2f", target) +
-                   "; least skewed: " + std::to_string(r.partitions) + " (skew " +
-                   fmt("%.2f", r.skew) + ")";
-    return m_partitionCache.emplace(key, p).first->second;
+    // The per-shard capacity was measured with the ramp's placement skew baked in: the shared
+    // partition model takes that skew as its target. The search is a single pass over
+    // candidate counts, but at hundreds of shards it costs more than the rest of a sizing:
+    // cached, since a window re-sizes on every keystroke.
+    PartitionPlanInputs pin;
+    pin.shards = shards;
+    pin.brokers = brokers;
+    pin.topic = topic;
+    pin.keyPattern = keyPattern;
+    pin.measuredShards = m_models.rampShards;
+    pin.measuredPartitions = m_models.rampPartitions;
+    const PartitionPlan plan = planPartitions(pin);
+    return m_partitionCache.emplace(key, Partitions{plan.partitions, plan.skew, plan.reason})
+        .first->second;
 }
 
 std::optional<double> Sizer::predictP99(double perShardRate, double perBrokerRate) const
@@ -185,7 +201,20 @@ SizingResult Sizer::size(const SizingInputs &in) const
     int brokers = m.broker.unitsFor(sized);
     int shards = m.shard.unitsFor(sized);
     std::string brokerWhy = rateText(sized) + " ÷ " + m.broker.reason;
-    const std::string shardWhy = rateText(sized) + " ÷ " + m.shard.reason;
+    std::string shardWhy = rateText(sized) + " ÷ " + m.shard.reason;
+    // The models fitted across runs, beside the CPU-linear capacity: each answer is kept.
+    r.brokerChoice = chooseUnits("broker", sized, m.brokerSweep, brokers, brokerWhy,
+                                 m.broker.runKeys, true, in.brokerModel);
+    r.shardChoice = chooseUnits("Redis shard", sized, m.shardSweep, shards, shardWhy,
+                                m.shard.runKeys, false, BrokerModel::Auto);
+    if (!r.brokerChoice.ok) {
+        r.error = r.brokerChoice.error;
+        return r;
+    }
+    brokers = r.brokerChoice.units;
+    shards = r.shardChoice.units;
+    brokerWhy = takenReasoning(r.brokerChoice);
+    shardWhy = takenReasoning(r.shardChoice);
 
     // The latency budget: add the unit closest to its limit until the ramp's p99 at the
     // per-unit load fits. Past the ramp's top there is no prediction to hold against it.
@@ -219,7 +248,7 @@ SizingResult Sizer::size(const SizingInputs &in) const
     FlexEstimate flex;
     for (int pass = 0; pass < 4; ++pass) {
         shards = roundUpTo(shards, nodes);
-        parts = partitionsFor(shards, brokers, in.topic);
+        parts = partitionsFor(shards, brokers, in.topic, in.keyPattern);
         mem.skew = parts.skew;
         mem.shards = shards;
         memory = estimateMemory(m.storedBytes, mem);
@@ -264,7 +293,7 @@ SizingResult Sizer::size(const SizingInputs &in) const
     if (in.tolerateNodeLoss) {
         ++brokers;
         ++nodes;
-        parts = partitionsFor(shards, brokers, in.topic);
+        parts = partitionsFor(shards, brokers, in.topic, in.keyPattern);
         brokerWhy += "; +1 to survive losing one";
         nodeWhy += "; +1 to survive losing one";
     }
@@ -278,16 +307,16 @@ SizingResult Sizer::size(const SizingInputs &in) const
     r.memoryPerShardBytes = memory.perShardBytes;
 
     add("brokers", "Korvet brokers", brokers, std::to_string(brokers),
-        brokerWhy + (budgetWhy.empty() ? "" : "; " + budgetWhy), m.broker.runKeys);
+        brokerWhy + (budgetWhy.empty() ? "" : "; " + budgetWhy), takenRuns(r.brokerChoice));
     add("shards", "Redis shards", shards, std::to_string(shards),
         shardWhy + "; rounded up to a multiple of " + std::to_string(shardNodes) + " nodes" +
             (nodes > shardNodes ? ", the nodes left after losing one of " + std::to_string(nodes)
                                 : std::string()) +
             (budgetWhy.empty() ? "" : "; " + budgetWhy),
-        m.shard.runKeys);
+        takenRuns(r.shardChoice));
     add("redis_nodes", "Redis nodes", nodes, std::to_string(nodes), nodeWhy, m.shard.runKeys);
     add("partitions", "Partitions", parts.count, std::to_string(parts.count),
-        parts.reason + " (CRC16 slot placement of topic '" + in.topic + "')");
+        parts.reason + " (CRC16 slot placement)");
     std::string memWhy;
     for (const std::string &l : memory.lines)
         memWhy += (memWhy.empty() ? "" : "; ") + l;
@@ -299,7 +328,8 @@ SizingResult Sizer::size(const SizingInputs &in) const
     add("memory_per_shard_bytes", "Memory per shard", memory.perShardBytes,
         fmt("%.2f GiB", memory.perShardBytes / kGiB),
         "the total over " + std::to_string(shards) + " primary shards, hottest shard's share (skew " +
-            fmt("%.2f", parts.skew) + ")",
+            fmt("%.2f", parts.skew) + " of the " + std::to_string(parts.count) +
+            " partitions above, keys '" + in.keyPattern + "')",
         m.storedBytes.runKeys);
 
     // Utilization at the target itself (not the headroom-inflated rate): what runs day to day.

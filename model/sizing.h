@@ -9,6 +9,7 @@
 // keystroke. A Sizer caches partition recommendations: use one Sizer from one thread.
 
 #include "model/domain.h"
+#include "model/placement.h"
 #include "model/sizingmodels.h"
 
 #include <map>
@@ -35,6 +36,7 @@ struct SizingInputs
     double localRetentionS = 60;   // seconds kept locally when tiered
     double trimTickS = 1.0;        // storage-worker trim interval (stated default)
     std::string topic = "logs";    // for partition placement
+    std::string keyPattern = kKorvetStreamKeyPattern; // stream key of a partition (placement.h)
     int shardsPerNode = 0;         // 0: as measured (or 8)
     double nodeRamBytes = 52.0 * 1024 * 1024 * 1024; // per Redis node (the seed's r6i.2xlarge pod)
     double nodeRamUsable = 0.75;   // database ÷ node RAM (the seed: 120 GB on 3 × 52 GB)
@@ -58,6 +60,7 @@ struct SizingInputs
 
     // The first input outside its domain, as "<prefix><name> must be …", or "" when all are in.
     std::string validate(const std::string &prefix = "") const;
+    BrokerModel brokerModel = BrokerModel::Auto; // which broker answer to take
 };
 
 struct SizingLine
@@ -99,6 +102,9 @@ struct SizingResult
     std::string bottleneck;
     std::vector<SizingLine> lines;
     std::vector<std::string> warnings;
+    // The broker and shard counts by every model, side by side, and the one taken.
+    UnitsChoice brokerChoice;
+    UnitsChoice shardChoice;
 
     const SizingLine *line(const std::string &key) const;
 };
@@ -121,10 +127,11 @@ private:
         double skew = 1;
         std::string reason;
     };
-    const Partitions &partitionsFor(int shards, int brokers, const std::string &topic) const;
+    const Partitions &partitionsFor(int shards, int brokers, const std::string &topic,
+                                    const std::string &keyPattern) const;
 
     SizingModels m_models;
-    mutable std::map<std::tuple<int, int, std::string>, Partitions> m_partitionCache;
+    mutable std::map<std::tuple<int, int, std::string, std::string>, Partitions> m_partitionCache;
 };
 
 } // namespace plimsoll

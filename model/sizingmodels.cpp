@@ -136,6 +136,8 @@ SizingModels fitSizingModels(const std::vector<RunRecord> &runs, const SizingMod
     const ComponentCapacityFitter fitter(CapacityOptions{options.cpuLimit});
     m.shard = fitter.fit("Redis shard", shardPoints);
     m.broker = fitter.fit("broker", brokerPoints);
+    m.brokerSweep = fitComponentSweep(runs, "broker", "brokers");
+    m.shardSweep = fitComponentSweep(runs, "Redis shard", "shards");
     m.storedBytes = StoredBytesModel::fit(memory);
     m.flex = FlexModel::fit(flex);
     m.offload = OffloadModel::fitSamples(offload);

@@ -6,13 +6,15 @@
 //   - stored bytes per record from scenarios with memory_bytes and run.records;
 //   - the Redis Flex write limit from OOM checks (flex.oom);
 //   - offload rate against parallel streams from archival runs (kind "offload");
-//   - saturation and bottleneck of each ramp.
+//   - saturation and bottleneck of each ramp;
+//   - USL fits of throughput against the broker and the shard count across runs (sweeps).
 // Fitting is done once (milliseconds); sizing is then arithmetic on these values.
 //
 // Pure computation over records already read; no store access here.
 
 #include "model/componentcapacity.h"
 #include "model/domain.h"
+#include "model/componentsweep.h"
 #include "model/flexmodel.h"
 #include "model/memorymodel.h"
 #include "model/offloadmodel.h"
@@ -55,6 +57,9 @@ struct SizingModels
 {
     ComponentCapacity shard;
     ComponentCapacity broker;
+    // Fits across runs that vary the broker or shard count (!ok when no run does).
+    ComponentSweepModel brokerSweep;
+    ComponentSweepModel shardSweep;
     StoredBytesModel storedBytes;
     FlexModel flex;
     OffloadModel offload;

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <set>
 #include <cstdlib>
 
 namespace plimsoll {
@@ -367,8 +368,17 @@ void Store::forEachRun(const RunRecordFilter &filter,
             p += (i ? ", ?" : "?") + std::to_string(first + int(i));
         return p;
     };
-    if (!filter.scenarioKinds.empty() || !filter.metrics.empty()) {
+    // Factor names become column names: only those of the schema, never the caller's text.
+    static const std::set<std::string> kFactorColumns = {
+        "brokers", "shards", "partitions", "producers", "consumers", "clients",
+        "connections", "threads", "pipeline", "record_size_bytes", "batch_bytes"};
+    for (const std::string &f : filter.factors)
+        if (!kFactorColumns.count(f))
+            throw StoreError("internal: '" + f + "' is not a load factor column");
+    if (!filter.scenarioKinds.empty() || !filter.metrics.empty() || !filter.factors.empty()) {
         q += " AND EXISTS (SELECT 1 FROM scenarios c WHERE c.run_id = r.id AND (0";
+        for (const std::string &f : filter.factors)
+            q += " OR c." + f + " IS NOT NULL";
         if (!filter.scenarioKinds.empty())
             q += " OR c.kind IN (" + placeholders(10, filter.scenarioKinds.size()) + ")";
         if (!filter.metrics.empty())

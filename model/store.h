@@ -83,6 +83,9 @@ struct RunRecordFilter
     // empty: no such condition).
     std::vector<std::string> scenarioKinds;
     std::vector<std::string> metrics;
+    // ... or stating one of these load factors in its topology ("brokers", "shards": the
+    // sweeps across runs the sizing fits). Only the integer factors of a Topology.
+    std::vector<std::string> factors;
     // Each run with this one scenario only; runs without it are left out.
     std::string onlyScenario;
 };

@@ -196,10 +196,10 @@ TEST_F(Cli, SamplesOnlyWhenAskedAndRemovable)
     EXPECT_EQ(plimsoll({"runs", "--json"}).json().size(), 2u);
     const Result install = plimsoll({"samples", "install", "--json"});
     ASSERT_EQ(install.exitCode, 0) << install.err;
-    EXPECT_EQ(install.json()["sources"].size(), 5u);
+    EXPECT_EQ(install.json()["sources"].size(), 6u);
 
     const auto samples = plimsoll({"runs", "--json", "--samples", "only"}).json();
-    ASSERT_EQ(samples.size(), 5u);
+    ASSERT_EQ(samples.size(), 6u);
     for (const auto &r : samples)
         EXPECT_TRUE(r["sample"].get<bool>());
     const auto ramp = plimsoll({"show", "sample:korvet-pipeline-produce-2026-08-11", "--json"}).json();

@@ -144,8 +144,9 @@ TEST(Sizing, SeedGuidanceTableRows)
             // ~200k, while the ramp's broker CPU allows ~244k per broker at 90%.
             std::printf("    differs: %s\n", r.line("brokers")->reasoning.c_str());
             std::printf("    the seed's +1 broker per ~200k is a rule of thumb for a single "
-                        "broker's contention ceiling; no stored run varies the broker count, so "
-                        "Plimsoll sizes brokers by the measured CPU per record\n");
+                        "broker's contention ceiling; the page's own two broker figures fit a "
+                        "contention model without intervals, shown beside it, so Plimsoll sizes "
+                        "brokers by the measured CPU per record (brokermodels_test.cpp)\n");
             EXPECT_EQ(row.rate, 1200000) << "only the 1.2M row may differ on brokers";
             EXPECT_EQ(r.brokers, row.minBrokers - 1);
         }

@@ -185,9 +185,22 @@ TEST(StoreModelReads, SizingAndLatencyFromTheirRunsEqualThoseFromEveryRun)
     Store store(dir.filePath("store.db").toStdString());
     store.importSource({"samples", "plimsoll-trend", "sha-s", "test", "1", "2026-01-01T00:00:00Z", true},
                        test::sampleRuns());
+    // A Redis benchmark states no broker or shard count, no ramp step, memory or Flex check.
+    RunRecord redis;
+    redis.runKey = "redis-benchmark:set";
+    redis.timestamp = "2026-02-01T00:00:00Z";
+    redis.tool = "redis-benchmark";
+    ScenarioRecord set;
+    set.name = "SET";
+    set.kind = "benchmark";
+    set.topology.connections = 50;
+    set.metrics = {{"records_per_s", 150000}, {"latency_p99_s", 0.0008}};
+    redis.scenarios.push_back(set);
+    store.importSource({"redis.csv", "redis-benchmark-csv", "sha-r", "test", "1", "2026-02-01T00:00:00Z", false},
+                       {redis});
     const std::vector<RunRecord> every = readRunRecords(store);
     const std::vector<RunRecord> sizing = readSizingRuns(store);
-    ASSERT_LT(sizing.size(), every.size()); // some sample runs carry nothing the models learn from
+    ASSERT_LT(sizing.size(), every.size()); // that run carries nothing the models learn from
     ASSERT_FALSE(sizing.empty());
     const Sizer fromEvery(fitSizingModels(every)), fromSizing(fitSizingModels(sizing));
     for (const double rate : {150e3, 600e3, 2e6}) {

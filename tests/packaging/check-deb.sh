@@ -65,7 +65,7 @@ status=0
 grep -q "^plimsoll $version " "$out/version.txt" || status=1
 db=$(mktemp -u /tmp/plimsoll-deb-XXXXXX.db)
 "$bin" --db "$db" samples install >/dev/null || status=1
-[[ $("$bin" --db "$db" runs --json | grep -c '"run_key"') -eq 5 ]] || { echo "error: installed binary lacks its samples" >&2; status=1; }
+[[ $("$bin" --db "$db" runs --json | grep -c '"run_key"') -eq 6 ]] || { echo "error: installed binary lacks its samples" >&2; status=1; }
 rm -f "$db" "$db-wal" "$db-shm"
 if [[ $(id -u) -eq 0 && $was_installed == no ]]; then
   dpkg -r plimsoll >/dev/null

@@ -2,6 +2,8 @@
 // and recomputes live; Scaling fits the produce ramp and marks its saturated step; Placement
 // and Latency budget show what their models say. Each saves a PNG for a person to look at.
 #include "importers/samples.h"
+#include "model/ramppoints.h"
+#include "model/sizing.h"
 #include "model/store.h"
 #include "ui/views/latencybudgetview.h"
 #include "ui/views/placementview.h"
@@ -16,6 +18,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSlider>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -177,4 +180,29 @@ TEST_F(SizingViews, PlacementAndLatencyBudget)
     EXPECT_NEAR(budget.budgetSpin()->value(), 10000, 1);
     budget.budgetSpin()->setValue(60);
     savePng(&budget, QStringLiteral("latency-budget-60ms.png"));
+}
+
+TEST_F(SizingViews, PlacementRecommendsWhatTheSizingPicks)
+{
+    PlacementView placement(m_path);
+    QSignalSpy loaded(&placement, &PlacementView::measuredLoaded);
+    placement.reload();
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() > 0; }));
+    // 24 shards and 3 brokers are the sample ramp's: the sizing's 96, not a 1.25-skew search.
+    const SizingResult sized =
+        Sizer(fitSizingModels(readSizingRuns(Store(m_path.toStdString())))).size({.rate = 600000});
+    ASSERT_TRUE(sized.ok) << sized.error;
+    ASSERT_EQ(sized.shards, 24);
+    EXPECT_EQ(placement.recommendation().partitions, sized.partitions);
+    EXPECT_EQ(placement.recommendation().partitions, 96);
+    EXPECT_TRUE(placement.summaryLabel()->text().contains("the measured 96 partitions on 24 shards"));
+    // The stream key is an input: another pattern places the same partitions elsewhere.
+    const std::vector<int> before = placement.placement().partitionSlot;
+    placement.keyPatternEdit()->setText(QStringLiteral("k:{topic}:{partition}"));
+    EXPECT_NE(placement.placement().partitionSlot, before);
+    EXPECT_EQ(placement.placement().partitionSlot[0], Placement::hashSlot("k:logs:0"));
+    EXPECT_TRUE(placement.summaryLabel()->text().contains("k:{topic}:{partition}"));
+    placement.keyPatternEdit()->setText(QStringLiteral("k:{topic}"));
+    EXPECT_FALSE(placement.placement().ok);
+    EXPECT_TRUE(placement.summaryLabel()->text().contains("{partition}"));
 }

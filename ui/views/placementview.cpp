@@ -1,6 +1,11 @@
 #include "ui/views/placementview.h"
 
 #include "ui/charts/placementchart.h"
+#include "ui/latesttask.h"
+
+#include "model/ramppoints.h"
+#include "model/sizingmodels.h"
+#include "model/store.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -35,11 +40,18 @@ PlacementView::PlacementView(const QString &storePath, QWidget *parent)
     m_brokers = spin("brokersSpin", 1, 64, 3);
     m_topic = new QLineEdit(QStringLiteral("logs"), this);
     m_topic->setObjectName(QStringLiteral("topicEdit"));
+    m_keyPattern = new QLineEdit(QString::fromUtf8(kKorvetStreamKeyPattern), this);
+    m_keyPattern->setObjectName(QStringLiteral("keyPatternEdit"));
+    m_keyPattern->setToolTip(tr("The stream key of a partition: {topic} and {partition} are "
+                                "replaced; a {hash tag} pins keys to one slot"));
+    m_keyPattern->setMinimumWidth(260);
+    m_loader = new LatestTask(this);
     auto *inputs = new QHBoxLayout;
     for (auto [label, w] : {std::pair<QString, QWidget *>{tr("Topic"), m_topic},
                             {tr("Shards"), m_shards},
                             {tr("Partitions"), m_partitions},
-                            {tr("Brokers"), m_brokers}}) {
+                            {tr("Brokers"), m_brokers},
+                            {tr("Stream key"), m_keyPattern}}) {
         inputs->addWidget(new QLabel(label, this));
         inputs->addWidget(w);
         inputs->addSpacing(8);
@@ -64,6 +76,7 @@ PlacementView::PlacementView(const QString &storePath, QWidget *parent)
     for (QSpinBox *s : {m_shards, m_partitions, m_brokers})
         connect(s, &QSpinBox::valueChanged, this, &PlacementView::recompute);
     connect(m_topic, &QLineEdit::textChanged, this, &PlacementView::recompute);
+    connect(m_keyPattern, &QLineEdit::textChanged, this, &PlacementView::recompute);
     recompute();
 }
 
@@ -72,10 +85,37 @@ QIcon PlacementView::icon() const
     return style()->standardIcon(QStyle::SP_DirIcon);
 }
 
+void PlacementView::reload()
+{
+    const std::string path = storePath().toStdString();
+    m_loader->start(
+        [path] {
+            // The configuration whose skew the sizing's per-shard capacity carries.
+            const SizingModels m = fitSizingModels(readSizingRuns(Store(path)));
+            return std::make_pair(m.rampShards, m.rampPartitions);
+        },
+        [this](const std::pair<int, int> &measured) {
+            m_measuredShards = measured.first;
+            m_measuredPartitions = measured.second;
+            recompute();
+            emit measuredLoaded();
+        },
+        [this](const QString &error) { emit loadFailed(error); });
+}
+
 void PlacementView::recompute()
 {
     const std::string topic = m_topic->text().toStdString();
-    const Placement placement = Placement::evenShards(m_shards->value());
+    const std::string pattern = m_keyPattern->text().toStdString();
+    if (pattern.find("{partition}") == std::string::npos) {
+        m_result = {};
+        m_result.error = "the stream key pattern must contain {partition}";
+        m_chart->showPlacement(m_result);
+        m_summary->setText(tr("The stream key must contain {partition}, or every partition "
+                              "would share one key."));
+        return;
+    }
+    const Placement placement = Placement::evenShards(m_shards->value(), pattern);
     m_result = placement.place(topic, m_partitions->value());
     m_chart->showPlacement(m_result);
     if (!m_result.ok) {
@@ -86,17 +126,24 @@ void PlacementView::recompute()
                           .arg(m_result.partitions)
                           .arg(m_topic->text())
                           .arg(m_shards->value()));
-    const PartitionRecommendation rec = placement.recommendPartitions(m_brokers->value(), topic);
+    PartitionPlanInputs pin;
+    pin.shards = m_shards->value();
+    pin.brokers = m_brokers->value();
+    pin.topic = topic;
+    pin.keyPattern = pattern;
+    pin.measuredShards = m_measuredShards;
+    pin.measuredPartitions = m_measuredPartitions;
+    m_plan = planPartitions(pin);
     QString empty;
     if (!m_result.emptyShards.empty())
         empty = tr(" · %1 empty shards").arg(m_result.emptyShards.size());
     m_summary->setText(tr("Mean %1 per shard, max %2, min %3: max/mean skew %4%5 (red: the "
-                          "hottest shards).\nRecommended: %6")
+                          "hottest shards).\nRecommended (as the sizing picks): %6")
                            .arg(m_result.mean, 0, 'f', 2)
                            .arg(m_result.maxPerShard)
                            .arg(m_result.minPerShard)
                            .arg(m_result.maxSkew, 0, 'f', 2)
-                           .arg(empty, QString::fromStdString(rec.reason)));
+                           .arg(empty, QString::fromStdString(m_plan.reason)));
 }
 
 } // namespace plimsoll

@@ -2,8 +2,11 @@
 // Placement: where a topic's partitions land on Redis shards (CRC16 slots over even slot
 // ranges), as bars of partitions per shard, with the skew and the recommended partition count.
 //
-// Threading: placement is a few thousand CRC16 sums with no store access, so it runs on the UI
-// thread as the inputs change; reload() has nothing to read.
+// The recommendation is the sizing's own partition model (planPartitions): its skew target is
+// the skew of the configuration the store's ramp measured, read by reload().
+//
+// Threading: placement is a few thousand CRC16 sums, so it runs on the UI thread as the inputs
+// change; reload() reads the measured configuration in the background (LatestTask).
 
 #include "model/placement.h"
 #include "ui/views/storeview.h"
@@ -20,6 +23,7 @@ class QValueAxis;
 
 namespace plimsoll {
 
+class LatestTask;
 class PlacementChart;
 
 class PlacementView : public StoreView
@@ -31,13 +35,18 @@ public:
     QString key() const override { return QStringLiteral("placement"); }
     QString title() const override { return tr("Placement"); }
     QIcon icon() const override;
-    void reload() override {}
+    void reload() override;
 
     QSpinBox *shardsSpin() const { return m_shards; }
     QSpinBox *partitionsSpin() const { return m_partitions; }
     QChartView *chartView() const { return m_chartView; }
     QLabel *summaryLabel() const { return m_summary; }
+    QLineEdit *keyPatternEdit() const { return m_keyPattern; }
     const PlacementResult &placement() const { return m_result; }
+    const PartitionPlan &recommendation() const { return m_plan; }
+
+signals:
+    void measuredLoaded();
 
 private:
     void recompute();
@@ -46,6 +55,11 @@ private:
     QSpinBox *m_partitions = nullptr;
     QSpinBox *m_brokers = nullptr;
     QLineEdit *m_topic = nullptr;
+    QLineEdit *m_keyPattern = nullptr;
+    LatestTask *m_loader = nullptr;
+    int m_measuredShards = 0;
+    int m_measuredPartitions = 0;
+    PartitionPlan m_plan;
     PlacementChart *m_chart = nullptr;
     QChartView *m_chartView = nullptr;
     QLabel *m_summary = nullptr;
