@@ -58,7 +58,7 @@ void readKorvetDistSummary(const std::vector<TextLine> &lines, RunRecord &run,
             if (const auto v = wholeCount(korvetDistNumber(value)))
                 shared.partitions = *v;
         } else if (key == "Record Size") {
-            if (const auto v = wholeCount(korvetDistNumber(value)))
+            if (const auto v = wholeCount(korvetDistBytes(value, 1))) // "1024 bytes", "1 KB"
                 shared.recordSizeBytes = *v;
         } else if (key == "Topic") {
             run.tuning["topic"] = value;
