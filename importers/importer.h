@@ -18,6 +18,10 @@ class QIODevice;
 
 namespace plimsoll {
 
+// The UTF-8 byte-order mark some editors put before text. ImportService and detection skip
+// it, so importers and sniffers never see it.
+inline constexpr const char kUtf8Bom[] = "\xEF\xBB\xBF";
+
 struct ImportWarning
 {
     std::string kind;   // short machine tag, e.g. "ignored-field", "impossible-value"

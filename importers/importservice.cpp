@@ -1,5 +1,6 @@
 #include "importers/importservice.h"
 
+#include "importers/domaincheck.h"
 #include "importers/urlfetcher.h"
 
 #include <QBuffer>
@@ -80,6 +81,12 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
                                    0, -1, {}});
         return report;
     }
+    // A UTF-8 byte-order mark (Windows editors, PowerShell's Out-File) is skipped here, once,
+    // so that no importer sees it; detection skipped it too. Byte offsets in messages count
+    // from the file's start.
+    const bool bom = device.peek(3) == QByteArray(kUtf8Bom);
+    if (bom)
+        device.read(3);
 
     SourceRecord source;
     source.uri = uri;
@@ -116,8 +123,14 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
         ImportOptions options;
         options.uri = uri;
         options.latencyUnit = request.latencyUnit;
+        std::vector<ImportWarning> domainWarnings;
+        DomainCheckSink checked(*writer, domainWarnings);
         try {
-            parsed = importer->parseInto(device, options, progress, *writer);
+            parsed = importer->parseInto(device, options, progress, checked);
+            checked.finish();
+        } catch (const DomainError &e) {
+            fail(report, displayName, e.error);
+            return report; // an impossible value: nothing of this source is written
         } catch (const StoreError &e) {
             fail(report, displayName, {e.what(), 0, -1, {}});
             return report; // the writer rolls back: nothing of this source is written
@@ -128,7 +141,10 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
             return report;
         }
         report.warnings = parsed.warnings;
+        report.warnings.insert(report.warnings.end(), domainWarnings.begin(), domainWarnings.end());
         if (!parsed.ok()) {
+            if (bom && parsed.error->offset >= 0)
+                parsed.error->offset += 3;
             fail(report, displayName, *parsed.error);
             return report;
         }
