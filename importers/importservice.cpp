@@ -1,6 +1,7 @@
 #include "importers/importservice.h"
 
 #include "importers/domaincheck.h"
+#include "importers/latencyunit.h"
 #include "importers/urlfetcher.h"
 
 #include <QBuffer>
@@ -74,6 +75,19 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
         }
     }
     report.format = importer->name();
+    // A --hlog-unit against the unit the file states is refused before anything else, so that
+    // bytes imported before (unchanged, not parsed again) are refused the same way.
+    if (!request.latencyUnit.empty() &&
+        (importer->name() == "hdrhistogram-log" || importer->name() == "hdrhistogram-percentiles")) {
+        const QByteArray head = device.peek(kSniffBytes);
+        ImportResult check;
+        if (!resolveLatencyUnit(request.latencyUnit,
+                                splitLines(std::string_view(head.constData(), size_t(head.size()))),
+                                "ns", check)) {
+            fail(report, displayName, *check.error);
+            return report;
+        }
+    }
 
     const std::string sha256 = sha256Hex(device);
     if (!device.seek(0)) {

@@ -121,6 +121,11 @@ TEST(HlogUnit, AUnitTheLogStatesIsTheUnitUsed)
     EXPECT_NE(refused.errorText.find("states its values are us, but --hlog-unit says ns"),
               std::string::npos)
         << refused.errorText;
+    // Also when the same bytes are in the store already (not parsed again).
+    other.dryRun = false;
+    EXPECT_EQ(service.importFile(other).status, "failed");
+    same.dryRun = false;
+    EXPECT_EQ(service.importFile(same).status, "unchanged");
 }
 
 TEST(HlogUnit, TheHeadersOfEarlierPlimsollLogsStateMicrosecondsToo)
