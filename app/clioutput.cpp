@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <iomanip>
 
 namespace plimsoll {
@@ -203,11 +204,18 @@ void printCatalog(std::ostream &out, bool json)
         nlohmann::json factors = nlohmann::json::array(), metrics = nlohmann::json::array();
         for (const auto &f : factorCatalog())
             factors.push_back({{"name", f.name}, {"description", f.description}});
-        for (const auto &m : metricCatalog())
+        for (const auto &m : metricCatalog()) {
+            // Checked at import: below min refused, above plausible_max warned (null: none).
+            nlohmann::json domain = {{"min", m.domain.min}, {"text", m.domain.text}};
+            domain["plausible_max"] = std::isfinite(m.domain.plausibleMax)
+                                          ? nlohmann::json(m.domain.plausibleMax)
+                                          : nlohmann::json();
             metrics.push_back({{"name", m.name},
                                {"unit", m.unit},
                                {"direction", directionName(m.direction)},
-                               {"description", m.description}});
+                               {"description", m.description},
+                               {"domain", domain}});
+        }
         out << nlohmann::json{{"factors", factors}, {"metrics", metrics}}.dump(2) << "\n";
         return;
     }
@@ -217,7 +225,8 @@ void printCatalog(std::ostream &out, bool json)
     out << "\nMetrics (stored in SI units):\n";
     for (const auto &m : metricCatalog())
         out << "  " << std::left << std::setw(18) << m.name << std::setw(11) << m.unit
-            << std::setw(18) << directionName(m.direction) << m.description << "\n";
+            << std::setw(18) << directionName(m.direction) << m.description << " Domain: "
+            << m.domain.text << ".\n";
 }
 
 void printFormats(std::ostream &out, bool json)

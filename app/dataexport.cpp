@@ -166,7 +166,7 @@ std::string exportHlog(const std::vector<RunDetail> &runs, int *intervals)
         if (start == 0 || t < start)
             start = t;
     }
-    HdrLogWriter log(1000); // histograms in µs; Interval_Max in ms
+    HdrLogWriter log(1000, "us"); // histograms in µs; Interval_Max in ms; the header says so
     log.writeHeader(start, "Plimsoll export. The store keeps latency percentiles, not raw "
                            "histograms: each interval is rebuilt from one scenario's stored "
                            "p50/p95/p99/p99.9/max (microseconds, 100000 counts); tag = run key/scenario");

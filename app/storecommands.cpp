@@ -240,7 +240,8 @@ void addStoreCommands(CLI::App &app, Commands &commands)
     import->add_flag("--dry-run", importArgs->dryRun, "Parse and report, write nothing");
     import->add_flag("--json", importArgs->json, "Machine-readable report");
     import->add_option("--hlog-unit", importArgs->hlogUnit,
-                       "Unit of HdrHistogram log/percentile values: ns, us, ms or s")
+                       "Unit of HdrHistogram log/percentile values for files that do not "
+                       "state it: ns, us, ms or s")
         ->check(CLI::IsMember({"ns", "us", "ms", "s"}));
     import->add_flag("--insecure", importArgs->insecure,
                      "For URLs: do not verify the server's TLS certificate (reported as a warning)");

@@ -124,16 +124,13 @@ ImportResult HgrmImporter::parse(QIODevice &in, const ImportOptions &options,
                                  const Progress &progress) const
 {
     ImportResult result;
-    const auto unit = latencyUnitOf(options.latencyUnit, "ms");
-    if (!unit) {
-        result.error = ImportError{"unknown latency unit '" + options.latencyUnit +
-                                       "' (ns, us, ms or s)", 0, -1, "hlog-unit"};
-        return result;
-    }
     std::string text;
     if (!readWholeSource(in, progress, kMaxBytes, "percentile table", text, result))
         return result;
     if (!refuseLongLines(text, "percentile table", result))
+        return result;
+    const auto unit = resolveLatencyUnit(options.latencyUnit, splitLines(text), "ms", result);
+    if (!unit)
         return result;
     std::vector<Table> tables;
     Table *open = nullptr;

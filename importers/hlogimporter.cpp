@@ -121,16 +121,13 @@ ImportResult HlogImporter::parse(QIODevice &in, const ImportOptions &options,
                                  const Progress &progress) const
 {
     ImportResult result;
-    const auto unit = latencyUnitOf(options.latencyUnit, "ns");
-    if (!unit) {
-        result.error = ImportError{"unknown latency unit '" + options.latencyUnit +
-                                       "' (ns, us, ms or s)", 0, -1, "hlog-unit"};
-        return result;
-    }
     std::string text;
     if (!readWholeSource(in, progress, kMaxBytes, "HdrHistogram log", text, result))
         return result;
     const std::vector<TextLine> lines = splitLines(text);
+    const auto unit = resolveLatencyUnit(options.latencyUnit, lines, "ns", result);
+    if (!unit)
+        return result;
     const bool endsWithNewline = !text.empty() && (text.back() == '\n' || text.back() == '\r');
 
     std::optional<double> startTime, baseTime;
@@ -256,7 +253,10 @@ ImportResult HlogImporter::parse(QIODevice &in, const ImportOptions &options,
         run.timestamp = inferredRunTime(in, result.warnings);
     run.tuning["hlog_format_version"] = formatVersion;
     run.tuning["value_unit"] = unit->name;
-    run.provenance = "merged interval histograms per tag";
+    run.provenance = "merged interval histograms per tag; values in " + unit->name +
+                     (unit->statedAt > 0 ? " as line " + std::to_string(unit->statedAt) + " states"
+                      : unit->assumed    ? " (assumed)"
+                                         : " (--hlog-unit)");
 
     double ratioSum = 0;
     int ratioCount = 0;

@@ -8,9 +8,10 @@
 //
 // Each tag becomes one scenario whose percentiles come from the merge of its intervals'
 // histograms (never an average of interval percentiles), with per-interval series.
-// The histograms hold raw integers in the writer's unit, which the file does not state:
-// ImportOptions::latencyUnit, default nanoseconds (HdrHistogram Java's and jHiccup's
-// convention: ns recorded, Interval_Max printed in ms).
+// The histograms hold raw integers in the writer's unit. A header comment stating it
+// ("#[Values in us (microseconds); Interval_Max in ms]", as Plimsoll writes) is obeyed
+// (latencyunit.h); most writers state none: ImportOptions::latencyUnit, default nanoseconds
+// (HdrHistogram Java's and jHiccup's convention: ns recorded, Interval_Max printed in ms).
 
 #include "importers/importer.h"
 
@@ -20,7 +21,7 @@ class HlogImporter : public Importer
 {
 public:
     std::string name() const override { return "hdrhistogram-log"; }
-    std::string version() const override { return "1"; }
+    std::string version() const override { return "2"; }
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

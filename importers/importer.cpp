@@ -89,8 +89,20 @@ const Importer *ImporterRegistry::byName(std::string_view name) const
     return nullptr;
 }
 
+namespace {
+
+std::string_view withoutBom(std::string_view head)
+{
+    if (head.substr(0, 3) == kUtf8Bom)
+        head.remove_prefix(3);
+    return head;
+}
+
+} // namespace
+
 const Importer *ImporterRegistry::detect(std::string_view head) const
 {
+    head = withoutBom(head);
     const Importer *best = nullptr;
     int bestScore = 0;
     const std::string bounded = boundedHead(head); // see linebounds.h: regex sniffers recurse per byte
@@ -129,6 +141,7 @@ std::string shapeOf(std::string_view head)
 
 std::string ImporterRegistry::explainRefusal(std::string_view head) const
 {
+    head = withoutBom(head);
     const Importer *closest = nullptr;
     Resemblance best;
     const std::string bounded = boundedHead(head);

@@ -18,6 +18,10 @@ class QIODevice;
 
 namespace plimsoll {
 
+// The UTF-8 byte-order mark some editors put before text. ImportService and detection skip
+// it, so importers and sniffers never see it.
+inline constexpr const char kUtf8Bom[] = "\xEF\xBB\xBF";
+
 struct ImportWarning
 {
     std::string kind;   // short machine tag, e.g. "ignored-field", "impossible-value"
@@ -45,8 +49,9 @@ struct ImportOptions
 
     std::string uri; // for messages; the importer does not open it
     // The unit of the values inside HdrHistogram logs and percentile tables ("ns", "us",
-    // "ms", "s"), which those files do not state; empty: the format's usual unit, with a
-    // warning saying it was assumed (`plimsoll import --hlog-unit`).
+    // "ms", "s") for files that do not state it (latencyunit.h; a file's own statement wins
+    // and a different unit here is an error); empty: the format's usual unit, with a warning
+    // saying it was assumed (`plimsoll import --hlog-unit`).
     std::string latencyUnit;
 };
 

@@ -1,5 +1,7 @@
 #include "importers/importservice.h"
 
+#include "importers/domaincheck.h"
+#include "importers/latencyunit.h"
 #include "importers/urlfetcher.h"
 
 #include <QBuffer>
@@ -73,6 +75,19 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
         }
     }
     report.format = importer->name();
+    // A --hlog-unit against the unit the file states is refused before anything else, so that
+    // bytes imported before (unchanged, not parsed again) are refused the same way.
+    if (!request.latencyUnit.empty() &&
+        (importer->name() == "hdrhistogram-log" || importer->name() == "hdrhistogram-percentiles")) {
+        const QByteArray head = device.peek(kSniffBytes);
+        ImportResult check;
+        if (!resolveLatencyUnit(request.latencyUnit,
+                                splitLines(std::string_view(head.constData(), size_t(head.size()))),
+                                "ns", check)) {
+            fail(report, displayName, *check.error);
+            return report;
+        }
+    }
 
     const std::string sha256 = sha256Hex(device);
     if (!device.seek(0)) {
@@ -80,6 +95,12 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
                                    0, -1, {}});
         return report;
     }
+    // A UTF-8 byte-order mark (Windows editors, PowerShell's Out-File) is skipped here, once,
+    // so that no importer sees it; detection skipped it too. Byte offsets in messages count
+    // from the file's start.
+    const bool bom = device.peek(3) == QByteArray(kUtf8Bom);
+    if (bom)
+        device.read(3);
 
     SourceRecord source;
     source.uri = uri;
@@ -116,8 +137,14 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
         ImportOptions options;
         options.uri = uri;
         options.latencyUnit = request.latencyUnit;
+        std::vector<ImportWarning> domainWarnings;
+        DomainCheckSink checked(*writer, domainWarnings);
         try {
-            parsed = importer->parseInto(device, options, progress, *writer);
+            parsed = importer->parseInto(device, options, progress, checked);
+            checked.finish();
+        } catch (const DomainError &e) {
+            fail(report, displayName, e.error);
+            return report; // an impossible value: nothing of this source is written
         } catch (const StoreError &e) {
             fail(report, displayName, {e.what(), 0, -1, {}});
             return report; // the writer rolls back: nothing of this source is written
@@ -128,7 +155,10 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
             return report;
         }
         report.warnings = parsed.warnings;
+        report.warnings.insert(report.warnings.end(), domainWarnings.begin(), domainWarnings.end());
         if (!parsed.ok()) {
+            if (bom && parsed.error->offset >= 0)
+                parsed.error->offset += 3;
             fail(report, displayName, *parsed.error);
             return report;
         }

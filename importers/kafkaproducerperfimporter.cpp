@@ -1,5 +1,6 @@
 #include "importers/kafkaproducerperfimporter.h"
 
+#include "importers/commandblocks.h"
 #include "importers/kafkametrics.h"
 #include "importers/kafkaproducerline.h"
 #include "importers/linebounds.h"
@@ -28,9 +29,40 @@ struct Segment
     std::optional<ProducerPerfLine> steady;
     int64_t steadyLine = 0;
     std::optional<KafkaMetricsBlock> metrics;
+    // The "$ kafka-producer-perf-test …" line before the output (commandblocks.h).
+    std::string command;
+    std::vector<std::string> args;
+    int64_t commandLine = 0;
 
-    bool empty() const { return interim.empty() && !final && name.empty(); }
+    bool empty() const { return interim.empty() && !final && name.empty() && command.empty(); }
 };
+
+// "producer/throughput-20000" for a segment its command line describes: the offered rate is
+// what an offered-load sweep varies, so the steps line up across files.
+std::string commandName(const Segment &s)
+{
+    std::string name = "producer";
+    if (const auto rate = optionValue(s.args, {"--throughput"}))
+        name += "/throughput-" + (rate->starts_with("-") ? std::string("unlimited") : *rate);
+    if (const auto size = integerOption(s.args, {"--record-size"}))
+        name += "/record-size-" + std::to_string(*size);
+    return name;
+}
+
+// The load its command line states: record size, offered rate, records asked for.
+void applyCommand(const Segment &s, ScenarioRecord &sc)
+{
+    if (s.commandLine == 0)
+        return;
+    if (const auto size = integerOption(s.args, {"--record-size"}))
+        sc.topology.recordSizeBytes = size;
+    if (const auto rate = optionValue(s.args, {"--throughput"}))
+        if (const auto v = parseNumber(*rate); v && *v > 0)
+            sc.metrics.push_back({"producer.offered_records_per_s", *v});
+    if (const auto n = integerOption(s.args, {"--num-records"}))
+        sc.metrics.push_back({"producer.records_requested", double(*n)});
+    sc.provenance += "; after the command on line " + std::to_string(s.commandLine) + ": " + s.command;
+}
 
 std::string bannerName(std::string_view line)
 {
@@ -135,6 +167,8 @@ int KafkaProducerPerfImporter::sniff(std::string_view head) const
     const std::string text(head);
     if (std::regex_search(text, re))
         return 80;
+    if (hasCommandLine(head.substr(0, 16384), {"kafka-producer-perf-test"}))
+        return 75;
     return 0;
 }
 
@@ -168,6 +202,14 @@ ImportResult KafkaProducerPerfImporter::parse(QIODevice &in, const ImportOptions
             KafkaMetricsBlock block;
             i = readKafkaMetrics(lines, i, block, result.warnings) - 1;
             segments.back().metrics = std::move(block);
+            continue;
+        }
+        if (auto args = commandArgs(line.text, {"kafka-producer-perf-test"})) {
+            if (!segments.back().empty())
+                segments.emplace_back();
+            segments.back().command = std::string(trimmed(line.text));
+            segments.back().args = std::move(*args);
+            segments.back().commandLine = line.number;
             continue;
         }
         if (const std::string banner = bannerName(line.text); !banner.empty()) {
@@ -213,6 +255,10 @@ ImportResult KafkaProducerPerfImporter::parse(QIODevice &in, const ImportOptions
             s->interimLines.push_back(line.number);
         }
     }
+    for (const Segment &s : segments)
+        if (s.commandLine > 0 && !s.final && s.interim.empty())
+            result.warnings.push_back({"no-output", s.commandLine,
+                                       "the command has no kafka-producer-perf-test result after it"});
     segments.erase(std::remove_if(segments.begin(), segments.end(),
                                   [](const Segment &s) { return !s.final && s.interim.empty(); }),
                    segments.end());
@@ -235,19 +281,23 @@ ImportResult KafkaProducerPerfImporter::parse(QIODevice &in, const ImportOptions
         run.timestamp = inferredRunTime(in, result.warnings);
     }
 
-    const bool named = std::any_of(segments.begin(), segments.end(),
-                                   [](const Segment &s) { return !s.name.empty(); });
+    // Named or commanded segments are steps of a sweep, not producers running together.
+    const bool named = std::any_of(segments.begin(), segments.end(), [](const Segment &s) {
+        return !s.name.empty() || s.commandLine > 0;
+    });
     std::map<std::string, int> used;
     std::vector<const ProducerPerfLine *> finals;
     std::vector<double> rates;
     for (size_t i = 0; i < segments.size(); ++i) {
         const Segment &s = segments[i];
-        std::string name = !s.name.empty()       ? s.name
+        std::string name = !s.name.empty()         ? s.name
+                           : s.commandLine > 0      ? commandName(s)
                            : segments.size() == 1 ? std::string("producer")
                                                   : "producer-" + std::to_string(i + 1);
         if (++used[name] > 1)
             name += "-" + std::to_string(used[name]);
         run.scenarios.push_back(segmentScenario(s, name, result.warnings));
+        applyCommand(s, run.scenarios.back());
         if (s.metrics && !s.metrics->clientVersion.empty())
             run.toolVersion = s.metrics->clientVersion;
         if (s.steady) {

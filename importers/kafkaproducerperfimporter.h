@@ -4,7 +4,9 @@
 // outputs in one file become producer-1…N plus an "aggregate" scenario computed the way
 // korvet-dist's benchmark script does (total records over the longest producer's duration,
 // percentiles never combined). "==> …" banners name the scenarios instead (sequential steps,
-// no aggregate). A run killed before its final line keeps its last periodic line, with a
+// no aggregate); so do "$ kafka-producer-perf-test …" command lines (commandblocks.h), whose
+// --record-size becomes record_size_bytes, --throughput producer.offered_records_per_s and the
+// name producer/throughput-N/record-size-S. A run killed before its final line keeps its last periodic line, with a
 // warning. A --print-metrics block becomes kafka.* metrics of the scenario it follows.
 
 #include "importers/importer.h"
@@ -15,7 +17,7 @@ class KafkaProducerPerfImporter : public Importer
 {
 public:
     std::string name() const override { return "kafka-producer-perf"; }
-    std::string version() const override { return "1"; }
+    std::string version() const override { return "2"; }
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

@@ -5,6 +5,8 @@
 
 #include <QIODevice>
 
+#include <cctype>
+
 namespace plimsoll {
 
 namespace {
@@ -53,6 +55,28 @@ std::optional<double> korvetDistNumber(std::string_view text)
             (end == 0 && text[end] == '-')))
         ++end;
     return parseNumber(text.substr(0, end));
+}
+
+std::optional<double> korvetDistBytes(std::string_view text, double bareUnit)
+{
+    text = trimmed(text);
+    const auto v = korvetDistNumber(text);
+    if (!v)
+        return std::nullopt;
+    size_t end = text.find_first_not_of("0123456789.-");
+    std::string unit(trimmed(end == std::string_view::npos ? std::string_view() : text.substr(end)));
+    for (char &c : unit)
+        c = char(std::toupper(static_cast<unsigned char>(c)));
+    if (unit.empty())
+        return *v * bareUnit;
+    static const std::pair<const char *, double> units[] = {
+        {"B", 1},           {"BYTES", 1},        {"BYTE", 1},         {"KB", 1024.0},
+        {"KIB", 1024.0},    {"MB", kMiB},        {"MIB", kMiB},       {"GB", kMiB * 1024},
+        {"GIB", kMiB * 1024}, {"TB", kMiB * kMiB}, {"TIB", kMiB * kMiB}};
+    for (const auto &[name, scale] : units)
+        if (unit == name)
+            return *v * scale;
+    return std::nullopt;
 }
 
 std::string KorvetDistImporter::description() const

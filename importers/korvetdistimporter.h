@@ -15,7 +15,7 @@ class KorvetDistImporter : public Importer
 {
 public:
     std::string name() const override { return "korvet-dist"; }
-    std::string version() const override { return "1"; }
+    std::string version() const override { return "2"; }
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

@@ -21,6 +21,11 @@ std::pair<std::string, std::string> korvetDistKeyValue(std::string_view line);
 // "372.02", "2.350000%", ".50" (bc drops the leading zero), "7812.50 MB" -> the leading number.
 std::optional<double> korvetDistNumber(std::string_view text);
 
+// "301.77 MB", "1.2 GB", "1024 bytes" -> bytes: the unit the value states (B, bytes, KB, MB,
+// GB, TB and their KiB… forms, all 1024-based as the script's bc arithmetic is; a bare number
+// is `bareUnit`). nullopt when the number or the unit is not one of those.
+std::optional<double> korvetDistBytes(std::string_view text, double bareUnit);
+
 void readKorvetDistTest(const std::vector<TextLine> &lines, RunRecord &run,
                         std::vector<ImportWarning> &warnings);
 void readKorvetDistSummary(const std::vector<TextLine> &lines, RunRecord &run,

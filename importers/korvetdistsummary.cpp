@@ -58,7 +58,11 @@ void readKorvetDistSummary(const std::vector<TextLine> &lines, RunRecord &run,
             if (const auto v = wholeCount(korvetDistNumber(value)))
                 shared.partitions = *v;
         } else if (key == "Record Size") {
-            if (const auto v = wholeCount(korvetDistNumber(value)))
+            const auto bytes = korvetDistBytes(value, 1); // "1024 bytes", "1 KB"
+            if (!bytes)
+                korvetDistFail(line, value, "Record Size",
+                               "'" + value + "' is not a size (a number and B, KB, MB or GB)");
+            if (const auto v = wholeCount(bytes))
                 shared.recordSizeBytes = *v;
         } else if (key == "Topic") {
             run.tuning["topic"] = value;

@@ -99,8 +99,13 @@ void readKorvetDistTest(const std::vector<TextLine> &lines, RunRecord &run,
                 topo.partitions = count("Partitions");
             else if (key == "Producers")
                 topo.producers = count("Producers");
-            else if (key == "Record size")
-                topo.recordSizeBytes = count("Record size");
+            else if (key == "Record size") {
+                const auto bytes = korvetDistBytes(value, 1);
+                if (!bytes || !(*bytes >= 0 && *bytes < 9.0e18))
+                    korvetDistFail(line, value, "Record size",
+                                   "'" + value + "' is not a size (a number and B, KB, MB or GB)");
+                topo.recordSizeBytes = int64_t(*bytes);
+            }
             else if (key == "Acks")
                 topo.acks = value;
             else if (key == "Compression")
@@ -175,8 +180,14 @@ void readKorvetDistTest(const std::vector<TextLine> &lines, RunRecord &run,
                 aggregate.metrics.push_back({"korvet.process_cpu", number("Korvet Process CPU") / 100});
             else if (key == "System CPU")
                 aggregate.metrics.push_back({"korvet.system_cpu", number("System CPU") / 100});
-            else if (key == "JVM Memory Used")
-                aggregate.metrics.push_back({"korvet.jvm_memory_bytes", number("JVM Memory Used") * kMiB});
+            else if (key == "JVM Memory Used") {
+                // The unit the line states (the script prints MB, a later one may print GB).
+                const auto bytes = korvetDistBytes(value, kMiB);
+                if (!bytes)
+                    korvetDistFail(line, value, "JVM Memory Used",
+                                   "'" + value + "' is not a size (a number and B, KB, MB or GB)");
+                aggregate.metrics.push_back({"korvet.jvm_memory_bytes", *bytes});
+            }
             continue;
         }
         if (section == Section::Redis || section == Section::RedisCpu) {

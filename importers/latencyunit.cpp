@@ -1,16 +1,39 @@
 #include "importers/latencyunit.h"
 
+#include <cctype>
+#include <regex>
+
 namespace plimsoll {
+
+namespace {
+
+// "us", "µs", "microseconds" -> "us"; empty for a word that is no unit.
+std::string normalizedUnit(std::string word)
+{
+    for (char &c : word)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (word == "ns" || word == "nanosecond" || word == "nanoseconds")
+        return "ns";
+    if (word == "us" || word == "\xC2\xB5s" || word == "\xCE\xBCs" || word == "microsecond" || word == "microseconds")
+        return "us";
+    if (word == "ms" || word == "millisecond" || word == "milliseconds")
+        return "ms";
+    if (word == "s" || word == "second" || word == "seconds")
+        return "s";
+    return {};
+}
+
+} // namespace
 
 std::optional<LatencyUnit> latencyUnitOf(const std::string &requested, const std::string &usual)
 {
-    const std::string name = requested.empty() ? usual : requested;
+    const std::string name = requested.empty() ? usual : normalizedUnit(requested);
     LatencyUnit unit;
     unit.name = name;
     unit.assumed = requested.empty();
     if (name == "ns")
         unit.toSeconds = 1e-9;
-    else if (name == "us" || name == "µs")
+    else if (name == "us")
         unit.toSeconds = 1e-6;
     else if (name == "ms")
         unit.toSeconds = 1e-3;
@@ -19,6 +42,57 @@ std::optional<LatencyUnit> latencyUnitOf(const std::string &requested, const std
     else
         return std::nullopt;
     return unit;
+}
+
+std::optional<LatencyUnit> statedLatencyUnit(const std::vector<TextLine> &lines)
+{
+    static const std::regex statement(
+        R"(\bvalues?\s+(?:are\s+|in\s+|unit:?\s*)(nanoseconds?|microseconds?|milliseconds?|seconds?|ns|us|\xC2\xB5s|\xCE\xBCs|ms|s)\b)",
+        std::regex::icase);
+    for (const TextLine &line : lines) {
+        const std::string_view t = trimmed(line.text);
+        if (t.empty())
+            continue;
+        if (t.front() != '#')
+            break; // the header is over: a unit is stated before the first value
+        const std::string s(t);
+        std::smatch m;
+        std::string name;
+        if (std::regex_search(s, m, statement))
+            name = normalizedUnit(m[1].str());
+        else if (startsWith(t, "#Plimsoll export") && t.find("(microseconds") != std::string_view::npos)
+            name = "us"; // the export header before the unit statement had its own line
+        if (name.empty())
+            continue;
+        auto unit = latencyUnitOf(name, name);
+        unit->assumed = false;
+        unit->statedAt = line.number;
+        return unit;
+    }
+    return std::nullopt;
+}
+
+std::optional<LatencyUnit> resolveLatencyUnit(const std::string &requested,
+                                              const std::vector<TextLine> &lines,
+                                              const std::string &usual, ImportResult &result)
+{
+    const auto given = latencyUnitOf(requested, usual);
+    if (!given) {
+        result.error = ImportError{"unknown latency unit '" + requested + "' (ns, us, ms or s)",
+                                   0, -1, "hlog-unit"};
+        return std::nullopt;
+    }
+    const auto stated = statedLatencyUnit(lines);
+    if (!stated)
+        return given;
+    if (!requested.empty() && given->name != stated->name) {
+        result.error = ImportError{"states its values are " + stated->name +
+                                       ", but --hlog-unit says " + given->name +
+                                       " (leave --hlog-unit out to read them as stated)",
+                                   stated->statedAt, -1, "hlog-unit"};
+        return std::nullopt;
+    }
+    return stated;
 }
 
 void warnIfAssumed(const LatencyUnit &unit, const std::string &why,

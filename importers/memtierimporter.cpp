@@ -1,5 +1,6 @@
 #include "importers/memtierimporter.h"
 
+#include "importers/commandblocks.h"
 #include "importers/linebounds.h"
 #include "importers/textsource.h"
 
@@ -74,14 +75,12 @@ std::optional<int64_t> fromUri(const std::string &uri, const std::regex &re)
     return std::stoll(m[1]);
 }
 
-bool parseText(const std::string &text, std::vector<MemtierSection> &sections,
+bool parseText(std::span<const TextLine> lines, bool lastTerminated, std::vector<MemtierSection> &sections,
                MemtierConfig &config, ImportResult &result)
 {
     static const std::regex threadsRe(R"(^(\d+)\s+Threads$)");
     static const std::regex clientsRe(R"(^(\d+)\s+Connections per thread$)");
     std::vector<std::string> header;
-    const std::vector<TextLine> lines = splitLines(text);
-    const bool lastTerminated = !text.empty() && (text.back() == '\n' || text.back() == '\r');
     for (const TextLine &line : lines) {
         const std::string_view t = trimmed(line.text);
         const std::string s(t);
@@ -105,6 +104,11 @@ bool parseText(const std::string &text, std::vector<MemtierSection> &sections,
             continue;
         if (startsWith(t, "Type ") && t.find("Ops/sec") != std::string_view::npos) {
             header = headerCells(t);
+            continue;
+        }
+        // A blank line after the rows ends the table: what follows may be the user's notes.
+        if (t.empty() && !header.empty() && !sections.back().rows.empty()) {
+            header.clear();
             continue;
         }
         if (header.empty() || t.empty() || t.front() == '=' || t.front() == '-')
@@ -170,6 +174,114 @@ std::string sectionPrefix(const std::string &title)
         return "aggregated_average";
     return "all_stats";
 }
+
+// The scenarios of one output (or one block of a file of several) added to `run`: one per
+// command of the headline table, the other tables' figures beside it.
+// Returns the headline table's line.
+int64_t addScenarios(const std::vector<MemtierSection> &sections, MemtierConfig config,
+                     const CommandBlock *block, const std::string &uri, RunRecord &run,
+                     std::vector<double> &rates)
+{
+    if (sections.empty())
+        return 0;
+    // What the output states, else its command line, else the file name (inferred).
+    if (block) {
+        auto stated = [&](std::optional<int64_t> &field, std::initializer_list<std::string_view> names) {
+            if (!field)
+                field = integerOption(block->args, names);
+        };
+        stated(config.threads, {"-t", "--threads"});
+        stated(config.clients, {"-c", "--clients"});
+        stated(config.pipeline, {"--pipeline"});
+        stated(config.dataSize, {"-d", "--data-size"});
+    }
+    static const std::regex threadsInName(R"((?:threads?[_-]?|(?:^|[_-])t-?)(\d+))");
+    static const std::regex clientsInName(R"((?:clients?[_-]?|(?:^|[_-])c-?)(\d+))");
+    static const std::regex pipelineInName(R"((?:pipeline[_-]?|(?:^|[_-])P-?)(\d+))");
+    auto infer = [&](std::optional<int64_t> &field, const std::regex &re, const char *factor) {
+        if (field)
+            return;
+        field = fromUri(uri, re);
+        if (field)
+            config.inferred.push_back(factor);
+    };
+    infer(config.threads, threadsInName, "threads");
+    infer(config.clients, clientsInName, "clients");
+    infer(config.pipeline, pipelineInName, "pipeline");
+
+    // The headline: ALL STATS, else memtier's aggregated average, else the first block.
+    const MemtierSection *headline = &sections.front();
+    for (const MemtierSection &s : sections)
+        if (s.title == "ALL STATS" || s.title.starts_with("AGGREGATED")) {
+            headline = &s;
+            break;
+        }
+
+    for (const MemtierRow &row : headline->rows) {
+        ScenarioRecord sc;
+        sc.kind = "benchmark";
+        sc.line = row.line;
+        sc.metrics = row.metrics;
+        for (const MemtierSection &other : sections) {
+            if (&other == headline)
+                continue;
+            for (const MemtierRow &o : other.rows)
+                if (o.command == row.command)
+                    for (const MetricValue &m : o.metrics)
+                        sc.metrics.push_back({prefixed(sectionPrefix(other.title), m.name), m.value});
+        }
+        sc.topology.threads = config.threads;
+        sc.topology.pipeline = config.pipeline;
+        if (config.clients && config.threads) {
+            sc.topology.clients = *config.clients * *config.threads;
+            sc.topology.connections = sc.topology.clients;
+        }
+        // Clients and connections derive from threads x clients per thread: inferred when
+        // either factor was.
+        sc.topology.inferred = config.inferred;
+        const bool derivedInferred = std::any_of(
+            config.inferred.begin(), config.inferred.end(),
+            [](const std::string &f) { return f == "threads" || f == "clients"; });
+        if (sc.topology.clients && derivedInferred)
+            sc.topology.inferred.push_back("connections");
+        if (sc.topology.clients && derivedInferred &&
+            std::find(sc.topology.inferred.begin(), sc.topology.inferred.end(), "clients") ==
+                sc.topology.inferred.end())
+            sc.topology.inferred.push_back("clients");
+        sc.name = "memtier/" + row.command;
+        if (config.threads)
+            sc.name += "/t-" + std::to_string(*config.threads);
+        if (config.clients)
+            sc.name += "/c-" + std::to_string(*config.clients);
+        if (config.pipeline)
+            sc.name += "/P-" + std::to_string(*config.pipeline);
+        if (block && block->line > 0 && config.dataSize)
+            sc.name += "/d-" + std::to_string(*config.dataSize); // so a value-size sweep lines up
+        sc.provenance = headline->title + ", line " + std::to_string(row.line) +
+                        "; latencies in ms, KB/sec read as 1024 B";
+        if (block && block->line > 0) {
+            sc.provenance += "; after the command on line " + std::to_string(block->line) + ": " +
+                             block->command;
+            if (config.dataSize)
+                sc.topology.recordSizeBytes = config.dataSize;
+        }
+        if (auto r = sc.metric("records_per_s"))
+            rates.push_back(*r);
+        // memtier prints a Waits row of zeros and dashes when the workload has no WAIT.
+        if (row.command == "WAIT" && sc.metric("records_per_s").value_or(0) == 0)
+            continue;
+        run.scenarios.push_back(std::move(sc));
+    }
+    return headline->line;
+}
+
+// The tables of one command's block in a file of several.
+struct BlockSections
+{
+    CommandBlock block;
+    std::vector<MemtierSection> sections;
+    MemtierConfig config;
+};
 
 } // namespace
 
@@ -250,8 +362,8 @@ std::string MemtierImporter::description() const
 std::string MemtierImporter::detectionRule() const
 {
     return "a \"Type Ops/sec Hits/sec Misses/sec\" table under ALL STATS or BEST/WORST/"
-           "AGGREGATED AVERAGE RESULTS, or JSON with \"ALL STATS\" and \"run information\" or "
-           "\"configuration\"";
+           "AGGREGATED AVERAGE RESULTS, JSON with \"ALL STATS\" and \"run information\" or "
+           "\"configuration\", or a \"$ memtier_benchmark …\" command line";
 }
 
 int MemtierImporter::sniff(std::string_view head) const
@@ -267,6 +379,8 @@ int MemtierImporter::sniff(std::string_view head) const
                   head.find("RUN RESULTS") != std::string_view::npos ||
                   head.find("AGGREGATED AVERAGE RESULTS") != std::string_view::npos))
         return 90;
+    if (hasCommandLine(head.substr(0, 16384), {"memtier_benchmark"}))
+        return 85;
     return 0;
 }
 
@@ -290,36 +404,35 @@ ImportResult MemtierImporter::parse(QIODevice &in, const ImportOptions &options,
     const bool json = trimmed(text).starts_with("{");
     if (!json && !refuseLongLines(text, "memtier_benchmark output", result))
         return result;
-    if (json ? !parseMemtierJson(text, sections, config, timestamp, result)
-             : !parseText(text, sections, config, result))
-        return result;
-    std::erase_if(sections, [](const MemtierSection &s) { return s.rows.empty(); });
-    if (sections.empty()) {
+    const std::vector<CommandBlock> blocks =
+        json ? std::vector<CommandBlock>{} : commandBlocks(text, {"memtier_benchmark"});
+    const std::vector<TextLine> lines = json ? std::vector<TextLine>{} : splitLines(text);
+    const bool lastTerminated = !text.empty() && (text.back() == '\n' || text.back() == '\r');
+    auto noRows = [](const MemtierSection &s) { return s.rows.empty(); };
+    std::vector<BlockSections> blockSections;
+    if (blocks.empty()) {
+        if (json ? !parseMemtierJson(text, sections, config, timestamp, result)
+                 : !parseText(lines, lastTerminated, sections, config, result))
+            return result;
+        std::erase_if(sections, noRows);
+    }
+    for (const CommandBlock &block : blocks) {
+        BlockSections b{block, {}, {}};
+        // Only the last block ends where the file does.
+        const bool terminated = block.end < text.size() || lastTerminated;
+        if (!parseText(blockLines(lines, block), terminated, b.sections, b.config, result))
+            return result;
+        std::erase_if(b.sections, noRows);
+        if (!b.sections.empty())
+            blockSections.push_back(std::move(b));
+        else if (block.line > 0)
+            result.warnings.push_back({"no-output", block.line,
+                                       "the command has no memtier_benchmark result table after it"});
+    }
+    if (sections.empty() && blockSections.empty()) {
         result.error = ImportError{"holds no memtier_benchmark result table", 0, -1, {}};
         return result;
     }
-    static const std::regex threadsInName(R"((?:threads?[_-]?|(?:^|[_-])t-?)(\d+))");
-    static const std::regex clientsInName(R"((?:clients?[_-]?|(?:^|[_-])c-?)(\d+))");
-    static const std::regex pipelineInName(R"((?:pipeline[_-]?|(?:^|[_-])P-?)(\d+))");
-    auto infer = [&](std::optional<int64_t> &field, const std::regex &re, const char *factor) {
-        if (field)
-            return;
-        field = fromUri(options.uri, re);
-        if (field)
-            config.inferred.push_back(factor);
-    };
-    infer(config.threads, threadsInName, "threads");
-    infer(config.clients, clientsInName, "clients");
-    infer(config.pipeline, pipelineInName, "pipeline");
-
-    // The headline: ALL STATS, else memtier's aggregated average, else the first block.
-    const MemtierSection *headline = &sections.front();
-    for (const MemtierSection &s : sections)
-        if (s.title == "ALL STATS" || s.title.starts_with("AGGREGATED")) {
-            headline = &s;
-            break;
-        }
-
     RunRecord run;
     run.line = 1;
     run.tool = "memtier_benchmark";
@@ -331,54 +444,18 @@ ImportResult MemtierImporter::parse(QIODevice &in, const ImportOptions &options,
     if (config.dataSize)
         run.tuning["data_size"] = *config.dataSize;
     std::vector<double> rates;
-    for (const MemtierRow &row : headline->rows) {
-        ScenarioRecord sc;
-        sc.kind = "benchmark";
-        sc.line = row.line;
-        sc.metrics = row.metrics;
-        for (const MemtierSection &other : sections) {
-            if (&other == headline)
-                continue;
-            for (const MemtierRow &o : other.rows)
-                if (o.command == row.command)
-                    for (const MetricValue &m : o.metrics)
-                        sc.metrics.push_back({prefixed(sectionPrefix(other.title), m.name), m.value});
-        }
-        sc.topology.threads = config.threads;
-        sc.topology.pipeline = config.pipeline;
-        if (config.clients && config.threads) {
-            sc.topology.clients = *config.clients * *config.threads;
-            sc.topology.connections = sc.topology.clients;
-        }
-        // Clients and connections derive from threads x clients per thread: inferred when
-        // either factor was.
-        sc.topology.inferred = config.inferred;
-        const bool derivedInferred = std::any_of(
-            config.inferred.begin(), config.inferred.end(),
-            [](const std::string &f) { return f == "threads" || f == "clients"; });
-        if (sc.topology.clients && derivedInferred)
-            sc.topology.inferred.push_back("connections");
-        if (sc.topology.clients && derivedInferred &&
-            std::find(sc.topology.inferred.begin(), sc.topology.inferred.end(), "clients") ==
-                sc.topology.inferred.end())
-            sc.topology.inferred.push_back("clients");
-        sc.name = "memtier/" + row.command;
-        if (config.threads)
-            sc.name += "/t-" + std::to_string(*config.threads);
-        if (config.clients)
-            sc.name += "/c-" + std::to_string(*config.clients);
-        if (config.pipeline)
-            sc.name += "/P-" + std::to_string(*config.pipeline);
-        sc.provenance = headline->title + ", line " + std::to_string(row.line) +
-                        "; latencies in ms, KB/sec read as 1024 B";
-        if (auto r = sc.metric("records_per_s"))
-            rates.push_back(*r);
-        // memtier prints a Waits row of zeros and dashes when the workload has no WAIT.
-        if (row.command == "WAIT" && sc.metric("records_per_s").value_or(0) == 0)
-            continue;
-        run.scenarios.push_back(std::move(sc));
+    int64_t headlineLine = 0;
+    if (blocks.empty())
+        headlineLine = addScenarios(sections, config, nullptr, options.uri, run, rates);
+    for (const BlockSections &b : blockSections) {
+        const int64_t line = addScenarios(b.sections, b.config, &b.block, options.uri, run, rates);
+        headlineLine = headlineLine ? headlineLine : line;
     }
-    warnIfZeroOnly(rates, headline->line, "Ops/sec", result.warnings);
+    std::map<std::string, int> seen; // the same configuration twice in one file
+    for (ScenarioRecord &sc : run.scenarios)
+        if (int n = seen[sc.name]++; n > 0)
+            sc.name += "/" + std::to_string(n + 1);
+    warnIfZeroOnly(rates, headlineLine, "Ops/sec", result.warnings);
     result.runs.push_back(std::move(run));
     return result;
 }

@@ -14,6 +14,10 @@
 // ("4 Threads", "50 Connections per thread"); when they are absent it is taken from the file
 // name (…t4…, …c50…, …P16…) and recorded as inferred. Topology: threads, clients and
 // connections = threads x clients per thread (one connection each), pipeline.
+// A file of several runs, each after its "$ memtier_benchmark …" command line
+// (commandblocks.h), reads each block on its own; the command's -t, -c, --pipeline and -d
+// stand in for what the output does not state (record_size_bytes and /d-N in the name from
+// -d). A blank line after a table's rows ends it, so notes may follow.
 //
 // Units: latencies are milliseconds in every shape; KB/sec is memtier's bytes / 1024 per
 // second, stored as bytes_per_s = KB/sec x 1024 exactly. The headline is ALL STATS, else the
@@ -33,7 +37,7 @@ class MemtierImporter : public Importer
 {
 public:
     std::string name() const override { return "memtier"; }
-    std::string version() const override { return "1"; }
+    std::string version() const override { return "2"; }
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

@@ -1,5 +1,6 @@
 #include "importers/redisbenchmarkimporter.h"
 
+#include "importers/commandblocks.h"
 #include "importers/linebounds.h"
 #include "importers/textsource.h"
 
@@ -23,7 +24,17 @@ struct Test
     std::vector<MetricValue> metrics;
     std::vector<std::pair<double, double>> cumulative; // (percent, ms), as printed
     bool inferredClients = false;
+    // What the command line before the test's block states (commandblocks.h).
+    std::string command;
+    int64_t commandLine = 0;
+    std::optional<int64_t> commandClients, commandPipeline, commandThreads, commandSize;
 };
+
+// redis-benchmark --csv (6.2+) without its header row: these columns, in this order.
+const std::vector<std::string> kCsvColumns = {"test",           "rps",
+                                              "avg_latency_ms", "min_latency_ms",
+                                              "p50_latency_ms", "p95_latency_ms",
+                                              "p99_latency_ms", "max_latency_ms"};
 
 // The quoted cells of a CSV line ("a","b,c","d""e"); nullopt when it is not such a line.
 std::optional<std::vector<std::string>> csvCells(std::string_view line)
@@ -93,54 +104,10 @@ ImportError lineError(const TextLine &line, const std::string &field, const std:
     return e;
 }
 
-} // namespace
-
-std::string RedisBenchmarkImporter::description() const
+// The tests of one redis-benchmark output (or one block of a file of several) appended to
+// `tests`; false with result.error set on a malformed line.
+bool readTests(std::span<const TextLine> lines, std::vector<Test> &tests, ImportResult &result)
 {
-    return "redis-benchmark output: --csv (with or without header), -q, and the full text "
-           "report (6.2+ summary or the older cumulative distribution)";
-}
-
-std::string RedisBenchmarkImporter::detectionRule() const
-{
-    return "a \"test\",\"rps\" CSV header, \"====== CMD ======\" sections, or \"CMD: N requests "
-           "per second\" lines";
-}
-
-int RedisBenchmarkImporter::sniff(std::string_view head) const
-{
-    if (startsWith(trimmed(head), "\"test\",\"rps\""))
-        return 95;
-    const std::string text(head.substr(0, 16384));
-    static const std::regex section(R"((^|[\r\n])====== .+ ======)");
-    static const std::regex quiet(R"((^|[\r\n])[A-Za-z_][^\r\n:]*: [0-9.]+ requests per second)");
-    static const std::regex oldCsv(R"(^\s*"[A-Z][A-Z_0-9 ()a-z]*","[0-9.]+"\s*(\r?\n|$))");
-    if (std::regex_search(text, section) && text.find("requests") != std::string::npos)
-        return 90;
-    if (std::regex_search(text, quiet))
-        return 80;
-    if (std::regex_search(text, oldCsv))
-        return 60;
-    return 0;
-}
-
-Resemblance RedisBenchmarkImporter::resemblance(std::string_view head) const
-{
-    if (head.find("requests per second") != std::string_view::npos)
-        return {50, "mentions requests per second but has no \"CMD: N requests per second\" "
-                    "line or \"====== CMD ======\" section"};
-    return {};
-}
-
-ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &options,
-                                           const Progress &progress) const
-{
-    ImportResult result;
-    std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "redis-benchmark output", text, result))
-        return result;
-    if (!refuseLongLines(text, "redis-benchmark output", result))
-        return result;
     static const std::regex sectionRe(R"(^====== (.+) ======\s*$)");
     static const std::regex quietRe(
         R"(^(.+): ([0-9.]+) requests per second(?:, p50=([0-9.]+) msec)?\s*$)");
@@ -150,11 +117,11 @@ ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &o
     static const std::regex rpsRe(R"(^(?:throughput summary: )?([0-9.]+) requests per second)");
     static const std::regex percentRe(R"(^([0-9.]+)% <= ([0-9.]+) milliseconds)");
 
-    std::vector<Test> tests;
     std::vector<std::string> csvHeader;
     Test *section = nullptr;
     bool summaryTable = false;
-    for (const TextLine &line : splitLines(text)) {
+    double summaryScale = 1e-3; // seconds per unit of the latency summary table
+    for (const TextLine &line : lines) {
         const std::string_view t = trimmed(line.text);
         if (t.empty())
             continue;
@@ -173,14 +140,17 @@ ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &o
             Test test;
             test.name = (*cells)[0];
             test.line = line.number;
+            // No header: 2.x-6.0 wrote "test","rps"; 6.2+ without its header row has 8 columns.
             const std::vector<std::string> names =
-                csvHeader.empty() ? std::vector<std::string>{"test", "rps"} : csvHeader;
+                !csvHeader.empty()                   ? csvHeader
+                : cells->size() == kCsvColumns.size() ? kCsvColumns
+                                                      : std::vector<std::string>{"test", "rps"};
             for (size_t i = 1; i < cells->size() && i < names.size(); ++i) {
                 const auto v = parseNumber((*cells)[i]);
                 if (!v) {
                     ImportError e = lineError(line, names[i], "is not a number");
                     result.error = e;
-                    return result;
+                    return false;
                 }
                 const std::string &n = names[i];
                 if (n == "rps")
@@ -204,6 +174,7 @@ ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &o
             section->name = m[1];
             section->line = line.number;
             summaryTable = false;
+            summaryScale = 1e-3;
             continue;
         }
         if (section) {
@@ -219,6 +190,21 @@ ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &o
             } else if (std::regex_search(s, m, rpsRe)) {
                 std::erase_if(section->metrics, [](const MetricValue &v) { return v.name == "records_per_s"; });
                 section->metrics.push_back({"records_per_s", *parseNumber(m[1].str())});
+            } else if (startsWith(t, "latency summary (")) {
+                // The table's unit as the line states it: msec in every release so far.
+                const std::string_view unit = t.substr(17, t.find(')') - std::min(t.find(')'), size_t(17)));
+                if (unit == "msec" || unit == "ms")
+                    summaryScale = 1e-3;
+                else if (unit == "usec" || unit == "us")
+                    summaryScale = 1e-6;
+                else if (unit == "sec" || unit == "s")
+                    summaryScale = 1;
+                else {
+                    result.error = lineError(line, "latency summary",
+                                             "states the unit '" + std::string(unit) +
+                                                 "'; msec, usec or sec expected");
+                    return false;
+                }
             } else if (startsWith(t, "avg") && t.find("p50") != std::string_view::npos) {
                 summaryTable = true;
             } else if (summaryTable) {
@@ -238,14 +224,15 @@ ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &o
                     result.error = lineError(line, "latency summary",
                                              "has " + std::to_string(v.size()) +
                                                  " numbers; avg, min, p50, p95, p99, max expected");
-                    return result;
+                    return false;
                 }
-                section->metrics.push_back({"latency_avg_s", ms(v[0])});
-                section->metrics.push_back({"redis.latency_min_s", ms(v[1])});
-                section->metrics.push_back({"latency_p50_s", ms(v[2])});
-                section->metrics.push_back({"latency_p95_s", ms(v[3])});
-                section->metrics.push_back({"latency_p99_s", ms(v[4])});
-                section->metrics.push_back({"latency_max_s", ms(v[5])});
+                const double k = summaryScale;
+                section->metrics.push_back({"latency_avg_s", v[0] * k});
+                section->metrics.push_back({"redis.latency_min_s", v[1] * k});
+                section->metrics.push_back({"latency_p50_s", v[2] * k});
+                section->metrics.push_back({"latency_p95_s", v[3] * k});
+                section->metrics.push_back({"latency_p99_s", v[4] * k});
+                section->metrics.push_back({"latency_max_s", v[5] * k});
             }
             continue;
         }
@@ -257,6 +244,93 @@ ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &o
             if (m[3].matched)
                 test.metrics.push_back({"latency_p50_s", ms(*parseNumber(m[3].str()))});
             tests.push_back(std::move(test));
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+std::string RedisBenchmarkImporter::description() const
+{
+    return "redis-benchmark output: --csv (with or without header), -q, and the full text "
+           "report (6.2+ summary or the older cumulative distribution)";
+}
+
+std::string RedisBenchmarkImporter::detectionRule() const
+{
+    return "a \"test\",\"rps\" CSV header or 8-column \"TEST\",\"rps\",… rows, \"====== CMD ======\" "
+           "sections, \"CMD: N requests per second\" lines, or a \"$ redis-benchmark …\" command line";
+}
+
+int RedisBenchmarkImporter::sniff(std::string_view head) const
+{
+    if (startsWith(trimmed(head), "\"test\",\"rps\""))
+        return 95;
+    const std::string text(head.substr(0, 16384));
+    static const std::regex section(R"((^|[\r\n])====== .+ ======)");
+    static const std::regex quiet(R"((^|[\r\n])[A-Za-z_][^\r\n:]*: [0-9.]+ requests per second)");
+    static const std::regex oldCsv(R"(^\s*"[A-Z][A-Z_0-9 ()a-z]*","[0-9.]+"\s*(\r?\n|$))");
+    static const std::regex header(R"((^|[\r\n])\s*"test","rps")");
+    static const std::regex headerless(R"((^|[\r\n])\s*"[^"\r\n]+"(,"[0-9.]+"){7}\s*(\r?\n|$))");
+    if (std::regex_search(text, header))
+        return 90;
+    if (std::regex_search(text, section) && text.find("requests") != std::string::npos)
+        return 90;
+    if (hasCommandLine(text, {"redis-benchmark"}))
+        return 85;
+    if (std::regex_search(text, quiet))
+        return 80;
+    if (std::regex_search(text, headerless))
+        return 70;
+    if (std::regex_search(text, oldCsv))
+        return 60;
+    return 0;
+}
+
+Resemblance RedisBenchmarkImporter::resemblance(std::string_view head) const
+{
+    if (head.find("requests per second") != std::string_view::npos)
+        return {50, "mentions requests per second but has no \"CMD: N requests per second\" "
+                    "line or \"====== CMD ======\" section"};
+    static const std::regex quotedRow(R"((^|[\r\n])\s*"[^"\r\n]+"(,"[^"\r\n]*")+\s*(\r?\n|$))");
+    if (std::regex_search(std::string(head.substr(0, 16384)), quotedRow))
+        return {40, "has quoted CSV rows, but neither the \"test\",\"rps\" header nor the 2 or 8 "
+                    "numeric columns of a headerless redis-benchmark --csv"};
+    return {};
+}
+
+ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &options,
+                                           const Progress &progress) const
+{
+    ImportResult result;
+    std::string text;
+    if (!readWholeSource(in, progress, kMaxBytes, "redis-benchmark output", text, result))
+        return result;
+    if (!refuseLongLines(text, "redis-benchmark output", result))
+        return result;
+    std::vector<Test> tests;
+    const std::vector<TextLine> lines = splitLines(text);
+    const std::vector<CommandBlock> blocks = commandBlocks(text, {"redis-benchmark"});
+    if (blocks.empty() && !readTests(lines, tests, result))
+        return result;
+    for (const CommandBlock &block : blocks) {
+        const size_t before = tests.size();
+        if (!readTests(blockLines(lines, block), tests, result))
+            return result;
+        if (block.line == 0)
+            continue;
+        if (tests.size() == before)
+            result.warnings.push_back({"no-output", block.line,
+                                       "the command has no redis-benchmark result after it"});
+        for (size_t i = before; i < tests.size(); ++i) {
+            Test &t = tests[i];
+            t.command = block.command;
+            t.commandLine = block.line;
+            t.commandClients = integerOption(block.args, {"-c"});
+            t.commandPipeline = integerOption(block.args, {"-P"});
+            t.commandThreads = integerOption(block.args, {"--threads"});
+            t.commandSize = integerOption(block.args, {"-d"});
         }
     }
     std::erase_if(tests, [](const Test &t) { return t.metrics.empty() && t.cumulative.empty(); });
@@ -300,28 +374,39 @@ ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &o
             sc.metrics.push_back({"redis.requests", double(*t.requests)});
         if (t.seconds)
             sc.metrics.push_back({"redis.elapsed_s", *t.seconds});
-        if (t.clients) {
-            sc.topology.clients = t.clients;
+        // What the output states, else its command line, else the file name (inferred).
+        if (t.clients || t.commandClients) {
+            sc.topology.clients = t.clients ? t.clients : t.commandClients;
         } else if (uriClients) {
             sc.topology.clients = uriClients;
             sc.topology.inferred.push_back("clients");
         }
         if (sc.topology.clients)
             sc.topology.connections = sc.topology.clients; // one connection per client
-        if (uriPipeline) {
+        if (t.commandPipeline) {
+            sc.topology.pipeline = t.commandPipeline;
+        } else if (uriPipeline) {
             sc.topology.pipeline = uriPipeline;
             sc.topology.inferred.push_back("pipeline");
         }
-        if (t.payloadBytes)
-            sc.topology.recordSizeBytes = t.payloadBytes;
+        sc.topology.threads = t.commandThreads;
+        if (t.payloadBytes || t.commandSize)
+            sc.topology.recordSizeBytes = t.payloadBytes ? t.payloadBytes : t.commandSize;
         sc.name = "redis-benchmark/" + t.name;
         if (sc.topology.clients)
             sc.name += "/c-" + std::to_string(*sc.topology.clients);
         if (sc.topology.pipeline)
             sc.name += "/P-" + std::to_string(*sc.topology.pipeline);
+        if (t.commandThreads)
+            sc.name += "/threads-" + std::to_string(*t.commandThreads);
+        if (t.commandSize)
+            sc.name += "/d-" + std::to_string(*t.commandSize); // so a value-size sweep lines up
         if (int n = seen[sc.name]++; n > 0)
             sc.name += "/" + std::to_string(n + 1); // the same test twice in one file
         sc.provenance = "line " + std::to_string(t.line);
+        if (t.commandLine > 0)
+            sc.provenance += ", after the command on line " + std::to_string(t.commandLine) +
+                             ": " + t.command;
         if (auto r = sc.metric("records_per_s"))
             rates.push_back(*r);
         run.scenarios.push_back(std::move(sc));

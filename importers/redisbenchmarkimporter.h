@@ -2,6 +2,7 @@
 // redis-benchmark output in each of its shapes (formats.md §3):
 //   --csv, 6.2+: header "test","rps","avg_latency_ms",…,"max_latency_ms", quoted values
 //   --csv, older: no header, "SET","188679.25" (often CRLF)
+//   --csv, 6.2+ saved without its header row: the 8 columns in the header's order
 //   -q: "GET: 86206.90 requests per second[, p50=0.119 msec]"
 //   full text, 6.2+/7.x: "====== SET ======", header lines, "Latency by percentile
 //     distribution", "Summary:" with throughput and the avg/min/p50/p95/p99/max table
@@ -10,6 +11,9 @@
 // so that connection and pipeline sweeps line up across files. The text output states the
 // clients; CSV and -q do not, so they are taken from the file name (…clients_50…, -c50,
 // P16) when it says, recorded as inferred. Latencies are milliseconds in every shape.
+// A file of several runs, each after its "$ redis-benchmark …" command line (commandblocks.h),
+// reads each block on its own; the command's -c, -P, --threads and -d are its load factors
+// (stated, so not inferred), with /threads-N and /d-N in the scenario name.
 
 #include "importers/importer.h"
 
@@ -19,7 +23,7 @@ class RedisBenchmarkImporter : public Importer
 {
 public:
     std::string name() const override { return "redis-benchmark"; }
-    std::string version() const override { return "1"; }
+    std::string version() const override { return "2"; }
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

@@ -26,7 +26,7 @@ constexpr int64_t kProgressStep = 64 * 1024;
 const std::set<std::string> kKnownFields = {
     "format", "run_key", "timestamp", "commit",   "image_digest", "tool",     "tool_version",
     "target", "environment", "tuning", "sample", "scenario",     "kind",     "provenance",
-    "topology", "metrics"};
+    "topology", "metrics", "run_provenance"};
 
 struct Failure
 {
@@ -95,6 +95,8 @@ struct RunFields
     json environment = json::object();
     json tuning = json::object();
     bool sample = false;
+    // The run's own provenance; absent: the run's first line's "provenance" stands for it.
+    std::optional<std::string> provenance;
 };
 
 class LineReader
@@ -194,6 +196,8 @@ RunFields LineReader::runFields(const ojson &doc)
             fail("/sample", "is " + jsonTypePhrase(*it) + ", not true or false");
         f.sample = it->get<bool>();
     }
+    if (doc.contains("run_provenance"))
+        f.provenance = string(doc, "run_provenance", false);
     return f;
 }
 
@@ -246,6 +250,8 @@ void checkAgreement(LineReader &reader, const RunFields &f, const RunRecord &run
     check("environment", f.environment, run.environment);
     check("tuning", f.tuning, run.tuning);
     check("sample", f.sample, run.sample);
+    if (f.provenance)
+        check("run_provenance", *f.provenance, run.provenance);
 }
 
 // A run's lines are handed to the sink in pieces of at most this many scenarios, so that
@@ -340,7 +346,7 @@ void FileReader::startRun(LineReader &reader, RunFields &fields, const ScenarioR
     run.environment = std::move(fields.environment);
     run.tuning = std::move(fields.tuning);
     run.sample = fields.sample;
-    run.provenance = scenario.provenance;
+    run.provenance = fields.provenance ? *fields.provenance : scenario.provenance;
     run.line = lineNo;
     m_pending = std::move(run);
     m_pendingInSink = false;

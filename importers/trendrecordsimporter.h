@@ -14,7 +14,7 @@ public:
     static constexpr const char *kFormatTag = "plimsoll-trend/1";
 
     std::string name() const override { return "plimsoll-trend"; }
-    std::string version() const override { return "1"; }
+    std::string version() const override { return "2"; }
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

@@ -42,6 +42,11 @@ std::string trendRecordLines(const RunRecord &run)
         base["tuning"] = ordered(run.tuning);
     if (run.sample)
         base["sample"] = true;
+    // A run's provenance rides on its first line's "provenance" when they are the same (how
+    // hand-written files give it); otherwise it is stated, so the file imports back exactly.
+    const std::string firstProvenance = run.scenarios.empty() ? std::string() : run.scenarios.front().provenance;
+    if (run.provenance != firstProvenance)
+        base["run_provenance"] = run.provenance;
 
     std::string out;
     for (const ScenarioRecord &s : run.scenarios) {

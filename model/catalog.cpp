@@ -10,26 +10,37 @@ namespace plimsoll {
 namespace {
 using D = Direction;
 
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// A latency beyond a day is no measurement of a request: it is a unit read wrongly.
+constexpr double kLatencyMax = 86400;
+// CPU fractions: a broker's allocation or one core; 64 cores' worth is more than any broker
+// or shard process Plimsoll sizes can use.
+constexpr double kCpuMax = 64;
+constexpr MetricDomain kNonNegative{0, kInf, "0 or more"};
+constexpr MetricDomain kLatency{0, kLatencyMax, "0 s or more; over a day (86,400 s) is implausible"};
+constexpr MetricDomain kCpu{0, kCpuMax, "0 or more; over 64 (64 cores' worth) is implausible"};
+
 const std::vector<MetricInfo> kMetrics = {
-    {"records_per_s", "records/s", D::HigherIsBetter, "Records (messages) per second."},
+    {"records_per_s", "records/s", D::HigherIsBetter, "Records (messages) per second.", kNonNegative},
     {"bytes_per_s", "bytes/s", D::HigherIsBetter,
-     "Bytes per second (1 MB = 1,048,576 B when a tool reports MB)."},
-    {"latency_avg_s", "s", D::LowerIsBetter, "Mean latency, seconds."},
-    {"latency_p50_s", "s", D::LowerIsBetter, "Median latency, seconds."},
-    {"latency_p95_s", "s", D::LowerIsBetter, "95th percentile latency, seconds."},
-    {"latency_p99_s", "s", D::LowerIsBetter, "99th percentile latency, seconds."},
-    {"latency_p999_s", "s", D::LowerIsBetter, "99.9th percentile latency, seconds."},
-    {"latency_max_s", "s", D::LowerIsBetter, "Maximum latency, seconds."},
+     "Bytes per second (1 MB = 1,048,576 B when a tool reports MB).", kNonNegative},
+    {"latency_avg_s", "s", D::LowerIsBetter, "Mean latency, seconds.", kLatency},
+    {"latency_p50_s", "s", D::LowerIsBetter, "Median latency, seconds.", kLatency},
+    {"latency_p95_s", "s", D::LowerIsBetter, "95th percentile latency, seconds.", kLatency},
+    {"latency_p99_s", "s", D::LowerIsBetter, "99th percentile latency, seconds.", kLatency},
+    {"latency_p999_s", "s", D::LowerIsBetter, "99.9th percentile latency, seconds.", kLatency},
+    {"latency_max_s", "s", D::LowerIsBetter, "Maximum latency, seconds.", kLatency},
     {"ack_p99_s", "s", D::LowerIsBetter,
-     "Client-observed produce-ack p99 from scheduled send (coordinated-omission safe), seconds."},
+     "Client-observed produce-ack p99 from scheduled send (coordinated-omission safe), seconds.",
+     kLatency},
     {"e2e_p99_s", "s", D::LowerIsBetter,
-     "Client-observed end-to-end p99 from scheduled send to consume, seconds."},
+     "Client-observed end-to-end p99 from scheduled send to consume, seconds.", kLatency},
     {"broker_cpu_avg", "fraction", D::LowerIsBetter,
-     "Mean broker CPU as a fraction of the broker's CPU limit (0.79 = 79%)."},
+     "Mean broker CPU as a fraction of the broker's CPU limit (0.79 = 79%).", kCpu},
     {"shard_cpu_max", "fraction", D::LowerIsBetter,
-     "CPU of the hottest Redis shard as a fraction of one core (0.92 = 92%)."},
-    {"memory_bytes", "bytes", D::LowerIsBetter, "Memory used, bytes."},
-    {"errors", "count", D::LowerIsBetter, "Errors counted during the measurement."},
+     "CPU of the hottest Redis shard as a fraction of one core (0.92 = 92%).", kCpu},
+    {"memory_bytes", "bytes", D::LowerIsBetter, "Memory used, bytes.", kNonNegative},
+    {"errors", "count", D::LowerIsBetter, "Errors counted during the measurement.", kNonNegative},
 };
 
 const std::vector<FactorInfo> kFactors = {

@@ -2,6 +2,7 @@
 // The names every command shares: load factors and metrics, with their SI units.
 // `plimsoll metrics` prints this catalog; the README documents it.
 
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,12 +11,24 @@ namespace plimsoll {
 
 enum class Direction { HigherIsBetter, LowerIsBetter, Neutral };
 
+// The values a metric can take, checked when a source is imported (importers/domaincheck.h).
+// Below `min` (or not a number) is impossible, a negative latency or rate: the import fails.
+// Above `plausibleMax` can be written down but no measurement gives it (a CPU fraction of a
+// hundred cores, a latency of days: a unit read wrongly): imported, with a warning.
+struct MetricDomain
+{
+    double min = 0;
+    double plausibleMax = std::numeric_limits<double>::infinity();
+    std::string_view text; // "0 or more", "0 to 64 (64 cores' worth)"
+};
+
 struct MetricInfo
 {
     std::string_view name;
     std::string_view unit; // SI: "records/s", "bytes/s", "s", "bytes", "fraction", "count"
     Direction direction;
     std::string_view description;
+    MetricDomain domain;
 };
 
 struct FactorInfo

@@ -19,10 +19,31 @@ std::string fixed3(double v)
 
 } // namespace
 
+std::string hdrLogUnitStatement(const std::string &valueUnit, double maxValueUnitRatio)
+{
+    static const char *const units[] = {"ns", "us", "ms", "s"};
+    static const char *const words[] = {"nanoseconds", "microseconds", "milliseconds", "seconds"};
+    static const double scale[] = {1e-9, 1e-6, 1e-3, 1};
+    for (int i = 0; i < 4; ++i) {
+        if (valueUnit != units[i])
+            continue;
+        std::string line = "#[Values in " + valueUnit + " (" + words[i] + ")";
+        // Interval_Max's unit: the value unit times the ratio, when that is a unit too.
+        const double maxScale = scale[i] * maxValueUnitRatio;
+        for (int j = 0; j < 4; ++j)
+            if (std::fabs(maxScale / scale[j] - 1) < 1e-9)
+                line += std::string("; Interval_Max in ") + units[j];
+        return line + "]\n";
+    }
+    return {};
+}
+
 void HdrLogWriter::writeHeader(double startTimeEpochS, const std::string &comment)
 {
     if (!comment.empty())
         m_text += "#" + comment + "\n";
+    if (!m_unit.empty())
+        m_text += hdrLogUnitStatement(m_unit, m_ratio);
     m_text += "#[Histogram log format version 1.3]\n";
     const QDateTime when = QDateTime::fromMSecsSinceEpoch(
         static_cast<qint64>(std::llround(startTimeEpochS * 1000)), Qt::UTC);

@@ -61,9 +61,22 @@ SourceWriter::SourceWriter(sqlite3 *db, const SourceRecord &source)
     d.sample = source.sample;
     d.uri = source.uri;
     {
-        Statement same(db, "SELECT id FROM sources WHERE sha256 = ?");
+        Statement same(db, "SELECT id, runs_removed, uri FROM sources WHERE sha256 = ?");
         same.bindText(1, source.sha256);
-        if (same.step()) {
+        const bool found = same.step();
+        if (found && same.int64(1) > 0) {
+            // Some of its runs were removed: the same bytes bring them back, so the source is
+            // written again whole (its remaining runs replaced by the same ones).
+            const int64_t id = same.int64(0);
+            const int64_t removed = same.int64(1);
+            m_outcome.notes.push_back("restores the " + std::to_string(removed) +
+                                      (removed == 1 ? " run" : " runs") +
+                                      " removed since the earlier import of " + same.text(2));
+            same.reset();
+            Statement del(db, "DELETE FROM sources WHERE id = ?");
+            del.bind(1, id);
+            del.run();
+        } else if (found) {
             m_outcome.status = ImportOutcome::Status::Unchanged;
             m_outcome.sourceId = same.int64(0);
             Statement counts(db,

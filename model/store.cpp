@@ -598,6 +598,11 @@ int64_t Store::removeRun(const std::string &idOrKey)
     if (!detail)
         return 0;
     sql::Transaction tx(m_db);
+    // The source remembers the loss, so that importing its bytes again restores the run.
+    Statement mark(m_db, "UPDATE sources SET runs_removed = runs_removed + 1 "
+                         "WHERE id = (SELECT source_id FROM runs WHERE id = ?)");
+    mark.bind(1, detail->summary.id);
+    mark.run();
     Statement del(m_db, "DELETE FROM runs WHERE id = ?");
     del.bind(1, detail->summary.id);
     del.run();
@@ -614,6 +619,8 @@ int64_t Store::removeSamples()
     Statement count(m_db, "SELECT COUNT(*) FROM runs WHERE sample = 1");
     count.step();
     const int64_t n = count.int64(0);
+    sql::exec(m_db, "UPDATE sources SET runs_removed = runs_removed + (SELECT COUNT(*) FROM runs "
+                    "WHERE runs.source_id = sources.id AND runs.sample = 1)");
     sql::exec(m_db, "DELETE FROM runs WHERE sample = 1");
     sql::exec(m_db, "DELETE FROM sources WHERE NOT EXISTS "
                     "(SELECT 1 FROM runs WHERE runs.source_id = sources.id)");

@@ -150,7 +150,7 @@ private:
 class Store
 {
 public:
-    static constexpr int kSchemaVersion = 4;
+    static constexpr int kSchemaVersion = 5;
 
     // Opens (creating when missing) and migrates forward. Throws StoreError with the path in
     // the message when the file is not a Plimsoll store or was written by a newer version.
@@ -165,6 +165,8 @@ public:
     // Writes the source and its runs (scenarios, metrics, series) in one transaction. Same sha256 already present ->
     // Unchanged, nothing written. Same uri with other bytes -> the earlier import of that uri is
     // replaced. A run key already present from another source -> StoreError, nothing written.
+    // Same sha256 of a source some of whose runs were removed since -> imported again whole
+    // (the removed runs restored), with a note saying so.
     ImportOutcome importSource(const SourceRecord &source, const std::vector<RunRecord> &runs);
     // The same, streamed: put the runs into the writer, then commit it. Takes the write lock
     // (waits for another writer up to a few seconds, then throws StoreError "busy").
@@ -194,6 +196,8 @@ public:
     // One metric of one scenario over time, oldest first.
     std::vector<SeriesPoint> series(const std::string &scenario, const std::string &metric) const;
 
+    // A source left with no runs is forgotten; one left with some remembers that it lost
+    // runs, so importing its bytes again restores them.
     int64_t removeRun(const std::string &idOrKey); // returns runs removed (0 or 1)
     int64_t removeSamples();                        // returns runs removed
     int64_t runCount() const;

@@ -81,6 +81,11 @@ CREATE TABLE series (
 ALTER TABLE runs ADD COLUMN line INTEGER;
 ALTER TABLE scenarios ADD COLUMN line INTEGER;
 )sql",
+        // 4 -> 5: how many runs of a source were removed since it was imported, so that
+        // importing the same bytes again restores them instead of calling them unchanged.
+        R"sql(
+ALTER TABLE sources ADD COLUMN runs_removed INTEGER NOT NULL DEFAULT 0;
+)sql",
     };
     return steps;
 }

@@ -1,5 +1,7 @@
 #include "runner/histogramlog.h"
 
+#include "model/hdrlogwriter.h"
+
 #include <QByteArray>
 #include <QDateTime>
 
@@ -19,7 +21,8 @@ HistogramLogWriter::HistogramLogWriter(const std::string &path, const std::strin
     char line[256];
     std::snprintf(line, sizeof line, "#[StartTime: %.3f (seconds since epoch), %s]\n#[BaseTime: %.3f (seconds since epoch)]\n",
                   epochS, now.toString(Qt::ISODate).toUtf8().constData(), epochS);
-    m_out << "#[" << comment << "]\n#[Histogram log format version 1.3]\n" << line
+    m_out << "#[" << comment << "]\n"
+          << hdrLogUnitStatement("us", 1000) << "#[Histogram log format version 1.3]\n" << line
           << "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\",\"Interval_Compressed_Histogram\"\n";
     m_out.flush();
     m_ok = static_cast<bool>(m_out);

@@ -2,7 +2,8 @@
 // HdrHistogram V2 interval log (--histogram-log): one line per interval and tag, each
 // histogram V2-encoded, compressed and base64'd, readable by HdrHistogram's
 // HistogramLogReader and the hdr-plot tools. Values are microseconds; the "Interval_Max"
-// column is in milliseconds (the log's max-value unit ratio of 1000 for µs).
+// column is in milliseconds (the log's max-value unit ratio of 1000 for µs). The header states
+// both in the form the importer reads (hdrLogUnitStatement), so the log imports as written.
 
 #include "runner/latency.h"
 

@@ -86,3 +86,30 @@ TEST(KorvetDist, WinsOverTheProducerLinesItEmbeds)
     ASSERT_NE(i, nullptr);
     EXPECT_EQ(i->name(), "korvet-dist");
 }
+
+TEST(KorvetDist, SizesAreReadInTheUnitTheyState)
+{
+    std::string text = readData("korvet-dist/producers-1_batch-1000msg_pool-16.txt");
+    ASSERT_NE(text.find("JVM Memory Used: 301.77 MB"), std::string::npos);
+    ASSERT_NE(text.find("Record size: 1024 bytes"), std::string::npos);
+    const ImportResult mb = parseText(KorvetDistImporter(), text);
+    ASSERT_TRUE(mb.ok()) << mb.error->describe("mb");
+    text.replace(text.find("301.77 MB"), 9, "1.5 GB");
+    text.replace(text.find("1024 bytes"), 10, "4 KB");
+    const ImportResult gb = parseText(KorvetDistImporter(), text);
+    ASSERT_TRUE(gb.ok()) << gb.error->describe("gb");
+    auto jvm = [](const ImportResult &r) -> double {
+        for (const ScenarioRecord &s : r.runs[0].scenarios)
+            if (auto v = s.metric("korvet.jvm_memory_bytes"))
+                return *v;
+        return -1;
+    };
+    EXPECT_DOUBLE_EQ(jvm(mb), 301.77 * 1024 * 1024);
+    EXPECT_DOUBLE_EQ(jvm(gb), 1.5 * 1024 * 1024 * 1024);
+    EXPECT_EQ(gb.runs[0].scenarios[0].topology.recordSizeBytes, 4096);
+
+    text.replace(text.find("1.5 GB"), 6, "1.5 furlongs");
+    const ImportResult bad = parseText(KorvetDistImporter(), text);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error->field, "JVM Memory Used");
+}

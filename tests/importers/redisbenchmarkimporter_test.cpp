@@ -127,3 +127,22 @@ TEST(RedisBenchmarkImporter, BadNumberIsAnErrorWithField)
     EXPECT_EQ(r.error->line, 2);
     EXPECT_EQ(r.error->field, "rps");
 }
+
+TEST(RedisBenchmark, TheSummaryTableIsReadInTheUnitItStates)
+{
+    QFile f(QString::fromStdString(corpusPath("redis-benchmark/paulrzcz__redka__benchmark.md__original-redis-block.txt")));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    std::string text = f.readAll().toStdString();
+    const ImportResult msec = parseText(RedisBenchmarkImporter(), text);
+    ASSERT_TRUE(msec.ok());
+    EXPECT_DOUBLE_EQ(*msec.runs[0].scenarios[0].metric("latency_p99_s"), 1.023e-3);
+    for (size_t at = text.find("(msec)"); at != std::string::npos; at = text.find("(msec)"))
+        text.replace(at, 6, "(usec)");
+    const ImportResult usec = parseText(RedisBenchmarkImporter(), text);
+    ASSERT_TRUE(usec.ok());
+    EXPECT_DOUBLE_EQ(*usec.runs[0].scenarios[0].metric("latency_p99_s"), 1.023e-6);
+    text.replace(text.find("(usec)"), 6, "(fortnights)");
+    const ImportResult bad = parseText(RedisBenchmarkImporter(), text);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error->field, "latency summary");
+}
