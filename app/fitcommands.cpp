@@ -248,8 +248,11 @@ int runFit(const CliContext &c, FitArgs a)
         return kExitUsage;
     }
     if (a.x != kOfferedRateFactor && !findFactor(a.x)) {
-        printError("--x '" + a.x + "' is not a load factor (see `plimsoll metrics`, or " +
-                   kOfferedRateFactor + ")");
+        std::string known;
+        for (const FactorInfo &f : factorCatalog())
+            known += (known.empty() ? "" : ", ") + std::string(f.name);
+        printError("--x must be a load factor: " + known + ", or " + kOfferedRateFactor + " (got '" +
+                   a.x + "')");
         return kExitUsage;
     }
     for (std::string *t : {&a.select.since, &a.select.until}) {

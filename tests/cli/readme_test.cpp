@@ -146,7 +146,7 @@ const std::vector<Case> kCases = {
       "scenarios[].name", "scenarios[].kind", "scenarios[].topology", "scenarios[].metrics"}},
     {"plimsoll remove RUN...", {"remove", kPipelineRun, kOtherRun}, {}, {}, 0, {}, {}, "removed " + kOtherRun.toStdString()},
     {"plimsoll samples install|remove [--json]", {"samples", "install", "--json"}, {}, {}, 0,
-     {"sources[].status", "sources[].runs"}, {}, {}, false, false, {"samples", "remove"}, "removed 5 sample runs"},
+     {"sources[].status", "sources[].runs"}, {}, {}, false, false, {"samples", "remove"}, "removed 6 sample runs"},
     {"plimsoll metrics [--json]", {"metrics", "--json"}},
     {"plimsoll formats [--json]", {"formats", "--json"}},
     {"plimsoll bench [producer|consumer|roundtrip|ramp|probe] ...",
@@ -182,29 +182,40 @@ const std::vector<Case> kCases = {
     {"plimsoll bench probe --rate 100 --duration 2m", {}, {{"--duration", "1s"}}, kEmbedded, 0, {}, {}, "e2e"},
 
     // ---- fit, size, placement, budget (table)
-    {"plimsoll fit --run RUN --scenarios PREFIX [--x FACTOR] [--y METRIC] [--fit-range A:B] [--predict N,...] "
-     "[--resamples N] [--json]",
-     {"fit", "--run", kPipelineRun, "--scenarios", "pipeline/produce/", "--x", "producers", "--y", "records_per_s",
-      "--fit-range", "1:16", "--predict", "20,32", "--resamples", "50", "--json"}, {}, {}, 0,
-     {"model", "lambda", "sigma", "kappa", "n_star", "x_at_n_star", "r2", "weak", "weak_reason", "limit", "points",
-      "ci.level", "ci.lambda", "ci.sigma", "ci.kappa", "ci.n_star", "ci.x_at_n_star", "predictions[].x",
-      "predictions[].y", "predictions[].lo", "predictions[].hi", "data"}},
+    {"plimsoll fit [--run RUN]... [--scenario TEXT] [--tool T] [--target T] [--since T] [--until T] "
+     "[--scenarios PREFIX] [--x FACTOR] [--y METRIC] [--contract-exclude KEY]... [--fit-range A:B] "
+     "[--predict N,...] [--resamples N] [--knee-latency-factor 2] [--json]",
+     {"fit", "--run", kPipelineRun, "--scenario", "pipeline/produce/", "--tool", "korvet-pipeline-benchmark", "--since", "2026-01-01",
+      "--until", "2027-01-01", "--scenarios", "pipeline/produce/", "--x", "producers", "--y", "records_per_s",
+      "--contract-exclude", "tuning.comment", "--fit-range", "1:16", "--predict", "20,32", "--resamples", "50",
+      "--knee-latency-factor", "2", "--json"}, {}, {}, 0,
+     {"model", "run", "runs", "x_factor", "y_metric", "contract", "left_out", "distinct_x", "lambda", "sigma",
+      "kappa", "n_star", "x_at_n_star", "r2", "weak", "weak_reason", "limit", "points", "ci.level", "ci.lambda",
+      "ci.sigma", "ci.kappa", "ci.n_star", "ci.x_at_n_star", "predictions[].x", "predictions[].y",
+      "predictions[].lo", "predictions[].hi", "knee", "knee_note", "p99_against_load", "data[].run",
+      "data[].scenario", "data[].x", "data[].y"}},
     {"plimsoll size --rate 600k [--record-size 700B] [--retention 60s] [--compression R] [--replication 2] [--p99 250ms] "
      "[--headroom 20%] [--tolerate-node-loss] [--flex] [--tiered --local-retention 60s] [--trim-tick 1s] "
-     "[--cpu-limit 0.9] [--topic logs] [--run RUN...] [--json]",
+     "[--cpu-limit 0.9] [--topic logs] [--key-pattern P] [--broker-model auto|fitted|cpu|rule] [--run RUN...] [--json]",
      {"size", "--rate", "600k", "--record-size", "700B", "--retention", "60s", "--compression", "4", "--replication",
       "2", "--p99", "250ms", "--headroom", "20%", "--tolerate-node-loss", "--flex", "--tiered", "--local-retention",
-      "60s", "--trim-tick", "1s", "--cpu-limit", "0.9", "--topic", "logs", "--run", kPipelineRun,
+      "60s", "--trim-tick", "1s", "--cpu-limit", "0.9", "--topic", "logs", "--key-pattern",
+      "korvet:stream:{topic}:{partition}", "--broker-model", "auto", "--run", kPipelineRun,
       "--run", "sample:korvet-redis-flex", "--run", "sample:korvet-remote-archival", "--json"}, {}, {}, 0,
      {"brokers", "redis_nodes", "shards", "partitions", "memory_total_bytes", "memory_per_shard_bytes", "p99_s",
       "bottleneck", "utilization[].component", "utilization[].utilization", "utilization[].limit", "warnings",
-      "lines[].key", "lines[].label", "lines[].value", "lines[].display", "lines[].reasoning", "lines[].runs"}},
-    {"plimsoll placement --shards 24 --partitions 96 [--topic logs] [--brokers 3] [--skew-target 1.25] [--key-pattern P] "
-     "[--json]",
+      "lines[].key", "lines[].label", "lines[].value", "lines[].display", "lines[].reasoning", "lines[].runs",
+      "broker_models.taken", "broker_models.why", "broker_models.answers[].model", "broker_models.answers[].units",
+      "shard_models.taken"}},
+    // The --cluster form needs a live Redis Cluster: tests/cli/placementcluster.cpp runs it against
+    // the three masters of the redis-cluster fixture.
+    {"plimsoll placement (--shards 24 | --cluster HOST:PORT [--measure] [--timeout 5000]) --partitions 96 "
+     "[--topic logs] [--brokers 3] [--skew-target S] [--key-pattern P] [--json]",
      {"placement", "--shards", "24", "--partitions", "96", "--topic", "logs", "--brokers", "3", "--skew-target", "1.25",
       "--key-pattern", "korvet:stream:{topic}:{partition}", "--json"}, {}, {}, 0,
-     {"shards[].shard", "shards[].slots", "shards[].count", "shards[].partitions", "mean", "max", "min", "max_skew",
-      "empty_shards", "recommended.partitions", "recommended.skew", "recommended.found", "recommended.reason"}},
+     {"key_pattern", "shards[].shard", "shards[].slots", "shards[].count", "shards[].partitions", "mean", "max",
+      "min", "max_skew", "empty_shards", "recommended.partitions", "recommended.skew", "recommended.found",
+      "recommended.skew_target", "recommended.basis", "recommended.reason"}},
     {"plimsoll budget --p99 1ms [--p999 2ms] [--little-tolerance 0.1] [--run RUN...] [--json]",
      {"budget", "--p99", "1ms", "--p999", "2ms", "--little-tolerance", "0.1", "--run", kPipelineRun, "--json"}, {}, {}, 0,
      {"points", "per_configuration", "per_product", "overall"}},
