@@ -45,8 +45,25 @@ void PlacementChart::showPlacement(const PlacementResult &placement)
     set->setSelectedColor(QColor(0xd6, 0x27, 0x28));
     m_series->append(set);
     m_x->setCategories(categories);
-    m_y->setRange(0, std::max(1, placement.maxPerShard + 1));
-    m_y->setTickCount(std::min(placement.maxPerShard + 2, 11));
+    // Partitions are whole: ticks a whole 1, 2 or 5 × 10^k apart, at most ten steps, so every
+    // label is the count at its line.
+    const IntegerTicks ticks = integerTicks(std::max(1, placement.maxPerShard + 1));
+    m_y->setRange(0, ticks.top);
+    m_y->setTickCount(ticks.count);
+}
+
+IntegerTicks integerTicks(int atLeast, int maxSteps)
+{
+    int step = 1;
+    for (int decade = 1;; decade *= 10) {
+        for (const int m : {1, 2, 5}) {
+            step = m * decade;
+            if ((atLeast + step - 1) / step <= maxSteps) {
+                const int steps = std::max(1, (atLeast + step - 1) / step);
+                return {steps * step, steps + 1};
+            }
+        }
+    }
 }
 
 } // namespace plimsoll

@@ -14,6 +14,15 @@ class QValueAxis;
 
 namespace plimsoll {
 
+// An axis from 0 to `top` with `count` ticks, a whole 1, 2 or 5 × 10^k apart, reaching at least
+// `atLeast` in at most `maxSteps` steps.
+struct IntegerTicks
+{
+    int top = 1;
+    int count = 2;
+};
+IntegerTicks integerTicks(int atLeast, int maxSteps = 10);
+
 class PlacementChart : public QChart
 {
 public:
