@@ -1,10 +1,14 @@
 // The charts' axes as a user reads them: whole partitions per shard on whole-numbered ticks.
 #include "model/placement.h"
+#include "ui/charts/chartpalette.h"
 #include "ui/charts/placementchart.h"
 
 #include <gtest/gtest.h>
 
 #include <QValueAxis>
+
+#include <cmath>
+#include <set>
 
 using namespace plimsoll;
 
@@ -40,4 +44,21 @@ TEST(Charts, PlacementTicksAreWholeNumbersEvenlyApart)
     const double step = (y->max() - y->min()) / (y->tickCount() - 1);
     EXPECT_DOUBLE_EQ(step, std::round(step));
     EXPECT_GE(y->max(), placement.maxPerShard);
+}
+
+TEST(Charts, SeriesColoursNeverRepeatWithinAChartAndAreNotTheHighlight)
+{
+    std::set<QRgb> seen;
+    for (int i = 0; i < 40; ++i) {
+        const QColor c = seriesColor(i);
+        EXPECT_TRUE(seen.insert(c.rgb()).second) << "series " << i << " repeats " << c.name().toStdString();
+        EXPECT_NE(c.rgb(), highlightColor().rgb()) << i;
+        // The palette itself: far enough apart to tell (sum of channel differences).
+        for (int j = 0; i < 12 && j < i; ++j) {
+            const QColor o = seriesColor(j);
+            const int distance = std::abs(c.red() - o.red()) + std::abs(c.green() - o.green()) +
+                                 std::abs(c.blue() - o.blue());
+            EXPECT_GT(distance, 40) << i << " vs " << j;
+        }
+    }
 }

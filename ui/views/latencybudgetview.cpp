@@ -1,5 +1,7 @@
 #include "ui/views/latencybudgetview.h"
 
+#include "ui/charts/chartpalette.h"
+
 #include "model/downsample.h"
 #include "model/store.h"
 #include "ui/backgroundpool.h"
@@ -12,6 +14,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLocale>
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QSlider>
@@ -87,7 +90,7 @@ LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
     m_chart->addAxis(m_y, Qt::AlignLeft);
     m_budgetLine = new QLineSeries(m_chart);
     m_budgetLine->setName(tr("budget"));
-    m_budgetLine->setPen(QPen(QColor(0xd6, 0x27, 0x28), 2, Qt::DashLine));
+    m_budgetLine->setPen(QPen(highlightColor(), 2, Qt::DashLine));
     m_chart->addSeries(m_budgetLine);
     m_budgetLine->attachAxis(m_x);
     m_budgetLine->attachAxis(m_y);
@@ -187,9 +190,11 @@ void LatencyBudgetView::showPoints(std::shared_ptr<const Loaded> loaded)
             m_chart->removeSeries(s);
             delete s;
         }
+    int index = 0;
     for (const Line &l : m_loaded->lines) {
         auto *line = new QLineSeries(m_chart);
         line->setName(QString::fromStdString(l.name));
+        line->setColor(seriesColor(index++));
         line->setPointsVisible(true);
         QList<QPointF> xy;
         xy.reserve(qsizetype(l.drawn.size()));
@@ -254,7 +259,7 @@ void LatencyBudgetView::showSelection(std::shared_ptr<const BudgetResult> result
             continue;
         }
         const BudgetedPoint &b = s.best;
-        cell(2, QString::number(b.point.throughput, 'f', 0));
+        cell(2, QLocale().toString(b.point.throughput, 'f', 0) + tr("/s"));
         cell(3, b.point.connections > 0 ? QString::number(b.point.connections) : QStringLiteral("—"));
         cell(4, QStringLiteral("%1 ms").arg(b.point.p99 * 1e3, 0, 'g', 4));
         cell(5, b.little.checked ? QStringLiteral("%1%2").arg(b.little.ratio, 0, 'f', 2)
