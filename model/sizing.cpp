@@ -189,11 +189,15 @@ SizingResult Sizer::size(const SizingInputs &in) const
     for (const RampSaturation &ramp : m.ramps)
         if (!peak || ramp.result.peakThroughput > peak->result.peakThroughput)
             peak = &ramp;
-    if (peak && peak->result.peakThroughput > 0 && sized > peak->result.peakThroughput)
+    if (peak && peak->result.peakThroughput > 0 && sized > peak->result.peakThroughput) {
+        const double ratio = sized / peak->result.peakThroughput;
         r.warnings.push_back(rateText(sized) + " records/s" + (headroom > 0 ? " (with headroom)" : "") +
-                             " is " + fmt("%.2g", sized / peak->result.peakThroughput) +
-                             "× the largest measured " + rateText(peak->result.peakThroughput) +
+                             " is " +
+                             (ratio < 1.1 ? fmt("%.0f", std::ceil((ratio - 1) * 100)) + " % above"
+                                          : fmt("%.2g", ratio) + "×") +
+                             " the largest measured " + rateText(peak->result.peakThroughput) +
                              " records/s (" + peak->runKey + "): the deployment extrapolates by adding units");
+    }
 
     // The model describes one Redis cluster: a shard owns at least one of its 16384 hash slots,
     // so a target needing more shards than that is no deployment this model can answer for.
