@@ -275,12 +275,15 @@ TEST_F(SizingViews, TargetRateReadsAndSizesAsTheCommandLine)
 
     // Text that is no rate says so under the field; the sizing stays the last good one.
     rate->setText(QStringLiteral("650k"));
+    EXPECT_TRUE(view.caveatsLabel()->text().contains(QStringLiteral("650k records/s is 2 % above the largest measured")))
+        << view.caveatsLabel()->text().toStdString();
     const QString brokers = view.resultText("brokers"), shards = view.resultText("shards");
     rate->setText(QStringLiteral("abc"));
     EXPECT_FALSE(rate->isValid());
     EXPECT_TRUE(rate->feedbackLabel()->text().contains(QStringLiteral("'abc' is not a rate")))
         << rate->feedbackLabel()->text().toStdString();
     EXPECT_EQ(view.result().rate, 650000);
+    savePng(&view, QStringLiteral("sizing-bad-rate-1024x700.png"), {1024, 700});
     EXPECT_EQ(view.resultText("brokers"), brokers);
     EXPECT_EQ(view.resultText("shards"), shards);
     rate->setText(QStringLiteral("0"));

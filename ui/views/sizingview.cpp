@@ -95,10 +95,8 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     m_keyPatternError->hide();
 
     auto *form = new QFormLayout;
-    auto *rateRow = new QHBoxLayout;
-    rateRow->addWidget(m_rate, 1);
-    rateRow->addWidget(m_rateSlider, 1, Qt::AlignTop);
-    form->addRow(tr("Target ingest"), rateRow);
+    m_rate->addBeside(m_rateSlider);
+    form->addRow(tr("Target ingest"), m_rate);
     form->addRow(tr("Record size"), m_recordSize);
     form->addRow(tr("Compression"), m_compression);
     form->addRow(tr("Retention"), m_retention);
@@ -108,8 +106,11 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     headroomRow->addWidget(m_headroom, 1);
     headroomRow->addWidget(m_headroomLabel);
     form->addRow(tr("Headroom"), headroomRow);
-    form->addRow(QString(), m_nodeLoss);
-    form->addRow(QString(), m_flex);
+    auto *checks = new QHBoxLayout;
+    checks->addWidget(m_nodeLoss);
+    checks->addWidget(m_flex);
+    checks->addStretch();
+    form->addRow(QString(), checks);
     auto *tieredRow = new QHBoxLayout;
     tieredRow->addWidget(m_tiered);
     tieredRow->addWidget(m_localRetention);
@@ -147,7 +148,7 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
 
     m_brokerTable = new QTableWidget(0, 3, this);
     m_brokerTable->setObjectName(QStringLiteral("brokerModelsTable"));
-    m_brokerTable->setHorizontalHeaderLabels({tr("Broker model"), tr("Brokers"), tr("From")});
+    m_brokerTable->setHorizontalHeaderLabels({tr("Model"), tr("Brokers"), tr("From")});
     m_brokerTable->horizontalHeader()->setStretchLastSection(true);
     m_brokerTable->verticalHeader()->hide();
     m_brokerTable->verticalHeader()->setDefaultSectionSize(rowHeight);
@@ -175,12 +176,15 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     auto *left = new QVBoxLayout;
     left->addWidget(inputs);
     left->addWidget(m_barsBox);
+    auto *brokers = new QGroupBox(tr("Broker count by each model"), this);
+    auto *brokersLayout = new QVBoxLayout(brokers);
+    brokersLayout->addWidget(m_brokerTable);
+    brokersLayout->addWidget(m_brokerWhy);
+    left->addWidget(brokers);
     left->addStretch();
     auto *right = new QVBoxLayout;
     right->addWidget(m_caveats);
     right->addWidget(m_table, 3);
-    right->addWidget(m_brokerTable);
-    right->addWidget(m_brokerWhy);
     right->addWidget(new QLabel(tr("Reasoning"), this));
     right->addWidget(m_reasoning, 2);
     auto *body = new QHBoxLayout;

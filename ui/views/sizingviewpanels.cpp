@@ -97,8 +97,7 @@ void SizingView::showBrokerModels()
         m_brokerTable->setItem(row, 2, from);
     }
     const bool any = !choice.answers.empty();
-    m_brokerTable->setVisible(any);
-    m_brokerWhy->setVisible(any);
+    m_brokerTable->parentWidget()->setVisible(any); // the group that holds it and the why
     if (!any)
         return;
     m_brokerTable->resizeColumnToContents(0);

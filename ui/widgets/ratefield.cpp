@@ -5,7 +5,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
-#include <QVBoxLayout>
+#include <QGridLayout>
 
 #include <cmath>
 
@@ -36,17 +36,25 @@ RateField::RateField(const QString &text, Domain records, const Domain *bytes, Q
                                             : tr("e.g. 600k, 1.2M or 600000"));
     m_feedback = new QLabel(this);
     m_feedback->setObjectName(QStringLiteral("rateFeedback"));
-    m_feedback->setWordWrap(true);
     QFont small = m_feedback->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     m_feedback->setFont(small);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(1);
-    layout->addWidget(m_edit);
-    layout->addWidget(m_feedback);
+    m_feedback->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // never widens the form
+    m_layout = new QGridLayout(this);
+    m_layout->setContentsMargins(0, 0, 0, 0);
+    m_layout->setVerticalSpacing(1);
+    m_layout->addWidget(m_edit, 0, 0);
+    m_edit->setMinimumHeight(m_edit->sizeHint().height()); // a crowded form never squeezes the text
+    m_layout->addWidget(m_feedback, 1, 0, 1, 2);
     connect(m_edit, &QLineEdit::textChanged, this, &RateField::parse);
     parse();
+}
+
+void RateField::addBeside(QWidget *widget)
+{
+    m_layout->addWidget(widget, 0, 1);
+    m_layout->setColumnStretch(0, 1);
+    m_layout->setColumnStretch(1, 1);
 }
 
 QString RateField::text() const
@@ -76,8 +84,11 @@ void RateField::parse()
     }
     if (!rate || !error.empty()) {
         m_error = QString::fromStdString(error);
-        m_feedback->setText(QStringLiteral("⚠ ") + m_error);
+        // One line under the field; the examples and the rest are in the tooltip.
+        QString shown = m_error.section(QStringLiteral(" (e.g."), 0, 0);
+        m_feedback->setText(QStringLiteral("⚠ ") + shown);
         m_feedback->setStyleSheet(QStringLiteral("color: #d62728;"));
+        m_feedback->setToolTip(m_error);
         m_edit->setToolTip(m_error);
         return;
     }
@@ -88,6 +99,7 @@ void RateField::parse()
                                         .arg(groupedNumber(bytes), groupedNumber(bytes / 1048576))
                                   : tr("%1 records/s").arg(groupedNumber(*rate)));
     m_feedback->setStyleSheet(QString());
+    m_feedback->setToolTip(QString());
     m_edit->setToolTip(QString());
     emit rateChanged();
 }

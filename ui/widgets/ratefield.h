@@ -9,6 +9,7 @@
 
 #include <QWidget>
 
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 
@@ -21,6 +22,9 @@ public:
     // `records`: the domain of records/s; `bytes`: of bytes/s, or nullptr when the field takes
     // records/s only (then "40MB/s" is refused as such).
     RateField(const QString &text, Domain records, const Domain *bytes, QWidget *parent = nullptr);
+
+    // A widget beside the text (a slider), so the line under both has the field's full width.
+    void addBeside(QWidget *widget);
 
     QString text() const;
     void setText(const QString &text);
@@ -43,6 +47,7 @@ private:
 
     QLineEdit *m_edit = nullptr;
     QLabel *m_feedback = nullptr;
+    QGridLayout *m_layout = nullptr;
     Domain m_recordsDomain;
     Domain m_bytesDomain;
     bool m_takesBytes = false;
