@@ -103,6 +103,12 @@ TEST_F(SizingViews, SizingShowsTheSeedRowAndRecomputesLive)
     const QString reasoning = view.reasoningPanel()->toPlainText();
     EXPECT_TRUE(reasoning.contains(QStringLiteral("1 run"))) << reasoning.toStdString();
     EXPECT_FALSE(reasoning.contains("sample:korvet-pipeline-produce-2026-08-11")) << reasoning.toStdString();
+    QString shardsTip;
+    for (int row = 0; row < view.resultTable()->rowCount(); ++row)
+        if (view.resultTable()->item(row, 0)->data(Qt::UserRole) == QStringLiteral("shards"))
+            shardsTip = view.resultTable()->item(row, 1)->toolTip();
+    EXPECT_TRUE(shardsTip.contains(QStringLiteral("From 1 run:\nsample:korvet-pipeline-produce-2026-08-11")))
+        << shardsTip.toStdString();
     emit view.reasoningPanel()->anchorClicked(QUrl(QStringLiteral("runs:shards")));
     EXPECT_TRUE(view.reasoningPanel()->toPlainText().contains("sample:korvet-pipeline-produce-2026-08-11"));
     // A recompute with the partition search cached (as after the first keystroke): the best

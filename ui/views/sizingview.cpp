@@ -325,7 +325,12 @@ void SizingView::recompute()
         auto *label = new QTableWidgetItem(QString::fromStdString(l.label));
         label->setData(Qt::UserRole, QString::fromStdString(l.key));
         auto *value = new QTableWidgetItem(QString::fromStdString(l.display));
-        value->setToolTip(QString::fromStdString(l.reasoning));
+        QString tip = QString::fromStdString(l.reasoning);
+        if (!l.runKeys.empty())
+            tip += (l.runKeys.size() == 1 ? tr("\n\nFrom 1 run:") : tr("\n\nFrom %1 runs:").arg(l.runKeys.size()));
+        for (const std::string &k : l.runKeys)
+            tip += QLatin1Char('\n') + QString::fromStdString(k);
+        value->setToolTip(tip);
         if (l.key == "bottleneck" || l.key == "brokers" || l.key == "shards") {
             QFont bold = value->font();
             bold.setBold(true);
