@@ -46,35 +46,6 @@ std::optional<std::string> keyPatternError(const std::string &pattern)
     return std::nullopt;
 }
 
-std::optional<double> parseRate(const std::string &text, double *bytesPerS, std::string *error)
-{
-    if (text.size() > 2 && text.compare(text.size() - 2, 2, "/s") == 0) {
-        const auto bytes = parseByteSize(text.substr(0, text.size() - 2), error);
-        if (!bytes)
-            return std::nullopt;
-        *bytesPerS = double(*bytes);
-        return 0.0;
-    }
-    std::string digits = text;
-    double scale = 1;
-    if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K')) {
-        scale = 1e3;
-        digits.pop_back();
-    } else if (!digits.empty() && (digits.back() == 'M' || digits.back() == 'm')) {
-        scale = 1e6;
-        digits.pop_back();
-    }
-    try {
-        size_t used = 0;
-        const double v = std::stod(digits, &used);
-        if (used == digits.size() && std::isfinite(v))
-            return v * scale; // the domain (SizingInputs::kRate) is checked with the others
-    } catch (const std::exception &) {
-    }
-    *error = "'" + text + "' is not a rate (e.g. 600k, 1.2M, 600000 records/s or 40MB/s)";
-    return std::nullopt;
-}
-
 void addSizingOptions(CLI::App *cmd, SizeArgs &a)
 {
     cmd->add_option("--rate", a.rate, "Target: records/s with k/M (600k) or bytes/s (40MB/s)")

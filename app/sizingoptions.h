@@ -43,7 +43,4 @@ std::optional<ParsedSizing> parseSizingArgs(const SizeArgs &args, std::string *e
 // {partition}, or every partition would share one key).
 std::optional<std::string> keyPatternError(const std::string &pattern);
 
-// "600k", "1.2M", "600000" → records/s; "40MB/s" → 0 with the bytes/s in *bytesPerS.
-std::optional<double> parseRate(const std::string &text, double *bytesPerS, std::string *error);
-
 } // namespace plimsoll

@@ -60,18 +60,6 @@ void addCaveats(ReportData &d, const std::vector<RunRecord> &runs)
                                 f.factor + " of " + f.runKey + " " + f.prefix +
                                 "* (" + fixed(f.fit.maxN, 0) + "): extrapolated");
     }
-    // Per-unit load at the target against the hottest step measured: beyond it, capacity is a
-    // straight line drawn past the data.
-    const double sized = r.rate * (1 + std::max(0.0, d.inputs.headroom));
-    double peak = 0;
-    for (const ReportFit &f : d.fits)
-        for (const RampPoint &p : f.points)
-            peak = std::max(peak, p.y);
-    if (peak > 0 && sized > peak)
-        d.caveats.push_back("the target (" + fixed(sized, 0) +
-                            " records/s with headroom) exceeds the highest throughput measured "
-                            "in any ramp (" + fixed(peak, 0) +
-                            " records/s): the deployment extrapolates by adding units");
     for (const RunRecord &run : runs) {
         std::set<std::string> fields;
         int scenarios = 0;

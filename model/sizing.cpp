@@ -23,7 +23,7 @@ std::string fmt(const char *format, double v)
 
 std::string rateText(double v)
 {
-    return v >= 1e6 ? fmt("%.3gM", v / 1e6) : v >= 1e3 ? fmt("%.4gk", v / 1e3) : fmt("%.0f", v);
+    return v >= 1e6 ? fmt("%.3gM", v / 1e6) : v >= 1e3 ? fmt("%.4gk", v / 1e3) : fmt("%.3g", v);
 }
 
 int roundUpTo(int value, int multiple)
@@ -114,7 +114,7 @@ const Sizer::Partitions &Sizer::partitionsFor(int shards, int brokers, const std
     pin.measuredShards = m_models.rampShards;
     pin.measuredPartitions = m_models.rampPartitions;
     const PartitionPlan plan = planPartitions(pin);
-    return m_partitionCache.emplace(key, Partitions{plan.partitions, plan.skew, plan.reason})
+    return m_partitionCache.emplace(key, Partitions{plan.partitions, plan.skew, plan.reason, plan.target})
         .first->second;
 }
 
@@ -183,6 +183,22 @@ SizingResult Sizer::size(const SizingInputs &in) const
                              fmt("%.0f", in.recordBytes) +
                              " B records: measure a ramp at your record size");
 
+    // Past the hottest step of every ramp the capacities are straight lines drawn beyond the
+    // data: said with the factor, so 1.2M against a 642k peak reads as the stretch it is.
+    const RampSaturation *peak = nullptr;
+    for (const RampSaturation &ramp : m.ramps)
+        if (!peak || ramp.result.peakThroughput > peak->result.peakThroughput)
+            peak = &ramp;
+    if (peak && peak->result.peakThroughput > 0 && sized > peak->result.peakThroughput) {
+        const double ratio = sized / peak->result.peakThroughput;
+        r.warnings.push_back(rateText(sized) + " records/s" + (headroom > 0 ? " (with headroom)" : "") +
+                             " is " +
+                             (ratio < 1.1 ? fmt("%.0f", std::ceil((ratio - 1) * 100)) + " % above"
+                                          : fmt("%.2g", ratio) + "×") +
+                             " the largest measured " + rateText(peak->result.peakThroughput) +
+                             " records/s (" + peak->runKey + "): the deployment extrapolates by adding units");
+    }
+
     // The model describes one Redis cluster: a shard owns at least one of its 16384 hash slots,
     // so a target needing more shards than that is no deployment this model can answer for.
     const double shardsNeeded = std::ceil(sized / m.shard.capacityPerUnit);
@@ -246,6 +262,13 @@ SizingResult Sizer::size(const SizingInputs &in) const
     Partitions parts;
     MemoryEstimate memory;
     FlexEstimate flex;
+    // Without a Flex measurement there is no write limit and no RAM ratio of its own: no
+    // Flex figure stands in for one, the database is sized as RAM and the user told what to measure.
+    const bool flexMeasured = in.flex && m.flex.fitted && m.flex.sustainedBytesPerS > 0;
+    if (in.flex && !flexMeasured)
+        r.warnings.push_back("Redis Flex: no Flex measurement among the runs, so no Flex RAM or "
+                             "database count; sized as a RAM database. Measure a Flex database "
+                             "(a sustained run and one that hits OOM) and import it to size Flex");
     for (int pass = 0; pass < 4; ++pass) {
         shards = roundUpTo(shards, nodes);
         parts = partitionsFor(shards, brokers, in.topic, in.keyPattern);
@@ -255,7 +278,7 @@ SizingResult Sizer::size(const SizingInputs &in) const
         // Nodes hold what Redis holds (plus headroom). Placement skew sets each shard's memory
         // limit, but a node's several shards average it out.
         double ramNeeded = memory.usageBytes * (1 + headroom);
-        if (in.flex) {
+        if (flexMeasured) {
             flex = m.flex.estimate(r.rate * in.recordBytes, memory.provisionBytes);
             ramNeeded = flex.ramBytes;
         }
@@ -297,6 +320,12 @@ SizingResult Sizer::size(const SizingInputs &in) const
         brokerWhy += "; +1 to survive losing one";
         nodeWhy += "; +1 to survive losing one";
     }
+    if (parts.skew > parts.target + 1e-9)
+        r.warnings.push_back("placement skew " + fmt("%.2f", parts.skew) + " of " +
+                             std::to_string(parts.count) + " partitions over " + std::to_string(shards) +
+                             " shards is above the target " + fmt("%.2f", parts.target) +
+                             ": the hottest shard carries that much more than the mean, and memory "
+                             "is sized for it");
     r.brokers = brokers;
     r.redisNodes = nodes;
     r.shards = shards;
@@ -337,7 +366,7 @@ SizingResult Sizer::size(const SizingInputs &in) const
     r.loads.push_back({"broker CPU", m.broker.cpuAt(r.rate / liveBrokers), m.broker.cpuLimit});
     r.loads.push_back({"Redis shard CPU", m.shard.cpuAt(r.rate / shards), m.shard.cpuLimit});
     const double liveNodes = nodes - (in.tolerateNodeLoss ? 1 : 0);
-    const double ramHeld = in.flex ? flex.ramBytes : memory.usageBytes;
+    const double ramHeld = flexMeasured ? flex.ramBytes : memory.usageBytes;
     r.loads.push_back({"Redis node memory", ramHeld / liveNodes / in.nodeRamBytes, in.nodeRamUsable});
     add("broker_cpu", "Broker CPU at target", r.loads[0].utilization,
         fmt("%.0f%%", r.loads[0].utilization * 100),
@@ -355,7 +384,7 @@ SizingResult Sizer::size(const SizingInputs &in) const
             fmt("%.0f GiB", in.nodeRamBytes / kGiB),
         m.storedBytes.runKeys);
 
-    if (in.flex) {
+    if (flexMeasured) {
         r.flexRamBytes = flex.ramBytes;
         r.flexDatabases = flex.databases;
         r.loads.push_back({"Redis Flex write rate", flex.utilization, 1.0});

@@ -126,6 +126,7 @@ private:
         int count = 0;
         double skew = 1;
         std::string reason;
+        double target = kDefaultSkewTarget; // the skew the count was searched for
     };
     const Partitions &partitionsFor(int shards, int brokers, const std::string &topic,
                                     const std::string &keyPattern) const;

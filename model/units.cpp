@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 namespace plimsoll {
@@ -167,6 +168,36 @@ std::optional<std::chrono::nanoseconds> parseDuration(std::string_view text, std
         return std::nullopt;
     }
     return std::chrono::nanoseconds(static_cast<int64_t>(std::llround(seconds * 1e9)));
+}
+
+std::optional<double> parseRate(std::string_view text, double *bytesPerS, std::string *error)
+{
+    if (text.size() > 2 && text.substr(text.size() - 2) == "/s") {
+        const auto bytes = parseByteSize(text.substr(0, text.size() - 2), error);
+        if (!bytes)
+            return std::nullopt;
+        if (bytesPerS)
+            *bytesPerS = double(*bytes);
+        return 0.0;
+    }
+    std::string digits(text);
+    double scale = 1;
+    if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K')) {
+        scale = 1e3;
+        digits.pop_back();
+    } else if (!digits.empty() && (digits.back() == 'M' || digits.back() == 'm')) {
+        scale = 1e6;
+        digits.pop_back();
+    }
+    try {
+        size_t used = 0;
+        const double v = std::stod(digits, &used);
+        if (used == digits.size() && std::isfinite(v))
+            return v * scale; // the domain (SizingInputs::kRate) is checked with the others
+    } catch (const std::exception &) {
+    }
+    fail(error, "'" + std::string(text) + "' is not a rate (e.g. 600k, 1.2M, 600000 records/s or 40MB/s)");
+    return std::nullopt;
 }
 
 } // namespace plimsoll

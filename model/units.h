@@ -16,4 +16,9 @@ std::optional<int64_t> parseByteSize(std::string_view text, std::string *error =
 std::optional<std::chrono::nanoseconds> parseDuration(std::string_view text,
                                                       std::string *error = nullptr);
 
+// A target rate as typed on the command line and in the window: "600k", "1.2M", "600000" or
+// "1.2" (a bare number is records/s) → records/s; "40MB/s" (a byte size per second) → 0 with
+// the bytes/s in *bytesPerS. Whether the value fits is SizingInputs::kRate's to say.
+std::optional<double> parseRate(std::string_view text, double *bytesPerS, std::string *error = nullptr);
+
 } // namespace plimsoll

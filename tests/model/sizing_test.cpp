@@ -230,3 +230,45 @@ TEST(Sizing, RecomputeIsWellUnderAMillisecond)
     std::printf("  one sizing: %.3f ms\n", each);
     EXPECT_LT(each, 1.0);
 }
+
+// What qualifies the numbers is said with them: a target past the largest measured load, by
+// how much; placement skew above its target; Flex without a Flex measurement, with no Flex
+// figure standing in for one.
+TEST(Sizing, CaveatsSayByHowMuchAndWhatIsMissing)
+{
+    auto warned = [](const SizingResult &r, const std::string &text) {
+        for (const std::string &w : r.warnings)
+            if (w.find(text) != std::string::npos)
+                return true;
+        return false;
+    };
+    const SizingResult within = sampleSizer().size({.rate = 600000});
+    ASSERT_TRUE(within.ok);
+    EXPECT_FALSE(warned(within, "largest measured"));
+    const SizingResult past = sampleSizer().size({.rate = 1200000});
+    ASSERT_TRUE(past.ok);
+    EXPECT_TRUE(warned(past, "1.2M records/s is 1.9× the largest measured 642.4k records/s"));
+
+    // No measured configuration: the skew target is 1.25, and keys pinned to one slot by a
+    // hash tag cannot meet it.
+    SizingModels unmeasured = sampleSizer().models();
+    unmeasured.rampShards = 0;
+    unmeasured.rampPartitions = 0;
+    SizingInputs pinned{.rate = 600000};
+    pinned.keyPattern = "{pin}:{partition}";
+    const SizingResult skewed = Sizer(unmeasured).size(pinned);
+    ASSERT_TRUE(skewed.ok) << skewed.error;
+    EXPECT_TRUE(warned(skewed, "is above the target 1.25")) << skewed.partitionSkew;
+    EXPECT_FALSE(warned(Sizer(unmeasured).size({.rate = 600000}), "is above the target"));
+
+    unmeasured.flex = FlexModel{};
+    SizingInputs flex{.rate = 200000};
+    flex.flex = true;
+    const SizingResult noFlex = Sizer(unmeasured).size(flex);
+    ASSERT_TRUE(noFlex.ok) << noFlex.error;
+    EXPECT_TRUE(warned(noFlex, "no Flex measurement"));
+    EXPECT_EQ(noFlex.line("flex_ram_bytes"), nullptr);
+    EXPECT_EQ(noFlex.flexDatabases, 0);
+    for (const ComponentLoad &l : noFlex.loads)
+        EXPECT_EQ(l.component.find("Flex"), std::string::npos) << l.component;
+}

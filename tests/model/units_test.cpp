@@ -49,3 +49,21 @@ TEST(Duration, AcceptsIso8601)
     EXPECT_FALSE(parseDuration("soon", &error));
     EXPECT_FALSE(parseDuration("5 fortnights", &error));
 }
+
+// The one rate parser of the command line and the window: a bare number is records/s.
+TEST(Rate, SuffixesBareNumbersAndBytesPerSecond)
+{
+    double bytes = 0;
+    EXPECT_EQ(parseRate("1.2M", &bytes), 1200000);
+    EXPECT_EQ(parseRate("650k", &bytes), 650000);
+    EXPECT_EQ(parseRate("600000", &bytes), 600000);
+    EXPECT_DOUBLE_EQ(*parseRate("1.2", &bytes), 1.2);
+    EXPECT_EQ(bytes, 0);
+    EXPECT_EQ(parseRate("40MB/s", &bytes), 0);
+    EXPECT_EQ(bytes, 40.0 * 1048576);
+    std::string error;
+    EXPECT_FALSE(parseRate("abc", &bytes, &error));
+    EXPECT_NE(error.find("'abc' is not a rate"), std::string::npos) << error;
+    EXPECT_FALSE(parseRate("1.2 M", &bytes, &error));
+    EXPECT_FALSE(parseRate("12 parsecs/s", &bytes, &error));
+}

@@ -9,6 +9,7 @@
 #include "ui/views/placementview.h"
 #include "ui/views/scalingview.h"
 #include "ui/views/sizingview.h"
+#include "ui/widgets/ratefield.h"
 #include "uitestsupport.h"
 
 #include <gtest/gtest.h>
@@ -25,7 +26,11 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QProcess>
 #include <QThread>
+#include <QUrl>
+
+#include <nlohmann/json.hpp>
 
 using namespace plimsoll;
 using plimsoll::test::waitUntil;
@@ -41,12 +46,27 @@ QString artifactDir()
     return dir;
 }
 
-void savePng(QWidget *w, const QString &name)
+void savePng(QWidget *w, const QString &name, QSize size = {1200, 760})
 {
-    w->resize(1200, 760);
+    w->resize(size);
     w->show();
     QTest::qWait(50); // one layout pass, so the grab shows what a user sees
     EXPECT_TRUE(w->grab().save(QDir(artifactDir()).filePath(name))) << name.toStdString();
+}
+
+// `plimsoll size ... --json` on a store, as a user runs it.
+nlohmann::json cliSize(const QString &store, QStringList args)
+{
+    args = QStringList{QStringLiteral("--db"), store, QStringLiteral("size")} + args;
+    args << QStringLiteral("--json");
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("PLIMSOLL_DB"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(PLIMSOLL_BINARY), args);
+    EXPECT_TRUE(p.waitForFinished(120000));
+    EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+    return nlohmann::json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
 }
 
 class SizingViews : public ::testing::Test
@@ -79,6 +99,17 @@ TEST_F(SizingViews, SizingShowsTheSeedRowAndRecomputesLive)
     EXPECT_EQ(view.resultText("bottleneck"), "Redis shard CPU");
     EXPECT_EQ(view.utilizationPercent("Redis shard CPU"), 86);
     EXPECT_EQ(view.utilizationPercent("broker CPU"), 74);
+    // Each reasoning line counts its runs; the count opens their keys.
+    const QString reasoning = view.reasoningPanel()->toPlainText();
+    EXPECT_TRUE(reasoning.contains(QStringLiteral("1 run"))) << reasoning.toStdString();
+    EXPECT_FALSE(reasoning.contains("sample:korvet-pipeline-produce-2026-08-11")) << reasoning.toStdString();
+    QString shardsTip;
+    for (int row = 0; row < view.resultTable()->rowCount(); ++row)
+        if (view.resultTable()->item(row, 0)->data(Qt::UserRole) == QStringLiteral("shards"))
+            shardsTip = view.resultTable()->item(row, 1)->toolTip();
+    EXPECT_TRUE(shardsTip.contains(QStringLiteral("From 1 run:\nsample:korvet-pipeline-produce-2026-08-11")))
+        << shardsTip.toStdString();
+    emit view.reasoningPanel()->anchorClicked(QUrl(QStringLiteral("runs:shards")));
     EXPECT_TRUE(view.reasoningPanel()->toPlainText().contains("sample:korvet-pipeline-produce-2026-08-11"));
     // A recompute with the partition search cached (as after the first keystroke): the best
     // of ten, since other builds share this machine's cores.
@@ -91,10 +122,10 @@ TEST_F(SizingViews, SizingShowsTheSeedRowAndRecomputesLive)
     EXPECT_LT(best, 1.0);
     savePng(&view, QStringLiteral("sizing-600k.png"));
 
-    view.rateSpin()->setValue(150);
+    view.rateField()->setText(QStringLiteral("150k"));
     EXPECT_EQ(view.resultText("brokers"), "1"); // recomputed synchronously, no reload
     EXPECT_EQ(view.resultText("shards"), "6");
-    view.rateSpin()->setValue(400);
+    view.rateField()->setText(QStringLiteral("400k"));
     EXPECT_EQ(view.resultText("brokers"), "2");
     EXPECT_EQ(view.resultText("shards"), "18");
     view.nodeLossCheck()->setChecked(true);
@@ -205,4 +236,138 @@ TEST_F(SizingViews, PlacementRecommendsWhatTheSizingPicks)
     placement.keyPatternEdit()->setText(QStringLiteral("k:{topic}"));
     EXPECT_FALSE(placement.placement().ok);
     EXPECT_TRUE(placement.summaryLabel()->text().contains("{partition}"));
+}
+
+// The target reads as `plimsoll size --rate` reads it, and sizes as the CLI sizes: one test for
+// both front ends, on the same store.
+TEST_F(SizingViews, TargetRateReadsAndSizesAsTheCommandLine)
+{
+    SizingView view(m_path);
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.modelsReady() && view.result().ok; }));
+    RateField *rate = view.rateField();
+    for (const char *text : {"1.2M", "650k", "40MB/s"}) {
+        rate->setText(QString::fromLatin1(text));
+        ASSERT_TRUE(rate->isValid()) << text << ": " << rate->error().toStdString();
+        ASSERT_TRUE(view.result().ok) << view.result().error;
+        const nlohmann::json cli = cliSize(m_path, {QStringLiteral("--rate"), QString::fromLatin1(text)});
+        ASSERT_TRUE(cli.is_object()) << text;
+        EXPECT_DOUBLE_EQ(view.result().rate, cli["rate"].get<double>()) << text;
+        for (const char *key : {"brokers", "shards", "partitions", "redis_nodes"})
+            EXPECT_EQ(view.resultText(QString::fromLatin1(key)),
+                      QString::number(cli[key].get<int>()))
+                << text << " " << key;
+    }
+    rate->setText(QStringLiteral("40MB/s"));
+    EXPECT_EQ(rate->feedbackLabel()->text().toStdString().substr(0, 14), "41,943,040 B/s");
+
+    rate->setText(QStringLiteral("1.2M"));
+    EXPECT_EQ(rate->feedbackLabel()->text(), QStringLiteral("1,200,000 records/s"));
+    EXPECT_EQ(view.result().rate, 1200000);
+    EXPECT_EQ(view.rateSlider()->value(), 1200);
+    // Twice the measured peak: said where the numbers are, with by how much.
+    const QString caveats = view.caveatsLabel()->text();
+    EXPECT_TRUE(view.caveatsLabel()->isVisibleTo(&view));
+    EXPECT_TRUE(caveats.contains(QStringLiteral("1.2M records/s is 1.9× the largest measured 642.4k records/s")))
+        << caveats.toStdString();
+    savePng(&view, QStringLiteral("sizing-1.2M-1024x700.png"), {1024, 700});
+
+    // A bare number is records/s, as on the command line: 1.2, not 1,200.
+    rate->setText(QStringLiteral("1.2"));
+    EXPECT_EQ(rate->feedbackLabel()->text(), QStringLiteral("1.2 records/s"));
+    EXPECT_DOUBLE_EQ(view.result().rate, 1.2);
+    EXPECT_EQ(view.resultText("brokers"), "1");
+    EXPECT_FALSE(view.caveatsLabel()->text().contains(QStringLiteral("largest measured")));
+
+    // Text that is no rate says so under the field; the sizing stays the last good one.
+    rate->setText(QStringLiteral("650k"));
+    EXPECT_TRUE(view.caveatsLabel()->text().contains(QStringLiteral("650k records/s is 2 % above the largest measured")))
+        << view.caveatsLabel()->text().toStdString();
+    const QString brokers = view.resultText("brokers"), shards = view.resultText("shards");
+    rate->setText(QStringLiteral("abc"));
+    EXPECT_FALSE(rate->isValid());
+    EXPECT_TRUE(rate->feedbackLabel()->text().contains(QStringLiteral("'abc' is not a rate")))
+        << rate->feedbackLabel()->text().toStdString();
+    EXPECT_EQ(view.result().rate, 650000);
+    savePng(&view, QStringLiteral("sizing-bad-rate-1024x700.png"), {1024, 700});
+    EXPECT_EQ(view.resultText("brokers"), brokers);
+    EXPECT_EQ(view.resultText("shards"), shards);
+    rate->setText(QStringLiteral("0"));
+    EXPECT_TRUE(rate->feedbackLabel()->text().contains(QStringLiteral("rate must be greater than 0 records/s")))
+        << rate->feedbackLabel()->text().toStdString();
+    EXPECT_EQ(view.result().rate, 650000);
+}
+
+// The broker count by each model side by side, the one taken and why; the user's choice and
+// the stream-key pattern size as --broker-model and --key-pattern do.
+TEST_F(SizingViews, BrokerModelsSideBySideAndChosen)
+{
+    SizingView view(m_path);
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.modelsReady() && view.result().ok; }));
+    view.rateField()->setText(QStringLiteral("1.2M"));
+    QTableWidget *models = view.brokerModelsTable();
+    ASSERT_EQ(models->rowCount(), 3);
+    QMap<QString, QString> units;
+    QString taken;
+    for (int row = 0; row < 3; ++row) {
+        const QString model = models->item(row, 0)->data(Qt::UserRole).toString();
+        units[model] = models->item(row, 1)->text();
+        if (models->item(row, 0)->text().startsWith(QStringLiteral("✔")))
+            taken = model;
+    }
+    EXPECT_EQ(units.keys(), (QStringList{"cpu", "fitted", "rule"}));
+    EXPECT_EQ(units["rule"], "6"); // +1 broker per ~200k
+    EXPECT_EQ(taken, QString::fromStdString(view.result().brokerChoice.taken));
+    EXPECT_EQ(view.resultText("brokers"), units[taken]);
+    EXPECT_TRUE(view.brokerWhyLabel()->text().contains(QStringLiteral("The sizing took <b>") + taken))
+        << view.brokerWhyLabel()->text().toStdString();
+    ASSERT_NE(units[taken], units["rule"]); // else choosing the rule would show nothing
+    EXPECT_TRUE(view.caveatsLabel()->text().contains(QStringLiteral("the broker models disagree")))
+        << view.caveatsLabel()->text().toStdString();
+
+    view.brokerModelCombo()->setCurrentIndex(view.brokerModelCombo()->findData(QStringLiteral("rule")));
+    EXPECT_EQ(view.resultText("brokers"), "6");
+    EXPECT_TRUE(view.brokerWhyLabel()->text().contains(QStringLiteral("The sizing took <b>rule</b>")));
+    const nlohmann::json rule =
+        cliSize(m_path, {"--rate", "1.2M", "--broker-model", "rule", "--key-pattern", "k:{topic}:{partition}"});
+    ASSERT_TRUE(rule.is_object());
+    EXPECT_EQ(rule["brokers"], 6);
+
+    view.keyPatternEdit()->setText(QStringLiteral("k:{topic}:{partition}"));
+    EXPECT_EQ(view.resultText("partitions"), QString::number(rule["partitions"].get<int>()));
+    EXPECT_DOUBLE_EQ(view.result().partitionSkew, rule["partition_skew"].get<double>());
+    EXPECT_TRUE(QString::fromStdString(view.result().line("memory_per_shard_bytes")->reasoning)
+                    .contains(QStringLiteral("k:{topic}:{partition}")));
+    // Without {partition} every partition is one key: refused where it is typed.
+    view.keyPatternEdit()->setText(QStringLiteral("k:{topic}"));
+    EXPECT_TRUE(view.findChild<QLabel *>(QStringLiteral("keyPatternError"))->isVisibleTo(&view));
+    EXPECT_EQ(view.resultText("partitions"), QString::number(rule["partitions"].get<int>()));
+}
+
+// Redis Flex sized without a Flex measurement shows no Flex figure and no bar at 0 %, but what
+// to measure.
+TEST_F(SizingViews, FlexWithoutAMeasurementShowsNoFlexFigure)
+{
+    {
+        SizingView measured(m_path);
+        measured.reload();
+        ASSERT_TRUE(waitUntil([&] { return measured.modelsReady() && measured.result().ok; }));
+        measured.findChild<QCheckBox *>(QStringLiteral("flexCheck"))->setChecked(true);
+        EXPECT_GT(measured.utilizationPercent("Redis Flex write rate"), 0);
+        EXPECT_FALSE(measured.resultText("flex_ram_bytes").isEmpty());
+    }
+    ASSERT_EQ(Store(m_path.toStdString()).removeRun("sample:korvet-redis-flex"), 1);
+    SizingView view(m_path);
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.modelsReady() && view.result().ok; }));
+    view.findChild<QCheckBox *>(QStringLiteral("flexCheck"))->setChecked(true);
+    ASSERT_TRUE(view.result().ok) << view.result().error;
+    EXPECT_EQ(view.utilizationPercent("Redis Flex write rate"), -1);
+    EXPECT_TRUE(view.resultText("flex_ram_bytes").isEmpty());
+    EXPECT_TRUE(view.resultText("flex_databases").isEmpty());
+    const QString caveats = view.caveatsLabel()->text();
+    EXPECT_TRUE(caveats.contains(QStringLiteral("no Flex measurement"))) << caveats.toStdString();
+    EXPECT_TRUE(caveats.contains(QStringLiteral("Measure a Flex database"))) << caveats.toStdString();
+    savePng(&view, QStringLiteral("sizing-flex-unmeasured-1024x700.png"), {1024, 700});
 }

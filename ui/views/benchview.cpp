@@ -83,6 +83,7 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     form->addRow(tr("Topic"), m_topic);
     form->addRow(tr("Records"), m_records);
     form->addRow(tr("Rate (records/s)"), m_rate);
+    m_rate->setToolTip(tr("'unlimited' or records/s as on the command line: 5000, 10k, 1.2M"));
     form->addRow(tr("Record size"), m_recordSize);
     form->addRow(tr("Partitions"), m_partitions);
     form->addRow(tr("Clients"), m_clients);
@@ -216,12 +217,16 @@ bool BenchView::readForm(RunConfig &c, QString &problem) const
     }
     const QString rate = m_rate->text().trimmed();
     if (rate != QLatin1String("unlimited")) {
-        bool ok = false;
-        c.rate = rate.toDouble(&ok);
-        if (!ok || c.rate <= 0) {
-            problem = tr("Rate: '%1' is neither 'unlimited' nor a positive number").arg(rate);
+        // Read as the CLI reads a rate ("10k", "1.2M"); a benchmark's rate is in records/s.
+        double bytes = 0;
+        const auto parsed = parseRate(rate.toStdString(), &bytes, &error);
+        if (!parsed || bytes > 0 || !(*parsed > 0)) {
+            problem = tr("Rate: '%1' is neither 'unlimited' nor records/s greater than 0 (e.g. "
+                         "5000, 10k, 1.2M)")
+                          .arg(rate);
             return false;
         }
+        c.rate = *parsed;
         c.probeRate = c.rate;
     }
     if (c.workload == Workload::Ramp) {

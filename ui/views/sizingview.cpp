@@ -3,8 +3,10 @@
 #include "model/ramppoints.h"
 #include "model/store.h"
 #include "ui/latesttask.h"
+#include "ui/widgets/ratefield.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFormLayout>
@@ -12,14 +14,17 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStyle>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QUrl>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace plimsoll {
@@ -37,17 +42,13 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
         s->setSuffix(suffix);
         return s;
     };
-    m_rate = new QDoubleSpinBox(this);
-    m_rate->setObjectName(QStringLiteral("rateSpin"));
-    m_rate->setRange(1, 20000);
-    m_rate->setDecimals(0);
-    m_rate->setSingleStep(10);
-    m_rate->setValue(600);
-    m_rate->setSuffix(tr(" k records/s"));
+    m_rate = new RateField(QStringLiteral("600k"), SizingInputs::kRate, &SizingInputs::kBytesPerS, this);
+    m_rate->setObjectName(QStringLiteral("rateField"));
     m_rateSlider = new QSlider(Qt::Horizontal, this);
     m_rateSlider->setObjectName(QStringLiteral("rateSlider"));
-    m_rateSlider->setRange(10, 2000); // k records/s; the spin box goes further
+    m_rateSlider->setRange(10, 2000); // k records/s; the field goes further
     m_rateSlider->setValue(600);
+    m_rateSlider->setToolTip(tr("10k to 2M records/s; type any rate in the field"));
     m_recordSize = spin("recordSizeSpin", 1, 10 * 1024 * 1024, 700, tr(" B"));
     m_compression = new QDoubleSpinBox(this);
     m_compression->setObjectName(QStringLiteral("compressionSpin"));
@@ -75,12 +76,27 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     m_tiered->setObjectName(QStringLiteral("tieredCheck"));
     m_localRetention = spin("localRetentionSpin", 1, 24 * 3600, 60, tr(" s"));
     m_localRetention->setEnabled(false);
+    m_brokerModel = new QComboBox(this);
+    m_brokerModel->setObjectName(QStringLiteral("brokerModelCombo"));
+    m_brokerModel->addItem(tr("auto: the fit when it has intervals, else CPU"), QStringLiteral("auto"));
+    m_brokerModel->addItem(tr("fitted: across runs over the broker count"), QStringLiteral("fitted"));
+    m_brokerModel->addItem(tr("cpu: the ramp's CPU per record"), QStringLiteral("cpu"));
+    m_brokerModel->addItem(tr("rule: +1 broker per ~200k"), QStringLiteral("rule"));
+    m_brokerModel->setToolTip(tr("Which broker answer the sizing takes (the CLI's --broker-model)"));
+    m_goodKeyPattern = kKorvetStreamKeyPattern;
+    m_keyPattern = new QLineEdit(QString::fromStdString(m_goodKeyPattern), this);
+    m_keyPattern->setObjectName(QStringLiteral("keyPatternEdit"));
+    m_keyPattern->setToolTip(tr("The stream key of a partition, for placement: {topic} and "
+                                "{partition} are substituted (the CLI's --key-pattern)"));
+    m_keyPatternError = new QLabel(this);
+    m_keyPatternError->setObjectName(QStringLiteral("keyPatternError"));
+    m_keyPatternError->setWordWrap(true);
+    m_keyPatternError->setStyleSheet(QStringLiteral("color: #d62728;"));
+    m_keyPatternError->hide();
 
     auto *form = new QFormLayout;
-    auto *rateRow = new QHBoxLayout;
-    rateRow->addWidget(m_rate);
-    rateRow->addWidget(m_rateSlider, 1);
-    form->addRow(tr("Target ingest"), rateRow);
+    m_rate->addBeside(m_rateSlider);
+    form->addRow(tr("Target ingest"), m_rate);
     form->addRow(tr("Record size"), m_recordSize);
     form->addRow(tr("Compression"), m_compression);
     form->addRow(tr("Retention"), m_retention);
@@ -90,12 +106,21 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     headroomRow->addWidget(m_headroom, 1);
     headroomRow->addWidget(m_headroomLabel);
     form->addRow(tr("Headroom"), headroomRow);
-    form->addRow(QString(), m_nodeLoss);
-    form->addRow(QString(), m_flex);
+    auto *checks = new QHBoxLayout;
+    checks->addWidget(m_nodeLoss);
+    checks->addWidget(m_flex);
+    checks->addStretch();
+    form->addRow(QString(), checks);
     auto *tieredRow = new QHBoxLayout;
     tieredRow->addWidget(m_tiered);
     tieredRow->addWidget(m_localRetention);
     form->addRow(QString(), tieredRow);
+    form->addRow(tr("Broker model"), m_brokerModel);
+    auto *keyBox = new QVBoxLayout;
+    keyBox->setSpacing(1);
+    keyBox->addWidget(m_keyPattern);
+    keyBox->addWidget(m_keyPatternError);
+    form->addRow(tr("Stream keys"), keyBox);
     auto *inputs = new QGroupBox(tr("Target"), this);
     inputs->setLayout(form);
 
@@ -104,14 +129,46 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     m_table->setHorizontalHeaderLabels({tr("Quantity"), tr("Value")});
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
+    // One line per row: the deployment reads at a glance, without scrolling at 700 px.
+    const int rowHeight = fontMetrics().height() + 8;
+    m_table->verticalHeader()->setDefaultSectionSize(rowHeight);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
 
     m_barsBox = new QGroupBox(tr("Utilization at the target"), this);
     m_bars = new QVBoxLayout(m_barsBox);
 
+    m_caveats = new QLabel(this);
+    m_caveats->setObjectName(QStringLiteral("sizingCaveats"));
+    m_caveats->setWordWrap(true);
+    m_caveats->setTextFormat(Qt::RichText);
+    m_caveats->setStyleSheet(QStringLiteral("QLabel { color: #8a4500; background: #fff4e5; "
+                                            "border: 1px solid #f0c080; padding: 4px; }"));
+    m_caveats->hide();
+
+    m_brokerTable = new QTableWidget(0, 3, this);
+    m_brokerTable->setObjectName(QStringLiteral("brokerModelsTable"));
+    m_brokerTable->setHorizontalHeaderLabels({tr("Model"), tr("Brokers"), tr("From")});
+    m_brokerTable->horizontalHeader()->setStretchLastSection(true);
+    m_brokerTable->verticalHeader()->hide();
+    m_brokerTable->verticalHeader()->setDefaultSectionSize(rowHeight);
+    m_brokerTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_brokerTable->setSelectionMode(QAbstractItemView::NoSelection);
+    m_brokerTable->setWordWrap(false);
+    m_brokerTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_brokerWhy = new QLabel(this);
+    m_brokerWhy->setObjectName(QStringLiteral("brokerWhy"));
+    m_brokerWhy->setWordWrap(true);
+
     m_reasoning = new QTextBrowser(this);
     m_reasoning->setObjectName(QStringLiteral("reasoningPanel"));
+    m_reasoning->setOpenLinks(false); // "N runs" lists the run keys in place
+    connect(m_reasoning, &QTextBrowser::anchorClicked, this, [this](const QUrl &url) {
+        const std::string key = url.path().toStdString();
+        if (!m_expandedRuns.erase(key))
+            m_expandedRuns.insert(key);
+        showReasoning();
+    });
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("sizingStatus"));
     m_status->setWordWrap(true);
@@ -119,8 +176,14 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     auto *left = new QVBoxLayout;
     left->addWidget(inputs);
     left->addWidget(m_barsBox);
+    auto *brokers = new QGroupBox(tr("Broker count by each model"), this);
+    auto *brokersLayout = new QVBoxLayout(brokers);
+    brokersLayout->addWidget(m_brokerTable);
+    brokersLayout->addWidget(m_brokerWhy);
+    left->addWidget(brokers);
     left->addStretch();
     auto *right = new QVBoxLayout;
+    right->addWidget(m_caveats);
     right->addWidget(m_table, 3);
     right->addWidget(new QLabel(tr("Reasoning"), this));
     right->addWidget(m_reasoning, 2);
@@ -132,17 +195,22 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     layout->addWidget(m_status);
 
     connect(m_rateSlider, &QSlider::valueChanged, m_rate, [this](int v) {
-        if (int(std::lround(m_rate->value())) != v)
-            m_rate->setValue(v);
+        if (m_rate->bytesPerS() > 0 || int(std::lround(m_rate->recordsPerS() / 1000)) != v)
+            m_rate->setText(QStringLiteral("%1k").arg(v));
     });
-    connect(m_rate, &QDoubleSpinBox::valueChanged, m_rateSlider, [this](double v) {
-        const QSignalBlocker block(m_rateSlider);
-        m_rateSlider->setValue(int(std::lround(v)));
+    connect(m_rate, &RateField::rateChanged, this, [this] {
+        if (m_rate->recordsPerS() > 0) {
+            const QSignalBlocker block(m_rateSlider);
+            m_rateSlider->setValue(int(std::clamp<double>(std::lround(m_rate->recordsPerS() / 1000), 10, 2000)));
+        }
+        recompute();
     });
+    connect(m_brokerModel, &QComboBox::currentIndexChanged, this, &SizingView::recompute);
+    connect(m_keyPattern, &QLineEdit::textChanged, this, &SizingView::keyPatternEdited);
     connect(m_tiered, &QCheckBox::toggled, m_localRetention, &QWidget::setEnabled);
     for (QSpinBox *s : {m_recordSize, m_retention, m_replication, m_localRetention})
         connect(s, &QSpinBox::valueChanged, this, &SizingView::recompute);
-    for (QDoubleSpinBox *s : {m_rate, m_compression, m_p99})
+    for (QDoubleSpinBox *s : {m_compression, m_p99})
         connect(s, &QDoubleSpinBox::valueChanged, this, &SizingView::recompute);
     connect(m_headroom, &QSlider::valueChanged, this, &SizingView::recompute);
     for (QCheckBox *c : {m_nodeLoss, m_flex, m_tiered})
@@ -179,7 +247,8 @@ void SizingView::reload()
 SizingInputs SizingView::inputs() const
 {
     SizingInputs in;
-    in.rate = m_rate->value() * 1000;
+    in.rate = m_rate->recordsPerS();
+    in.bytesPerS = m_rate->bytesPerS();
     in.recordBytes = m_recordSize->value();
     in.compressionRatio = m_compression->value();
     in.retentionS = m_retention->value();
@@ -190,6 +259,9 @@ SizingInputs SizingView::inputs() const
     in.flex = m_flex->isChecked();
     in.tiered = m_tiered->isChecked();
     in.localRetentionS = m_localRetention->value();
+    in.brokerModel = brokerModelFromString(m_brokerModel->currentData().toString().toStdString())
+                         .value_or(BrokerModel::Auto);
+    in.keyPattern = m_goodKeyPattern;
     return in;
 }
 
@@ -209,6 +281,24 @@ int SizingView::utilizationPercent(const QString &component) const
     return -1;
 }
 
+void SizingView::keyPatternEdited()
+{
+    // A pattern without {partition} puts every partition on one key: refused where it is
+    // typed, the sizing staying on the last pattern that was usable.
+    const std::string pattern = m_keyPattern->text().toStdString();
+    if (pattern.find("{partition}") == std::string::npos) {
+        m_keyPatternError->setText(tr("The stream key must contain {partition} (e.g. %1); "
+                                      "sizing with '%2'")
+                                       .arg(QLatin1String(kKorvetStreamKeyPattern),
+                                            QString::fromStdString(m_goodKeyPattern)));
+        m_keyPatternError->show();
+        return;
+    }
+    m_keyPatternError->hide();
+    m_goodKeyPattern = pattern;
+    recompute();
+}
+
 void SizingView::recompute()
 {
     m_headroomLabel->setText(QStringLiteral("%1 %").arg(m_headroom->value()));
@@ -220,22 +310,27 @@ void SizingView::recompute()
     m_lastMs = double(timer.nsecsElapsed()) / 1e6;
 
     m_table->setRowCount(0);
+    showCaveats();
+    showBrokerModels();
+    showReasoning();
+    showBars();
     if (!m_result.ok) {
         m_status->setText(QString::fromStdString(m_result.error));
-        m_reasoning->clear();
-        for (auto *bar : m_barsBox->findChildren<QProgressBar *>())
-            bar->hide();
         emit recomputed();
         return;
     }
-    QString html;
     for (const SizingLine &l : m_result.lines) {
         const int row = m_table->rowCount();
         m_table->insertRow(row);
         auto *label = new QTableWidgetItem(QString::fromStdString(l.label));
         label->setData(Qt::UserRole, QString::fromStdString(l.key));
         auto *value = new QTableWidgetItem(QString::fromStdString(l.display));
-        value->setToolTip(QString::fromStdString(l.reasoning));
+        QString tip = QString::fromStdString(l.reasoning);
+        if (!l.runKeys.empty())
+            tip += (l.runKeys.size() == 1 ? tr("\n\nFrom 1 run:") : tr("\n\nFrom %1 runs:").arg(l.runKeys.size()));
+        for (const std::string &k : l.runKeys)
+            tip += QLatin1Char('\n') + QString::fromStdString(k);
+        value->setToolTip(tip);
         if (l.key == "bottleneck" || l.key == "brokers" || l.key == "shards") {
             QFont bold = value->font();
             bold.setBold(true);
@@ -243,53 +338,8 @@ void SizingView::recompute()
         }
         m_table->setItem(row, 0, label);
         m_table->setItem(row, 1, value);
-        QString runs;
-        for (const std::string &k : l.runKeys)
-            runs += (runs.isEmpty() ? QString() : QStringLiteral(", ")) + QString::fromStdString(k);
-        html += QStringLiteral("<p><b>%1: %2</b> — %3%4</p>")
-                    .arg(QString::fromStdString(l.label).toHtmlEscaped(),
-                         QString::fromStdString(l.display).toHtmlEscaped(),
-                         QString::fromStdString(l.reasoning).toHtmlEscaped(),
-                         runs.isEmpty() ? QString()
-                                        : QStringLiteral(" <i>(from %1)</i>").arg(runs.toHtmlEscaped()));
     }
-    for (const std::string &w : m_result.warnings)
-        html += QStringLiteral("<p style='color:#b35900'>⚠ %1</p>")
-                    .arg(QString::fromStdString(w).toHtmlEscaped());
     m_table->resizeColumnToContents(0);
-    m_reasoning->setHtml(html);
-
-    // One bar per component, kept across recomputes so the panel does not flicker.
-    const auto bars = m_barsBox->findChildren<QProgressBar *>();
-    for (auto *bar : bars)
-        bar->hide();
-    for (const ComponentLoad &load : m_result.loads) {
-        const QString name = QString::fromStdString(load.component);
-        QProgressBar *bar = nullptr;
-        for (auto *b : bars)
-            if (b->property("component").toString() == name)
-                bar = b;
-        if (!bar) {
-            bar = new QProgressBar(m_barsBox);
-            bar->setProperty("component", name);
-            bar->setObjectName(QStringLiteral("utilization_") + name);
-            bar->setRange(0, 100);
-            m_bars->addWidget(bar);
-        }
-        const int percent = int(std::lround(std::min(load.utilization, 1.0) * 100));
-        bar->setValue(percent);
-        bar->setFormat(tr("%1: %2 % (limit %3 %)")
-                           .arg(name)
-                           .arg(std::lround(load.utilization * 100))
-                           .arg(std::lround(load.limit * 100)));
-        // Past the limit reads red, near it amber: the bar alone tells the bottleneck.
-        const double share = load.utilization / load.limit;
-        const char *color = share > 1 ? "#d62728" : share > 0.85 ? "#ff7f0e" : "#2ca02c";
-        bar->setStyleSheet(QStringLiteral("QProgressBar::chunk { background: %1; }").arg(QLatin1String(color)));
-        bar->setToolTip(name == QString::fromStdString(m_result.bottleneck) ? tr("the bottleneck")
-                                                                            : QString());
-        bar->show();
-    }
     m_status->setText(tr("Bottleneck: %1 · recomputed in %2 ms from the fitted models")
                           .arg(QString::fromStdString(m_result.bottleneck))
                           .arg(m_lastMs, 0, 'f', 3));

@@ -1,6 +1,8 @@
 #pragma once
-// Sizing: the target and its constraints as spin boxes and sliders; the deployment, the
-// utilization of each component and the reasoning recompute as they change.
+// Sizing: the target and its constraints as fields and sliders; the deployment, the
+// utilization of each component, the caveats that qualify the numbers, the broker count by
+// each model (the one taken chosen by the user or by the engine's rule) and the reasoning
+// recompute as they change. The rate reads as on the command line (RateField).
 //
 // Threading: the models are fitted once in the background from the runs in the store that
 // carry what they learn from (readSizingRuns), again after the store changes. A recompute is
@@ -10,11 +12,17 @@
 #include "model/sizing.h"
 #include "ui/views/storeview.h"
 
+#include <QStringList>
+
 #include <memory>
+#include <set>
+#include <string>
 
 class QCheckBox;
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QSlider;
 class QSpinBox;
@@ -25,6 +33,7 @@ class QVBoxLayout;
 namespace plimsoll {
 
 class LatestTask;
+class RateField;
 
 class SizingView : public StoreView
 {
@@ -38,7 +47,15 @@ public:
     QIcon icon() const override;
     void reload() override;
 
-    QDoubleSpinBox *rateSpin() const { return m_rate; } // thousands of records/s
+    RateField *rateField() const { return m_rate; }
+    QComboBox *brokerModelCombo() const { return m_brokerModel; } // auto, fitted, cpu, rule
+    QLineEdit *keyPatternEdit() const { return m_keyPattern; }
+    QTableWidget *brokerModelsTable() const { return m_brokerTable; }
+    QLabel *brokerWhyLabel() const { return m_brokerWhy; }
+    QLabel *caveatsLabel() const { return m_caveats; }
+    // What qualifies the numbers: the sizing's warnings, weak fits, models that disagree.
+    const QStringList &caveats() const { return m_caveatList; }
+    QSlider *rateSlider() const { return m_rateSlider; } // k records/s
     QSlider *headroomSlider() const { return m_headroom; }
     QCheckBox *nodeLossCheck() const { return m_nodeLoss; }
     QTableWidget *resultTable() const { return m_table; }
@@ -59,8 +76,13 @@ signals:
 
 private:
     void recompute();
+    void showCaveats();
+    void showBrokerModels();
+    void showReasoning();
+    void showBars();
+    void keyPatternEdited();
 
-    QDoubleSpinBox *m_rate = nullptr;
+    RateField *m_rate = nullptr;
     QSlider *m_rateSlider = nullptr;
     QSpinBox *m_recordSize = nullptr;
     QDoubleSpinBox *m_compression = nullptr;
@@ -72,11 +94,20 @@ private:
     QCheckBox *m_nodeLoss = nullptr;
     QCheckBox *m_flex = nullptr;
     QCheckBox *m_tiered = nullptr;
+    QComboBox *m_brokerModel = nullptr;
+    QLineEdit *m_keyPattern = nullptr;
+    QLabel *m_keyPatternError = nullptr;
+    std::string m_goodKeyPattern;
     QSpinBox *m_localRetention = nullptr;
     QTableWidget *m_table = nullptr;
     QVBoxLayout *m_bars = nullptr;
     QWidget *m_barsBox = nullptr;
     QTextBrowser *m_reasoning = nullptr;
+    QLabel *m_caveats = nullptr;
+    QStringList m_caveatList;
+    QTableWidget *m_brokerTable = nullptr;
+    QLabel *m_brokerWhy = nullptr;
+    std::set<std::string> m_expandedRuns; // reasoning lines whose run keys are listed
     QLabel *m_status = nullptr;
     LatestTask *m_loader = nullptr;
     std::unique_ptr<Sizer> m_sizer;
