@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QFileInfo>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
@@ -68,9 +69,14 @@ protected:
         const SourceReport report = service.importFile({path, {}, false, false});
         EXPECT_EQ(report.status, "imported") << report.errorText;
         EXPECT_EQ(report.format, format);
-        const auto runs = m_store->runs();
-        EXPECT_FALSE(runs.empty());
-        const auto detail = m_store->run(runs.back().runKey);
+        // This file's run, whatever the times the tools printed (or did not) make the order.
+        const std::string name = QFileInfo(QString::fromStdString(path)).fileName().toStdString();
+        std::string runKey;
+        for (const RunSummary &run : m_store->runs())
+            if (QFileInfo(QString::fromStdString(run.sourceUri)).fileName().toStdString() == name)
+                runKey = run.runKey;
+        EXPECT_FALSE(runKey.empty()) << "no run from " << path;
+        const auto detail = m_store->run(runKey);
         EXPECT_TRUE(detail && !detail->record.scenarios.empty());
         return detail ? detail->record.scenarios.front() : ScenarioRecord{};
     }
