@@ -138,7 +138,7 @@ ImportResult HgrmImporter::parse(QIODevice &in, const ImportOptions &options,
     std::map<double, double> stated;
     std::optional<int64_t> threads, connections;
     std::optional<double> requestsPerS;
-    static const std::regex threadsAndConnections(R"((\d+) threads and (\d+) connections)");
+    static const std::regex threadsAndConnections(R"((\d{1,18}) threads and (\d{1,18}) connections)");
     for (const TextLine &line : splitLines(text)) {
         const std::string_view t = trimmed(line.text);
         if (open) {

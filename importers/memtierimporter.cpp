@@ -19,7 +19,7 @@ constexpr int64_t kMaxBytes = 64LL * 1024 * 1024;
 const std::regex &sectionRe()
 {
     static const std::regex re(
-        R"(^(ALL STATS|BEST RUN RESULTS|WORST RUN RESULTS|AGGREGATED AVERAGE RESULTS \((\d+) runs?\))\s*$)");
+        R"(^(ALL STATS|BEST RUN RESULTS|WORST RUN RESULTS|AGGREGATED AVERAGE RESULTS \((\d{1,18}) runs?\))\s*$)");
     return re;
 }
 
@@ -78,8 +78,8 @@ std::optional<int64_t> fromUri(const std::string &uri, const std::regex &re)
 bool parseText(std::span<const TextLine> lines, bool lastTerminated, std::vector<MemtierSection> &sections,
                MemtierConfig &config, ImportResult &result)
 {
-    static const std::regex threadsRe(R"(^(\d+)\s+Threads$)");
-    static const std::regex clientsRe(R"(^(\d+)\s+Connections per thread$)");
+    static const std::regex threadsRe(R"(^(\d{1,18})\s+Threads$)");
+    static const std::regex clientsRe(R"(^(\d{1,18})\s+Connections per thread$)");
     std::vector<std::string> header;
     for (const TextLine &line : lines) {
         const std::string_view t = trimmed(line.text);
@@ -195,9 +195,9 @@ int64_t addScenarios(const std::vector<MemtierSection> &sections, MemtierConfig 
         stated(config.pipeline, {"--pipeline"});
         stated(config.dataSize, {"-d", "--data-size"});
     }
-    static const std::regex threadsInName(R"((?:threads?[_-]?|(?:^|[_-])t-?)(\d+))");
-    static const std::regex clientsInName(R"((?:clients?[_-]?|(?:^|[_-])c-?)(\d+))");
-    static const std::regex pipelineInName(R"((?:pipeline[_-]?|(?:^|[_-])P-?)(\d+))");
+    static const std::regex threadsInName(R"((?:threads?[_-]?|(?:^|[_-])t-?)(\d{1,18}))");
+    static const std::regex clientsInName(R"((?:clients?[_-]?|(?:^|[_-])c-?)(\d{1,18}))");
+    static const std::regex pipelineInName(R"((?:pipeline[_-]?|(?:^|[_-])P-?)(\d{1,18}))");
     auto infer = [&](std::optional<int64_t> &field, const std::regex &re, const char *factor) {
         if (field)
             return;

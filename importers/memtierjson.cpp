@@ -79,7 +79,7 @@ bool parseMemtierJson(const std::string &text, std::vector<MemtierSection> &sect
     config.runs = member(cfg, {"run_count"});
 
     static const std::regex blockRe(
-        R"(^(ALL STATS|BEST RUN RESULTS|WORST RUN RESULTS|AGGREGATED AVERAGE RESULTS \((\d+) runs?\))$)");
+        R"(^(ALL STATS|BEST RUN RESULTS|WORST RUN RESULTS|AGGREGATED AVERAGE RESULTS \((\d{1,18}) runs?\))$)");
     for (const auto &[key, block] : doc.items()) {
         std::smatch m;
         if (!std::regex_match(key, m, blockRe) || !block.is_object())

@@ -27,7 +27,7 @@ OmbWorkloadName parseOmbWorkloadName(const std::string &workload)
         tokens.push_back(lower(it->str()));
 
     OmbWorkloadName out;
-    static const std::regex numberSuffix(R"(^(\d+)([a-z]*)$)");
+    static const std::regex numberSuffix(R"(^(\d{1,18})([a-z]*)$)");
     for (size_t i = 0; i < tokens.size(); ++i) {
         std::smatch m;
         if (!std::regex_match(tokens[i], m, numberSuffix))

@@ -111,9 +111,9 @@ bool readTests(std::span<const TextLine> lines, std::vector<Test> &tests, Import
     static const std::regex sectionRe(R"(^====== (.+) ======\s*$)");
     static const std::regex quietRe(
         R"(^(.+): ([0-9.]+) requests per second(?:, p50=([0-9.]+) msec)?\s*$)");
-    static const std::regex completedRe(R"(^(\d+) requests completed in ([0-9.]+) seconds)");
-    static const std::regex clientsRe(R"(^(\d+) parallel clients)");
-    static const std::regex payloadRe(R"(^(\d+) bytes payload)");
+    static const std::regex completedRe(R"(^(\d{1,18}) requests completed in ([0-9.]+) seconds)");
+    static const std::regex clientsRe(R"(^(\d{1,18}) parallel clients)");
+    static const std::regex payloadRe(R"(^(\d{1,18}) bytes payload)");
     static const std::regex rpsRe(R"(^(?:throughput summary: )?([0-9.]+) requests per second)");
     static const std::regex percentRe(R"(^([0-9.]+)% <= ([0-9.]+) milliseconds)");
 
@@ -339,8 +339,8 @@ ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &o
         return result;
     }
 
-    static const std::regex clientsInName(R"((?:clients?|conns?)[_-]?(\d+)|(?:^|[_-])c(\d+)(?:[_.-]|$))");
-    static const std::regex pipelineInName(R"((?:pipeline|(?:^|[_-])P)[_-]?(\d+))");
+    static const std::regex clientsInName(R"((?:clients?|conns?)[_-]?(\d{1,18})|(?:^|[_-])c(\d{1,18})(?:[_.-]|$))");
+    static const std::regex pipelineInName(R"((?:pipeline|(?:^|[_-])P)[_-]?(\d{1,18}))");
     const std::optional<int64_t> uriClients = fromUri(options.uri, clientsInName);
     const std::optional<int64_t> uriPipeline = fromUri(options.uri, pipelineInName);
 

@@ -1,6 +1,8 @@
 // End to end: `plimsoll fit` over sweeps of separate result files — the corpus's OMB results at
 // different partition counts and kafka-producer-perf-test runs at stepped target rates — and
 // `plimsoll size` showing the broker models side by side.
+#include "support/tempdir.h"
+
 #include <gtest/gtest.h>
 
 #include <QDir>
@@ -40,7 +42,7 @@ protected:
     {
         QStringList args{"import"};
         for (const QString &f : files)
-            args << QDir(PLIMSOLL_CORPUS_DIR).filePath(f);
+            args << QDir(QString::fromStdString(plimsoll::test::corpusDir())).filePath(f);
         const Result r = plimsoll(args);
         ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
     }
@@ -51,6 +53,7 @@ protected:
 
 TEST_F(FitCli, OmbResultFilesAtDifferentPartitionCountsLineUpIntoASweep)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     // The partition counts are stated only in the workload names (inferred on import).
     importCorpus({"omb/luky116__openmessaging-benchmark__100-partition,10-producer,10-consumer.json",
                   "omb/streamnative__openmessaging-benchmark__kafka-100-partitions-1kb-batched-1ms-1mb-ack-all-sync.json",
@@ -87,6 +90,7 @@ TEST_F(FitCli, OmbResultFilesAtDifferentPartitionCountsLineUpIntoASweep)
 
 TEST_F(FitCli, ProducerPerfRunsAtSteppedTargetRatesFindTheKnee)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     QStringList files;
     for (const char *mb : {"5", "15", "25", "35", "45", "55"})
         files << QString("broker-series/aaronchlam__kafka-benchmarks__1-replicas_%1-throughput_0-trial_producer.txt")

@@ -1,5 +1,7 @@
 // What goes into the store comes back out and in again unchanged: jsonl and hlog exports,
 // a removed run restored by importing its file again, a bench's histogram log.
+#include "support/tempdir.h"
+
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -59,13 +61,14 @@ protected:
     }
 };
 
-const std::string kCorpus = PLIMSOLL_CORPUS_DIR;
+const std::string kCorpus = plimsoll::test::corpusDir();
 const std::string kData = PLIMSOLL_TEST_DATA_DIR;
 
 } // namespace
 
 TEST_F(RoundTrip, JsonlExportKeepsRunLevelProvenance)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     // An hlog run's provenance is not its first scenario's; a redis-benchmark run has none
     // while its scenarios have theirs.
     const QString hlog = QString::fromStdString(kCorpus + "/hdrhistogram/HdrHistogram__HdrHistogram__tagged-Log.logV2.hlog");

@@ -34,6 +34,7 @@ std::vector<ScenarioRecord> scenariosOf(Store &store)
 
 TEST(Bom, EveryFormatImportsTheSameBehindAByteOrderMark)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     const std::vector<std::pair<std::string, std::string>> sources = {
         {"plimsoll-trend", dataPath("trend-records.jsonl")},
         {"korvet-result", dataPath("korvet-result.json")},

@@ -90,6 +90,7 @@ TEST(CommandSweep, RedisBenchmarkBlocksTakeTheirCommandLinesLoadFactors)
 
 TEST(CommandSweep, HeaderlessEightColumnCsvIsDetectedAndRead)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     // The corpus file without its header row, as `redis-benchmark --csv` output is often
     // saved after the first run of a loop.
     QFile f(QString::fromStdString(

@@ -130,6 +130,7 @@ TEST(RedisBenchmarkImporter, BadNumberIsAnErrorWithField)
 
 TEST(RedisBenchmark, TheSummaryTableIsReadInTheUnitItStates)
 {
+    PLIMSOLL_REQUIRES_CORPUS();
     QFile f(QString::fromStdString(corpusPath("redis-benchmark/paulrzcz__redka__benchmark.md__original-redis-block.txt")));
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));
     std::string text = f.readAll().toStdString();
