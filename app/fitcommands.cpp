@@ -4,6 +4,7 @@
 // shape is in the README).
 #include "app/command.h"
 #include "app/optiondomain.h"
+#include "app/sizingoptions.h"
 
 #include "model/catalog.h"
 #include "model/sweep.h"
@@ -30,6 +31,7 @@ json interval(const UslInterval &i) { return json::array({number(i.lo), number(i
 struct FitArgs
 {
     RunSelection select;
+    std::string samples = "auto";
     std::string prefix, x = "producers", y = "records_per_s", range;
     std::vector<std::string> exclude;
     std::vector<double> predict;
@@ -40,50 +42,6 @@ struct FitArgs
     static constexpr Domain kPredict = Domain::above(0).withNote("a load factor's value, e.g. producers");
     static constexpr Domain kResamples = Domain::count(0, 100000);
 };
-
-std::optional<std::string> dateOrTime(const std::string &t)
-{
-    if (t.empty())
-        return std::string();
-    return normalizeTimestamp(t.find('T') == std::string::npos ? t + "T00:00:00Z" : t);
-}
-
-// The selected runs with the names of their sources (a factor may be stated only there).
-// Prints why and returns nullopt when a named run is missing.
-std::optional<std::vector<RunRecord>> selectRuns(const Store &store, const RunSelection &sel,
-                                                 RunSourceNames &sources)
-{
-    std::vector<RunRecord> out;
-    auto take = [&](RunDetail &&d) {
-        sources[d.record.runKey] = d.source.uri;
-        out.push_back(std::move(d.record));
-    };
-    RunSelection rest = sel;
-    if (!sel.runs.empty()) {
-        rest.runs.clear();
-        for (const std::string &key : sel.runs) {
-            auto d = store.run(key);
-            if (!d) {
-                printError("no run '" + key + "' in " + store.path() + " (see `plimsoll runs`)");
-                return std::nullopt;
-            }
-            if (rest.matches(d->record))
-                take(std::move(*d));
-        }
-        return out;
-    }
-    RunFilter filter;
-    filter.scenarioContains = sel.scenario;
-    filter.since = sel.since;
-    filter.until = sel.until;
-    for (const RunSummary &s : store.runs(filter)) {
-        if ((!sel.tool.empty() && s.tool != sel.tool) || (!sel.target.empty() && s.target != sel.target))
-            continue;
-        if (auto d = store.run(s.runKey))
-            take(std::move(*d));
-    }
-    return out;
-}
 
 // p99 against load: the median p99 of the points at each x.
 json p99AgainstLoad(const Sweep &sweep)
@@ -255,21 +213,25 @@ int runFit(const CliContext &c, FitArgs a)
                    a.x + "')");
         return kExitUsage;
     }
-    for (std::string *t : {&a.select.since, &a.select.until}) {
-        const auto n = dateOrTime(*t);
-        if (!n) {
-            printError("'" + *t + "' is not an ISO-8601 date or time (--since/--until)");
-            return kExitUsage;
-        }
-        *t = *n;
+    std::string error;
+    const auto selection = parseRunSelection(a.select, a.samples, &error);
+    if (!selection) {
+        printError(error);
+        return kExitUsage;
     }
     auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
-    RunSourceNames sources;
-    const auto runs = selectRuns(*store, a.select, sources);
-    if (!runs)
+    Evidence evidence;
+    try {
+        evidence = readEvidence(*store, *selection, false);
+    } catch (const StoreError &e) {
+        printError(e.what());
         return kExitFailure;
+    }
+    const std::vector<RunRecord> *runs = &evidence.runs;
+    if (!evidence.note.empty() && !a.json)
+        std::printf("Evidence: %s (%s)\n", selection->describe().c_str(), evidence.note.c_str());
     SweepSpec spec;
     spec.factor = a.x;
     spec.metric = a.y;
@@ -277,7 +239,7 @@ int runFit(const CliContext &c, FitArgs a)
     spec.scenarioContains = a.select.scenario;
     spec.excluded = a.exclude;
     spec.policies = ContractPolicies::load(c.storePath);
-    const Sweep sweep = assembleSweep(*runs, spec, sources);
+    const Sweep sweep = assembleSweep(*runs, spec, evidence.sources);
     if (!sweep.ok) {
         printError(sweep.error + " (" + std::to_string(runs->size()) + " runs selected)");
         return kExitFailure;
@@ -310,15 +272,8 @@ void addFitCommands(CLI::App &app, Commands &commands)
     auto *cmd = app.add_subcommand(
         "fit", "Fit the Universal Scalability Law, the knee and p99 against load over a sweep of "
                "one run or many");
-    cmd->add_option("--run", fit->select.runs, "Run id or key (repeatable; default: the filter's runs)");
-    cmd->add_option("--scenario", fit->select.scenario,
-                    "Runs having a scenario whose name contains this, and only those scenarios");
-    cmd->add_option("--tool", fit->select.tool, "Only runs of this tool");
-    cmd->add_option("--target", fit->select.target, "Only runs against this target");
-    cmd->add_option("--since", fit->select.since, "Only runs at or after this ISO-8601 time or date")
-        ->transform(isoTime("--since"));
-    cmd->add_option("--until", fit->select.until, "Only runs before this ISO-8601 time or date")
-        ->transform(isoTime("--until"));
+    addRunSelectionOptions(cmd, fit->select, fit->samples,
+                           "Runs having a scenario whose name contains this, and only those scenarios");
     cmd->add_option("--scenarios", fit->prefix, "Scenario name prefix (e.g. pipeline/produce/)");
     cmd->add_option("--x", fit->x, "Load factor (producers, brokers, shards, partitions, ..., offered_rate)")
         ->capture_default_str();

@@ -74,7 +74,7 @@ int runReport(const CliContext &c, const ReportArgs &a)
     ReportRequest request;
     request.inputs = parsed->inputs;
     request.options = parsed->options;
-    request.runs = a.sizing.runs;
+    request.evidence = parsed->evidence;
     ReportData data;
     try {
         data = collectReport(*store, request, kVersion);

@@ -8,6 +8,7 @@
 #include "app/sizingoptions.h"
 
 #include "model/catalog.h"
+#include "model/evidence.h"
 #include "model/latencybudget.h"
 #include "model/placement.h"
 #include "model/ramppoints.h"
@@ -97,6 +98,18 @@ json sizingToJson(const SizingResult &r)
             {"warnings", r.warnings}};
 }
 
+json evidenceJson(const EvidenceSelection &selection, const Evidence &e)
+{
+    json keys = json::array();
+    for (const RunRecord &r : e.runs)
+        keys.push_back(r.runKey);
+    return {{"selection", selection.describe()},
+            {"samples", toString(selection.samples)},
+            {"runs", keys},
+            {"samples_left_out", e.samplesLeftOut},
+            {"note", e.note}};
+}
+
 int runSize(const CliContext &c, const SizeCommandArgs &a)
 {
     std::string error;
@@ -110,21 +123,27 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
     if (!store)
         return kExitFailure;
     std::unique_ptr<Sizer> sizer;
+    Evidence evidence;
     try {
-        sizer = std::make_unique<Sizer>(fitSizingModels(readRunRecords(*store, a.sizing.runs), parsed->options));
+        evidence = readEvidence(*store, parsed->evidence, true);
+        sizer = std::make_unique<Sizer>(fitSizingModels(evidence.runs, parsed->options));
     } catch (const StoreError &e) {
         printError(e.what());
         return kExitFailure;
     }
     const SizingResult r = sizer->size(in);
     if (!r.ok) {
-        printError(r.error);
+        printError(r.error + (evidence.samplesLeftOut > 0 ? " (" + evidence.note + "; --samples include uses them)" : ""));
         return kExitFailure;
     }
     if (a.json) {
-        std::cout << sizingToJson(r).dump(2) << "\n";
+        json out = sizingToJson(r);
+        out["evidence"] = evidenceJson(parsed->evidence, evidence);
+        std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
+    std::printf("Evidence: %s (%zu runs%s%s)\n\n", parsed->evidence.describe().c_str(), evidence.runs.size(),
+                evidence.note.empty() ? "" : "; ", evidence.note.c_str());
     for (const SizingLine &l : r.lines)
         std::printf("%-28s %-14s %s\n", l.label.c_str(), l.display.c_str(), l.reasoning.c_str());
     std::printf("\nBroker count by each model (the sizing took %s: %s)\n", r.brokerChoice.taken.c_str(),
@@ -199,7 +218,7 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
         if (!store)
             return kExitFailure;
         try {
-            const SizingModels models = fitSizingModels(readSizingRuns(*store));
+            const SizingModels models = fitSizingModels(readEvidence(*store, {}, true).runs);
             pin.measuredShards = models.rampShards;
             pin.measuredPartitions = models.rampPartitions;
         } catch (const StoreError &e) {

@@ -69,7 +69,7 @@ void addSizingOptions(CLI::App *cmd, SizeArgs &a)
               "CPU fraction at which a component saturates")
         ->capture_default_str();
     cmd->add_option("--topic", a.topic, "Topic name, for partition placement")->capture_default_str();
-    cmd->add_option("--run", a.runs, "Fit from these runs only (default: all)");
+    addRunSelectionOptions(cmd, a.select, a.samples, "Size from runs having a scenario whose name contains this");
     cmd->add_option("--broker-model", a.brokerModel,
                     "Broker count from: auto, fitted (a fit across runs over the broker count), "
                     "cpu (the ramp's CPU per record) or rule (+1 broker per ~200k)")
@@ -79,9 +79,51 @@ void addSizingOptions(CLI::App *cmd, SizeArgs &a)
         ->capture_default_str();
 }
 
+void addRunSelectionOptions(CLI::App *cmd, RunSelection &select, std::string &samples,
+                            const std::string &scenarioHelp)
+{
+    cmd->add_option("--run", select.runs, "Run id or key (repeatable; default: every run the filter selects)");
+    cmd->add_option("--scenario", select.scenario, scenarioHelp);
+    cmd->add_option("--tool", select.tool, "Only runs of this tool");
+    cmd->add_option("--target", select.target, "Only runs against this target");
+    cmd->add_option("--since", select.since, "Only runs at or after this ISO-8601 time or date")
+        ->transform(isoTime("--since"));
+    cmd->add_option("--until", select.until, "Only runs before this ISO-8601 time or date")
+        ->transform(isoTime("--until"));
+    cmd->add_option("--samples", samples,
+                    "Sample runs: auto (left out once the selection holds real runs; runs picked "
+                    "with --run always count), include or exclude")
+        ->check(CLI::IsMember({"auto", "include", "exclude"}))
+        ->capture_default_str();
+}
+
+std::optional<EvidenceSelection> parseRunSelection(const RunSelection &select, const std::string &samples,
+                                                   std::string *error)
+{
+    EvidenceSelection out;
+    std::string why;
+    const auto runs = normalizedSelection(select, &why);
+    if (!runs) {
+        *error = why + " (--since/--until)";
+        return std::nullopt;
+    }
+    out.runs = *runs;
+    const auto s = sampleRunsFromString(samples);
+    if (!s) {
+        *error = "--samples must be auto, include or exclude (got '" + samples + "')";
+        return std::nullopt;
+    }
+    out.samples = *s;
+    return out;
+}
+
 std::optional<ParsedSizing> parseSizingArgs(const SizeArgs &a, std::string *error)
 {
     ParsedSizing out;
+    const auto evidence = parseRunSelection(a.select, a.samples, error);
+    if (!evidence)
+        return std::nullopt;
+    out.evidence = *evidence;
     SizingInputs &in = out.inputs;
     const auto rate = parseRate(a.rate, &in.bytesPerS, error);
     if (!rate)

@@ -2,6 +2,7 @@
 // The sizing inputs as command-line options, shared by `plimsoll size` and `plimsoll report` so
 // that a report is sized from exactly what `size` would be given.
 
+#include "model/evidence.h"
 #include "model/placement.h"
 #include "model/sizing.h"
 
@@ -21,12 +22,13 @@ struct SizeArgs
     int replication = 2;
     bool nodeLoss = false, flex = false, tiered = false;
     std::string topic = "logs";
-    std::vector<std::string> runs;
+    RunSelection select;             // --run, --scenario, --tool, --target, --since, --until
+    std::string samples = "auto";    // --samples
     std::string brokerModel = "auto"; // auto, fitted, cpu or rule
     std::string keyPattern = kKorvetStreamKeyPattern;
 };
 
-// Adds --rate (required), --record-size, --retention, ..., --run to `command`, writing into
+// Adds --rate (required), --record-size, --retention, ..., the run selection to `command`, writing into
 // `args` (which must outlive parsing).
 void addSizingOptions(CLI::App *command, SizeArgs &args);
 
@@ -34,7 +36,16 @@ struct ParsedSizing
 {
     SizingInputs inputs;
     SizingModelOptions options;
+    EvidenceSelection evidence;
 };
+
+// --run (repeatable), --scenario, --tool, --target, --since, --until and --samples: the runs an
+// operation rests on, as the window's evidence chooser picks them (model/evidence.h).
+void addRunSelectionOptions(CLI::App *command, RunSelection &select, std::string &samples,
+                            const std::string &scenarioHelp);
+// The selection with since/until normalized, or nullopt with the usage error in *error.
+std::optional<EvidenceSelection> parseRunSelection(const RunSelection &select, const std::string &samples,
+                                                   std::string *error);
 
 // The parsed inputs, or nullopt with the reason in *error (a usage error).
 std::optional<ParsedSizing> parseSizingArgs(const SizeArgs &args, std::string *error);

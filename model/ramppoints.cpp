@@ -22,18 +22,43 @@ std::vector<RunRecord> readRunRecords(const Store &store, const std::vector<std:
     return out;
 }
 
-std::vector<RunRecord> readSizingRuns(const Store &store)
+namespace {
+
+// What makes a scenario count in fitSizingModels() (model/sizingmodels.cpp): a ramp step or an
+// offload run by its kind, a memory sample by memory_bytes, a Redis Flex check by flex.oom, a
+// point of a sweep over the broker or shard count by stating that count.
+RunRecordFilter sizingFilter()
 {
-    // What makes a scenario count in fitSizingModels() (model/sizingmodels.cpp): a ramp step or
-    // an offload run by its kind, a memory sample by memory_bytes, a Redis Flex check by flex.oom,
-    // a point of a sweep over the broker or shard count by stating that count.
     RunRecordFilter filter;
     filter.scenarioKinds = {"ramp-step", "offload"};
     filter.metrics = {"memory_bytes", "flex.oom"};
     filter.factors = {"brokers", "shards"};
+    return filter;
+}
+
+} // namespace
+
+std::vector<RunRecord> readSizingRuns(const Store &store)
+{
     std::vector<RunRecord> out;
-    store.forEachRun(filter, [&out](int64_t, RunRecord &&run) { out.push_back(std::move(run)); });
+    store.forEachRun(sizingFilter(), [&out](int64_t, RunRecord &&run) { out.push_back(std::move(run)); });
     return out;
+}
+
+bool carriesSizingEvidence(const RunRecord &run)
+{
+    const RunRecordFilter f = sizingFilter();
+    auto in = [](const std::vector<std::string> &list, const std::string &v) {
+        return std::find(list.begin(), list.end(), v) != list.end();
+    };
+    return std::any_of(run.scenarios.begin(), run.scenarios.end(), [&](const ScenarioRecord &s) {
+        if (in(f.scenarioKinds, s.kind))
+            return true;
+        if (std::any_of(f.metrics.begin(), f.metrics.end(), [&](const std::string &m) { return s.metric(m).has_value(); }))
+            return true;
+        return std::any_of(f.factors.begin(), f.factors.end(),
+                           [&](const std::string &x) { return s.topology.factor(x).has_value(); });
+    });
 }
 
 std::vector<RampPoint> rampPoints(const RunRecord &run, const std::string &prefix,

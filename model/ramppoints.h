@@ -25,6 +25,8 @@ std::vector<RunRecord> readRunRecords(const Store &store, const std::vector<std:
 // or a Redis Flex measurement — each with its scenarios: the models fitted from them are the
 // ones fitted from every run, without reading the runs that carry none of it.
 std::vector<RunRecord> readSizingRuns(const Store &store);
+// Whether readSizingRuns() would read `run`: the same condition, on a run already read.
+bool carriesSizingEvidence(const RunRecord &run);
 
 struct RampPoint
 {

@@ -88,7 +88,10 @@ ReportData collectReport(const Store &store, const ReportRequest &request,
     d.inputs = request.inputs;
     d.options = request.options;
     d.plimsollVersion = plimsollVersion;
-    std::vector<RunRecord> runs = readRunRecords(store, request.runs);
+    Evidence evidence = readEvidence(store, request.evidence, false);
+    d.evidence = request.evidence.describe();
+    d.evidenceNote = evidence.note;
+    std::vector<RunRecord> runs = std::move(evidence.runs);
     std::sort(runs.begin(), runs.end(),
               [](const RunRecord &a, const RunRecord &b) { return a.runKey < b.runKey; });
 

@@ -8,6 +8,7 @@
 // values. Deterministic: the same store and inputs give an equal ReportData (fits use a fixed
 // bootstrap seed, lists are sorted).
 
+#include "model/evidence.h"
 #include "model/latencybudget.h"
 #include "model/memorymodel.h"
 #include "model/placement.h"
@@ -27,7 +28,7 @@ struct ReportRequest
 {
     SizingInputs inputs;
     SizingModelOptions options;
-    std::vector<std::string> runs; // by id or key; empty: every run in the store
+    EvidenceSelection evidence; // the runs the report rests on (default: every run, samples auto)
     int bootstrapResamples = 400;  // the Scaling view's band
 };
 
@@ -71,6 +72,8 @@ struct ReportData
     SizingModelOptions options;
     SizingResult sizing;
     std::vector<std::string> modelNotes; // what was missing and which default stands in
+    std::string evidence;                // the selection, for people
+    std::string evidenceNote;            // on the sample runs (Evidence::note)
     std::vector<ReportFit> fits;
     PlacementResult placement;
     PartitionRecommendation placementRecommendation;

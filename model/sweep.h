@@ -41,6 +41,7 @@ struct RunSelection
 
     bool any() const;
     bool matches(const RunRecord &run) const;
+    bool operator==(const RunSelection &) const = default;
 };
 
 struct SweepSpec
