@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
+#include <cstdio>
 #include <string>
 
 namespace plimsoll {
@@ -198,6 +199,38 @@ std::optional<double> parseRate(std::string_view text, double *bytesPerS, std::s
     }
     fail(error, "'" + std::string(text) + "' is not a rate (e.g. 600k, 1.2M, 600000 records/s or 40MB/s)");
     return std::nullopt;
+}
+
+std::string rateInputText(double recordsPerS, double bytesPerS)
+{
+    const bool records = recordsPerS > 0;
+    const double v = records ? recordsPerS : bytesPerS;
+    static const std::pair<double, const char *> kRecordUnits[] = {{1e6, "M"}, {1e3, "k"}, {1, ""}};
+    static const std::pair<double, const char *> kByteUnits[] = {
+        {1024.0 * 1024 * 1024, "GB/s"}, {1024.0 * 1024, "MB/s"}, {1024, "KB/s"}, {1, "B/s"}};
+    std::string best;
+    auto consider = [&](double scale, const char *suffix) {
+        char buf[64];
+        const auto end = std::to_chars(buf, buf + sizeof buf, v / scale).ptr;
+        const std::string text = std::string(buf, end) + suffix;
+        double bytes = 0;
+        const auto back = parseRate(text, &bytes);
+        const bool same = back && (records ? *back == v : (*back == 0 && bytes == v));
+        if (same && (best.empty() || text.size() < best.size()))
+            best = text;
+    };
+    if (records)
+        for (const auto &[scale, suffix] : kRecordUnits)
+            consider(scale, suffix);
+    else
+        for (const auto &[scale, suffix] : kByteUnits)
+            consider(scale, suffix);
+    if (best.empty()) { // no decimal text reads back exactly: the nearest plain number
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.17g%s", v, records ? "" : "B/s");
+        best = buf;
+    }
+    return best;
 }
 
 } // namespace plimsoll

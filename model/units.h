@@ -20,5 +20,9 @@ std::optional<std::chrono::nanoseconds> parseDuration(std::string_view text,
 // "1.2" (a bare number is records/s) → records/s; "40MB/s" (a byte size per second) → 0 with
 // the bytes/s in *bytesPerS. Whether the value fits is SizingInputs::kRate's to say.
 std::optional<double> parseRate(std::string_view text, double *bytesPerS, std::string *error = nullptr);
+// The shortest text parseRate() reads back as exactly this rate: records/s ("600k", "1.2M",
+// "650") when recordsPerS > 0, else bytes/s ("40MB/s"). What a saved or loaded rate shows in a
+// rate field.
+std::string rateInputText(double recordsPerS, double bytesPerS);
 
 } // namespace plimsoll

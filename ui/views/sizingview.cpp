@@ -2,6 +2,7 @@
 
 #include "model/ramppoints.h"
 #include "model/store.h"
+#include "model/units.h"
 #include "ui/latesttask.h"
 #include "ui/widgets/ratefield.h"
 
@@ -229,19 +230,67 @@ QIcon SizingView::icon() const
 void SizingView::reload()
 {
     const std::string path = storePath().toStdString();
+    struct Fitted
+    {
+        Evidence evidence;
+        SizingModels models;
+    };
     m_loader->start(
-        [path] {
+        [path, selection = m_evidence] {
             // Only the runs the models learn from, read in one pass: a store of years of
             // nightly history holds far more runs than steps to fit.
-            return std::make_shared<const SizingModels>(
-                fitSizingModels(readSizingRuns(Store(path))));
+            auto out = std::make_shared<Fitted>();
+            out->evidence = readEvidence(Store(path), selection, true);
+            out->models = fitSizingModels(out->evidence.runs);
+            return std::shared_ptr<const Fitted>(std::move(out));
         },
-        [this](const std::shared_ptr<const SizingModels> &models) {
-            m_sizer = std::make_unique<Sizer>(*models);
+        [this](const std::shared_ptr<const Fitted> &fitted) {
+            m_lastEvidence = fitted->evidence;
+            m_sizer = std::make_unique<Sizer>(fitted->models);
             emit modelsLoaded();
             recompute();
         },
         [this](const QString &error) { emit loadFailed(error); });
+}
+
+void SizingView::setEvidenceSelection(const EvidenceSelection &selection)
+{
+    m_evidence = selection;
+    m_status->setText(tr("Fitting the models to %1…").arg(QString::fromStdString(selection.describe())));
+    reload();
+}
+
+void SizingView::setInputs(const SizingInputs &in)
+{
+    {
+        const QSignalBlocker blocks[] = {QSignalBlocker(m_rate), QSignalBlocker(m_rateSlider),
+                                         QSignalBlocker(m_recordSize), QSignalBlocker(m_compression),
+                                         QSignalBlocker(m_retention), QSignalBlocker(m_replication),
+                                         QSignalBlocker(m_p99), QSignalBlocker(m_headroom),
+                                         QSignalBlocker(m_nodeLoss), QSignalBlocker(m_flex),
+                                         QSignalBlocker(m_tiered), QSignalBlocker(m_localRetention),
+                                         QSignalBlocker(m_brokerModel), QSignalBlocker(m_keyPattern)};
+        m_rate->setText(QString::fromStdString(rateInputText(in.rate, in.bytesPerS)));
+        if (in.rate > 0)
+            m_rateSlider->setValue(int(std::clamp<double>(std::lround(in.rate / 1000), 10, 2000)));
+        m_recordSize->setValue(int(std::lround(in.recordBytes)));
+        m_compression->setValue(in.compressionRatio);
+        m_retention->setValue(int(std::lround(in.retentionS)));
+        m_replication->setValue(in.replication);
+        m_p99->setValue(in.p99Budget * 1000);
+        m_headroom->setValue(int(std::lround(in.headroom * 100)));
+        m_nodeLoss->setChecked(in.tolerateNodeLoss);
+        m_flex->setChecked(in.flex);
+        m_tiered->setChecked(in.tiered);
+        m_localRetention->setEnabled(in.tiered);
+        m_localRetention->setValue(int(std::lround(in.localRetentionS)));
+        const int model = m_brokerModel->findData(QString::fromLatin1(toString(in.brokerModel)));
+        m_brokerModel->setCurrentIndex(std::max(0, model));
+        m_keyPattern->setText(QString::fromStdString(in.keyPattern));
+        m_goodKeyPattern = in.keyPattern;
+        m_keyPatternError->hide();
+    }
+    recompute();
 }
 
 SizingInputs SizingView::inputs() const

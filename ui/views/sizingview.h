@@ -9,6 +9,7 @@
 // arithmetic on them — measured well under a millisecond (Sizing.RecomputeIsWellUnderAMillisecond;
 // the view shows its own timing) — so it runs on the UI thread, on every change.
 
+#include "model/evidence.h"
 #include "model/sizing.h"
 #include "ui/views/storeview.h"
 
@@ -69,6 +70,14 @@ public:
     double lastRecomputeMs() const { return m_lastMs; }
 
     SizingInputs inputs() const;
+    // Puts `in` into the fields (a saved sizing loaded back); the sizing recomputes once.
+    void setInputs(const SizingInputs &in);
+    // The runs the models are fitted from (model/evidence.h): the CLI's --run and filter.
+    const EvidenceSelection &evidenceSelection() const { return m_evidence; }
+    // Refits from `selection` in the background (modelsLoaded follows).
+    void setEvidenceSelection(const EvidenceSelection &selection);
+    // What the last fit rested on: its runs and the note on the sample runs.
+    const Evidence &evidence() const { return m_lastEvidence; }
 
 signals:
     void modelsLoaded();
@@ -111,6 +120,9 @@ private:
     QLabel *m_status = nullptr;
     LatestTask *m_loader = nullptr;
     std::unique_ptr<Sizer> m_sizer;
+    EvidenceSelection m_evidence;
+    Evidence m_lastEvidence;
+    bool m_settingInputs = false;
     SizingResult m_result;
     double m_lastMs = 0;
 };
