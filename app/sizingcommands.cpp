@@ -142,8 +142,8 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
-    std::printf("Evidence: %s (%zu runs%s%s)\n\n", parsed->evidence.describe().c_str(), evidence.runs.size(),
-                evidence.note.empty() ? "" : "; ", evidence.note.c_str());
+    std::printf("Evidence: %s (%zu run%s%s%s)\n\n", parsed->evidence.describe().c_str(), evidence.runs.size(),
+                evidence.runs.size() == 1 ? "" : "s", evidence.note.empty() ? "" : "; ", evidence.note.c_str());
     for (const SizingLine &l : r.lines)
         std::printf("%-28s %-14s %s\n", l.label.c_str(), l.display.c_str(), l.reasoning.c_str());
     std::printf("\nBroker count by each model (the sizing took %s: %s)\n", r.brokerChoice.taken.c_str(),

@@ -8,11 +8,17 @@ namespace plimsoll {
 
 namespace {
 
+// Whole records/s with thousands separators, as the rest of the sizing prints them: 243,931.
 std::string number(double v, const char *format = "%.0f")
 {
     char buf[64];
     std::snprintf(buf, sizeof buf, format, v);
-    return buf;
+    std::string out = buf;
+    const size_t digitsEnd = out.find_first_not_of("-0123456789");
+    const size_t end = digitsEnd == std::string::npos ? out.size() : digitsEnd;
+    for (size_t i = end; i > (out[0] == '-' ? 4u : 3u); i -= 3)
+        out.insert(i - 3, ",");
+    return out;
 }
 
 } // namespace

@@ -104,6 +104,19 @@ void leaveOutSamples(Evidence &e, SampleRuns samples, bool picked)
 
 } // namespace
 
+std::vector<RunSummary> filteredRuns(const Store &store, const RunSelection &sel)
+{
+    RunFilter filter;
+    filter.scenarioContains = sel.scenario;
+    filter.since = sel.since;
+    filter.until = sel.until;
+    std::vector<RunSummary> out = store.runs(filter);
+    std::erase_if(out, [&sel](const RunSummary &s) {
+        return (!sel.tool.empty() && s.tool != sel.tool) || (!sel.target.empty() && s.target != sel.target);
+    });
+    return out;
+}
+
 Evidence readEvidence(const Store &store, const EvidenceSelection &selection, bool sizingOnly)
 {
     Evidence e;
@@ -128,16 +141,9 @@ Evidence readEvidence(const Store &store, const EvidenceSelection &selection, bo
             if (sel.matches(r))
                 e.runs.push_back(std::move(r));
     } else {
-        RunFilter filter;
-        filter.scenarioContains = sel.scenario;
-        filter.since = sel.since;
-        filter.until = sel.until;
-        for (const RunSummary &s : store.runs(filter)) {
-            if ((!sel.tool.empty() && s.tool != sel.tool) || (!sel.target.empty() && s.target != sel.target))
-                continue;
+        for (const RunSummary &s : filteredRuns(store, sel))
             if (auto d = store.run(s.runKey))
                 keep(std::move(*d), sel);
-        }
     }
     leaveOutSamples(e, selection.samples, !sel.runs.empty());
     return e;

@@ -9,6 +9,7 @@
 // readEvidence() reads the store (call it on the store's thread); the rest is pure.
 
 #include "model/records.h"
+#include "model/store.h"
 #include "model/sweep.h"
 
 #include <optional>
@@ -16,8 +17,6 @@
 #include <vector>
 
 namespace plimsoll {
-
-class Store;
 
 // Whether the sample runs (`plimsoll samples install`) take part. Auto: only while the
 // selection holds no real run, so a store that has its own measurements sizes from them.
@@ -50,6 +49,10 @@ struct Evidence
     // selection holds 3 real runs" or "sizing from the 6 sample runs: no real run has …".
     std::string note;
 };
+
+// The runs a filter selects (RunSelection without picked keys), as summaries: what the window
+// counts while the user types, and what readEvidence() reads in full.
+std::vector<RunSummary> filteredRuns(const Store &store, const RunSelection &filter);
 
 // The runs `selection` chooses. With `sizingOnly`, a filter reads only the runs that carry what
 // the sizing models learn from (readSizingRuns), which on a store of nightly history is far

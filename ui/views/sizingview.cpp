@@ -4,6 +4,7 @@
 #include "model/store.h"
 #include "model/units.h"
 #include "ui/latesttask.h"
+#include "ui/widgets/evidencedialog.h"
 #include "ui/widgets/ratefield.h"
 
 #include <QCheckBox>
@@ -17,6 +18,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStyle>
@@ -183,7 +185,35 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     brokersLayout->addWidget(m_brokerWhy);
     left->addWidget(brokers);
     left->addStretch();
+    m_evidenceLabel = new QLabel(this);
+    m_evidenceLabel->setObjectName(QStringLiteral("evidenceLabel"));
+    m_evidenceLabel->setWordWrap(true);
+    m_evidenceLabel->setTextFormat(Qt::PlainText);
+    m_samples = new QComboBox(this);
+    m_samples->setObjectName(QStringLiteral("viewSamplesCombo"));
+    m_samples->addItem(tr("Samples: auto"), int(SampleRuns::Auto));
+    m_samples->addItem(tr("Samples: included"), int(SampleRuns::Include));
+    m_samples->addItem(tr("Samples: left out"), int(SampleRuns::Exclude));
+    m_samples->setToolTip(tr("Sample runs take part: auto leaves them out once the runs hold sizing "
+                             "evidence of your own (the CLI's --samples)"));
+    connect(m_samples, &QComboBox::currentIndexChanged, this, [this] {
+        EvidenceSelection sel = m_evidence;
+        sel.samples = SampleRuns(m_samples->currentData().toInt());
+        if (!(sel == m_evidence))
+            setEvidenceSelection(sel);
+    });
+    auto *choose = new QPushButton(tr("Choose runs…"), this);
+    choose->setObjectName(QStringLiteral("chooseRunsButton"));
+    choose->setToolTip(tr("Size from every run, the runs a filter selects, or runs picked by hand "
+                          "(the CLI's --run, --scenario, --tool, --target, --since, --until)"));
+    connect(choose, &QPushButton::clicked, this, &SizingView::chooseRuns);
+    auto *evidenceRow = new QHBoxLayout;
+    evidenceRow->addWidget(m_evidenceLabel, 1);
+    evidenceRow->addWidget(m_samples);
+    evidenceRow->addWidget(choose);
+
     auto *right = new QVBoxLayout;
+    right->addLayout(evidenceRow);
     right->addWidget(m_caveats);
     right->addWidget(m_table, 3);
     right->addWidget(new QLabel(tr("Reasoning"), this));
@@ -247,6 +277,7 @@ void SizingView::reload()
         [this](const std::shared_ptr<const Fitted> &fitted) {
             m_lastEvidence = fitted->evidence;
             m_sizer = std::make_unique<Sizer>(fitted->models);
+            showEvidence();
             emit modelsLoaded();
             recompute();
         },
@@ -256,8 +287,31 @@ void SizingView::reload()
 void SizingView::setEvidenceSelection(const EvidenceSelection &selection)
 {
     m_evidence = selection;
+    {
+        const QSignalBlocker block(m_samples);
+        m_samples->setCurrentIndex(m_samples->findData(int(selection.samples)));
+    }
     m_status->setText(tr("Fitting the models to %1…").arg(QString::fromStdString(selection.describe())));
     reload();
+}
+
+void SizingView::chooseRuns()
+{
+    auto *dialog = new EvidenceDialog(storePath(), m_evidence, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { setEvidenceSelection(dialog->selection()); });
+    dialog->open();
+}
+
+void SizingView::showEvidence()
+{
+    const Evidence &e = m_lastEvidence;
+    QString text = tr("Sizing from %1 (%2)")
+                       .arg(e.runs.size() == 1 ? tr("1 run") : tr("%1 runs").arg(e.runs.size()),
+                            QString::fromStdString(m_evidence.describe()));
+    if (!e.note.empty())
+        text += QStringLiteral(" · ") + QString::fromStdString(e.note);
+    m_evidenceLabel->setText(text);
 }
 
 void SizingView::setInputs(const SizingInputs &in)

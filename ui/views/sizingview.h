@@ -56,6 +56,10 @@ public:
     QLabel *caveatsLabel() const { return m_caveats; }
     // What qualifies the numbers: the sizing's warnings, weak fits, models that disagree.
     const QStringList &caveats() const { return m_caveatList; }
+    QLabel *evidenceLabel() const { return m_evidenceLabel; }
+    QComboBox *samplesCombo() const { return m_samples; } // auto, include, exclude
+    // Opens the run chooser (EvidenceDialog) over the view; returns at once.
+    void chooseRuns();
     QSlider *rateSlider() const { return m_rateSlider; } // k records/s
     QSlider *headroomSlider() const { return m_headroom; }
     QCheckBox *nodeLossCheck() const { return m_nodeLoss; }
@@ -90,6 +94,7 @@ private:
     void showReasoning();
     void showBars();
     void keyPatternEdited();
+    void showEvidence();
 
     RateField *m_rate = nullptr;
     QSlider *m_rateSlider = nullptr;
@@ -121,6 +126,8 @@ private:
     LatestTask *m_loader = nullptr;
     std::unique_ptr<Sizer> m_sizer;
     EvidenceSelection m_evidence;
+    QLabel *m_evidenceLabel = nullptr;
+    QComboBox *m_samples = nullptr;
     Evidence m_lastEvidence;
     bool m_settingInputs = false;
     SizingResult m_result;
