@@ -196,13 +196,16 @@ const std::vector<Case> kCases = {
       "data[].scenario", "data[].x", "data[].y"}},
     {"plimsoll size --rate 600k [--record-size 700B] [--retention 60s] [--compression R] [--replication 2] [--p99 250ms] "
      "[--headroom 20%] [--tolerate-node-loss] [--flex] [--tiered --local-retention 60s] [--trim-tick 1s] "
-     "[--cpu-limit 0.9] [--topic logs] [--key-pattern P] [--broker-model auto|fitted|cpu|rule] [--run RUN...] [--json]",
+     "[--cpu-limit 0.9] [--topic logs] [--key-pattern P] [--broker-model auto|fitted|cpu|rule] [--run RUN]... "
+     "[--scenario TEXT] [--tool T] [--target T] [--since T] [--until T] [--samples auto|include|exclude] [--json]",
      {"size", "--rate", "600k", "--record-size", "700B", "--retention", "60s", "--compression", "4", "--replication",
       "2", "--p99", "250ms", "--headroom", "20%", "--tolerate-node-loss", "--flex", "--tiered", "--local-retention",
       "60s", "--trim-tick", "1s", "--cpu-limit", "0.9", "--topic", "logs", "--key-pattern",
       "korvet:stream:{topic}:{partition}", "--broker-model", "auto", "--run", kPipelineRun,
-      "--run", "sample:korvet-redis-flex", "--run", "sample:korvet-remote-archival", "--json"}, {}, {}, 0,
-     {"brokers", "redis_nodes", "shards", "partitions", "memory_total_bytes", "memory_per_shard_bytes", "p99_s",
+      "--run", "sample:korvet-redis-flex", "--run", "sample:korvet-remote-archival", "--scenario", "/",
+      "--since", "2026-01-01", "--until", "2027-01-01",
+      "--samples", "auto", "--json"}, {}, {}, 0,
+     {"evidence.runs", "evidence.note", "brokers", "redis_nodes", "shards", "partitions", "memory_total_bytes", "memory_per_shard_bytes", "p99_s",
       "bottleneck", "utilization[].component", "utilization[].utilization", "utilization[].limit", "warnings",
       "lines[].key", "lines[].label", "lines[].value", "lines[].display", "lines[].reasoning", "lines[].runs",
       "broker_models.taken", "broker_models.why", "broker_models.answers[].model", "broker_models.answers[].units",

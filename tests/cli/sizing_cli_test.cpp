@@ -2,6 +2,7 @@
 // holding the bundled sample runs.
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -31,9 +32,9 @@ protected:
         delete s_dir;
         s_dir = nullptr;
     }
-    static Result plimsoll(QStringList args)
+    static Result plimsoll(QStringList args, const QString &db = {})
     {
-        args.prepend(s_dir->filePath("store.db"));
+        args.prepend(db.isEmpty() ? s_dir->filePath("store.db") : db);
         args.prepend("--db");
         QProcess p;
         QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
@@ -159,4 +160,60 @@ TEST_F(SizingCli, BudgetSelectsTheBestPointPerConfiguration)
     const Result none = plimsoll({"budget", "--p99", "1ms", "--json"});
     ASSERT_EQ(none.exitCode, 0);
     EXPECT_FALSE(none.json()["overall"]["found"].get<bool>());
+}
+
+// The runs a sizing rests on: the sample runs count while the store has nothing of its own, are
+// left out (and said to be) once a ramp of one's own is imported, and come back when asked.
+TEST_F(SizingCli, SampleRunsStepAsideForRunsOfOnesOwn)
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath("own.db");
+    ASSERT_EQ(plimsoll({"samples", "install"}, db).exitCode, 0);
+    Result r = plimsoll({"size", "--rate", "600k", "--samples", "exclude"}, db);
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("6 sample runs left out as asked; --samples include uses them"), std::string::npos) << r.err;
+    EXPECT_EQ(plimsoll({"size", "--rate", "600k", "--samples", "some"}, db).exitCode, 2);
+    r = plimsoll({"size", "--rate", "600k", "--since", "2026-13-01"}, db);
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("2026-13-01"), std::string::npos) << r.err;
+
+    // A ramp of one's own at half the samples' per-shard capacity: 3 steps, 12 shards.
+    const QString ramp = dir.filePath("own.jsonl");
+    {
+        QFile f(ramp);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        for (int producers : {1, 2, 4}) {
+            const nlohmann::json line = {
+                {"format", "plimsoll-trend/1"}, {"run_key", "own:ramp"}, {"timestamp", "2026-11-30T02:00:00Z"},
+                {"tool", "korvet-pipeline-benchmark"}, {"target", "korvet"},
+                {"scenario", "pipeline/produce/step-" + std::to_string(producers)}, {"kind", "ramp-step"},
+                {"topology", {{"brokers", 3}, {"shards", 12}, {"partitions", 48}, {"producers", producers}}},
+                {"metrics", {{"records_per_s", 50000.0 * producers}, {"broker_cpu_avg", 0.05 * producers},
+                             {"shard_cpu_max", 0.2 * producers}, {"latency_p99_s", 0.005}}}};
+            f.write(QByteArray::fromStdString(line.dump()) + "\n");
+        }
+    }
+    ASSERT_EQ(plimsoll({"import", ramp}, db).exitCode, 0);
+    r = plimsoll({"size", "--rate", "600k", "--json"}, db);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    nlohmann::json own = r.json();
+    EXPECT_EQ(own["evidence"]["runs"], nlohmann::json::array({"own:ramp"}));
+    EXPECT_EQ(own["evidence"]["samples_left_out"], 6);
+    // 50k records/s on 12 shards at 20 % CPU: 4,167 per shard at 20 %, 18,750 at 90 %: 600k needs 32.
+    EXPECT_EQ(own["shards"], 32);
+    r = plimsoll({"size", "--rate", "600k"}, db);
+    EXPECT_EQ(r.out.rfind("Evidence: every run (1 run; 6 sample runs left out: the selection holds 1 run of your own "
+                          "with sizing evidence)",
+                          0),
+              0u)
+        << r.out;
+    r = plimsoll({"size", "--rate", "600k", "--samples", "include", "--json"}, db);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.json()["evidence"]["runs"].size(), 7u);
+    EXPECT_EQ(r.json()["evidence"]["samples_left_out"], 0);
+    // Picked by hand, a sample counts, as picked.
+    r = plimsoll({"size", "--rate", "600k", "--run", kRamp, "--json"}, db);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.json()["shards"], 24);
+    EXPECT_EQ(plimsoll({"size", "--rate", "600k", "--run", "no-such-run"}, db).exitCode, 1);
 }
