@@ -281,6 +281,14 @@ ClusterSlotMap readClusterSlotMap(const std::string &hostPort, std::chrono::mill
         map.error = hostPort + ": " + map.source + " lists no slots (is the cluster created?)";
         return map;
     }
+    // In slot order, masters by their first slot: CLUSTER SHARDS lists shards in no stated
+    // order, and one cluster must read the same through either command.
+    std::sort(map.ranges.begin(), map.ranges.end(),
+              [](const SlotRange &a, const SlotRange &b) { return a.start < b.start; });
+    map.masters.clear();
+    for (const SlotRange &r : map.ranges)
+        if (std::find(map.masters.begin(), map.masters.end(), r.shard) == map.masters.end())
+            map.masters.push_back(r.shard);
     map.ok = true;
     return map;
 }

@@ -26,8 +26,8 @@ struct ClusterSlotMap
     bool ok = false;
     std::string error;
     std::string source;               // "CLUSTER SHARDS" or "CLUSTER SLOTS"
-    std::vector<SlotRange> ranges;    // shard = the master's HOST:PORT
-    std::vector<std::string> masters; // HOST:PORT, in the order first seen
+    std::vector<SlotRange> ranges;    // shard = the master's HOST:PORT; by first slot
+    std::vector<std::string> masters; // HOST:PORT, by the first slot each owns
 };
 
 ClusterSlotMap readClusterSlotMap(const std::string &hostPort, std::chrono::milliseconds timeout);

@@ -148,6 +148,32 @@ TEST_F(ClusterPlacement, PredictedShardsMatchCrc16AndTheKeysMeasuredThere)
     EXPECT_NE(text.out.find("measured: 24 stream keys"), std::string::npos) << text.out;
 }
 
+// A server that does not answer CLUSTER SHARDS (before Redis 7, or a user without the right to
+// it) is read through CLUSTER SLOTS, and gives the same slot map. The real server is made to
+// refuse CLUSTER SHARDS with an ACL rule for the test's duration.
+TEST_F(ClusterPlacement, WithoutClusterShardsTheSlotMapComesFromClusterSlots)
+{
+    const QStringList args{"placement", "--cluster", QString::fromStdString(m_seed), "--topic", "fallback",
+                           "--partitions", "48", "--json"};
+    const Result viaShards = plimsoll(args);
+    ASSERT_EQ(viaShards.exitCode, 0) << viaShards.err;
+    const QString seedPort = QString::fromStdString(m_seed.substr(m_seed.rfind(':') + 1));
+    auto acl = [&](const char *rule) {
+        return run("redis-cli", {"-h", "127.0.0.1", "-p", seedPort, "ACL", "SETUSER", "default", rule});
+    };
+    ASSERT_EQ(acl("-cluster|shards").out, "OK\n");
+    const Result refused = run("redis-cli", {"-h", "127.0.0.1", "-p", seedPort, "CLUSTER", "SHARDS"});
+    const Result viaSlots = plimsoll(args);
+    EXPECT_EQ(acl("+cluster|shards").out, "OK\n");
+    EXPECT_NE(refused.out.find("NOPERM"), std::string::npos) << refused.out << refused.err;
+    ASSERT_EQ(viaSlots.exitCode, 0) << viaSlots.err;
+    const auto a = nlohmann::json::parse(viaShards.out), b = nlohmann::json::parse(viaSlots.out);
+    EXPECT_EQ(a["cluster"]["source"], "CLUSTER SHARDS");
+    EXPECT_EQ(b["cluster"]["source"], "CLUSTER SLOTS");
+    EXPECT_EQ(a["shards"], b["shards"]); // each master's slots and partitions
+    EXPECT_EQ(a["max_skew"], b["max_skew"]);
+}
+
 TEST_F(ClusterPlacement, DomainsAndAnUnreachableCluster)
 {
     EXPECT_EQ(plimsoll({"placement", "--partitions", "8"}).exitCode, 2);
