@@ -74,6 +74,9 @@ void addSizingOptions(CLI::App *cmd, SizeArgs &a)
                     "Broker count from: auto, fitted (a fit across runs over the broker count), "
                     "cpu (the ramp's CPU per record) or rule (+1 broker per ~200k)")
         ->capture_default_str();
+    cmd->add_option("--skew-target", a.skewTarget,
+                    "Largest placement skew the partition count may have (" + SizingInputs::kSkewTarget.describe() + ")")
+        ->capture_default_str();
     cmd->add_option("--key-pattern", a.keyPattern,
                     "Stream key of a partition, for placement ({topic}, {partition})")
         ->capture_default_str();
@@ -178,6 +181,7 @@ std::optional<ParsedSizing> parseSizingArgs(const SizeArgs &a, std::string *erro
         return std::nullopt;
     }
     in.keyPattern = a.keyPattern;
+    in.skewTarget = a.skewTarget;
     out.options.cpuLimit = a.cpuLimit;
     out.options.saturation.cpuLimit = a.cpuLimit;
     if (std::string problem = in.validate("--"); !problem.empty()) {

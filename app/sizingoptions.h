@@ -18,7 +18,7 @@ struct SizeArgs
 {
     std::string rate, recordSize = "700B", retention = "60s", p99 = "250ms", headroom = "0",
                 localRetention = "60s", trimTick = "1s";
-    double compression = 1, cpuLimit = 0.90;
+    double compression = 1, cpuLimit = 0.90, skewTarget = 0;
     int replication = 2;
     bool nodeLoss = false, flex = false, tiered = false;
     std::string topic = "logs";

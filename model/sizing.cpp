@@ -78,6 +78,11 @@ std::string SizingInputs::validate(const std::string &prefix) const
         kLocalRetentionS.check(prefix + "local-retention", localRetentionS),
         kTrimTickS.check(prefix + "trim-tick", trimTickS),
         kShardsPerNode.check(prefix + "shards-per-node", shardsPerNode),
+        kSkewTarget.check(prefix + "skew-target", skewTarget),
+        skewTarget > 0 && skewTarget < 1
+            ? std::optional<std::string>(prefix + "skew-target must be 1 or more (max/mean partitions per shard), "
+                                         "or 0 for the measured configuration's (got " + fmt("%g", skewTarget) + ")")
+            : std::nullopt,
         kNodeRamBytes.check(prefix + "node-ram", nodeRamBytes),
         kNodeRamUsable.check(prefix + "node-ram-usable", nodeRamUsable),
     };
@@ -95,10 +100,9 @@ const SizingLine *SizingResult::line(const std::string &key) const
     return nullptr;
 }
 
-const Sizer::Partitions &Sizer::partitionsFor(int shards, int brokers, const std::string &topic,
-                                              const std::string &keyPattern) const
+const Sizer::Partitions &Sizer::partitionsFor(int shards, int brokers, const SizingInputs &in) const
 {
-    const auto key = std::make_tuple(shards, brokers, topic, keyPattern);
+    const auto key = std::make_tuple(shards, brokers, in.topic, in.keyPattern, in.skewTarget);
     auto it = m_partitionCache.find(key);
     if (it != m_partitionCache.end())
         return it->second;
@@ -109,12 +113,21 @@ const Sizer::Partitions &Sizer::partitionsFor(int shards, int brokers, const std
     PartitionPlanInputs pin;
     pin.shards = shards;
     pin.brokers = brokers;
-    pin.topic = topic;
-    pin.keyPattern = keyPattern;
+    pin.topic = in.topic;
+    pin.keyPattern = in.keyPattern;
     pin.measuredShards = m_models.rampShards;
     pin.measuredPartitions = m_models.rampPartitions;
+    if (in.skewTarget > 0)
+        pin.skewTarget = in.skewTarget;
     const PartitionPlan plan = planPartitions(pin);
-    return m_partitionCache.emplace(key, Partitions{plan.partitions, plan.skew, plan.reason, plan.target})
+    double measuredSkew = 0;
+    if (m_models.rampShards > 0 && m_models.rampPartitions > 0) {
+        const PlacementResult measured = Placement::evenShards(m_models.rampShards, in.keyPattern)
+                                             .place(in.topic, m_models.rampPartitions);
+        if (measured.ok)
+            measuredSkew = measured.maxSkew;
+    }
+    return m_partitionCache.emplace(key, Partitions{plan.partitions, plan.skew, plan.reason, plan.target, measuredSkew})
         .first->second;
 }
 
@@ -271,7 +284,7 @@ SizingResult Sizer::size(const SizingInputs &in) const
                              "(a sustained run and one that hits OOM) and import it to size Flex");
     for (int pass = 0; pass < 4; ++pass) {
         shards = roundUpTo(shards, nodes);
-        parts = partitionsFor(shards, brokers, in.topic, in.keyPattern);
+        parts = partitionsFor(shards, brokers, in);
         mem.skew = parts.skew;
         mem.shards = shards;
         memory = estimateMemory(m.storedBytes, mem);
@@ -316,7 +329,7 @@ SizingResult Sizer::size(const SizingInputs &in) const
     if (in.tolerateNodeLoss) {
         ++brokers;
         ++nodes;
-        parts = partitionsFor(shards, brokers, in.topic, in.keyPattern);
+        parts = partitionsFor(shards, brokers, in);
         brokerWhy += "; +1 to survive losing one";
         nodeWhy += "; +1 to survive losing one";
     }
@@ -326,6 +339,13 @@ SizingResult Sizer::size(const SizingInputs &in) const
                              " shards is above the target " + fmt("%.2f", parts.target) +
                              ": the hottest shard carries that much more than the mean, and memory "
                              "is sized for it");
+    else if (parts.measuredSkew > 0 && parts.skew > parts.measuredSkew + 1e-9)
+        r.warnings.push_back("placement skew " + fmt("%.2f", parts.skew) + " of " + std::to_string(parts.count) +
+                             " partitions over " + std::to_string(shards) + " shards is above the " +
+                             fmt("%.2f", parts.measuredSkew) + " of the measured configuration (" +
+                             std::to_string(m_models.rampPartitions) + " on " + std::to_string(m_models.rampShards) +
+                             "), whose per-shard capacity the sizing uses: the hottest shard will run hotter "
+                             "than its CPU figure says");
     r.brokers = brokers;
     r.redisNodes = nodes;
     r.shards = shards;

@@ -38,6 +38,9 @@ struct SizingInputs
     std::string topic = "logs";    // for partition placement
     std::string keyPattern = kKorvetStreamKeyPattern; // stream key of a partition (placement.h)
     int shardsPerNode = 0;         // 0: as measured (or 8)
+    // Largest placement skew (max/mean partitions per shard) the partition count may have; 0:
+    // the skew of the configuration the capacity ramp measured (placement.h planPartitions).
+    double skewTarget = 0;
     double nodeRamBytes = 52.0 * 1024 * 1024 * 1024; // per Redis node (the seed's r6i.2xlarge pod)
     double nodeRamUsable = 0.75;   // database ÷ node RAM (the seed: 120 GB on 3 × 52 GB)
 
@@ -54,6 +57,8 @@ struct SizingInputs
         Domain::between(0, 1).withNote("a fraction of the target: 0.2 or 20% sizes for 20 % more");
     static constexpr Domain kLocalRetentionS = Domain::above(0, "s");
     static constexpr Domain kTrimTickS = Domain::above(0, "s");
+    static constexpr Domain kSkewTarget =
+        Domain::atLeast(0).withNote("max/mean partitions per shard, 1 or more; 0 takes the measured configuration's");
     static constexpr Domain kShardsPerNode = Domain::count(0, 1000).withNote("0 takes it from the runs");
     static constexpr Domain kNodeRamBytes = Domain::above(0, "B");
     static constexpr Domain kNodeRamUsable = Domain::aboveUpTo(0, 1);
@@ -127,12 +132,12 @@ private:
         double skew = 1;
         std::string reason;
         double target = kDefaultSkewTarget; // the skew the count was searched for
+        double measuredSkew = 0; // of the configuration the capacity ramp measured (0: unknown)
     };
-    const Partitions &partitionsFor(int shards, int brokers, const std::string &topic,
-                                    const std::string &keyPattern) const;
+    const Partitions &partitionsFor(int shards, int brokers, const SizingInputs &in) const;
 
     SizingModels m_models;
-    mutable std::map<std::tuple<int, int, std::string, std::string>, Partitions> m_partitionCache;
+    mutable std::map<std::tuple<int, int, std::string, std::string, double>, Partitions> m_partitionCache;
 };
 
 } // namespace plimsoll

@@ -196,12 +196,13 @@ const std::vector<Case> kCases = {
       "data[].scenario", "data[].x", "data[].y"}},
     {"plimsoll size --rate 600k [--record-size 700B] [--retention 60s] [--compression R] [--replication 2] [--p99 250ms] "
      "[--headroom 20%] [--tolerate-node-loss] [--flex] [--tiered --local-retention 60s] [--trim-tick 1s] "
-     "[--cpu-limit 0.9] [--topic logs] [--key-pattern P] [--broker-model auto|fitted|cpu|rule] [--run RUN]... "
+     "[--cpu-limit 0.9] [--topic logs] [--key-pattern P] [--skew-target S] [--broker-model auto|fitted|cpu|rule] "
+     "[--run RUN]... "
      "[--scenario TEXT] [--tool T] [--target T] [--since T] [--until T] [--samples auto|include|exclude] [--json]",
      {"size", "--rate", "600k", "--record-size", "700B", "--retention", "60s", "--compression", "4", "--replication",
       "2", "--p99", "250ms", "--headroom", "20%", "--tolerate-node-loss", "--flex", "--tiered", "--local-retention",
       "60s", "--trim-tick", "1s", "--cpu-limit", "0.9", "--topic", "logs", "--key-pattern",
-      "korvet:stream:{topic}:{partition}", "--broker-model", "auto", "--run", kPipelineRun,
+      "korvet:stream:{topic}:{partition}", "--skew-target", "0", "--broker-model", "auto", "--run", kPipelineRun,
       "--run", "sample:korvet-redis-flex", "--run", "sample:korvet-remote-archival", "--scenario", "/",
       "--since", "2026-01-01", "--until", "2027-01-01",
       "--samples", "auto", "--json"}, {}, {}, 0,

@@ -261,6 +261,27 @@ TEST(Sizing, CaveatsSayByHowMuchAndWhatIsMissing)
     EXPECT_TRUE(warned(skewed, "is above the target 1.25")) << skewed.partitionSkew;
     EXPECT_FALSE(warned(Sizer(unmeasured).size({.rate = 600000}), "is above the target"));
 
+    // With the measured configuration, a stated skew target: one no count can meet says so;
+    // one above the measured skew (96 on 24: 2.25) lets a more skewed count through, and the
+    // sizing says the measured per-shard capacity then flatters the hottest shard.
+    SizingInputs tight{.rate = 600000};
+    tight.skewTarget = 1.05;
+    const SizingResult unmet = sampleSizer().size(tight);
+    ASSERT_TRUE(unmet.ok) << unmet.error;
+    EXPECT_TRUE(warned(unmet, "is above the target 1.05")) << unmet.partitionSkew;
+    EXPECT_GT(unmet.partitionSkew, 1.05);
+    SizingInputs loose{.rate = 900000};
+    loose.skewTarget = 4;
+    const SizingResult hotter = sampleSizer().size(loose);
+    ASSERT_TRUE(hotter.ok) << hotter.error;
+    EXPECT_GT(hotter.partitionSkew, 2.25);
+    EXPECT_TRUE(warned(hotter, "is above the 2.25 of the measured configuration (96 on 24)"))
+        << hotter.partitionSkew;
+    SizingInputs bad{.rate = 600000};
+    bad.skewTarget = 0.5;
+    EXPECT_EQ(bad.validate("--"), "--skew-target must be 1 or more (max/mean partitions per shard), or 0 for "
+                                  "the measured configuration's (got 0.5)");
+
     unmeasured.flex = FlexModel{};
     SizingInputs flex{.rate = 200000};
     flex.flex = true;

@@ -492,3 +492,26 @@ TEST_F(SizingViews, EvidenceChosenInTheWindowSizesAsTheCommandLine)
                     "samples included");
     savePng(&view, QStringLiteral("sizing-evidence-1024x700.png"), {1024, 700});
 }
+
+// The skew target, typed in the window as on the CLI (--skew-target): one no count can meet
+// shows its caveat where the numbers are, and the sizing equals the command line's.
+TEST_F(SizingViews, SkewTargetShowsItsCaveatAndSizesAsTheCommandLine)
+{
+    SizingView view(m_path);
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.modelsReady() && view.result().ok; }));
+    auto *skew = view.findChild<QDoubleSpinBox *>(QStringLiteral("skewTargetSpin"));
+    ASSERT_NE(skew, nullptr);
+    EXPECT_EQ(skew->text(), QStringLiteral("as measured"));
+    EXPECT_EQ(view.inputs().skewTarget, 0);
+    EXPECT_EQ(view.resultText("partitions"), "96");
+    skew->setValue(1.05);
+    EXPECT_TRUE(view.caveatsLabel()->text().contains(QStringLiteral("is above the target 1.05")))
+        << view.caveatsLabel()->text().toStdString();
+    expectSameLines(view, cliSize(m_path, {QStringLiteral("--rate"), QStringLiteral("600k"),
+                                           QStringLiteral("--skew-target"), QStringLiteral("1.05")}),
+                    "skew 1.05");
+    skew->setValue(skew->minimum());
+    EXPECT_EQ(view.resultText("partitions"), "96");
+    EXPECT_FALSE(view.caveatsLabel()->text().contains(QStringLiteral("is above the target")));
+}

@@ -86,6 +86,16 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     m_brokerModel->addItem(tr("cpu: the ramp's CPU per record"), QStringLiteral("cpu"));
     m_brokerModel->addItem(tr("rule: +1 broker per ~200k"), QStringLiteral("rule"));
     m_brokerModel->setToolTip(tr("Which broker answer the sizing takes (the CLI's --broker-model)"));
+    m_skewTarget = new QDoubleSpinBox(this);
+    m_skewTarget->setObjectName(QStringLiteral("skewTargetSpin"));
+    // The minimum stands for 0, "the measured configuration's skew" (SizingInputs::skewTarget).
+    m_skewTarget->setRange(1, 64);
+    m_skewTarget->setSingleStep(0.05);
+    m_skewTarget->setDecimals(2);
+    m_skewTarget->setSpecialValueText(tr("as measured"));
+    m_skewTarget->setToolTip(tr("Largest max/mean partitions per shard the partition count may have; "
+                                "'as measured' takes the skew of the configuration the ramp measured "
+                                "(the CLI's --skew-target)"));
     m_goodKeyPattern = kKorvetStreamKeyPattern;
     m_keyPattern = new QLineEdit(QString::fromStdString(m_goodKeyPattern), this);
     m_keyPattern->setObjectName(QStringLiteral("keyPatternEdit"));
@@ -124,6 +134,7 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     keyBox->addWidget(m_keyPattern);
     keyBox->addWidget(m_keyPatternError);
     form->addRow(tr("Stream keys"), keyBox);
+    form->addRow(tr("Skew target"), m_skewTarget);
     auto *inputs = new QGroupBox(tr("Target"), this);
     inputs->setLayout(form);
 
@@ -241,7 +252,7 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     connect(m_tiered, &QCheckBox::toggled, m_localRetention, &QWidget::setEnabled);
     for (QSpinBox *s : {m_recordSize, m_retention, m_replication, m_localRetention})
         connect(s, &QSpinBox::valueChanged, this, &SizingView::recompute);
-    for (QDoubleSpinBox *s : {m_compression, m_p99})
+    for (QDoubleSpinBox *s : {m_compression, m_p99, m_skewTarget})
         connect(s, &QDoubleSpinBox::valueChanged, this, &SizingView::recompute);
     connect(m_headroom, &QSlider::valueChanged, this, &SizingView::recompute);
     for (QCheckBox *c : {m_nodeLoss, m_flex, m_tiered})
@@ -323,7 +334,8 @@ void SizingView::setInputs(const SizingInputs &in)
                                          QSignalBlocker(m_p99), QSignalBlocker(m_headroom),
                                          QSignalBlocker(m_nodeLoss), QSignalBlocker(m_flex),
                                          QSignalBlocker(m_tiered), QSignalBlocker(m_localRetention),
-                                         QSignalBlocker(m_brokerModel), QSignalBlocker(m_keyPattern)};
+                                         QSignalBlocker(m_brokerModel), QSignalBlocker(m_keyPattern),
+                                         QSignalBlocker(m_skewTarget)};
         m_rate->setText(QString::fromStdString(rateInputText(in.rate, in.bytesPerS)));
         if (in.rate > 0)
             m_rateSlider->setValue(int(std::clamp<double>(std::lround(in.rate / 1000), 10, 2000)));
@@ -341,6 +353,7 @@ void SizingView::setInputs(const SizingInputs &in)
         const int model = m_brokerModel->findData(QString::fromLatin1(toString(in.brokerModel)));
         m_brokerModel->setCurrentIndex(std::max(0, model));
         m_keyPattern->setText(QString::fromStdString(in.keyPattern));
+        m_skewTarget->setValue(in.skewTarget >= 1 ? in.skewTarget : m_skewTarget->minimum());
         m_goodKeyPattern = in.keyPattern;
         m_keyPatternError->hide();
     }
@@ -365,6 +378,7 @@ SizingInputs SizingView::inputs() const
     in.brokerModel = brokerModelFromString(m_brokerModel->currentData().toString().toStdString())
                          .value_or(BrokerModel::Auto);
     in.keyPattern = m_goodKeyPattern;
+    in.skewTarget = m_skewTarget->value() <= m_skewTarget->minimum() ? 0 : m_skewTarget->value();
     return in;
 }
 

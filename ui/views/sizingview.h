@@ -110,6 +110,7 @@ private:
     QCheckBox *m_tiered = nullptr;
     QComboBox *m_brokerModel = nullptr;
     QLineEdit *m_keyPattern = nullptr;
+    QDoubleSpinBox *m_skewTarget = nullptr;
     QLabel *m_keyPatternError = nullptr;
     std::string m_goodKeyPattern;
     QSpinBox *m_localRetention = nullptr;
