@@ -98,9 +98,20 @@ std::vector<TrendSeries> TrendHistory::series(const std::string &scenario, const
                                               const ContractPolicies &policies) const
 {
     const ContractPolicy policy = policies.forScenario(scenario);
+    // The sample runs are transcribed figures, not a night of one's own: once a run of one's own
+    // measured this metric they stay out of its series (a sample among nightlies is a step
+    // that never happened).
+    const auto measures = [&](const RunRecord &r) {
+        const ScenarioRecord *s = findScenario(r, scenario);
+        return s && s->metric(metric).has_value();
+    };
+    const bool ownRuns = std::any_of(m_runs.begin(), m_runs.end(),
+                                     [&](const RunRecord &r) { return !r.sample && measures(r); });
     std::vector<TrendSeries> out;
     for (std::size_t i = 0; i < m_runs.size(); ++i) {
         const RunRecord &r = m_runs[i];
+        if (ownRuns && r.sample)
+            continue;
         const ScenarioRecord *s = findScenario(r, scenario);
         if (!s)
             continue;

@@ -55,7 +55,8 @@ public:
     std::vector<std::string> scenarioNames(const std::string &contains = {}) const;
     std::vector<std::string> metricNames(const std::string &scenario) const;
 
-    // Every series of one metric of one scenario, ordered by their first point.
+    // Every series of one metric of one scenario, ordered by their first point. Sample runs
+    // take part only while no run of one's own measured the metric.
     std::vector<TrendSeries> series(const std::string &scenario, const std::string &metric,
                                     const ContractPolicies &policies) const;
     // The series the given run belongs to for this scenario and metric, restricted to points

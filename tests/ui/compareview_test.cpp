@@ -163,6 +163,43 @@ TEST_F(CompareViewTest, TrendsMarksChangePointsAndBaseline)
     EXPECT_TRUE(view.grab().save(artifact("trends-change-points.png")));
 }
 
+// A sample run of the same scenario, target and tuning on night 15 is no night of one's own:
+// Trends and the series `plimsoll changes` reads both leave it out (no fake spike and recovery),
+// and the chart title says so.
+TEST_F(CompareViewTest, TrendsLeavesASampleRunOutOfANightlySeries)
+{
+    RunRecord sample = nightlyRun(15, "5a3p1e", 900000);
+    sample.runKey = "sample:night-15";
+    sample.timestamp = "2026-09-15T12:00:00Z";
+    sample.sample = true;
+    {
+        Store store(m_storePath.toStdString());
+        store.importSource({"sample:night", "plimsoll-trend", "sha-s", "test", "1", "2026-10-01T00:00:00Z", true},
+                           {sample});
+        const auto series = TrendHistory::load(store).series("nightly/pipeline/produce/step-16", "records_per_s", {});
+        size_t points = 0;
+        for (const TrendSeries &ts : series)
+            for (const TrendPoint &p : ts.points) {
+                ++points;
+                EXPECT_NE(p.runKey, "sample:night-15");
+            }
+        EXPECT_EQ(points, 30u);
+    }
+    TrendsView view(m_storePath);
+    view.resize(1000, 640);
+    view.show();
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.metricCombo()->count() > 0; }));
+    view.metricCombo()->setCurrentIndex(view.metricCombo()->findText("records_per_s"));
+    ASSERT_TRUE(waitUntil([&] { return view.plottedMetric() == "records_per_s" && view.pointCount() > 0; }));
+    EXPECT_EQ(view.pointCount(), 30);
+    for (const ChartPoint &p : view.points())
+        EXPECT_NE(p.runKey, "sample:night-15");
+    EXPECT_EQ(view.changePointIndexes(), std::vector<int>{20}); // only the real drop at night 21
+    EXPECT_TRUE(view.chartView()->chart()->title().contains("1 sample run left out"))
+        << view.chartView()->chart()->title().toStdString();
+}
+
 TEST(ComparisonTableModel, ShowsWhyAThroughputIsNotComparableAndCpuFollowsIt)
 {
     // Two ramp steps offered 20k and 10k records/s: the verdicts the model gives, as the table shows them.

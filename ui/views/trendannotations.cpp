@@ -92,9 +92,11 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     RunRecordFilter filter;
     filter.onlyScenario = scenario;
     std::size_t visited = 0;
-    Store(storePath).forEachRun(filter, [&](int64_t, RunRecord &&run) {
-        if (++visited % 4096 == 0)
-            giveUpWhenStopped();
+    // Sample runs wait aside: they are drawn only when no run of one's own measured the metric
+    // (as TrendHistory::series() cuts it).
+    std::vector<RunRecord> samples;
+    bool ownPoint = false;
+    const auto visit = [&](RunRecord &&run) {
         const ScenarioRecord &s = run.scenarios.front(); // the first of that name, as TrendHistory
         const int contract = contractOf(run, s);
         PointMark mark;
@@ -127,7 +129,23 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
                               std::move(run.imageDigest), tuning, *value,
                               double(time.toMSecsSinceEpoch())});
         out.marks.push_back(std::move(mark));
+    };
+    Store(storePath).forEachRun(filter, [&](int64_t, RunRecord &&run) {
+        if (++visited % 4096 == 0)
+            giveUpWhenStopped();
+        if (run.sample) {
+            if (run.scenarios.front().metric(metric))
+                samples.push_back(std::move(run));
+            return;
+        }
+        ownPoint = ownPoint || run.scenarios.front().metric(metric).has_value();
+        visit(std::move(run));
     });
+    if (ownPoint)
+        out.samplesLeftOut = int(samples.size());
+    else
+        for (RunRecord &run : samples)
+            visit(std::move(run));
 
     giveUpWhenStopped();
     const Direction direction = trendDirection(metric);

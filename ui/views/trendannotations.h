@@ -57,6 +57,7 @@ struct AnnotatedSeries
     std::vector<int> drawnNewBaselines;
     double minValue = 0, maxValue = 0;  // over every point, SI
     double firstMs = 0, lastMs = 0;
+    int samplesLeftOut = 0; // sample runs with the metric, left out beside runs of one's own
 };
 
 // Past a few points per pixel column a chart only gets slower, not more exact: a longer series

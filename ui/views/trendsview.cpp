@@ -386,8 +386,11 @@ void TrendsView::showSeries(LoadedSeries series)
     }
 
     const QString metric = QString::fromStdString(data.metric);
-    m_chart->setTitle(
-        QStringLiteral("%1 — %2").arg(QString::fromStdString(data.scenario), metric));
+    QString title = QStringLiteral("%1 — %2").arg(QString::fromStdString(data.scenario), metric);
+    if (data.samplesLeftOut > 0)
+        title += data.samplesLeftOut == 1 ? tr(" (1 sample run left out: your own runs measure it)")
+                                          : tr(" (%1 sample runs left out: your own runs measure it)").arg(data.samplesLeftOut);
+    m_chart->setTitle(title);
     setTimeRange(static_cast<qint64>(data.firstMs), static_cast<qint64>(data.lastMs));
     const double yMin = data.minValue * scale.factor, yMax = data.maxValue * scale.factor;
     const double ySpan = yMax - yMin;
