@@ -196,6 +196,11 @@ void MainWindow::registerView(StoreView *view)
         action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + index)));
     m_viewActions->addAction(action);
     connect(action, &QAction::triggered, this, [this, index] { m_sidebar->setCurrentRow(index); });
+    connect(view, &StoreView::sharedSettingsChanged, this, [this, view] {
+        for (StoreView *other : m_views)
+            if (other != view)
+                other->reloadWhenShown();
+    });
     connect(view, &StoreView::loadFailed, this, [this](const QString &message) {
         m_banner->showMessage(MessageBanner::Kind::Error,
                               tr("Cannot read the store: %1").arg(message));

@@ -14,9 +14,12 @@
 #include <QAbstractItemModelTester>
 #include <QChart>
 #include <QChartView>
+#include <QPushButton>
+#include <QLabel>
 #include <QComboBox>
 #include <QScatterSeries>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QThreadPool>
@@ -229,4 +232,61 @@ TEST(ComparisonTableModel, ShowsWhyAThroughputIsNotComparableAndCpuFollowsIt)
     EXPECT_EQ(cpu.data().toString(), "follows throughput");
     EXPECT_TRUE(cpu.data(Qt::ToolTipRole).toString().contains("per record")) << cpu.data(Qt::ToolTipRole).toString().toStdString();
     EXPECT_FALSE(cpu.data(Qt::BackgroundRole).isValid()) << "neither red nor green";
+}
+
+// A ramp's USL parameters read as a user reads them: λ in its throughput unit with its interval
+// beside it (no 7.733e+04, no interval in the Noise band column), a tiny κ as a power of ten,
+// and a fit without an interval says so instead of printing nan.
+TEST(ComparisonTableModel, UslParametersShowUnitsAndIntervalsBesideTheirValues)
+{
+    RunComparison c;
+    RampComparison ramp;
+    ramp.family = "pipeline/produce/";
+    ramp.factor = "producers";
+    ramp.metric = "records_per_s";
+    ParameterComparison lambda{"lambda", Direction::HigherIsBetter, 77330, 80000, {75100, 79800}, {}, Verdict::Unchanged};
+    ParameterComparison kappa{"kappa", Direction::LowerIsBetter, 0.0000211, 0.0000195, {}, {}, Verdict::Unchanged};
+    ramp.parameters = {lambda, kappa};
+    c.ramps = {ramp};
+    ComparisonTableModel model;
+    model.setComparison(c);
+    ASSERT_EQ(model.rowCount(), 2);
+    const QString base = model.index(0, ComparisonTableModel::Baseline).data().toString();
+    EXPECT_FALSE(base.contains("e+")) << base.toStdString();
+    EXPECT_TRUE(base.startsWith("77,330 rec/s")) << base.toStdString();
+    EXPECT_TRUE(base.contains(" – ")) << base.toStdString(); // its interval beside it
+    const QString current = model.index(0, ComparisonTableModel::Current).data().toString();
+    EXPECT_TRUE(current.endsWith("(no interval)")) << current.toStdString();
+    EXPECT_FALSE(current.contains("nan")) << current.toStdString();
+    EXPECT_EQ(model.index(0, ComparisonTableModel::NoiseBand).data().toString(), "—");
+    EXPECT_EQ(model.index(1, ComparisonTableModel::Baseline).data().toString(), "2.11 × 10⁻⁵ (no interval)");
+}
+
+// "Leave key out" can be taken back: the undo bar says what was left out, Undo puts the key
+// back in the contract and the runs are incompatible again.
+TEST_F(CompareViewTest, LeavingAKeyOutCanBeUndone)
+{
+    CompareView view(m_storePath);
+    view.resize(1100, 640);
+    view.show();
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.baselineCombo()->count() == 30; }));
+    view.setRuns("nightly-2026-09-29", "nightly-2026-09-30");
+    ASSERT_TRUE(waitUntil([&] { return view.comparison().current.runKey == "nightly-2026-09-30"; }));
+    ASSERT_EQ(view.incompatibleTable()->model()->rowCount(), 1);
+    EXPECT_FALSE(view.undoButton()->isVisibleTo(&view));
+    view.incompatibleTable()->selectRow(0);
+    ASSERT_TRUE(view.leaveKeyOutButton()->isEnabled());
+    QSignalSpy changed(&view, &StoreView::sharedSettingsChanged);
+    view.leaveKeyOutButton()->click();
+    ASSERT_TRUE(waitUntil([&] { return view.incompatibleTable()->model()->rowCount() == 0 && changed.count() == 1; }));
+    EXPECT_GT(view.deltaTable()->model()->rowCount(), 0);
+    EXPECT_TRUE(view.undoButton()->isVisibleTo(&view));
+    EXPECT_TRUE(view.undoLabel()->text().contains("Left tuning.batch.size out of the contract of"))
+        << view.undoLabel()->text().toStdString();
+    view.undoButton()->click();
+    ASSERT_TRUE(waitUntil([&] { return view.incompatibleTable()->model()->rowCount() == 1 && changed.count() == 2; }));
+    EXPECT_EQ(view.deltaTable()->model()->rowCount(), 0);
+    EXPECT_FALSE(view.undoButton()->isVisibleTo(&view));
+    EXPECT_TRUE(ContractPolicies::load(m_storePath.toStdString()).forScenario("nightly/pipeline/produce/step-16").excluded.empty());
 }

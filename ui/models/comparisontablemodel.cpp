@@ -4,6 +4,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QLocale>
 
 #include <cmath>
 
@@ -30,11 +31,25 @@ QColor verdictColor(Verdict v)
     return {};
 }
 
+// A plain number for reading: thousands grouped, four significant digits, and a power of ten
+// written out only where a decimal would need more than three leading zeros (a κ of 2e-5).
 QString number(double v)
 {
     if (std::isinf(v))
         return QStringLiteral("∞");
-    return QString::number(v, 'g', 4);
+    if (std::isnan(v))
+        return QStringLiteral("—");
+    const double a = std::abs(v);
+    if (a >= 1000)
+        return QLocale().toString(v, 'f', 0);
+    if (a == 0 || a >= 1e-3)
+        return QLocale().toString(v, 'g', 4);
+    const int exponent = int(std::floor(std::log10(a)));
+    static const char32_t kSuperscripts[] = {U'⁰', U'¹', U'²', U'³', U'⁴', U'⁵', U'⁶', U'⁷', U'⁸', U'⁹'};
+    QString power = QStringLiteral("⁻");
+    for (const QChar c : QString::number(-exponent))
+        power += QString::fromUcs4(&kSuperscripts[c.digitValue()], 1);
+    return QStringLiteral("%1 × 10%2").arg(QLocale().toString(v / std::pow(10, exponent), 'g', 3), power);
 }
 
 QString valueText(const std::string &metric, double v)
@@ -42,11 +57,11 @@ QString valueText(const std::string &metric, double v)
     return metric.empty() ? number(v) : displayMetric(metric, v);
 }
 
-QString intervalText(const UslInterval &ci)
+QString intervalText(const std::string &metric, const UslInterval &ci)
 {
-    if (std::isnan(ci.lo))
-        return QStringLiteral("—");
-    return QStringLiteral("%1 – %2").arg(number(ci.lo), number(ci.hi));
+    if (std::isnan(ci.lo) || std::isnan(ci.hi))
+        return QStringLiteral("no interval");
+    return QStringLiteral("%1 – %2").arg(valueText(metric, ci.lo), valueText(metric, ci.hi));
 }
 
 const char *parameterSymbol(const std::string &name)
@@ -78,7 +93,7 @@ void ComparisonTableModel::setComparison(const RunComparison &comparison)
             if (!m.note.empty())
                 why = QString::fromStdString(m.note) + QStringLiteral("\n") + why;
             m_rows.push_back({QString::fromStdString(s.scenario), QString::fromStdString(m.metric), m.metric,
-                              m.baseline, m.current, m.deltaPercent, m.noiseBand, {}, m.verdict, why});
+                              m.baseline, m.current, m.deltaPercent, m.noiseBand, {}, {}, false, m.verdict, why});
         }
     }
     for (const RampComparison &r : comparison.ramps) {
@@ -88,10 +103,12 @@ void ComparisonTableModel::setComparison(const RunComparison &comparison)
             std::optional<double> pct;
             if (p.baseline != 0 && std::isfinite(p.baseline) && std::isfinite(p.current))
                 pct = (p.current - p.baseline) / std::abs(p.baseline) * 100;
-            m_rows.push_back({ramp, QString::fromUtf8(parameterSymbol(p.name)), {}, p.baseline, p.current, pct,
-                              std::nullopt,
-                              QStringLiteral("%1 | %2").arg(intervalText(p.baselineCi), intervalText(p.currentCi)),
-                              p.verdict, tr("bootstrap intervals disjoint or not")});
+            // λ is a throughput per unit, in the fitted metric's unit; σ, κ and N* are plain.
+            const std::string unit = p.name == "lambda" ? r.metric : std::string();
+            Row row{ramp, QString::fromUtf8(parameterSymbol(p.name)), unit, p.baseline, p.current, pct,
+                    std::nullopt, intervalText(unit, p.baselineCi), intervalText(unit, p.currentCi), true,
+                    p.verdict, tr("a change when the bootstrap intervals of the two fits are disjoint")};
+            m_rows.push_back(std::move(row));
         }
     }
     endResetModel();
@@ -138,8 +155,10 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
         }
         role = Qt::DisplayRole;
     }
-    if (role == Qt::ToolTipRole && index.column() == NoiseBand && !r.band.isEmpty())
-        return tr("Bootstrap intervals, baseline | current");
+    if (role == Qt::ToolTipRole && r.parameter && (index.column() == Baseline || index.column() == Current))
+        return tr("95 % bootstrap interval: %1").arg(index.column() == Baseline ? r.baselineCi : r.currentCi);
+    if (role == Qt::ToolTipRole && r.parameter && index.column() == NoiseBand)
+        return tr("A USL parameter has no noise band: it changed when its bootstrap intervals are disjoint");
     if (role == Qt::ToolTipRole && index.column() == Verdict)
         return r.why;
     if (role != Qt::DisplayRole)
@@ -150,9 +169,11 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
     case Metric:
         return r.metric;
     case Baseline:
-        return valueText(r.metricKey, r.baseline);
+        return r.parameter ? QStringLiteral("%1 (%2)").arg(valueText(r.metricKey, r.baseline), r.baselineCi)
+                           : valueText(r.metricKey, r.baseline);
     case Current:
-        return valueText(r.metricKey, r.current);
+        return r.parameter ? QStringLiteral("%1 (%2)").arg(valueText(r.metricKey, r.current), r.currentCi)
+                           : valueText(r.metricKey, r.current);
     case Delta:
         if (!std::isfinite(delta))
             return QStringLiteral("—");
@@ -160,8 +181,6 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
     case DeltaPercent:
         return r.deltaPercent ? QString::asprintf("%+.2f %%", *r.deltaPercent) : QStringLiteral("—");
     case NoiseBand:
-        if (!r.band.isEmpty())
-            return r.band;
         return r.noiseBand ? QStringLiteral("± ") + valueText(r.metricKey, *r.noiseBand) : QStringLiteral("—");
     case Verdict:
         return QString::fromLatin1(toString(r.verdict)).replace(QLatin1Char('_'), QLatin1Char(' '));

@@ -39,7 +39,9 @@ private:
         double current = 0;
         std::optional<double> deltaPercent;
         std::optional<double> noiseBand;
-        QString band; // shown instead of a number for parameters (their intervals)
+        // A USL parameter's bootstrap interval, shown beside its value ("—" when none).
+        QString baselineCi, currentCi;
+        bool parameter = false;
         plimsoll::Verdict verdict = plimsoll::Verdict::Unchanged;
         QString why; // the verdict's tooltip
 

@@ -102,10 +102,22 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
     auto *incompatibleHeader = new QHBoxLayout;
     incompatibleHeader->addWidget(m_incompatibleTitle, 1);
     incompatibleHeader->addWidget(m_leaveOut);
+    m_undoBar = new QWidget(this);
+    m_undoBar->setObjectName(QStringLiteral("leaveOutUndoBar"));
+    auto *undoLayout = new QHBoxLayout(m_undoBar);
+    undoLayout->setContentsMargins(0, 0, 0, 0);
+    m_undoText = new QLabel(m_undoBar);
+    m_undoText->setWordWrap(true);
+    m_undo = new QPushButton(tr("Undo"), m_undoBar);
+    m_undo->setObjectName(QStringLiteral("undoLeaveOut"));
+    undoLayout->addWidget(m_undoText, 1);
+    undoLayout->addWidget(m_undo);
+    m_undoBar->hide();
     auto *incompatibleBox = new QWidget(this);
     auto *incompatibleLayout = new QVBoxLayout(incompatibleBox);
     incompatibleLayout->setContentsMargins(0, 0, 0, 0);
     incompatibleLayout->addLayout(incompatibleHeader);
+    incompatibleLayout->addWidget(m_undoBar);
     incompatibleLayout->addWidget(m_incompatibleTable);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
@@ -269,19 +281,40 @@ void CompareView::leaveKeyOut()
     if (const auto star = scenario.find("* ("); star != std::string::npos)
         scenario = scenario.substr(0, star); // a ramp's row names its family
     const std::string key = m->index(row, IncompatibleTableModel::Key).data().toString().toStdString();
+    writePolicy(scenario, key, true);
+}
+
+void CompareView::writePolicy(const std::string &scenario, const std::string &key, bool exclude)
+{
     const std::string path = storePath().toStdString();
     // The settings file is I/O too: read, change and write it off the UI thread.
     m_policyWriter->start(
-        [path, scenario, key] {
+        [path, scenario, key, exclude] {
             ContractPolicies policies = ContractPolicies::load(path);
             ContractPolicy policy = policies.forScenario(scenario);
-            policy.excluded.push_back(key);
+            std::erase(policy.excluded, key);
+            if (exclude)
+                policy.excluded.push_back(key);
             policies.set(policy.family, policy.excluded);
             if (!policies.save(path))
                 throw std::runtime_error("cannot write " + ContractPolicies::settingsPathFor(path));
-            return true;
+            return policy.family;
         },
-        [this](bool) { compare(); },
+        [this, scenario, key, exclude](const std::string &family) {
+            m_undo->disconnect();
+            if (exclude) {
+                m_undoText->setText(tr("Left %1 out of the contract of %2: runs that differ only in it "
+                                       "are compared.")
+                                        .arg(QString::fromStdString(key), QString::fromStdString(family)));
+                connect(m_undo, &QPushButton::clicked, this,
+                        [this, scenario, key] { writePolicy(scenario, key, false); });
+                m_undoBar->show();
+            } else {
+                m_undoBar->hide();
+            }
+            compare();
+            emit sharedSettingsChanged();
+        },
         [this](const QString &error) { emit loadFailed(error); });
 }
 

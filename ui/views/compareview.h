@@ -39,6 +39,9 @@ public:
     QComboBox *currentCombo() const { return m_currentCombo; }
     QTableView *deltaTable() const { return m_deltaTable; }
     QTableView *incompatibleTable() const { return m_incompatibleTable; }
+    QPushButton *leaveKeyOutButton() const { return m_leaveOut; }
+    QPushButton *undoButton() const { return m_undo; } // shown after a key was left out
+    QLabel *undoLabel() const { return m_undoText; }
     QString summaryText() const;
     const RunComparison &comparison() const { return m_comparison; }
 
@@ -50,6 +53,9 @@ private:
     void compare();
     void showComparison(const RunComparison &comparison);
     void leaveKeyOut();
+    // Adds (or, undoing, removes) `key` in the excluded keys of `family`'s contract, off the UI
+    // thread, then compares again and tells the other views.
+    void writePolicy(const std::string &family, const std::string &key, bool exclude);
     QLabel *identityLabel(const QString &name);
 
     QComboBox *m_baselineCombo = nullptr;
@@ -59,6 +65,9 @@ private:
     QLabel *m_summary = nullptr;
     QLabel *m_incompatibleTitle = nullptr;
     QPushButton *m_leaveOut = nullptr;
+    QWidget *m_undoBar = nullptr; // "Left K out of F's contract. [Undo]"
+    QLabel *m_undoText = nullptr;
+    QPushButton *m_undo = nullptr;
     QTableView *m_deltaTable = nullptr;
     QTableView *m_incompatibleTable = nullptr;
     ComparisonTableModel *m_deltas = nullptr;

@@ -43,6 +43,9 @@ public:
 signals:
     // A read failed (e.g. the file is not a Plimsoll store); the window shows it in its banner.
     void loadFailed(const QString &message);
+    // The choices saved beside the store (tuning-contract keys left out) changed: the other
+    // views that read them reload.
+    void sharedSettingsChanged();
 
 protected:
     void showEvent(QShowEvent *event) override
