@@ -6,6 +6,7 @@
 
 #include "model/units.h"
 #include "runner/benchengine.h"
+#include "runner/benchrequest.h"
 #include "runner/benchstore.h"
 #include "runner/clientproperties.h"
 #include "runner/recollector.h"
@@ -44,28 +45,10 @@ extern "C" void onInterrupt(int signal)
     (void)!::write(STDERR_FILENO, notice, sizeof notice - 1);
 }
 
-struct BenchArgs
+struct BenchArgs : BenchRequest
 {
-    RunConfig config;
-    std::string records, duration, recordSize = "1KB", rate = "unlimited", linger = "5ms", batchSize = "16384";
-    std::string fetchMaxBytes = "50MB", warmup = "0", interval = "1s", timeout = "30s", p99Limit = "250ms";
-    std::string validate = "checksum", output = "text", resultFile, commandConfig, steps;
-    std::vector<std::string> redis, brokerMetrics, reApi; // ramp collectors, as typed (repeatable, comma lists)
-    int clients = 0;
+    std::string output = "text", resultFile;
     bool noStore = false;
-
-    // Domains of the numeric options (RunConfig::validate() adds the checks that need several).
-    static constexpr Domain kPartitions = Domain::count(1, 100000);
-    static constexpr Domain kRecords = Domain::count(1, 1e12);
-    static constexpr Domain kReplicationFactor = Domain::count(1, 32767);
-    static constexpr Domain kClients = Domain::count(1, 10000);
-    static constexpr Domain kMetricsPort = Domain::count(0, 65535);
-    static constexpr Domain kProbeRate = Domain::atLeast(0, "records/s").withNote("0 runs no probe");
-    static constexpr Domain kRate = Domain::above(0, "records/s").withNote("or 'unlimited'");
-    static constexpr Domain kStep = Domain::above(0).withNote("producer clients, or records/s with --step-by-rate");
-    static constexpr Domain kLinger = Domain::atLeast(0, "s");
-    static constexpr Domain kP99Limit = Domain::above(0, "s");
-    static constexpr Domain kDuration = Domain::above(0, "s");
 };
 
 void addOptions(CLI::App *c, BenchArgs &a)
@@ -136,114 +119,15 @@ void addOptions(CLI::App *c, BenchArgs &a)
     c->add_flag("--no-store", a.noStore, "Do not add the result to the store");
 }
 
-// Turns the typed strings into the config; "" when fine, else a usage message.
+// The typed strings into the config (runner/benchrequest.h, as the Bench view does); the
+// client properties' notices go to stderr.
 std::string resolve(BenchArgs &a)
 {
-    RunConfig &r = a.config;
-    std::string error;
-    const auto bytes = [&](const std::string &text, const char *option, int64_t &out) {
-        if (auto v = parseByteSize(text, &error))
-            out = *v;
-        else
-            return std::string(option) + ": " + error;
-        return std::string();
-    };
-    const auto duration = [&](const std::string &text, const char *option, std::chrono::nanoseconds &out) {
-        if (auto v = parseDuration(text, &error))
-            out = *v;
-        else
-            return std::string(option) + ": " + error;
-        return std::string();
-    };
-    for (auto problem : {bytes(a.recordSize, "--record-size", r.recordSize), bytes(a.batchSize, "--batch-size", r.batchSize),
-                         bytes(a.fetchMaxBytes, "--fetch-max-bytes", r.fetchMaxBytes),
-                         duration(a.linger, "--linger", r.linger), duration(a.warmup, "--warmup", r.warmup),
-                         duration(a.interval, "--interval", r.interval), duration(a.timeout, "--timeout", r.timeout),
-                         duration(a.p99Limit, "--p99-limit", r.p99Limit)})
-        if (!problem.empty())
-            return problem;
-    if (!a.duration.empty()) {
-        if (auto problem = duration(a.duration, "--duration", r.duration); !problem.empty())
-            return problem;
-        if (auto problem = BenchArgs::kDuration.check("--duration", std::chrono::duration<double>(r.duration).count()))
-            return *problem;
-    }
-    if (auto problem = BenchArgs::kLinger.check("--linger", std::chrono::duration<double>(r.linger).count()))
-        return *problem;
-    if (auto problem = BenchArgs::kP99Limit.check("--p99-limit", std::chrono::duration<double>(r.p99Limit).count()))
-        return *problem;
-    if (!a.records.empty()) {
-        if (auto problem = BenchArgs::kRecords.checkText("--records", a.records))
-            return *problem;
-        r.records = static_cast<int64_t>(std::stod(a.records)); // whole, in range: checked above
-    }
-    if (!a.records.empty() && !a.duration.empty())
-        return "--records and --duration exclude each other";
-    if (a.rate != "unlimited") {
-        if (auto problem = BenchArgs::kRate.checkText("--rate", a.rate))
-            return *problem;
-        r.rate = std::stod(a.rate);
-        if (r.workload == Workload::Probe)
-            r.probeRate = r.rate;
-    }
-    if (a.validate != "checksum" && a.validate != "none")
-        return "--validate must be 'checksum' or 'none'";
-    r.validateChecksum = a.validate == "checksum";
-    if (a.clients > 0)
-        r.producerClients = r.consumerClients = a.clients;
-    if (r.probeRate <= 0) {
-        r.rampProbe = false;
-        r.probeRate = 100;
-    }
-    std::stringstream steps(a.steps);
-    for (std::string item; std::getline(steps, item, ',');) {
-        if (auto problem = BenchArgs::kStep.checkText("--steps", item))
-            return *problem;
-        r.steps.push_back(std::stod(item));
-    }
-    const auto splitTargets = [](const std::vector<std::string> &typed, std::vector<std::string> &out) {
-        out.clear();
-        for (const auto &item : typed) {
-            std::stringstream list(item);
-            for (std::string one; std::getline(list, one, ',');)
-                if (!one.empty())
-                    out.push_back(one);
-        }
-    };
-    splitTargets(a.redis, r.redisShards);
-    splitTargets(a.brokerMetrics, r.brokerMetricsUrls);
-    splitTargets(a.reApi, r.reApiUrls);
-    if ((!r.redisShards.empty() || !r.brokerMetricsUrls.empty() || !r.reApiUrls.empty())
-        && r.workload != Workload::Ramp)
-        return "--redis, --broker-metrics and --re-api are sampled per ramp step: use them with 'bench ramp'";
-    for (const auto &url : r.brokerMetricsUrls)
-        if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
-            return "--broker-metrics: '" + url + "' is not an http:// or https:// URL";
-    for (const auto &url : r.reApiUrls) {
-        if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
-            return "--re-api: '" + url + "' is not an http:// or https:// URL";
-        if (url.find('@', url.find("://") + 3) != std::string::npos)
-            return "--re-api: credentials do not belong on the command line; set PLIMSOLL_RE_USER and "
-                   "PLIMSOLL_RE_PASSWORD, or plimsoll.re.user / plimsoll.re.password in --command-config";
-    }
-    if (!r.reApiUrls.empty()) {
-        std::string problem;
-        const ReCredentials credentials = reCredentials(a.commandConfig, &problem);
-        if (!problem.empty())
-            return "--command-config: " + problem;
-        r.reUser = credentials.user;
-        r.rePassword = credentials.password;
-        r.reVerifyTls = credentials.verifyTls;
-    }
-    if (!a.commandConfig.empty()) {
-        const auto translation = ClientProperties::load(a.commandConfig).toLibrdkafka();
-        if (!translation.ok())
-            return "--command-config:\n" + translation.errorText();
-        for (const auto &notice : translation.notices)
-            std::cerr << "plimsoll: note: " << notice.toString() << "\n";
-        r.clientConfig = translation.config;
-    }
-    return r.validate();
+    std::vector<std::string> notices;
+    std::string problem = resolveBenchRequest(a, &notices);
+    for (const std::string &notice : notices)
+        std::cerr << "plimsoll: note: " << notice << "\n";
+    return problem;
 }
 
 // An option the workload has no use for is refused, not ignored: "" when every one given applies.

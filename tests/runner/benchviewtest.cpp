@@ -8,6 +8,7 @@
 #include <QChartView>
 #include <QTableWidget>
 #include <QFile>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -64,14 +65,27 @@ TEST(BenchViewRealBroker, RampFillsTheStepTableWithVerdicts)
     BenchView view(dir.filePath("store.db"));
     view.resize(1200, 720);
     view.show();
-    // The embedded mock cluster: the table's plumbing, not a broker's numbers.
-    view.setBootstrapServers(QStringLiteral("embedded"));
-    view.setRecords(20000);
+    // The embedded mock cluster, chosen with its switch: the table's plumbing, not a broker's
+    // numbers. Each step's window from the form's Duration, every step run.
+    auto *embedded = view.findChild<QCheckBox *>("benchEmbedded");
+    ASSERT_NE(embedded, nullptr);
+    embedded->setChecked(true);
+    EXPECT_FALSE(view.findChild<QLineEdit *>("benchBootstrap")->isEnabled());
     view.findChild<QComboBox *>("benchWorkload")->setCurrentText(QStringLiteral("ramp"));
     view.findChild<QLineEdit *>("benchSteps")->setText(QStringLiteral("1,2"));
+    // A duration outside its domain is refused before anything starts, named as the CLI names it.
+    view.findChild<QLineEdit *>("benchDuration")->setText(QStringLiteral("0s"));
+    view.findChild<QPushButton *>("benchStart")->click();
+    EXPECT_FALSE(view.running());
+    EXPECT_TRUE(view.statusText().contains("--duration")) << view.statusText().toStdString();
+    view.findChild<QLineEdit *>("benchDuration")->setText(QStringLiteral("3s"));
+    view.findChild<QCheckBox *>("benchContinue")->setChecked(true);
     QSignalSpy finished(&view, &BenchView::benchFinished);
     view.findChild<QPushButton *>("benchStart")->click();
     ASSERT_TRUE(finished.wait(120000)) << "the ramp did not finish";
+    EXPECT_EQ(finished.at(0).at(0).value<BenchResult>().bootstrapServers, "embedded");
+    // The status says what the ramp found, not a bare "ok".
+    EXPECT_TRUE(view.statusText().contains("2 step(s)")) << view.statusText().toStdString();
     auto *table = view.findChild<QTableWidget *>("benchStepTable");
     ASSERT_NE(table, nullptr);
     ASSERT_GE(table->rowCount(), 1);

@@ -5,10 +5,12 @@
 
 #include "model/units.h"
 #include "runner/benchconfig.h"
+#include "runner/benchrequest.h"
 #include "ui/views/benchworker.h"
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -35,7 +37,9 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     : StoreView(storePath, parent)
 {
     setObjectName(QStringLiteral("benchView"));
-    m_bootstrap = new QLineEdit(QStringLiteral("localhost:9092"), this);
+    // Every default from the one request the CLI fills too (runner/benchrequest.h).
+    const BenchRequest defaults;
+    m_bootstrap = new QLineEdit(QString::fromStdString(defaults.config.bootstrapServers), this);
     m_bootstrap->setObjectName(QStringLiteral("benchBootstrap"));
     m_bootstrap->setToolTip(tr("Kafka bootstrap servers, or embedded for librdkafka's mock cluster (not a broker)"));
     m_workload = new QComboBox(this);
@@ -48,13 +52,35 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_records->setRange(1, 100000000);
     m_records->setValue(100000);
     m_records->setGroupSeparatorShown(true);
-    m_rate = new QLineEdit(QStringLiteral("unlimited"), this);
-    m_recordSize = new QLineEdit(QStringLiteral("1KB"), this);
+    m_rate = new QLineEdit(QString::fromStdString(defaults.rate), this);
+    m_recordSize = new QLineEdit(QString::fromStdString(defaults.recordSize), this);
     m_partitions = new QSpinBox(this);
-    m_partitions->setRange(1, 10000);
-    m_partitions->setValue(16);
+    m_partitions->setRange(int(BenchRequest::kPartitions.lo), int(BenchRequest::kPartitions.hi));
+    m_partitions->setValue(defaults.config.partitions);
     m_clients = new QSpinBox(this);
     m_clients->setRange(1, 64);
+    m_clients->setValue(defaults.config.producerClients);
+    m_embedded = new QCheckBox(tr("Embedded mock cluster (no broker needed; not a real broker)"), this);
+    m_embedded->setObjectName(QStringLiteral("benchEmbedded"));
+    m_embedded->setToolTip(tr("librdkafka's mock cluster in this process: tries a workload with no "
+                              "cluster; the numbers describe the client (the CLI's --embedded)"));
+    connect(m_embedded, &QCheckBox::toggled, m_bootstrap, [this](bool on) { m_bootstrap->setEnabled(!on); });
+    auto line = [this](const char *name, const std::string &text, const QString &placeholder, const QString &tip) {
+        auto *e = new QLineEdit(QString::fromStdString(text), this);
+        e->setObjectName(QLatin1String(name));
+        e->setPlaceholderText(placeholder);
+        e->setToolTip(tip);
+        return e;
+    };
+    m_duration = line("benchDuration", defaults.duration, tr("the records above (ramp: 10 s a step)"),
+                      tr("Run for this long instead of a record count: 30s, 2m, PT1M (a ramp: each "
+                         "step's window; the CLI's --duration)"));
+    m_warmup = line("benchWarmup", defaults.warmup, QString(),
+                    tr("Warm-up before measuring (a ramp: before each step's window; --warmup)"));
+    m_p99Limit = line("benchP99Limit", defaults.p99Limit, QString(),
+                      tr("Ramp: a step whose produce p99 exceeds this is saturated (--p99-limit)"));
+    m_continue = new QCheckBox(tr("Run every step, past saturation"), this);
+    m_continue->setObjectName(QStringLiteral("benchContinue"));
     m_acks = new QComboBox(this);
     m_acks->addItems({QStringLiteral("all"), QStringLiteral("1"), QStringLiteral("0")});
     m_steps = new QLineEdit(QStringLiteral("1,2,4"), this);
@@ -77,11 +103,14 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     configRow->addWidget(browse);
 
     auto *form = new QFormLayout;
+    form->addRow(QString(), m_embedded);
     form->addRow(tr("Bootstrap servers"), m_bootstrap);
     form->addRow(tr("Client config"), configRow);
     form->addRow(tr("Workload"), m_workload);
     form->addRow(tr("Topic"), m_topic);
     form->addRow(tr("Records"), m_records);
+    form->addRow(tr("Duration"), m_duration);
+    form->addRow(tr("Warm-up"), m_warmup);
     form->addRow(tr("Rate (records/s)"), m_rate);
     m_rate->setToolTip(tr("'unlimited' or records/s as on the command line: 5000, 10k, 1.2M"));
     form->addRow(tr("Record size"), m_recordSize);
@@ -89,6 +118,8 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     form->addRow(tr("Clients"), m_clients);
     form->addRow(tr("Acks"), m_acks);
     form->addRow(tr("Ramp steps"), m_steps);
+    form->addRow(tr("Ramp p99 limit"), m_p99Limit);
+    form->addRow(QString(), m_continue);
 
     m_start = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"), this);
     m_start->setObjectName(QStringLiteral("benchStart"));
@@ -196,68 +227,44 @@ QIcon BenchView::icon() const { return style()->standardIcon(QStyle::SP_MediaPla
 
 void BenchView::setBootstrapServers(const QString &servers) { m_bootstrap->setText(servers); }
 void BenchView::setRecords(int records) { m_records->setValue(records); }
+QString BenchView::statusText() const { return m_status->text(); }
 
 bool BenchView::readForm(RunConfig &c, QString &problem) const
 {
+    // The form's text into the request the CLI's options fill, then the one translation of it
+    // (runner/benchrequest.h): the same units, domains and defaults as `plimsoll bench`.
+    BenchRequest r;
     const auto workload = parseWorkload(m_workload->currentText().toStdString());
-    c.workload = workload.value_or(Workload::Roundtrip);
-    c.bootstrapServers = m_bootstrap->text().trimmed().toStdString();
-    c.topic = m_topic->text().trimmed().toStdString();
-    c.createTopic = !c.topic.empty() && c.workload != Workload::Consumer;
-    c.records = m_records->value();
-    c.partitions = m_partitions->value();
-    c.producerClients = c.consumerClients = m_clients->value();
-    c.acks = m_acks->currentText().toStdString();
-    std::string error;
-    if (auto size = parseByteSize(m_recordSize->text().trimmed().toStdString(), &error))
-        c.recordSize = *size;
-    else {
-        problem = tr("Record size: %1").arg(QString::fromStdString(error));
-        return false;
+    r.config.workload = workload.value_or(Workload::Roundtrip);
+    r.config.bootstrapServers = m_embedded->isChecked() ? std::string("embedded")
+                                                        : m_bootstrap->text().trimmed().toStdString();
+    r.config.topic = m_topic->text().trimmed().toStdString();
+    r.config.createTopic = !r.config.topic.empty() && r.config.workload != Workload::Consumer;
+    r.config.partitions = m_partitions->value();
+    r.clients = m_clients->value();
+    r.config.acks = m_acks->currentText().toStdString();
+    r.recordSize = m_recordSize->text().trimmed().toStdString();
+    r.rate = m_rate->text().trimmed().toStdString();
+    r.duration = m_duration->text().trimmed().toStdString();
+    r.warmup = m_warmup->text().trimmed().toStdString();
+    if (r.warmup.empty())
+        r.warmup = BenchRequest{}.warmup;
+    // A ramp and a probe measure time windows; the others a record count unless a duration is
+    // given.
+    const bool timed = r.config.workload == Workload::Ramp || r.config.workload == Workload::Probe;
+    if (!timed && r.duration.empty())
+        r.records = std::to_string(m_records->value());
+    if (r.config.workload == Workload::Ramp) {
+        r.steps = m_steps->text().remove(QLatin1Char(' ')).toStdString();
+        r.p99Limit = m_p99Limit->text().trimmed().toStdString();
+        r.config.continuePastSaturation = m_continue->isChecked();
     }
-    const QString rate = m_rate->text().trimmed();
-    if (rate != QLatin1String("unlimited")) {
-        // Read as the CLI reads a rate ("10k", "1.2M"); a benchmark's rate is in records/s.
-        double bytes = 0;
-        const auto parsed = parseRate(rate.toStdString(), &bytes, &error);
-        if (!parsed || bytes > 0 || !(*parsed > 0)) {
-            problem = tr("Rate: '%1' is neither 'unlimited' nor records/s greater than 0 (e.g. "
-                         "5000, 10k, 1.2M)")
-                          .arg(rate);
-            return false;
-        }
-        c.rate = *parsed;
-        c.probeRate = c.rate;
-    }
-    if (c.workload == Workload::Ramp) {
-        // A ramp measures each step over a time window, not a record count.
-        c.records = 0;
-        c.duration = std::chrono::seconds(4);
-        c.steps.clear();
-        for (const QString &step : m_steps->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            bool ok = false;
-            const double v = step.trimmed().toDouble(&ok);
-            if (!ok) {
-                problem = tr("Ramp steps: '%1' is not a number").arg(step.trimmed());
-                return false;
-            }
-            c.steps.push_back(v);
-        }
-    }
-    if (const QString config = m_commandConfig->text().trimmed(); !config.isEmpty()) {
-        const auto translation = ClientProperties::load(config.toStdString()).toLibrdkafka();
-        if (!translation.ok()) {
-            problem = tr("Client config: %1").arg(QString::fromStdString(translation.errorText()));
-            return false;
-        }
-        c.clientConfig = translation.config;
-    }
-    if (c.workload == Workload::Probe) {
-        c.records = 0;
-        c.duration = std::chrono::seconds(10);
-    }
-    problem = QString::fromStdString(c.validate());
-    return problem.isEmpty();
+    r.commandConfig = m_commandConfig->text().trimmed().toStdString();
+    const std::string error = resolveBenchRequest(r);
+    problem = QString::fromStdString(error);
+    if (error.empty())
+        c = r.config;
+    return error.empty();
 }
 
 void BenchView::start()
@@ -324,6 +331,48 @@ void BenchView::showSnapshot(const BenchSnapshot &s)
                           .arg(s.errors));
 }
 
+QString BenchView::resultHeadline(const BenchResult &result)
+{
+    const std::string status = result.status();
+    if (status == "interrupted")
+        return tr("Stopped: interrupted — partial result kept (see below).");
+    if (status != "ok")
+        return tr("Finished: FAILED — partial result kept (see below).");
+    // What the run measured, in a line: a ramp's saturation, or the headline latency.
+    QString text;
+    const ScenarioResult *saturated = nullptr;
+    int steps = 0;
+    for (const ScenarioResult &s : result.scenarios)
+        if (s.kind == "ramp-step") {
+            ++steps;
+            if (s.saturated && !saturated)
+                saturated = &s;
+        }
+    const auto metric = [](const ScenarioResult &s, const char *name) {
+        const auto it = s.metrics.find(name);
+        return it == s.metrics.end() ? QString() : QString::fromStdString(formatMetric(name, it->second));
+    };
+    if (steps > 0) {
+        text = saturated ? tr("Finished: saturated at %1 (%2) after %3 step(s).")
+                               .arg(QString::fromStdString(saturated->name), QString::fromStdString(saturated->bottleneck))
+                               .arg(steps)
+                         : tr("Finished: %1 step(s), none saturated.").arg(steps);
+    } else if (!result.scenarios.empty()) {
+        const ScenarioResult &s = result.scenarios.front();
+        text = tr("Finished: %1").arg(metric(s, "records_per_s"));
+        for (const char *p99 : {"ack_p99_s", "e2e_p99_s"})
+            if (const QString v = metric(s, p99); !v.isEmpty())
+                text += tr(", %1 %2").arg(QString::fromLatin1(p99).chopped(2).replace(QLatin1Char('_'), QLatin1Char(' ')), v);
+        text += QLatin1Char('.');
+    } else {
+        text = tr("Finished.");
+    }
+    for (const std::string &w : result.warnings)
+        if (w.find("instead of") != std::string::npos) // a setting the target could not honour
+            text += QLatin1Char(' ') + QString::fromStdString(w) + QLatin1Char('.');
+    return text;
+}
+
 void BenchView::showResult(const BenchResult &result, const QString &runKey, const QString &storeError)
 {
     QString text = QString::fromStdString(result.toText());
@@ -350,10 +399,7 @@ void BenchView::showResult(const BenchResult &result, const QString &runKey, con
         m_steptable->setItem(row, 4, new QTableWidgetItem(QString::fromStdString(step.bottleneck)));
     }
     m_steptable->resizeColumnsToContents();
-    const std::string status = result.status();
-    m_status->setText(status == "ok"            ? tr("Finished: ok.")
-                      : status == "interrupted" ? tr("Stopped: interrupted — partial result kept (see below).")
-                                                : tr("Finished: FAILED — partial result kept (see below)."));
+    m_status->setText(resultHeadline(result));
     if (result.ok() && !result.partial)
         m_progress->setValue(1000);
     m_thread->quit();

@@ -7,6 +7,7 @@
 
 #include "ui/views/benchmetatypes.h"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -41,6 +42,12 @@ public:
     // For tests and scripts: fill the form's bootstrap field and start.
     void setBootstrapServers(const QString &servers);
     void setRecords(int records);
+    // The form's fields by their object names (benchWorkload, benchEmbedded, benchDuration, …).
+    QWidget *field(const QString &name) const { return findChild<QWidget *>(name); }
+    QString statusText() const;
+    // The line the status shows when a run ends: what it measured (a ramp's saturation, the
+    // headline latency), or that it was stopped or failed.
+    static QString resultHeadline(const BenchResult &result);
 
 public slots:
     void start();
@@ -64,6 +71,11 @@ private:
     QSpinBox *m_clients = nullptr;
     QComboBox *m_acks = nullptr;
     QLineEdit *m_steps = nullptr;
+    QCheckBox *m_embedded = nullptr;
+    QLineEdit *m_duration = nullptr;
+    QLineEdit *m_warmup = nullptr;
+    QLineEdit *m_p99Limit = nullptr;
+    QCheckBox *m_continue = nullptr;
     QLineEdit *m_commandConfig = nullptr;
     QTableWidget *m_steptable = nullptr;
     QPushButton *m_start = nullptr;

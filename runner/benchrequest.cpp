@@ -1,0 +1,126 @@
+#include "runner/benchrequest.h"
+
+#include "model/units.h"
+#include "runner/clientproperties.h"
+#include "runner/recollector.h"
+
+#include <sstream>
+
+namespace plimsoll {
+
+std::string resolveBenchRequest(BenchRequest &a, std::vector<std::string> *notices)
+{
+    RunConfig &r = a.config;
+    std::string error;
+    const auto bytes = [&](const std::string &text, const char *option, int64_t &out) {
+        if (auto v = parseByteSize(text, &error))
+            out = *v;
+        else
+            return std::string(option) + ": " + error;
+        return std::string();
+    };
+    const auto duration = [&](const std::string &text, const char *option, std::chrono::nanoseconds &out) {
+        if (auto v = parseDuration(text, &error))
+            out = *v;
+        else
+            return std::string(option) + ": " + error;
+        return std::string();
+    };
+    for (auto problem : {bytes(a.recordSize, "--record-size", r.recordSize), bytes(a.batchSize, "--batch-size", r.batchSize),
+                         bytes(a.fetchMaxBytes, "--fetch-max-bytes", r.fetchMaxBytes),
+                         duration(a.linger, "--linger", r.linger), duration(a.warmup, "--warmup", r.warmup),
+                         duration(a.interval, "--interval", r.interval), duration(a.timeout, "--timeout", r.timeout),
+                         duration(a.p99Limit, "--p99-limit", r.p99Limit)})
+        if (!problem.empty())
+            return problem;
+    if (!a.duration.empty()) {
+        if (auto problem = duration(a.duration, "--duration", r.duration); !problem.empty())
+            return problem;
+        if (auto problem = BenchRequest::kDuration.check("--duration", std::chrono::duration<double>(r.duration).count()))
+            return *problem;
+    }
+    if (auto problem = BenchRequest::kLinger.check("--linger", std::chrono::duration<double>(r.linger).count()))
+        return *problem;
+    if (auto problem = BenchRequest::kP99Limit.check("--p99-limit", std::chrono::duration<double>(r.p99Limit).count()))
+        return *problem;
+    if (!a.records.empty()) {
+        if (auto problem = BenchRequest::kRecords.checkText("--records", a.records))
+            return *problem;
+        r.records = static_cast<int64_t>(std::stod(a.records)); // whole, in range: checked above
+    }
+    if (!a.records.empty() && !a.duration.empty())
+        return "--records and --duration exclude each other";
+    if (a.rate != "unlimited") {
+        // Read as every rate is read: 5000, 10k, 1.2M records/s; a bench paces records, not bytes.
+        double bytes = 0;
+        const auto parsed = parseRate(a.rate, &bytes);
+        if (!parsed || bytes > 0)
+            return "--rate must be 'unlimited' or records/s, e.g. 5000, 10k or 1.2M (got '" + a.rate + "')";
+        if (auto problem = BenchRequest::kRate.check("--rate", *parsed))
+            return *problem;
+        r.rate = *parsed;
+        if (r.workload == Workload::Probe)
+            r.probeRate = r.rate;
+    }
+    if (a.validate != "checksum" && a.validate != "none")
+        return "--validate must be 'checksum' or 'none'";
+    r.validateChecksum = a.validate == "checksum";
+    if (a.clients > 0)
+        r.producerClients = r.consumerClients = a.clients;
+    if (r.probeRate <= 0) {
+        r.rampProbe = false;
+        r.probeRate = 100;
+    }
+    std::stringstream steps(a.steps);
+    for (std::string item; std::getline(steps, item, ',');) {
+        if (auto problem = BenchRequest::kStep.checkText("--steps", item))
+            return *problem;
+        r.steps.push_back(std::stod(item));
+    }
+    const auto splitTargets = [](const std::vector<std::string> &typed, std::vector<std::string> &out) {
+        out.clear();
+        for (const auto &item : typed) {
+            std::stringstream list(item);
+            for (std::string one; std::getline(list, one, ',');)
+                if (!one.empty())
+                    out.push_back(one);
+        }
+    };
+    splitTargets(a.redis, r.redisShards);
+    splitTargets(a.brokerMetrics, r.brokerMetricsUrls);
+    splitTargets(a.reApi, r.reApiUrls);
+    if ((!r.redisShards.empty() || !r.brokerMetricsUrls.empty() || !r.reApiUrls.empty())
+        && r.workload != Workload::Ramp)
+        return "--redis, --broker-metrics and --re-api are sampled per ramp step: use them with 'bench ramp'";
+    for (const auto &url : r.brokerMetricsUrls)
+        if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+            return "--broker-metrics: '" + url + "' is not an http:// or https:// URL";
+    for (const auto &url : r.reApiUrls) {
+        if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+            return "--re-api: '" + url + "' is not an http:// or https:// URL";
+        if (url.find('@', url.find("://") + 3) != std::string::npos)
+            return "--re-api: credentials do not belong on the command line; set PLIMSOLL_RE_USER and "
+                   "PLIMSOLL_RE_PASSWORD, or plimsoll.re.user / plimsoll.re.password in --command-config";
+    }
+    if (!r.reApiUrls.empty()) {
+        std::string problem;
+        const ReCredentials credentials = reCredentials(a.commandConfig, &problem);
+        if (!problem.empty())
+            return "--command-config: " + problem;
+        r.reUser = credentials.user;
+        r.rePassword = credentials.password;
+        r.reVerifyTls = credentials.verifyTls;
+    }
+    if (!a.commandConfig.empty()) {
+        const auto translation = ClientProperties::load(a.commandConfig).toLibrdkafka();
+        if (!translation.ok())
+            return "--command-config:\n" + translation.errorText();
+        if (notices)
+            for (const auto &notice : translation.notices)
+                notices->push_back(notice.toString());
+        r.clientConfig = translation.config;
+    }
+    return r.validate();
+}
+
+} // namespace plimsoll
