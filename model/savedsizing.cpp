@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 namespace plimsoll {
@@ -282,7 +283,19 @@ SizingModelOptions SavedSizing::modelOptions() const
 
 std::string SavedSizing::rateText() const
 {
-    return rateInputText(inputs.rate, inputs.bytesPerS) + (inputs.rate > 0 ? " records/s" : "");
+    if (inputs.rate <= 0)
+        return rateInputText(0, inputs.bytesPerS);
+    // Below a million in thousands ("600k", as the sizing's lines say it), not "0.6M".
+    std::string text = rateInputText(inputs.rate, 0);
+    if (inputs.rate >= 1e3 && inputs.rate < 1e6) {
+        char buf[64];
+        const auto end = std::to_chars(buf, buf + sizeof buf, inputs.rate / 1e3).ptr;
+        const std::string k = std::string(buf, end) + "k";
+        double bytes = 0;
+        if (parseRate(k, &bytes) == inputs.rate)
+            text = k;
+    }
+    return text + " records/s";
 }
 
 std::string SavedSizings::pathFor(const std::string &storePath)
