@@ -122,6 +122,9 @@ TEST_F(SavedSizingsTest, EveryFieldRoundTrips)
     EXPECT_EQ(backBytes->savedAt.size(), 20u) << backBytes->savedAt;
     EXPECT_EQ(backBytes->savedAt.back(), 'Z');
 
+    EXPECT_EQ(named("x", 600e3).rateText(), "600k records/s");
+    EXPECT_EQ(named("x", 650).rateText(), "650 records/s");
+
     const auto all = SavedSizings::list(m_store);
     ASSERT_EQ(all.size(), 2u);
     EXPECT_EQ(all[0].name, saved.name); // sorted by name
