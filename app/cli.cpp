@@ -22,6 +22,7 @@ void addFitCommands(CLI::App &, Commands &);
 void addSizingCommands(CLI::App &, Commands &);
 void addTrendCommands(CLI::App &, Commands &);
 void addReportCommands(CLI::App &, Commands &);
+void addSavedSizingCommands(CLI::App &, Commands &);
 
 namespace {
 
@@ -31,6 +32,7 @@ const AddCommands kCommandFamilies[] = {
     addBenchCommands,
     addFitCommands,
     addSizingCommands,
+    addSavedSizingCommands,
     addTrendCommands,
     addReportCommands,
 };

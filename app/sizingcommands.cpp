@@ -12,6 +12,7 @@
 #include "model/latencybudget.h"
 #include "model/placement.h"
 #include "model/ramppoints.h"
+#include "model/savedsizing.h"
 #include "model/sizing.h"
 #include "model/units.h"
 
@@ -56,7 +57,53 @@ struct SizeCommandArgs
 {
     SizeArgs sizing;
     bool json = false;
+    std::string save; // a name to save the inputs and selection under
+    bool replace = false;
 };
+
+// Refuses --save of a name already saved (without --replace) before any sizing is done.
+std::optional<int> checkSaveName(const CliContext &c, const SizeCommandArgs &a)
+{
+    if (a.replace && a.save.empty()) {
+        printError("--replace replaces a saved sizing: it needs --save NAME");
+        return kExitUsage;
+    }
+    if (a.save.empty())
+        return std::nullopt;
+    if (const auto bad = SavedSizings::nameError(a.save)) {
+        printError("--save: " + *bad);
+        return kExitUsage;
+    }
+    try {
+        if (const auto existing = SavedSizings::find(c.storePath, a.save); existing && !a.replace) {
+            printError("a sizing named '" + a.save + "' is already saved (saved at " + existing->savedAt +
+                       "): --replace overwrites it, or choose another name");
+            return kExitUsage;
+        }
+    } catch (const SavedSizingError &e) {
+        printError(e.what());
+        return kExitFailure;
+    }
+    return std::nullopt;
+}
+
+// Saves what the sizing was given (not what it computed: a saved sizing is sized again from the
+// store when compared). Returns the file, or nullopt after saying why it could not be saved.
+std::optional<std::string> saveSizing(const CliContext &c, const SizeCommandArgs &a, const ParsedSizing &parsed)
+{
+    SavedSizing saved;
+    saved.name = a.save;
+    saved.inputs = parsed.inputs;
+    saved.cpuLimit = parsed.options.cpuLimit;
+    saved.evidence = parsed.evidence;
+    try {
+        SavedSizings::save(c.storePath, saved, a.replace);
+    } catch (const SavedSizingError &e) {
+        printError(e.what());
+        return std::nullopt;
+    }
+    return SavedSizings::pathFor(c.storePath);
+}
 
 json sizingToJson(const SizingResult &r)
 {
@@ -119,6 +166,8 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
         return kExitUsage;
     }
     const SizingInputs &in = parsed->inputs;
+    if (const auto refused = checkSaveName(c, a))
+        return *refused;
     auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
@@ -136,9 +185,14 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
         printError(r.error + (evidence.samplesLeftOut > 0 ? " (" + evidence.note + "; --samples include uses them)" : ""));
         return kExitFailure;
     }
+    std::optional<std::string> savedTo;
+    if (!a.save.empty() && !(savedTo = saveSizing(c, a, *parsed)))
+        return kExitFailure;
     if (a.json) {
         json out = sizingToJson(r);
         out["evidence"] = evidenceJson(parsed->evidence, evidence);
+        if (savedTo)
+            out["saved"] = {{"name", a.save}, {"file", *savedTo}};
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
@@ -153,6 +207,9 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
                     a.units ? std::to_string(*a.units).c_str() : "—", a.reasoning.c_str());
     for (const std::string &w : r.warnings)
         std::printf("warning: %s\n", w.c_str());
+    if (savedTo)
+        std::printf("\nSaved as '%s' in %s (`plimsoll sizings compare` sizes it again beside others).\n",
+                    a.save.c_str(), savedTo->c_str());
     return kExitOk;
 }
 
@@ -370,6 +427,10 @@ void addSizingCommands(CLI::App &app, Commands &commands)
     auto *sizeCmd = app.add_subcommand("size", "Size a deployment for a target ingest rate");
     addSizingOptions(sizeCmd, size->sizing);
     sizeCmd->add_flag("--json", size->json, "Machine-readable output");
+    sizeCmd->add_option("--save", size->save,
+                        "After sizing, save the inputs and run selection under this name, beside the "
+                        "store (see `plimsoll sizings`)");
+    sizeCmd->add_flag("--replace", size->replace, "With --save: overwrite a sizing saved under that name");
     commands.add(sizeCmd, [size](const CliContext &c) { return runSize(c, *size); });
 
     auto place = std::make_shared<PlacementArgs>();

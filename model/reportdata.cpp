@@ -125,9 +125,19 @@ ReportData collectReport(const Store &store, const ReportRequest &request,
         return std::tie(a.runKey, a.prefix, a.factor) < std::tie(b.runKey, b.prefix, b.factor);
     });
 
-    const Placement placement = Placement::evenShards(d.sizing.shards);
+    // One partition model: the recommendation is planPartitions() with the inputs the sizing
+    // gave it (its key pattern, the measured configuration's skew as the target), never a
+    // placement default of its own.
+    const Placement placement = Placement::evenShards(d.sizing.shards, request.inputs.keyPattern);
     d.placement = placement.place(request.inputs.topic, d.sizing.partitions);
-    d.placementRecommendation = placement.recommendPartitions(d.sizing.brokers, request.inputs.topic);
+    PartitionPlanInputs pin;
+    pin.shards = d.sizing.shards;
+    pin.brokers = d.sizing.brokers;
+    pin.topic = request.inputs.topic;
+    pin.keyPattern = request.inputs.keyPattern;
+    pin.measuredShards = models.rampShards;
+    pin.measuredPartitions = models.rampPartitions;
+    d.placementRecommendation = planPartitions(pin);
 
     const SizingInputs &in = request.inputs;
     const MemoryInputs mem{d.sizing.rate,

@@ -76,7 +76,9 @@ struct ReportData
     std::string evidenceNote;            // on the sample runs (Evidence::note)
     std::vector<ReportFit> fits;
     PlacementResult placement;
-    PartitionRecommendation placementRecommendation;
+    // The sizing's own partition model (planPartitions, as `plimsoll placement` and the Placement
+    // view recommend): for the sizing's shards and brokers, its count is the sizing's partitions.
+    PartitionPlan placementRecommendation;
     MemoryEstimate memory;
     LatencyBudget budget;
     BudgetResult budgetResult;

@@ -91,6 +91,28 @@ void inputs(ReportDocument &doc, const ReportData &d)
         "record × replication plus one trim tick, partitions by CRC16 slot placement."));
 }
 
+void evidence(ReportDocument &doc, const ReportData &d)
+{
+    std::string text = "Evidence: " + d.evidence + " (" + std::to_string(d.runs.size()) +
+                       (d.runs.size() == 1 ? " run" : " runs") + ")";
+    text += d.evidenceNote.empty() ? "." : "; " + d.evidenceNote + ".";
+    doc.blocks.push_back(paragraph(text));
+}
+
+// Every model's count side by side, the one the sizing took marked, and why it took that one.
+void unitsByModel(ReportDocument &doc, const UnitsChoice &choice, const std::string &what)
+{
+    if (choice.answers.empty())
+        return;
+    doc.blocks.push_back(heading(3, what + " count by each model"));
+    ReportBlock t = table({"Model", "Count", "Taken", "Reasoning"}, {false, true, false, false});
+    for (const UnitsAnswer &a : choice.answers)
+        t.rows.push_back({a.model, a.units ? std::to_string(*a.units) : "—", a.taken ? "taken" : "",
+                          a.reasoning});
+    doc.blocks.push_back(std::move(t));
+    doc.blocks.push_back(paragraph("The sizing took " + orDash(choice.taken) + ": " + orDash(choice.why) + "."));
+}
+
 void topology(ReportDocument &doc, const ReportData &d)
 {
     const SizingResult &r = d.sizing;
@@ -112,6 +134,8 @@ void topology(ReportDocument &doc, const ReportData &d)
         t.rows.push_back({l.label, l.display, why});
     }
     doc.blocks.push_back(std::move(t));
+    unitsByModel(doc, r.brokerChoice, "Broker");
+    unitsByModel(doc, r.shardChoice, "Shard");
 
     doc.blocks.push_back(heading(2, "Utilization at the target"));
     ReportBlock u = table({"Component", "Utilization", "Limit", "Headroom left", ""},
@@ -275,6 +299,7 @@ ReportDocument composeReport(const ReportData &d, const std::string &generatedAt
         doc.blocks.push_back(paragraph("No sizing: " + d.error));
         return doc;
     }
+    evidence(doc, d);
     inputs(doc, d);
     topology(doc, d);
     fits(doc, d);

@@ -66,6 +66,8 @@ struct SizingInputs
     // The first input outside its domain, as "<prefix><name> must be …", or "" when all are in.
     std::string validate(const std::string &prefix = "") const;
     BrokerModel brokerModel = BrokerModel::Auto; // which broker answer to take
+
+    bool operator==(const SizingInputs &) const = default;
 };
 
 struct SizingLine

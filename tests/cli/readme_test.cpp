@@ -121,7 +121,12 @@ struct Case
     bool freshStore = false;          // runs on an empty store rather than the samples
     QStringList then = {};            // a second command on the same store (the synopsis' other form)
     std::string thenHas = {};         // text its standard output must contain
+    std::vector<QStringList> before = {}; // commands run first on the same store (what it reads)
 };
+
+// Two saved sizings for the `sizings` cases to list, compare and remove.
+const std::vector<QStringList> kTwoSaved = {{"size", "--rate", "600k", "--save", "now"},
+                                            {"size", "--rate", "1.2M", "--headroom", "20%", "--save", "next-year"}};
 
 const QStringList kEmbedded = {"--bootstrap-server", "embedded"};
 
@@ -198,19 +203,38 @@ const std::vector<Case> kCases = {
      "[--headroom 20%] [--tolerate-node-loss] [--flex] [--tiered --local-retention 60s] [--trim-tick 1s] "
      "[--cpu-limit 0.9] [--topic logs] [--key-pattern P] [--skew-target S] [--broker-model auto|fitted|cpu|rule] "
      "[--run RUN]... "
-     "[--scenario TEXT] [--tool T] [--target T] [--since T] [--until T] [--samples auto|include|exclude] [--json]",
+     "[--scenario TEXT] [--tool T] [--target T] [--since T] [--until T] [--samples auto|include|exclude] "
+     "[--save NAME [--replace]] [--json]",
      {"size", "--rate", "600k", "--record-size", "700B", "--retention", "60s", "--compression", "4", "--replication",
       "2", "--p99", "250ms", "--headroom", "20%", "--tolerate-node-loss", "--flex", "--tiered", "--local-retention",
       "60s", "--trim-tick", "1s", "--cpu-limit", "0.9", "--topic", "logs", "--key-pattern",
       "korvet:stream:{topic}:{partition}", "--skew-target", "0", "--broker-model", "auto", "--run", kPipelineRun,
       "--run", "sample:korvet-redis-flex", "--run", "sample:korvet-remote-archival", "--scenario", "/",
       "--since", "2026-01-01", "--until", "2027-01-01",
-      "--samples", "auto", "--json"}, {}, {}, 0,
-     {"evidence.runs", "evidence.note", "brokers", "redis_nodes", "shards", "partitions", "memory_total_bytes", "memory_per_shard_bytes", "p99_s",
+      "--samples", "auto", "--save", "now", "--replace", "--json"}, {}, {}, 0,
+     {"saved.name", "saved.file", "evidence.runs", "evidence.note", "brokers", "redis_nodes", "shards", "partitions", "memory_total_bytes", "memory_per_shard_bytes", "p99_s",
       "bottleneck", "utilization[].component", "utilization[].utilization", "utilization[].limit", "warnings",
       "lines[].key", "lines[].label", "lines[].value", "lines[].display", "lines[].reasoning", "lines[].runs",
       "broker_models.taken", "broker_models.why", "broker_models.answers[].model", "broker_models.answers[].units",
       "shard_models.taken"}},
+    {"plimsoll sizings [--json]", {"sizings", "--json"}, {}, {}, 0,
+     {"file", "sizings[].name", "sizings[].saved_at", "sizings[].rate", "sizings[].bytes_per_s",
+      "sizings[].rate_text", "sizings[].selection", "sizings[].samples", "sizings[].runs"},
+     {}, {}, false, false, {"sizings"}, "next-year", kTwoSaved},
+    {"plimsoll sizings compare NAME NAME [NAME...] [--json]", {"sizings", "compare", "now", "next-year", "--json"},
+     {}, {}, 0,
+     {"names", "rows[].key", "rows[].label", "rows[].values", "sizings[].name", "sizings[].saved_at",
+      "sizings[].selection", "sizings[].ok", "sizings[].error", "sizings[].brokers", "sizings[].redis_nodes",
+      "sizings[].shards", "sizings[].partitions", "sizings[].memory_total_bytes", "sizings[].offload_streams",
+      "sizings[].p99_s", "sizings[].bottleneck", "sizings[].broker_model", "sizings[].warnings"},
+     {}, {}, false, false, {"sizings", "compare", "now", "next-year"}, "Korvet brokers", kTwoSaved},
+    {"plimsoll sizings remove NAME", {"sizings", "remove", "now"}, {}, {}, 0, {}, {}, "Removed the saved sizing 'now'",
+     false, false, {"sizings"}, "next-year", kTwoSaved},
+    {"plimsoll size --rate 600k --save now", {}, {}, {}, 0, {}, {}, "Saved as 'now'", false, false, {"sizings"},
+     "600k records/s"},
+    {"plimsoll size --rate 1.2M --headroom 20% --save next-year", {}, {}, {}, 0, {}, {}, "Saved as 'next-year'"},
+    {"plimsoll sizings compare now next-year", {}, {}, {}, 0, {}, {}, "Korvet brokers", false, false, {}, {},
+     kTwoSaved},
     // The --cluster form needs a live Redis Cluster: tests/cli/placementcluster.cpp runs it against
     // the three masters of the redis-cluster fixture.
     {"plimsoll placement (--shards 24 | --cluster HOST:PORT [--measure] [--timeout 5000]) --partitions 96 "
@@ -355,6 +379,10 @@ void runCase(const Case &c, const QString &bootstrap = {}, const QString &topic 
     const QString db = dir.filePath("store.db");
     if (!c.freshStore) {
         ASSERT_TRUE(QFile::copy(fixtureStore(), db));
+    }
+    for (const QStringList &first : c.before) {
+        const Outcome o = runPlimsoll(QStringList(first) << "--db" << db);
+        ASSERT_EQ(o.exitCode, 0) << first.join(' ').toStdString() << ": " << o.err;
     }
     QStringList args = argumentsOf(c, dir, topic);
     if (!bootstrap.isEmpty())

@@ -94,7 +94,8 @@ TEST_F(ReportCli, PdfTextHoldsTheTopologyNumbers)
                                  .arg(j["partitions"].get<int>());
     EXPECT_TRUE(text.contains(topology)) << topology.toStdString() << "\n" << text.left(3000).toStdString();
     for (const char *section : {"Inputs and assumptions", "Utilization at the target", "Scaling", // "fits": a ligature in the PDF
-                                "Partition placement", "Memory", "Latency budget", "Caveats", "Provenance"})
+                                "Partition placement", "Memory", "Latency budget", "Caveats", "Provenance",
+                                "Broker count by each model", "Shard count by each model", "Evidence: every run"})
         EXPECT_TRUE(text.contains(QLatin1String(section))) << section;
     EXPECT_TRUE(text.contains("sample:korvet-pipeline-produce-2026-08-11"));
     // The charts are vector: their axis titles are text in the PDF, not pixels.
@@ -175,6 +176,58 @@ TEST_F(ReportCli, ImportedScriptNamesComeOutEscaped)
     EXPECT_FALSE(md.contains("<script"));
     EXPECT_TRUE(md.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     ASSERT_EQ(plimsoll({"remove", evil}).exitCode, 0);
+}
+
+// At 1.2M the models disagree: the report shows every broker and shard answer with the one
+// taken and why, states its evidence first, and recommends the partitions the sizing and
+// `plimsoll placement` give (one partition model, not a placement default of its own).
+TEST_F(ReportCli, CountsByEachModelAndOnePartitionModel)
+{
+    const QStringList in = {"--rate", "1.2M"};
+    const Result size = plimsoll(QStringList{"size", "--json"} + in);
+    ASSERT_EQ(size.exitCode, 0) << size.err;
+    const auto j = nlohmann::json::parse(size.out);
+    const Result written = plimsoll(QStringList{"report", "--format", "md", "--out", s_dir->filePath("models.md")} + in);
+    ASSERT_EQ(written.exitCode, 0) << written.err;
+    QFile f(s_dir->filePath("models.md"));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString md = QString::fromUtf8(f.readAll());
+
+    const QString evidence = "Evidence: " + QString::fromStdString(j["evidence"]["selection"].get<std::string>());
+    ASSERT_TRUE(md.contains(evidence)) << md.left(600).toStdString();
+    EXPECT_LT(md.indexOf(evidence), md.indexOf("## Inputs and assumptions")) << "the evidence comes first";
+    EXPECT_TRUE(md.contains(QString::fromStdString(j["evidence"]["note"].get<std::string>())));
+
+    for (const char *kind : {"broker_models", "shard_models"}) {
+        const auto &choice = j[kind];
+        for (const auto &a : choice["answers"]) {
+            const QString units = a["units"].is_null() ? "—" : QString::number(a["units"].get<int>());
+            const QString row = "| " + QString::fromStdString(a["model"].get<std::string>()) + " | " + units +
+                                " | " + (a["taken"].get<bool>() ? "taken" : "") + " |";
+            EXPECT_TRUE(md.contains(row)) << row.toStdString();
+        }
+        EXPECT_TRUE(md.contains("The sizing took " + QString::fromStdString(choice["taken"].get<std::string>()) +
+                                ": " + QString::fromStdString(choice["why"].get<std::string>())))
+            << kind;
+    }
+    EXPECT_TRUE(md.contains("### Broker count by each model"));
+    EXPECT_TRUE(md.contains("### Shard count by each model"));
+    EXPECT_TRUE(md.contains("| fitted | 11 |  |")) << "the broker sweep's answer beside the one taken";
+    EXPECT_TRUE(md.contains("| cpu | 5 | taken |"));
+    EXPECT_TRUE(md.contains("| rule | 6 |  |"));
+
+    const QRegularExpressionMatch recommended = QRegularExpression(R"(Recommended: (\d+) partitions)").match(md);
+    ASSERT_TRUE(recommended.hasMatch());
+    const int partitions = recommended.captured(1).toInt();
+    EXPECT_EQ(partitions, j["partitions"].get<int>());
+    const Result placement = plimsoll({"placement", "--shards", QString::number(j["shards"].get<int>()), "--brokers",
+                                       QString::number(j["brokers"].get<int>()), "--partitions", "10", "--json"});
+    ASSERT_EQ(placement.exitCode, 0) << placement.err;
+    EXPECT_EQ(partitions, nlohmann::json::parse(placement.out)["recommended"]["partitions"].get<int>());
+
+    const QByteArray html = report("html", "models.html");
+    EXPECT_TRUE(html.contains("Broker count by each model"));
+    EXPECT_TRUE(html.contains("Shard count by each model"));
 }
 
 TEST_F(ReportCli, UsageErrors)

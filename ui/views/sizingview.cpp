@@ -6,6 +6,7 @@
 #include "ui/latesttask.h"
 #include "ui/widgets/evidencedialog.h"
 #include "ui/widgets/ratefield.h"
+#include "ui/widgets/savedsizingbuttons.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -234,7 +235,10 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     body->addLayout(right, 3);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(body, 1);
-    layout->addWidget(m_status);
+    auto *bottom = new QHBoxLayout;
+    bottom->addWidget(m_status, 1);
+    bottom->addWidget(makeSavedSizingButtons(this)); // Save sizing…, Saved sizings…
+    layout->addLayout(bottom);
 
     connect(m_rateSlider, &QSlider::valueChanged, m_rate, [this](int v) {
         if (m_rate->bytesPerS() > 0 || int(std::lround(m_rate->recordsPerS() / 1000)) != v)
