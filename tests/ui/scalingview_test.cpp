@@ -2,6 +2,7 @@
 // λ, σ and κ it shows are those `plimsoll fit --x brokers --json` prints for the same runs, by
 // filter and by runs picked by hand; a sweep refused because one run was tuned differently fits
 // once the user leaves the differing key out, and is refused again when they put it back.
+#include "importers/samples.h"
 #include "model/store.h"
 #include "ui/backgroundpool.h"
 #include "ui/formatting.h"
@@ -231,4 +232,47 @@ TEST_F(ScalingAcrossRuns, ARefusedSweepFitsOnceTheDifferingKeyIsLeftOut)
     EXPECT_FALSE(panel->result().ok);
     ASSERT_NE(panel->leaveOutCheck("tuning.linger.ms"), nullptr);
     EXPECT_FALSE(panel->leaveOutCheck("tuning.linger.ms")->isChecked());
+}
+
+// The sample store's broker finding has two points, too few for a bootstrap: the view says why
+// there is no interval (the CLI prints null). Leaving the sample runs out, as the combo offers,
+// fits the team's own runs and says so.
+TEST_F(ScalingAcrossRuns, TwoPointsHaveNoIntervalAndTheSampleRunsCanBeLeftOut)
+{
+    {
+        Store store(m_path.toStdString());
+        for (const auto &r : installSamples(store))
+            ASSERT_NE(r.status, "failed") << r.uri;
+    }
+    ScalingView view(m_path);
+    view.setMode(ScalingView::AcrossRuns);
+    view.reload();
+    SweepPanel *panel = view.sweepPanel();
+    RunSelectionWidget *selection = panel->runSelection();
+    ASSERT_TRUE(waitUntil([&] { return selection->runList()->count() == 10; }));
+    selection->modeCombo()->setCurrentIndex(selection->modeCombo()->findText("Runs picked by hand"));
+    selection->setPicked({"sample:korvet-broker-scaling"});
+    ASSERT_TRUE(fitOf(*panel, "1 run picked by hand"));
+    const nlohmann::json cli = cliFit({"--run", "sample:korvet-broker-scaling", "--x", "brokers"});
+    EXPECT_TRUE(cli["ci"]["sigma"][0].is_null());
+    const QString text = panel->parametersLabel()->text();
+    const QString why = "(no interval: 2 points for as many free parameters: no residual degrees of freedom)";
+    EXPECT_TRUE(text.contains(QStringLiteral("λ %1 per broker %2")
+                                  .arg(displayMetric("records_per_s", cli["lambda"].get<double>()), why)))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("σ %1 %2").arg(plainNumber(cli["sigma"].get<double>()), why)))
+        << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("nan"), Qt::CaseInsensitive)) << text.toStdString();
+    // λ/σ as a rate in its unit, not 2.6e+06.
+    EXPECT_TRUE(text.contains(QStringLiteral("throughput approaches λ/σ = 2,6"))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("e+"))) << text.toStdString();
+
+    // Every run with the sample runs left out: the four of the team's own.
+    selection->setSamples(SampleRuns::Exclude);
+    selection->modeCombo()->setCurrentIndex(selection->modeCombo()->findText("Every run"));
+    ASSERT_TRUE(fitOf(*panel, "every run, sample runs left out"));
+    EXPECT_TRUE(panel->summaryLabel()->text().contains(
+        "Evidence: every run, sample runs left out, 4 runs read (6 sample runs left out as asked)"))
+        << panel->summaryLabel()->text().toStdString();
+    expectSameParameters(*panel, cliFit({"--since", "2000-01-01", "--samples", "exclude", "--x", "brokers"}));
 }
