@@ -108,7 +108,9 @@ protected:
 // results may still be in flight.
 bool fitOf(const SweepPanel &panel, const std::string &selection)
 {
-    return waitUntil([&] { return panel.result().selection == selection && !panel.parametersLabel()->text().isEmpty(); });
+    return waitUntil([&] {
+        return panel.result().selection == selection && !panel.parametersLabel()->text().isEmpty();
+    });
 }
 
 // What the panel shows for λ, σ and κ, computed from the CLI's numbers with the view's units.
@@ -130,10 +132,13 @@ void expectSameParameters(const SweepPanel &panel, const nlohmann::json &cli)
                                    plainNumber(cli["ci"]["sigma"][0].get<double>()),
                                    plainNumber(cli["ci"]["sigma"][1].get<double>()));
     EXPECT_TRUE(text.contains(lambda)) << text.toStdString() << " lacks " << lambda.toStdString();
+    EXPECT_TRUE(text.contains(
+        QStringLiteral("95 % intervals from %1 bootstrap refits").arg(cli["ci"]["resamples"].get<int>())))
+        << text.toStdString();
     EXPECT_TRUE(text.contains(sigma)) << text.toStdString() << " lacks " << sigma.toStdString();
     // Units, never exponents or NaN.
-    EXPECT_FALSE(text.contains(QStringLiteral("e+"))) << (text).toStdString();
-    EXPECT_FALSE(text.contains(QStringLiteral("nan"), Qt::CaseInsensitive)) << (text).toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("e+"))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("nan"), Qt::CaseInsensitive)) << text.toStdString();
 }
 
 } // namespace
@@ -165,13 +170,15 @@ TEST_F(ScalingAcrossRuns, ABrokerSweepShowsTheNumbersTheCliFits)
         EXPECT_EQ(panel->pointsTable()->item(row, 3)->text().toStdString(), cli["data"][row]["run"]);
     EXPECT_EQ(panel->pointsTable()->item(3, 4)->text(), "produce/brokers-8");
     EXPECT_EQ(panel->pointsTable()->item(3, 0)->text(), "8");
-    EXPECT_TRUE(panel->pointToolTip(0).startsWith("brokers-1-2026-09-01 / produce/brokers-1")) << (panel->pointToolTip(0)).toStdString();
+    EXPECT_TRUE(panel->pointToolTip(0).startsWith("brokers-1-2026-09-01 / produce/brokers-1"))
+        << panel->pointToolTip(0).toStdString();
     const QString summary = panel->summaryLabel()->text();
-    EXPECT_TRUE(summary.contains("p99 against brokers: 1 → 4 ms · 2 → 8 ms · 4 → 16 ms · 8 → 32 ms")) << (summary).toStdString();
-    EXPECT_TRUE(summary.contains("tuning.linger.ms=5")) << (summary).toStdString();
-    EXPECT_TRUE(summary.contains("no key differs among the points")) << (summary).toStdString();
-    EXPECT_TRUE(summary.contains("Knee: none — 4 of 4 points state no offered rate")) << (summary).toStdString();
-    EXPECT_TRUE(summary.contains("Evidence: runs of tool 'korvet-bench', 4 runs read")) << (summary).toStdString();
+    EXPECT_TRUE(summary.contains("p99 against brokers: 1 → 4 ms · 2 → 8 ms · 4 → 16 ms · 8 → 32 ms"))
+        << summary.toStdString();
+    EXPECT_TRUE(summary.contains("tuning.linger.ms=5")) << summary.toStdString();
+    EXPECT_TRUE(summary.contains("no key differs among the points")) << summary.toStdString();
+    EXPECT_TRUE(summary.contains("Knee: none — 4 of 4 points state no offered rate")) << summary.toStdString();
+    EXPECT_TRUE(summary.contains("Evidence: runs of tool 'korvet-bench', 4 runs read")) << summary.toStdString();
     EXPECT_TRUE(panel->contractKeysBox()->isHidden());
 
     // Picked by hand: three of the four, as --run three times.
@@ -202,7 +209,7 @@ TEST_F(ScalingAcrossRuns, ARefusedSweepFitsOnceTheDifferingKeyIsLeftOut)
     ASSERT_TRUE(fitOf(*panel, "every run"));
     EXPECT_TRUE(panel->parametersLabel()->text().startsWith("No fit: the selected points do not share a tuning "
                                                             "contract (5 runs selected)"))
-        << (panel->parametersLabel()->text()).toStdString();
+        << panel->parametersLabel()->text().toStdString();
     EXPECT_FALSE(panel->contractKeysBox()->isHidden());
     QCheckBox *linger = panel->leaveOutCheck("tuning.linger.ms");
     ASSERT_NE(linger, nullptr);
@@ -213,11 +220,12 @@ TEST_F(ScalingAcrossRuns, ARefusedSweepFitsOnceTheDifferingKeyIsLeftOut)
     linger->click();
     ASSERT_TRUE(waitUntil([&] { return !finished.isEmpty() && panel->result().ok; }));
     EXPECT_EQ(panel->pointsTable()->rowCount(), 5);
-    const nlohmann::json cli = cliFit({"--tool", "korvet-bench", "--x", "brokers", "--contract-exclude", "tuning.linger.ms"});
+    const nlohmann::json cli =
+        cliFit({"--tool", "korvet-bench", "--x", "brokers", "--contract-exclude", "tuning.linger.ms"});
     expectSameParameters(*panel, cli);
     EXPECT_TRUE(panel->summaryLabel()->text().contains(
         "Left out of the contract, differing among the points: tuning.linger.ms (5, 20)"))
-        << (panel->summaryLabel()->text()).toStdString();
+        << panel->summaryLabel()->text().toStdString();
     // The key stays listed, checked, so putting it back is one click.
     linger = panel->leaveOutCheck("tuning.linger.ms");
     ASSERT_NE(linger, nullptr);
@@ -234,10 +242,10 @@ TEST_F(ScalingAcrossRuns, ARefusedSweepFitsOnceTheDifferingKeyIsLeftOut)
     EXPECT_FALSE(panel->leaveOutCheck("tuning.linger.ms")->isChecked());
 }
 
-// The sample store's broker finding has two points, too few for a bootstrap: the view says why
-// there is no interval (the CLI prints null). Leaving the sample runs out, as the combo offers,
-// fits the team's own runs and says so.
-TEST_F(ScalingAcrossRuns, TwoPointsHaveNoIntervalAndTheSampleRunsCanBeLeftOut)
+// Beside the sample runs: auto leaves them out and says so, included they are refused with every
+// differing key offered; the sample broker finding's two points are too few for a bootstrap, and
+// the view says why there is no interval (the CLI prints null).
+TEST_F(ScalingAcrossRuns, TheSampleRunsAreLeftOutOrIncludedAndTwoPointsHaveNoInterval)
 {
     {
         Store store(m_path.toStdString());
@@ -250,24 +258,46 @@ TEST_F(ScalingAcrossRuns, TwoPointsHaveNoIntervalAndTheSampleRunsCanBeLeftOut)
     SweepPanel *panel = view.sweepPanel();
     RunSelectionWidget *selection = panel->runSelection();
     ASSERT_TRUE(waitUntil([&] { return selection->runList()->count() == 10; }));
+    // Every run of a store holding the samples beside runs of its own: the samples are left out
+    // (auto), and the view says so.
+    ASSERT_TRUE(fitOf(*panel, "every run"));
+    EXPECT_TRUE(panel->summaryLabel()->text().contains(
+        "Evidence: every run, 4 runs read (6 sample runs left out: the selection holds 4 runs of your own "
+        "with sizing evidence)"))
+        << panel->summaryLabel()->text().toStdString();
+    expectSameParameters(*panel, cliFit({"--since", "2000-01-01", "--x", "brokers"}));
+    // Included, unlike runs are refused, each differing key offered to leave out.
+    selection->setSamples(SampleRuns::Include);
+    ASSERT_TRUE(fitOf(*panel, "every run, sample runs included"));
+    EXPECT_FALSE(panel->result().sweep.ok);
+    ASSERT_NE(panel->leaveOutCheck("tool"), nullptr);
+    EXPECT_EQ(panel->leaveOutCheck("tool")->text(),
+              "Leave out tool (korvet-pipeline-benchmark, kafka-producer-perf-test, korvet-bench)");
+    view.resize(1200, 900);
+    view.show();
+    QTest::qWait(100);
+    EXPECT_TRUE(view.grab().save(
+        QDir(QStringLiteral(PLIMSOLL_ARTIFACT_DIR)).filePath("scaling-across-runs-refused.png")));
+
+    selection->setSamples(SampleRuns::Auto);
     selection->modeCombo()->setCurrentIndex(selection->modeCombo()->findText("Runs picked by hand"));
     selection->setPicked({"sample:korvet-broker-scaling"});
-    ASSERT_TRUE(fitOf(*panel, "1 run picked by hand"));
+    ASSERT_TRUE(fitOf(*panel, "1 run picked by hand"))
+        << panel->result().selection << " / " << panel->parametersLabel()->text().toStdString();
     const nlohmann::json cli = cliFit({"--run", "sample:korvet-broker-scaling", "--x", "brokers"});
     EXPECT_TRUE(cli["ci"]["sigma"][0].is_null());
     const QString text = panel->parametersLabel()->text();
-    const QString why = "(no interval: 2 points for as many free parameters: no residual degrees of freedom)";
-    EXPECT_TRUE(text.contains(QStringLiteral("λ %1 per broker %2")
-                                  .arg(displayMetric("records_per_s", cli["lambda"].get<double>()), why)))
-        << text.toStdString();
-    EXPECT_TRUE(text.contains(QStringLiteral("σ %1 %2").arg(plainNumber(cli["sigma"].get<double>()), why)))
+    EXPECT_TRUE(text.startsWith(QStringLiteral("λ %1 per broker · σ %2 · κ 0 · no interval (2 points for as many "
+                                               "free parameters: no residual degrees of freedom)")
+                                    .arg(displayMetric("records_per_s", cli["lambda"].get<double>()),
+                                         plainNumber(cli["sigma"].get<double>()))))
         << text.toStdString();
     EXPECT_FALSE(text.contains(QStringLiteral("nan"), Qt::CaseInsensitive)) << text.toStdString();
     // λ/σ as a rate in its unit, not 2.6e+06.
     EXPECT_TRUE(text.contains(QStringLiteral("throughput approaches λ/σ = 2,6"))) << text.toStdString();
     EXPECT_FALSE(text.contains(QStringLiteral("e+"))) << text.toStdString();
 
-    // Every run with the sample runs left out: the four of the team's own.
+    // Every run with the sample runs left out as asked: the four of the team's own.
     selection->setSamples(SampleRuns::Exclude);
     selection->modeCombo()->setCurrentIndex(selection->modeCombo()->findText("Every run"));
     ASSERT_TRUE(fitOf(*panel, "every run, sample runs left out"));

@@ -33,11 +33,14 @@ QString perUnit(const std::string &factor)
     return tr("per unit of %1").arg(QString::fromStdString(factor));
 }
 
-// " [lo, hi]" or " (no interval: reason)".
+// " [lo, hi]"; nothing when the fit has no intervals at all (sweepIntervalNote() says why once),
+// " (no interval)" when this parameter alone has none.
 QString interval(const UslInterval &ci, const QString &reason, const std::function<QString(double)> &format)
 {
-    if (!reason.isEmpty() || !std::isfinite(ci.lo) || !std::isfinite(ci.hi))
-        return tr(" (no interval: %1)").arg(reason.isEmpty() ? tr("the bootstrap gave none") : reason);
+    if (!reason.isEmpty())
+        return {};
+    if (!std::isfinite(ci.lo) || !std::isfinite(ci.hi))
+        return tr(" (no interval)");
     return QStringLiteral(" [%1, %2]").arg(format(ci.lo), format(ci.hi));
 }
 
@@ -80,6 +83,16 @@ QString sweepKappaText(const SweepFitResult &r, const SweepFitRequest &request)
     const UslFit &fit = r.fit.usl;
     auto value = [](double v) { return plainNumber(v); };
     return tr("κ %1").arg(value(fit.params.kappa)) + interval(fit.kappaCi, reasonOf(r, request), value);
+}
+
+QString sweepIntervalNote(const SweepFitResult &r, const SweepFitRequest &request)
+{
+    const QString reason = reasonOf(r, request);
+    if (reason.isEmpty())
+        return tr("%1 % intervals from %2 bootstrap refits")
+            .arg(QString::number(r.fit.usl.confidenceLevel * 100, 'g', 3))
+            .arg(r.fit.usl.resamples);
+    return tr("no interval (%1)").arg(reason);
 }
 
 QString sweepShapeText(const SweepFitResult &r, const SweepFitRequest &request)

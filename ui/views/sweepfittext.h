@@ -12,9 +12,13 @@ namespace plimsoll {
 // "λ 199,812 rec/s per broker [193,420 rec/s, 206,010 rec/s]" (λ's unit is the metric's, per
 // unit of the factor).
 QString sweepLambdaText(const SweepFitResult &result, const SweepFitRequest &request);
-// "σ 0.0812 [0.0620, 0.101]", "κ 0 [0, 0.000310]"; "σ 0.0812 (no interval: bootstrap turned off)".
+// "σ 0.0812 [0.0620, 0.101]", "κ 0 [0, 0.000310]"; without brackets when the fit has no
+// intervals, which sweepIntervalNote() then explains.
 QString sweepSigmaText(const SweepFitResult &result, const SweepFitRequest &request);
 QString sweepKappaText(const SweepFitResult &result, const SweepFitRequest &request);
+// "95 % intervals from 1000 bootstrap refits", or "no interval (2 points for as many free
+// parameters: no residual degrees of freedom)".
+QString sweepIntervalNote(const SweepFitResult &result, const SweepFitRequest &request);
 // R², N* and where throughput is bound, one line.
 QString sweepShapeText(const SweepFitResult &result, const SweepFitRequest &request);
 // The knee when every point has an offered rate, else why there is none.

@@ -13,6 +13,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCursor>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -21,6 +22,7 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QToolTip>
@@ -64,7 +66,17 @@ SweepPanel::SweepPanel(const QString &storePath, QWidget *parent)
 
     m_keysBox = new QGroupBox(tr("Contract keys that differ among the points"), this);
     m_keysBox->setObjectName(QStringLiteral("contractKeysBox"));
-    m_keysLayout = new QVBoxLayout(m_keysBox);
+    // A selection of unlike runs can differ in a score of keys: they scroll, in columns, so the
+    // chart keeps its room.
+    auto *keys = new QWidget;
+    m_keysLayout = new QGridLayout(keys);
+    m_keysLayout->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(m_keysBox);
+    scroll->setWidget(keys);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMaximumHeight(120);
+    (new QVBoxLayout(m_keysBox))->addWidget(scroll);
     m_keysBox->hide();
     m_parameters = textLabel(this, "sweepParameters");
     m_summary = textLabel(this, "sweepSummary");
@@ -280,7 +292,8 @@ void SweepPanel::showResult(const SweepFitResult &result, const SweepFitRequest 
     } else {
         m_parameters->setText(sweepLambdaText(result, request) + QStringLiteral(" · ") +
                               sweepSigmaText(result, request) + QStringLiteral(" · ") +
-                              sweepKappaText(result, request) + QStringLiteral("\n") +
+                              sweepKappaText(result, request) + QStringLiteral(" · ") +
+                              sweepIntervalNote(result, request) + QStringLiteral("\n") +
                               sweepShapeText(result, request));
     }
     m_summary->setText(sweepKneeText(result) + QStringLiteral("\n") + sweepP99Text(result, factor) +
@@ -313,8 +326,11 @@ void SweepPanel::showContractKeys()
     for (const SweepKeyDifference &d : m_result.sweep.conflicts)
         if (std::find(m_excluded.begin(), m_excluded.end(), d.key) == m_excluded.end())
             keys.emplace_back(d.key, QString::fromStdString(d.describe()));
+    constexpr int kColumns = 3;
+    int at = 0;
     for (const auto &[key, text] : keys) {
-        auto *check = new QCheckBox(tr("Leave out %1").arg(text), m_keysBox);
+        auto *check = new QCheckBox(tr("Leave out %1").arg(text));
+        check->setToolTip(check->text());
         check->setObjectName(QStringLiteral("leaveOut:") + QString::fromStdString(key));
         check->setChecked(std::find(m_excluded.begin(), m_excluded.end(), key) != m_excluded.end());
         connect(check, &QCheckBox::toggled, this, [this, key](bool on) {
@@ -323,7 +339,8 @@ void SweepPanel::showContractKeys()
                 m_excluded.push_back(key);
             startFit();
         });
-        m_keysLayout->addWidget(check);
+        m_keysLayout->addWidget(check, at / kColumns, at % kColumns);
+        ++at;
     }
     m_keysBox->setVisible(!keys.empty());
 }
@@ -384,7 +401,8 @@ QString SweepPanel::pointToolTip(int index) const
     if (p.p99)
         tip += tr(" · p99 %1").arg(displayMetric("latency_p99_s", *p.p99));
     if (!p.xInferredFrom.empty())
-        tip += tr("\n%1 from %2").arg(QString::fromStdString(m_shown.spec.factor), QString::fromStdString(p.xInferredFrom));
+        tip += tr("\n%1 from %2")
+                   .arg(QString::fromStdString(m_shown.spec.factor), QString::fromStdString(p.xInferredFrom));
     return tip;
 }
 

@@ -25,6 +25,7 @@ class QChart;
 class QChartView;
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
@@ -32,7 +33,6 @@ class QLineSeries;
 class QScatterSeries;
 class QTableWidget;
 class QValueAxis;
-class QVBoxLayout;
 
 namespace plimsoll {
 
@@ -91,7 +91,7 @@ private:
     QComboBox *m_metricCombo = nullptr;
     QLineEdit *m_prefixEdit = nullptr;
     QGroupBox *m_keysBox = nullptr;
-    QVBoxLayout *m_keysLayout = nullptr;
+    QGridLayout *m_keysLayout = nullptr;
     QLabel *m_parameters = nullptr;
     QLabel *m_summary = nullptr;
     QTableWidget *m_table = nullptr;
