@@ -306,3 +306,49 @@ TEST_F(ScalingAcrossRuns, TheSampleRunsAreLeftOutOrIncludedAndTwoPointsHaveNoInt
         << panel->summaryLabel()->text().toStdString();
     expectSameParameters(*panel, cliFit({"--since", "2000-01-01", "--samples", "exclude", "--x", "brokers"}));
 }
+
+// Runs at stepped target rates (kafka-producer-perf-test --throughput, a file each): against the
+// offered rate the view finds the knee `fit --x offered_rate` finds.
+TEST_F(ScalingAcrossRuns, AFixedRateSweepShowsItsKnee)
+{
+    const double offered[] = {20000, 40000, 60000, 80000}, achieved[] = {20000, 39900, 59900, 65000};
+    for (int i = 0; i < 4; ++i) {
+        RunRecord run;
+        run.runKey = "perf-" + std::to_string(int(offered[i]));
+        run.timestamp = "2026-10-0" + std::to_string(i + 1) + "T02:00:00Z";
+        run.tool = "kafka-producer-perf-test";
+        run.target = "korvet";
+        run.tuning = {{"throughput", offered[i]}, {"acks", "1"}};
+        ScenarioRecord s;
+        s.name = "produce";
+        s.kind = "benchmark";
+        s.topology.producers = 1;
+        s.metrics = {{"records_per_s", achieved[i]}, {"latency_p99_s", 0.010 + i * 0.002}};
+        run.scenarios.push_back(s);
+        importRun(run);
+    }
+    ScalingView view(m_path);
+    view.setMode(ScalingView::AcrossRuns);
+    view.reload();
+    SweepPanel *panel = view.sweepPanel();
+    RunSelectionWidget *selection = panel->runSelection();
+    selection->modeCombo()->setCurrentIndex(selection->modeCombo()->findText("Runs by filter"));
+    selection->toolEdit()->setText(QStringLiteral("kafka-producer-perf-test"));
+    emit selection->toolEdit()->editingFinished();
+    panel->factorCombo()->setCurrentText(QStringLiteral("offered_rate"));
+    ASSERT_TRUE(waitUntil([&] {
+        return panel->result().selection == "runs of tool 'kafka-producer-perf-test'" &&
+               panel->result().sweep.factor == "offered_rate";
+    }));
+    ASSERT_TRUE(panel->result().ok) << panel->result().error;
+    const nlohmann::json cli = cliFit({"--tool", "kafka-producer-perf-test", "--x", "offered_rate"});
+    ASSERT_TRUE(cli["knee"].is_object()) << cli["knee_note"];
+    EXPECT_EQ(cli["knee"]["capacity"], 59900);
+    const QString summary = panel->summaryLabel()->text();
+    EXPECT_TRUE(summary.contains("Knee (shortfall rule) at 80,000 rec/s offered, 65,000 rec/s achieved: "
+                                 "capacity 59,900 rec/s, ceiling 65,000 rec/s"))
+        << summary.toStdString();
+    EXPECT_EQ(panel->pointsTable()->item(0, 0)->text(), "20,000 rec/s");
+    EXPECT_EQ(panel->pointsTable()->item(0, 5)->text(), "tuning.throughput");
+    EXPECT_DOUBLE_EQ(panel->result().fit.usl.params.lambda, cli["lambda"].get<double>());
+}
