@@ -7,7 +7,7 @@
 #include "app/sizingoptions.h"
 
 #include "model/catalog.h"
-#include "model/sweep.h"
+#include "model/sweepfit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -43,24 +43,19 @@ struct FitArgs
     static constexpr Domain kResamples = Domain::count(0, 100000);
 };
 
-// p99 against load: the median p99 of the points at each x.
-json p99AgainstLoad(const Sweep &sweep)
+json p99Json(const std::vector<P99AtLoad> &p99s)
 {
     json out = json::array();
-    for (size_t i = 0; i < sweep.points.size();) {
-        std::vector<double> p99s;
-        size_t j = i;
-        for (; j < sweep.points.size() && sweep.points[j].x == sweep.points[i].x; ++j)
-            if (sweep.points[j].p99)
-                p99s.push_back(*sweep.points[j].p99);
-        if (!p99s.empty()) {
-            std::sort(p99s.begin(), p99s.end());
-            const size_t n = p99s.size();
-            const double median = n % 2 ? p99s[n / 2] : (p99s[n / 2 - 1] + p99s[n / 2]) / 2;
-            out.push_back({{"x", sweep.points[i].x}, {"p99_s", median}, {"points", n}});
-        }
-        i = j;
-    }
+    for (const P99AtLoad &p : p99s)
+        out.push_back({{"x", p.x}, {"p99_s", p.p99}, {"points", p.points}});
+    return out;
+}
+
+json predictionsJson(const std::vector<UslPrediction> &predictions)
+{
+    json out = json::array();
+    for (const UslPrediction &p : predictions)
+        out.push_back({{"x", p.x}, {"y", number(p.y)}, {"lo", number(p.lo)}, {"hi", number(p.hi)}});
     return out;
 }
 
@@ -82,8 +77,10 @@ json kneeJson(const SweepFit &f)
             {"reason", k.reason}};
 }
 
-json fitJson(const FitArgs &a, const Sweep &sw, const SweepFit &f, const json &predictions)
+json fitJson(const FitArgs &a, const SweepFitResult &r)
 {
+    const Sweep &sw = r.sweep;
+    const SweepFit &f = r.fit;
     const UslFit &fit = f.usl;
     json pts = json::array();
     for (const SweepPoint &p : sw.points)
@@ -131,15 +128,17 @@ json fitJson(const FitArgs &a, const Sweep &sw, const SweepFit &f, const json &p
               {"kappa", interval(fit.kappaCi)},
               {"n_star", interval(fit.nStarCi)},
               {"x_at_n_star", interval(fit.xAtNStarCi)}}},
-            {"predictions", predictions},
+            {"predictions", predictionsJson(r.predictions)},
             {"knee", kneeJson(f)},
             {"knee_note", f.kneeNote},
-            {"p99_against_load", p99AgainstLoad(sw)},
+            {"p99_against_load", p99Json(r.p99AgainstLoad)},
             {"data", pts}};
 }
 
-void printFit(const FitArgs &a, const Sweep &sw, const SweepFit &f, const json &predictions)
+void printFit(const FitArgs &a, const SweepFitResult &r)
 {
+    const Sweep &sw = r.sweep;
+    const SweepFit &f = r.fit;
     const UslFit &fit = f.usl;
     std::printf("USL fit of %s against %s: %d points from %zu run%s, %d distinct %s\n",
                 a.y.c_str(), a.x.c_str(), fit.points, sw.runKeys.size(),
@@ -153,9 +152,8 @@ void printFit(const FitArgs &a, const Sweep &sw, const SweepFit &f, const json &
                 fit.nStarNote.c_str(), fit.r2, toString(fit.limit), fit.limitReason.c_str());
     if (fit.weak)
         std::printf("  weak fit: %s\n", fit.weakReason.c_str());
-    for (const auto &p : predictions)
-        std::printf("  at %g: %.6g [%.6g, %.6g]\n", p["x"].get<double>(), p["y"].get<double>(),
-                    p["lo"].get<double>(), p["hi"].get<double>());
+    for (const UslPrediction &p : r.predictions)
+        std::printf("  at %g: %.6g [%.6g, %.6g]\n", p.x, p.y, p.lo, p.hi);
     if (f.knee && f.knee->ok)
         std::printf("  knee: %s\n", f.knee->reason.c_str());
     else
@@ -191,76 +189,68 @@ std::optional<UslOptions> uslOptions(const FitArgs &a)
     return options;
 }
 
-int runFit(const CliContext &c, FitArgs a)
+// The request `fit` runs, from its options; nullopt after printing the usage error.
+std::optional<SweepFitRequest> fitRequest(const CliContext &c, const FitArgs &a)
 {
     const auto options = uslOptions(a);
     if (!options)
-        return kExitUsage;
+        return std::nullopt;
     if (!a.select.any() && a.prefix.empty()) {
         printError("fit needs runs: --run (repeatable) or a filter (--scenario, --tool, --target, "
                    "--since, --until, --scenarios)");
-        return kExitUsage;
-    }
-    if (!(a.kneeLatencyFactor > 1)) {
-        printError("--knee-latency-factor must be more than 1 (p99 over the low-load p99)");
-        return kExitUsage;
-    }
-    if (a.x != kOfferedRateFactor && !findFactor(a.x)) {
-        std::string known;
-        for (const FactorInfo &f : factorCatalog())
-            known += (known.empty() ? "" : ", ") + std::string(f.name);
-        printError("--x must be a load factor: " + known + ", or " + kOfferedRateFactor + " (got '" +
-                   a.x + "')");
-        return kExitUsage;
+        return std::nullopt;
     }
     std::string error;
     const auto selection = parseRunSelection(a.select, a.samples, &error);
     if (!selection) {
         printError(error);
-        return kExitUsage;
+        return std::nullopt;
     }
+    SweepFitRequest request;
+    request.evidence = *selection;
+    request.spec.factor = a.x;
+    request.spec.metric = a.y;
+    request.spec.scenarioPrefix = a.prefix;
+    request.spec.excluded = a.exclude;
+    request.spec.policies = ContractPolicies::load(c.storePath);
+    request.usl = *options;
+    request.knee.latencyFactor = a.kneeLatencyFactor;
+    request.predict = a.predict;
+    if (const auto problem = request.validate()) {
+        const char *option = problem->field == SweepFitRequest::Problem::Factor              ? "--x"
+                             : problem->field == SweepFitRequest::Problem::KneeLatencyFactor ? "--knee-latency-factor"
+                                                                                             : "--predict";
+        printError(std::string(option) + " " + problem->message);
+        return std::nullopt;
+    }
+    return request;
+}
+
+int runFit(const CliContext &c, const FitArgs &a)
+{
+    const auto request = fitRequest(c, a);
+    if (!request)
+        return kExitUsage;
     auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
-    Evidence evidence;
+    SweepFitResult result;
     try {
-        evidence = readEvidence(*store, *selection, false);
+        result = runSweepFit(*store, *request);
     } catch (const StoreError &e) {
         printError(e.what());
         return kExitFailure;
     }
-    const std::vector<RunRecord> *runs = &evidence.runs;
-    if (!evidence.note.empty() && !a.json)
-        std::printf("Evidence: %s (%s)\n", selection->describe().c_str(), evidence.note.c_str());
-    SweepSpec spec;
-    spec.factor = a.x;
-    spec.metric = a.y;
-    spec.scenarioPrefix = a.prefix;
-    spec.scenarioContains = a.select.scenario;
-    spec.excluded = a.exclude;
-    spec.policies = ContractPolicies::load(c.storePath);
-    const Sweep sweep = assembleSweep(*runs, spec, evidence.sources);
-    if (!sweep.ok) {
-        printError(sweep.error + " (" + std::to_string(runs->size()) + " runs selected)");
+    if (!result.evidenceNote.empty() && !a.json)
+        std::printf("Evidence: %s (%s)\n", result.selection.c_str(), result.evidenceNote.c_str());
+    if (!result.ok) {
+        printError(result.error);
         return kExitFailure;
-    }
-    KneeOptions knee;
-    knee.latencyFactor = a.kneeLatencyFactor;
-    const SweepFit f = fitSweep(sweep, *options, knee);
-    if (!f.usl.ok) {
-        printError("no fit for " + a.y + " against " + a.x + " over " + std::to_string(sweep.points.size()) +
-                   " points of " + std::to_string(sweep.runKeys.size()) + " runs: " + f.usl.error);
-        return kExitFailure;
-    }
-    json predictions = json::array();
-    for (double n : a.predict) {
-        const UslPrediction p = f.usl.predict(n);
-        predictions.push_back({{"x", n}, {"y", number(p.y)}, {"lo", number(p.lo)}, {"hi", number(p.hi)}});
     }
     if (a.json)
-        std::cout << fitJson(a, sweep, f, predictions).dump(2) << "\n";
+        std::cout << fitJson(a, result).dump(2) << "\n";
     else
-        printFit(a, sweep, f, predictions);
+        printFit(a, result);
     return kExitOk;
 }
 

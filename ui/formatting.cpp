@@ -4,6 +4,7 @@
 
 #include <QStringList>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -96,6 +97,21 @@ AxisScale axisScaleFor(std::string_view unit, double maxAbsValue)
     if (maxAbsValue >= 1e4)
         return {1e-3, QStringLiteral("k") + base};
     return {1, label.isEmpty() ? QStringLiteral("value") : label};
+}
+
+QString plainNumber(double value, int significant)
+{
+    if (std::isnan(value))
+        return QStringLiteral("—");
+    if (std::isinf(value))
+        return value > 0 ? QStringLiteral("∞") : QStringLiteral("−∞");
+    if (value == 0)
+        return QStringLiteral("0");
+    // Digits after the point so that `significant` digits show; none for large values, which
+    // then show every digit rather than an exponent.
+    const int magnitude = int(std::floor(std::log10(std::fabs(value))));
+    const int decimals = std::clamp(significant - 1 - magnitude, 0, 12);
+    return QString::number(value, 'f', decimals);
 }
 
 } // namespace plimsoll

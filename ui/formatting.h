@@ -36,4 +36,8 @@ struct AxisScale
 };
 AxisScale axisScaleFor(std::string_view unit, double maxAbsValue);
 
+// A dimensionless number to `significant` digits without exponent notation: "0.0800",
+// "0.000123", "12.3", "0"; "∞" for infinity, "—" for NaN.
+QString plainNumber(double value, int significant = 3);
+
 } // namespace plimsoll

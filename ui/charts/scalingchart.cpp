@@ -138,6 +138,12 @@ AxisScale ScalingChart::showFit(const std::vector<RampPoint> &points, const UslF
     m_x->setTitleText(factor);
     m_x->setRange(0, xEnd);
     m_x->applyNiceNumbers();
+    // Series with nothing to show (no CPU in the steps, no saturated step: a sweep across runs)
+    // stay out of the legend, and the CPU axis with them.
+    for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_saturated, m_brokerCpu, m_shardCpu})
+        for (QLegendMarker *marker : legend()->markers(s))
+            marker->setVisible(s->count() > 0);
+    m_cpu->setVisible(m_brokerCpu->count() > 0 || m_shardCpu->count() > 0);
     m_y->setTitleText(QStringLiteral("%1 (%2)").arg(QString::fromStdString(metric), scale.unit));
     m_y->setRange(0, maxY * scale.factor * 1.08);
     m_y->applyNiceNumbers();

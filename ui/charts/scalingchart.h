@@ -36,6 +36,8 @@ public:
                       const std::string &metric);
 
     QValueAxis *xAxis() const { return m_x; }
+    // The measured points, in the order given to showFit() (what a hover names).
+    QScatterSeries *measuredSeries() const { return m_measured; }
 
 private:
     QScatterSeries *m_measured = nullptr;

@@ -6,6 +6,7 @@
 #include "model/store.h"
 #include "ui/formatting.h"
 #include "ui/latesttask.h"
+#include "ui/views/sweeppanel.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -18,7 +19,9 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStyle>
+#include <QTabBar>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -65,8 +68,28 @@ ScalingView::ScalingView(const QString &storePath, QWidget *parent) : StoreView(
     m_runLoader = new LatestTask(this);
     m_fitter = new LatestTask(this);
 
-    auto combo = [this](const char *name, int chars) {
-        auto *c = new QComboBox(this);
+    m_modeBar = new QTabBar(this);
+    m_modeBar->setObjectName(QStringLiteral("scalingModeBar"));
+    m_modeBar->addTab(tr("Within a run (ramp)"));
+    m_modeBar->addTab(tr("Across runs"));
+    m_modeBar->setTabToolTip(AcrossRuns, tr("A sweep over separate runs, one per cluster configuration "
+                                            "(brokers, shards, partitions, ...), as `plimsoll fit` fits it"));
+    m_sweep = new SweepPanel(storePath, this);
+    connect(m_sweep, &SweepPanel::loadFailed, this, &StoreView::loadFailed);
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(buildRampPage());
+    m_pages->addWidget(m_sweep);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_modeBar);
+    layout->addWidget(m_pages, 1);
+    connect(m_modeBar, &QTabBar::currentChanged, this, [this](int index) { setMode(Mode(index)); });
+}
+
+QWidget *ScalingView::buildRampPage()
+{
+    auto *page = new QWidget(this);
+    auto combo = [page](const char *name, int chars) {
+        auto *c = new QComboBox(page);
         c->setObjectName(QLatin1String(name));
         c->setMinimumContentsLength(chars);
         c->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -79,14 +102,14 @@ ScalingView::ScalingView(const QString &storePath, QWidget *parent) : StoreView(
     auto *choices = new QHBoxLayout;
     for (auto [label, c] : {std::pair{tr("Run"), m_runCombo}, {tr("Scenarios"), m_prefixCombo},
                             {tr("Factor"), m_factorCombo}, {tr("Metric"), m_metricCombo}}) {
-        choices->addWidget(new QLabel(label, this));
+        choices->addWidget(new QLabel(label, page));
         choices->addWidget(c);
         choices->addSpacing(8);
     }
     choices->addStretch();
 
     m_chart = new ScalingChart;
-    m_chartView = new QChartView(m_chart, this);
+    m_chartView = new QChartView(m_chart, page);
     m_chartView->setObjectName(QStringLiteral("scalingChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(360, 260);
@@ -103,23 +126,24 @@ ScalingView::ScalingView(const QString &storePath, QWidget *parent) : StoreView(
     m_ry = axis(m_residualChart, Qt::AlignLeft, QString());
     m_residuals->attachAxis(m_rx);
     m_residuals->attachAxis(m_ry);
-    m_residualView = new QChartView(m_residualChart, this);
+    m_residualView = new QChartView(m_residualChart, page);
     m_residualView->setObjectName(QStringLiteral("residualChart"));
     m_residualView->setRenderHint(QPainter::Antialiasing);
     m_residualView->setMinimumHeight(190); // below this the axis labels elide to "…"
 
-    m_summary = new QLabel(this);
+    m_summary = new QLabel(page);
     m_summary->setObjectName(QStringLiteral("fitSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto *split = new QSplitter(Qt::Vertical, this);
+    auto *split = new QSplitter(Qt::Vertical, page);
     split->addWidget(m_chartView);
     split->addWidget(m_residualView);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({520, 200});
-    auto *layout = new QVBoxLayout(this);
+    auto *layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(choices);
     layout->addWidget(split, 1);
     layout->addWidget(m_summary);
@@ -128,6 +152,7 @@ ScalingView::ScalingView(const QString &storePath, QWidget *parent) : StoreView(
     for (QComboBox *c : {m_prefixCombo, m_factorCombo, m_metricCombo})
         connect(c, &QComboBox::currentIndexChanged, this, &ScalingView::startFit);
     m_chart->setTitle(tr("Loading…"));
+    return page;
 }
 
 QIcon ScalingView::icon() const
@@ -135,8 +160,28 @@ QIcon ScalingView::icon() const
     return style()->standardIcon(QStyle::SP_FileDialogDetailedView);
 }
 
+void ScalingView::setMode(Mode mode)
+{
+    if (m_modeBar->currentIndex() != mode)
+        m_modeBar->setCurrentIndex(mode); // comes back here through currentChanged
+    m_pages->setCurrentIndex(mode);
+    if (mode == AcrossRuns && m_sweepStale) {
+        m_sweepStale = false;
+        m_sweep->reload();
+    }
+}
+
+ScalingView::Mode ScalingView::mode() const
+{
+    return Mode(m_modeBar->currentIndex());
+}
+
 void ScalingView::reload()
 {
+    // Across runs reads every run of the selection: only when it is what the user looks at.
+    m_sweepStale = mode() != AcrossRuns;
+    if (!m_sweepStale)
+        m_sweep->reload();
     // A run read for the previous list may have been removed since (the reload says the store
     // changed): its outcome is stale, and a "no run" error from it would be a false alarm.
     m_runLoader->cancel();

@@ -1,9 +1,11 @@
 #pragma once
-// Scaling: the steps of one ramp (a run, a scenario prefix, a load factor, a metric) with the
-// Universal Scalability Law fitted to them — the curve, its bootstrap interval band, N*, the
-// first saturated step — the residuals beneath, and component CPU on a second axis.
-//
-// The Run list offers the runs with a ramp (two or more steps of one scenario family).
+// Scaling, in two modes chosen at the top. Within a run: the steps of one ramp (a run, a
+// scenario prefix, a load factor, a metric) with the Universal Scalability Law fitted to them —
+// the curve, its bootstrap interval band, N*, the first saturated step — the residuals beneath,
+// and component CPU on a second axis; the Run list offers the runs with a ramp (two or more
+// steps of one scenario family). Across runs: a sweep over separate runs, one per cluster
+// configuration (brokers, shards, partitions, ...), fitted as `plimsoll fit` fits it
+// (SweepPanel).
 //
 // Threading: the run list and the chosen run are read in the background; the fit (with its
 // bootstrap) runs in the background too, the latest choice winning. Only drawing happens on
@@ -24,12 +26,15 @@ class QComboBox;
 class QLabel;
 class QLineSeries;
 class QScatterSeries;
+class QStackedWidget;
+class QTabBar;
 class QValueAxis;
 
 namespace plimsoll {
 
 class LatestTask;
 class ScalingChart;
+class SweepPanel;
 
 class ScalingView : public StoreView
 {
@@ -41,6 +46,13 @@ public:
     QString title() const override { return tr("Scaling"); }
     QIcon icon() const override;
     void reload() override;
+
+    enum Mode { WithinRun, AcrossRuns };
+    // Switches the mode as the tab at the top does; the panel shown reads the store if stale.
+    void setMode(Mode mode);
+    Mode mode() const;
+    QTabBar *modeBar() const { return m_modeBar; }
+    SweepPanel *sweepPanel() const { return m_sweep; }
 
     QComboBox *runCombo() const { return m_runCombo; }
     QComboBox *prefixCombo() const { return m_prefixCombo; }
@@ -64,11 +76,16 @@ private:
         UslFit fit;
         SaturationResult saturation;
     };
+    QWidget *buildRampPage();
     void loadRun();
     void refillChoices();
     void startFit();
     void showFit(const FitOutcome &outcome);
 
+    QTabBar *m_modeBar = nullptr;
+    QStackedWidget *m_pages = nullptr;
+    SweepPanel *m_sweep = nullptr;
+    bool m_sweepStale = true; // the Across runs panel waits to read until it is shown
     QComboBox *m_runCombo = nullptr;
     QComboBox *m_prefixCombo = nullptr;
     QComboBox *m_factorCombo = nullptr;

@@ -1,0 +1,112 @@
+#pragma once
+// Scaling across runs: the points of a sweep — a scenario of each chosen run, one load factor
+// varying (brokers, shards, partitions, ..., an offered rate) while the rest of the tuning
+// contract agrees — with the Universal Scalability Law fitted to them, its bootstrap band, λ σ κ
+// with intervals, the knee of a fixed-rate sweep, p99 against load, the contract the points
+// share and the keys left out of it. Each point names its run and scenario (hover, and the
+// table). A sweep refused because contracts differ lists each differing key with a checkbox to
+// leave it out; unchecking puts it back.
+//
+// The panel builds a SweepFitRequest from its widgets and runs runSweepFit(), the function
+// `plimsoll fit` runs, so both give the same numbers for the same runs.
+//
+// Threading: the run list and the fit are read and computed in the background (LatestTask), the
+// latest choice winning; only drawing happens on the UI thread.
+
+#include "model/sweepfit.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <string>
+#include <vector>
+
+class QChart;
+class QChartView;
+class QCheckBox;
+class QComboBox;
+class QGridLayout;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QLineSeries;
+class QScatterSeries;
+class QTableWidget;
+class QValueAxis;
+
+namespace plimsoll {
+
+class LatestTask;
+class RunSelectionWidget;
+class ScalingChart;
+
+class SweepPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SweepPanel(const QString &storePath, QWidget *parent = nullptr);
+
+    // Re-reads the runs offered for picking and fits again.
+    void reload();
+
+    // The request as the widgets stand (what the next fit runs).
+    SweepFitRequest request() const;
+    const SweepFitResult &result() const { return m_result; }
+    // Run key and scenario of the point at `index` of result().sweep.points, with its x and y:
+    // what hovering the point shows.
+    QString pointToolTip(int index) const;
+
+    RunSelectionWidget *runSelection() const { return m_selection; }
+    QComboBox *factorCombo() const { return m_factorCombo; }
+    QComboBox *metricCombo() const { return m_metricCombo; }
+    QLineEdit *prefixEdit() const { return m_prefixEdit; }
+    QGroupBox *contractKeysBox() const { return m_keysBox; }
+    // The "leave out" checkbox of a contract key, nullptr when the panel shows none for it.
+    QCheckBox *leaveOutCheck(const QString &key) const;
+    QLabel *parametersLabel() const { return m_parameters; }
+    QLabel *summaryLabel() const { return m_summary; }
+    QTableWidget *pointsTable() const { return m_table; }
+    QChartView *chartView() const { return m_chartView; }
+    QChartView *p99View() const { return m_p99View; }
+
+signals:
+    void runsLoaded(int count);
+    void fitFinished(bool ok);
+    void loadFailed(const QString &message);
+
+private:
+    QWidget *buildChoices();
+    QWidget *buildCharts();
+    void startFit();
+    void showResult(const SweepFitResult &result, const SweepFitRequest &request);
+    void showFailure(const QString &why);
+    void showContractKeys();
+    void showPoints();
+    void showP99();
+    void hovered(const QPointF &point, bool state);
+
+    QString m_storePath;
+    RunSelectionWidget *m_selection = nullptr;
+    QComboBox *m_factorCombo = nullptr;
+    QComboBox *m_metricCombo = nullptr;
+    QLineEdit *m_prefixEdit = nullptr;
+    QGroupBox *m_keysBox = nullptr;
+    QGridLayout *m_keysLayout = nullptr;
+    QLabel *m_parameters = nullptr;
+    QLabel *m_summary = nullptr;
+    QTableWidget *m_table = nullptr;
+    QChartView *m_chartView = nullptr;
+    ScalingChart *m_chart = nullptr;
+    QChartView *m_p99View = nullptr;
+    QChart *m_p99Chart = nullptr;
+    QLineSeries *m_p99Line = nullptr;
+    QScatterSeries *m_p99Points = nullptr;
+    QValueAxis *m_p99x = nullptr, *m_p99y = nullptr;
+    LatestTask *m_runsLoader = nullptr;
+    LatestTask *m_fitter = nullptr;
+    std::vector<std::string> m_excluded; // contract keys the user left out
+    SweepFitRequest m_shown;             // the request result() answers
+    SweepFitResult m_result;
+};
+
+} // namespace plimsoll
