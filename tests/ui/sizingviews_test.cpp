@@ -22,6 +22,7 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QSlider>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -442,9 +443,10 @@ TEST_F(SizingViews, EvidenceChosenInTheWindowSizesAsTheCommandLine)
     auto *dialog = view.findChild<EvidenceDialog *>();
     ASSERT_NE(dialog, nullptr);
     ASSERT_TRUE(waitUntil([&] { return dialog->runsListed(); }));
-    EXPECT_EQ(dialog->runTable()->rowCount(), 7);
+    EXPECT_EQ(dialog->runList()->count(), 7);
     dialog->setMode(EvidenceDialog::Picked);
     EXPECT_FALSE(dialog->isValid()); // nothing checked yet
+    EXPECT_FALSE(dialog->findChild<QLabel *>(QStringLiteral("runSelectionProblem"))->text().isEmpty());
     const std::string picked[] = {"sample:korvet-pipeline-produce-2026-08-11", "sample:korvet-optimal-configuration"};
     for (const std::string &key : picked)
         ASSERT_TRUE(dialog->checkRun(key)) << key;

@@ -1,8 +1,9 @@
 #pragma once
-// "Choose the runs": which runs a sizing (or a fit) rests on — every run, the runs a filter
-// selects (scenario, tool, target, since, until) or runs picked by hand from the store's list —
-// and whether the sample runs take part. It edits an EvidenceSelection (model/evidence.h), the
-// same value the CLI's --run, --scenario, --tool, --target, --since, --until and --samples fill.
+// "Runs to size from": the run selection (RunSelectionWidget: every run, a filter, or runs
+// picked by hand, and whether the sample runs take part) in a dialog, with the store's runs to
+// pick from and a count of what the choice selects. It edits an EvidenceSelection
+// (model/evidence.h), the value the CLI's --run, --scenario, --tool, --target, --since, --until
+// and --samples fill.
 //
 // Threading: the run list and the filter's count are read on the background pool (LatestTask);
 // the dialog only shows them.
@@ -14,23 +15,21 @@
 
 #include <vector>
 
-class QButtonGroup;
-class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
-class QTableWidget;
-class QWidget;
+class QListWidget;
 
 namespace plimsoll {
 
 class LatestTask;
+class RunSelectionWidget;
 
 class EvidenceDialog : public QDialog
 {
     Q_OBJECT
 public:
-    enum Mode { Every = 0, Filter = 1, Picked = 2 };
+    enum Mode { Every, Filter, Picked };
 
     EvidenceDialog(const QString &storePath, const EvidenceSelection &initial, QWidget *parent = nullptr);
     ~EvidenceDialog() override;
@@ -41,9 +40,9 @@ public:
 
     // For tests and keyboard users: the parts a user works with.
     void setMode(Mode mode);
-    QTableWidget *runTable() const { return m_table; } // column 0 checkable, run key in its text
-    QLineEdit *filterField(const char *name) const;     // "scenario", "tool", "target", "since", "until"
-    QComboBox *samplesCombo() const { return m_samples; }
+    RunSelectionWidget *selectionWidget() const { return m_selection; }
+    QListWidget *runList() const; // checkable, the run key in Qt::UserRole
+    QLineEdit *filterField(const char *name) const; // "scenario", "tool", "target", "since", "until"
     QLabel *countLabel() const { return m_count; }
     bool runsListed() const { return m_loaded; }
     // Checks the run of this key in the list (false when it is not listed).
@@ -55,23 +54,11 @@ signals:
 
 private:
     void loadRuns();
-    void fillTable();
     void updateState();
-    void countFilter();
 
     QString m_storePath;
     EvidenceSelection m_initial;
-    QButtonGroup *m_modes = nullptr;
-    QWidget *m_filterBox = nullptr;
-    QWidget *m_pickBox = nullptr;
-    QLineEdit *m_scenario = nullptr;
-    QLineEdit *m_tool = nullptr;
-    QLineEdit *m_target = nullptr;
-    QLineEdit *m_since = nullptr;
-    QLineEdit *m_until = nullptr;
-    QLineEdit *m_search = nullptr;
-    QTableWidget *m_table = nullptr;
-    QComboBox *m_samples = nullptr;
+    RunSelectionWidget *m_selection = nullptr;
     QLabel *m_count = nullptr;
     QLabel *m_error = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
