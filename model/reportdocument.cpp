@@ -125,7 +125,10 @@ void topology(ReportDocument &doc, const ReportData &d)
     ReportBlock t = table({"Quantity", "Value", "Reasoning"}, {false, true, false});
     for (const SizingLine &l : r.lines) {
         std::string why = l.reasoning;
-        if (!l.runKeys.empty()) {
+        // A few runs are named; more are counted, and Provenance lists each one.
+        if (l.runKeys.size() > 3) {
+            why += " (from " + std::to_string(l.runKeys.size()) + " runs, each marked used under Provenance)";
+        } else if (!l.runKeys.empty()) {
             why += " (from ";
             for (size_t i = 0; i < l.runKeys.size(); ++i)
                 why += (i ? ", " : "") + l.runKeys[i];

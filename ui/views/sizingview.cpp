@@ -436,7 +436,12 @@ void SizingView::recompute()
     showReasoning();
     showBars();
     if (!m_result.ok) {
-        m_status->setText(QString::fromStdString(m_result.error));
+        QString error = QString::fromStdString(m_result.error);
+        if (m_lastEvidence.samplesLeftOut > 0)
+            error += tr(" — %1 sample runs were left out beside your own runs; Samples: included sizes "
+                        "from them too")
+                         .arg(m_lastEvidence.samplesLeftOut);
+        m_status->setText(error);
         emit recomputed();
         return;
     }
