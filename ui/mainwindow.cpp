@@ -12,6 +12,7 @@
 #include "ui/views/placementview.h"
 #include "ui/views/latencybudgetview.h"
 #include "ui/report/reportdialog.h"
+#include "ui/widgets/elidinglabel.h"
 
 #include <plimsoll/version.h>
 
@@ -32,6 +33,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -61,6 +63,33 @@ QStringList localFiles(const QMimeData *mime)
     }
     return files;
 }
+
+// What a view's page scrolls: the view at the page's size, never below the view's minimum. The
+// view's height-for-width (a wrapping label) stays out of it: QScrollArea would take that, the
+// preferred height, as the least it may give and scroll views that fit.
+class ViewFrame : public QWidget
+{
+public:
+    explicit ViewFrame(QWidget *view) : m_view(view) { view->setParent(this); }
+
+    QSize sizeHint() const override { return m_view->sizeHint(); }
+    QSize minimumSizeHint() const override
+    {
+        return m_view->minimumSizeHint().expandedTo(m_view->minimumSize());
+    }
+
+protected:
+    bool event(QEvent *event) override
+    {
+        if (event->type() == QEvent::LayoutRequest)
+            updateGeometry(); // the view's minimum changed: the page scrolls anew
+        return QWidget::event(event);
+    }
+    void resizeEvent(QResizeEvent *) override { m_view->setGeometry(rect()); }
+
+private:
+    QWidget *m_view;
+};
 
 } // namespace
 
@@ -95,7 +124,8 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     layout->addLayout(body, 1);
     setCentralWidget(central);
 
-    m_pathLabel = new QLabel(QDir::toNativeSeparators(storePath), this);
+    // A deep store path elides (its whole text in the tooltip) rather than widening the window.
+    m_pathLabel = new ElidingLabel(QDir::toNativeSeparators(storePath), this);
     m_pathLabel->setObjectName(QStringLiteral("storePathLabel"));
     m_runCountLabel = new QLabel(this);
     m_runCountLabel->setObjectName(QStringLiteral("runCountLabel"));
@@ -184,7 +214,14 @@ void MainWindow::registerView(StoreView *view)
 {
     const int index = static_cast<int>(m_views.size());
     m_views.push_back(view);
-    m_stack->addWidget(view);
+    // A view that needs more room than the window has scrolls, instead of forcing the window
+    // past a small screen; where there is room it fills the page and no scroll bar shows.
+    auto *page = new QScrollArea(m_stack);
+    page->setObjectName(QStringLiteral("viewPage_") + view->key());
+    page->setFrameShape(QFrame::NoFrame);
+    page->setWidgetResizable(true);
+    page->setWidget(new ViewFrame(view));
+    m_stack->addWidget(page);
     auto *item = new QListWidgetItem(view->icon(), view->title(), m_sidebar);
     item->setData(Qt::UserRole, view->key());
     item->setSizeHint(QSize(0, 36));
