@@ -142,6 +142,13 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
 
+    m_table->viewport()->installEventFilter(this); // refits the columns to a new width
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int column) {
+        // The last column stretches with the table; any other resize not ours is the user's.
+        if (!m_fittingColumns && column != m_proxy->columnCount() - 1)
+            m_userSizedColumns = true;
+    });
+
     m_detail = new RunDetailPanel(this);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
@@ -357,12 +364,62 @@ void LibraryView::updateCount()
 
 void LibraryView::fitColumns()
 {
+    if (m_userSizedColumns)
+        return;
+    m_fittingColumns = true;
+    QHeaderView *header = m_table->horizontalHeader();
     m_table->resizeColumnsToContents();
-    const int most = std::max(160, m_table->viewport()->width() / 3);
+    const int room = m_table->viewport()->width();
+    const int most = std::max(160, room / 3);
     for (int column = 0; column < m_proxy->columnCount(); ++column) {
         if (m_table->columnWidth(column) > most)
             m_table->setColumnWidth(column, most);
     }
+    // Still too wide: cap the text columns at the widest width that lets everything fit (no
+    // narrower than their header and a few characters), so the last columns are never off to
+    // the right at a small window size.
+    const QList<int> squeezable = {RunsTableModel::RunKeyColumn, RunsTableModel::ToolColumn,
+                                   RunsTableModel::TargetColumn, RunsTableModel::CommitColumn};
+    const auto floorOf = [&](int column) {
+        const int text = fontMetrics().averageCharWidth() * 8;
+        return std::max(text, header->sectionSizeHint(column));
+    };
+    // The last column stretches to what is left, so its own need is its contents or header.
+    const int last = m_proxy->columnCount() - 1;
+    const int lastNeeds = std::max(static_cast<QAbstractItemView *>(m_table)->sizeHintForColumn(last),
+                                   header->sectionSizeHint(last));
+    const auto totalWithCap = [&](int cap) {
+        int total = 0;
+        for (int column = 0; column < m_proxy->columnCount(); ++column) {
+            const int width = column == last ? lastNeeds : m_table->columnWidth(column);
+            total += squeezable.contains(column) ? std::min(width, std::max(cap, floorOf(column)))
+                                                 : width;
+        }
+        return total;
+    };
+    if (totalWithCap(most) > room) {
+        int low = 0, high = most; // the largest cap whose total fits
+        while (low < high) {
+            const int mid = (low + high + 1) / 2;
+            if (totalWithCap(mid) <= room)
+                low = mid;
+            else
+                high = mid - 1;
+        }
+        for (const int column : squeezable)
+            if (m_table->columnWidth(column) > std::max(low, floorOf(column)))
+                m_table->setColumnWidth(column, std::max(low, floorOf(column)));
+    }
+    m_table->setColumnWidth(last, lastNeeds); // the least it stretches down to
+    m_fittingColumns = false;
+}
+
+bool LibraryView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize &&
+        m_model->rowCount() > 0)
+        fitColumns();
+    return StoreView::eventFilter(watched, event);
 }
 
 void LibraryView::showContextMenu(const QPoint &position)
