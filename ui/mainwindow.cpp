@@ -33,6 +33,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
@@ -100,7 +101,11 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     // The platform appends the application display name ("… — Plimsoll").
     setWindowTitle(QFileInfo(storePath).fileName());
     setAcceptDrops(true);
-    resize(1200, 760);
+    // A first start opens at a comfortable size, never larger than the screen it opens on.
+    QSize size(1200, 760);
+    if (const QScreen *onScreen = screen())
+        size = size.boundedTo(onScreen->availableSize());
+    resize(size);
 
     m_writer = new StoreWriter(storePath, this);
     m_banner = new MessageBanner(this);

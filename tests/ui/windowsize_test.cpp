@@ -17,6 +17,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -294,4 +295,16 @@ TEST_F(WindowSizeTest, TakesALargeScreenSizeAndShowsAShortPathWhole)
     ASSERT_NE(path, nullptr);
     EXPECT_EQ(path->text(), QDir::toNativeSeparators(m_storePath));
     saveGrab(window, QStringLiteral("window-1600x1000-library.png"));
+}
+
+TEST_F(WindowSizeTest, OpensNoLargerThanItsScreen)
+{
+    createStore();
+    m_window = std::make_unique<MainWindow>(m_storePath);
+    m_window->show();
+    m_window->start(false);
+    ASSERT_NE(m_window->screen(), nullptr);
+    const QSize screen = m_window->screen()->availableSize();
+    EXPECT_LE(m_window->width(), screen.width()) << "screen " << screen.width() << " wide";
+    EXPECT_LE(m_window->height(), screen.height()) << "screen " << screen.height() << " tall";
 }
