@@ -21,6 +21,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
@@ -307,4 +308,53 @@ TEST_F(WindowSizeTest, OpensNoLargerThanItsScreen)
     const QSize screen = m_window->screen()->availableSize();
     EXPECT_LE(m_window->width(), screen.width()) << "screen " << screen.width() << " wide";
     EXPECT_LE(m_window->height(), screen.height()) << "screen " << screen.height() << " tall";
+}
+
+TEST_F(WindowSizeTest, ARunsLongDetailScrollsInsteadOfLosingItsLastLines)
+{
+    {
+        // A run imported from deep in a team's archive, with a long tuning contract.
+        createStore();
+        Store store(m_storePath.toStdString());
+        RunRecord run = plimsoll::test::nightlyRun(1, "c0ffee1111", 640000);
+        run.provenance = "nightly pipeline on the shared benchmark cluster, three brokers and "
+                         "twenty-four shards, after the Redis upgrade of the week before";
+        for (int i = 0; i < 12; ++i)
+            run.tuning["producer.setting." + std::to_string(i)] = 1000 + i;
+        QString uri = QStringLiteral("/srv/benchmarks/team archive");
+        for (int i = 0; i < 8; ++i)
+            uri += QStringLiteral("/results of week %1").arg(i);
+        uri += QStringLiteral("/nightly.jsonl");
+        SourceRecord source{uri.toStdString(), "plimsoll-trend", "sha-long", "test", "1",
+                            "2026-09-07T00:00:00Z", false};
+        store.importSource(source, {run});
+        m_runCount = store.runCount();
+    }
+    m_window = std::make_unique<MainWindow>(m_storePath);
+    m_window->show();
+    m_window->start(false);
+    LibraryView *library = m_window->libraryView();
+    ASSERT_TRUE(waitUntil([&] { return library->runsModel()->rowCount() == m_runCount; }));
+    m_window->resize(kSmallScreen);
+    settle();
+    QSignalSpy shown(library, &LibraryView::runDetailShown);
+    library->selectRow(0); // newest first: the nightly run
+    ASSERT_TRUE(shown.wait(10000));
+    ASSERT_EQ(shown.first().first().toString(), QStringLiteral("nightly-2026-09-01"));
+    settle();
+
+    auto *fields = library->findChild<QScrollArea *>(QStringLiteral("runDetailFields"));
+    ASSERT_NE(fields, nullptr);
+    auto *sourceLabel = library->findChild<QLabel *>(QStringLiteral("runDetail_source"));
+    ASSERT_NE(sourceLabel, nullptr);
+    EXPECT_TRUE(sourceLabel->text().endsWith(QStringLiteral("nightly.jsonl (plimsoll-trend)")));
+    // The source's lines are all there to scroll to, none cut off below the panel.
+    fields->ensureWidgetVisible(sourceLabel, 0, 0);
+    const QRect inViewport(sourceLabel->mapTo(fields->viewport(), QPoint(0, 0)), sourceLabel->size());
+    EXPECT_TRUE(fields->viewport()->rect().contains(inViewport))
+        << "source at y " << inViewport.y() << ".." << inViewport.bottom() << " in a viewport "
+        << fields->viewport()->height() << " tall";
+    EXPECT_GE(sourceLabel->height(), sourceLabel->heightForWidth(sourceLabel->width()));
+    EXPECT_TRUE(m_window->rect().contains(rectInWindow(fields, m_window.get())));
+    saveGrab(*m_window, QStringLiteral("window-1024x700-library-detail.png"));
 }
