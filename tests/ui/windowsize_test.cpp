@@ -6,6 +6,7 @@
 #include "ui/backgroundpool.h"
 #include "ui/mainwindow.h"
 #include "ui/models/runstablemodel.h"
+#include "ui/report/reportdialog.h"
 #include "ui/views/libraryview.h"
 #include "ui/views/storeview.h"
 #include "uitestsupport.h"
@@ -357,4 +358,31 @@ TEST_F(WindowSizeTest, ARunsLongDetailScrollsInsteadOfLosingItsLastLines)
     EXPECT_GE(sourceLabel->height(), sourceLabel->heightForWidth(sourceLabel->width()));
     EXPECT_TRUE(m_window->rect().contains(rectInWindow(fields, m_window.get())));
     saveGrab(*m_window, QStringLiteral("window-1024x700-library-detail.png"));
+}
+
+TEST_F(WindowSizeTest, TheReportDialogFitsASmallScreenWithItsStatusReadable)
+{
+    MainWindow &window = openWindow(kSmallScreen);
+    auto *action = window.findChild<QAction *>(QStringLiteral("exportReportAction"));
+    ASSERT_NE(action, nullptr);
+    action->trigger();
+    ReportDialog *dialog = nullptr;
+    ASSERT_TRUE(waitUntil([&] { return (dialog = window.findChild<ReportDialog *>()) != nullptr; }));
+    ASSERT_TRUE(waitUntil([&] { return dialog->ready() && dialog->pageCount() > 0; }, 60000));
+    // What a 700 px screen leaves a dialog under a title bar.
+    const QSize small(kSmallScreen.width() - 300, kSmallScreen.height() - 40);
+    EXPECT_LE(dialog->minimumSizeHint().width(), small.width());
+    EXPECT_LE(dialog->minimumSizeHint().height(), small.height());
+    dialog->resize(small);
+    settle();
+    EXPECT_EQ(dialog->size(), small);
+    QLabel *status = dialog->statusLabel();
+    auto *preview = dialog->findChild<QScrollArea *>(QStringLiteral("reportPreview"));
+    ASSERT_NE(preview, nullptr);
+    // The status lies below the preview, all its lines shown, not under the preview's edge.
+    EXPECT_GE(status->y(), preview->geometry().bottom()) << status->text().toStdString();
+    EXPECT_GE(status->height(), status->heightForWidth(status->width()));
+    EXPECT_TRUE(dialog->rect().contains(status->geometry()));
+    saveGrab(*dialog, QStringLiteral("report-dialog-small.png"));
+    dialog->close();
 }
