@@ -5,6 +5,7 @@
 #include "model/store.h"
 #include "ui/backgroundpool.h"
 #include "ui/mainwindow.h"
+#include "ui/messagebanner.h"
 #include "ui/models/runstablemodel.h"
 #include "ui/report/reportdialog.h"
 #include "ui/views/libraryview.h"
@@ -385,4 +386,28 @@ TEST_F(WindowSizeTest, TheReportDialogFitsASmallScreenWithItsStatusReadable)
     EXPECT_TRUE(dialog->rect().contains(status->geometry()));
     saveGrab(*dialog, QStringLiteral("report-dialog-small.png"));
     dialog->close();
+}
+
+TEST_F(WindowSizeTest, AnErrorNamingALongPathKeepsTheWindowOnScreen)
+{
+    MainWindow &window = openWindow(kSmallScreen);
+    QString path = QStringLiteral("/srv/benchmarks");
+    for (int i = 0; i < 10; ++i)
+        path += QStringLiteral("/nightly_results_of_the_shared_cluster_%1").arg(i);
+    const QString message =
+        QStringLiteral("Failed to import %1/results.json: line 12: field 'timestamp': is not an "
+                       "ISO-8601 time").arg(path);
+    window.banner()->showMessage(MessageBanner::Kind::Error, message);
+    settle();
+    window.resize(kSmallScreen);
+    settle();
+    EXPECT_EQ(window.size(), kSmallScreen);
+    EXPECT_TRUE(window.banner()->isVisible());
+    EXPECT_TRUE(window.rect().contains(rectInWindow(window.banner(), &window)));
+    auto *text = window.banner()->findChild<QLabel *>(QStringLiteral("messageBannerText"));
+    ASSERT_NE(text, nullptr);
+    EXPECT_EQ(text->text(), message);
+    // The path breaks after its slashes: every line of it inside the banner.
+    EXPECT_GE(text->height(), text->heightForWidth(text->width()));
+    saveGrab(window, QStringLiteral("window-1024x700-long-error.png"));
 }
