@@ -225,6 +225,7 @@ void MainWindow::registerView(StoreView *view)
     page->setObjectName(QStringLiteral("viewPage_") + view->key());
     page->setFrameShape(QFrame::NoFrame);
     page->setWidgetResizable(true);
+    page->setFocusPolicy(Qt::NoFocus); // Tab goes from the sidebar into the view's own fields
     page->setWidget(new ViewFrame(view));
     m_stack->addWidget(page);
     auto *item = new QListWidgetItem(view->icon(), view->title(), m_sidebar);

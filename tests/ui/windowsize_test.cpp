@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -410,4 +411,32 @@ TEST_F(WindowSizeTest, AnErrorNamingALongPathKeepsTheWindowOnScreen)
     // The path breaks after its slashes: every line of it inside the banner.
     EXPECT_GE(text->height(), text->heightForWidth(text->width()));
     saveGrab(window, QStringLiteral("window-1024x700-long-error.png"));
+}
+
+TEST_F(WindowSizeTest, TabFromTheSidebarLandsInTheViewsOwnFields)
+{
+    MainWindow &window = openWindow(kSmallScreen);
+    window.activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+    auto *sidebar = window.findChild<QWidget *>(QStringLiteral("viewSidebar"));
+    ASSERT_NE(sidebar, nullptr);
+    for (const QString &key : {QStringLiteral("library"), QStringLiteral("placement")}) {
+        SCOPED_TRACE(key.toStdString());
+        ASSERT_TRUE(window.showView(key));
+        settle();
+        sidebar->setFocus();
+        ASSERT_TRUE(waitUntil([&] { return sidebar->hasFocus(); }, 2000));
+        QTest::keyClick(sidebar, Qt::Key_Tab);
+        QWidget *focused = QApplication::focusWidget();
+        ASSERT_NE(focused, nullptr);
+        // Not an invisible scroll frame around the view: one of the view's own fields.
+        StoreView *view = nullptr;
+        for (StoreView *v : window.views())
+            if (v->key() == key)
+                view = v;
+        ASSERT_NE(view, nullptr);
+        EXPECT_TRUE(view->isAncestorOf(focused))
+            << "focus on " << focused->metaObject()->className() << " "
+            << focused->objectName().toStdString();
+    }
 }
