@@ -20,6 +20,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLayout>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -215,6 +216,11 @@ TEST_F(WindowSizeTest, EveryViewFitsBesideTheSidebarAtASmallSize)
         const QSize minimum = view->minimumSizeHint();
         EXPECT_GE(view->width(), minimum.width());
         EXPECT_GE(view->height(), minimum.height());
+        // Nor squeezed below what its wrapped lines need at the width it has (a form's field
+        // drawn over by the line under it).
+        if (QLayout *layout = view->layout(); layout && layout->hasHeightForWidth()) {
+            EXPECT_GE(view->height(), layout->totalMinimumHeightForWidth(view->width()));
+        }
         if (!kViewsThatScroll.contains(view->key())) {
             EXPECT_LE(minimum.width(), room.width())
                 << oversizedWidgets(view, {room.width(), QWIDGETSIZE_MAX}).toStdString();
