@@ -4,6 +4,7 @@
 #include "importers/samples.h"
 #include "model/store.h"
 #include "ui/backgroundpool.h"
+#include "ui/importpreviewdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/messagebanner.h"
 #include "ui/models/runstablemodel.h"
@@ -445,4 +446,28 @@ TEST_F(WindowSizeTest, TabFromTheSidebarLandsInTheViewsOwnFields)
             << "focus on " << focused->metaObject()->className() << " "
             << focused->objectName().toStdString();
     }
+}
+
+TEST_F(WindowSizeTest, TheImportPreviewFitsASmallScreen)
+{
+    MainWindow &window = openWindow(kSmallScreen);
+    ImportPreviewDialog *dialog = nullptr;
+    QObject::connect(&window, &MainWindow::importPreviewOpened,
+                     [&](ImportPreviewDialog *opened) { dialog = opened; });
+    const QString data = QStringLiteral(PLIMSOLL_TEST_DATA_DIR);
+    window.previewAndImport({data + QStringLiteral("/korvet-result.json"),
+                             data + QStringLiteral("/korvet-result-bad-timestamp.json"),
+                             data + QStringLiteral("/trend-records.jsonl")});
+    ASSERT_NE(dialog, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return dialog->previewReady(); }, 30000));
+    settle();
+    const QSize room(kSmallScreen.width(), kSmallScreen.height() - 40);
+    EXPECT_LE(dialog->width(), room.width());
+    EXPECT_LE(dialog->height(), room.height());
+    EXPECT_LE(dialog->minimumSizeHint().width(), room.width())
+        << oversizedWidgets(dialog, {room.width(), QWIDGETSIZE_MAX}).toStdString();
+    EXPECT_LE(dialog->minimumSizeHint().height(), room.height())
+        << oversizedWidgets(dialog, {QWIDGETSIZE_MAX, room.height()}).toStdString();
+    saveGrab(*dialog, QStringLiteral("import-preview-1024x700.png"));
+    dialog->reject();
 }
