@@ -22,6 +22,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLayout>
+#include <QLineEdit>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -266,6 +267,14 @@ TEST_F(WindowSizeTest, LibraryButtonsColumnsAndStatusBarStayInsideASmallWindow)
     for (int column : {int(RunsTableModel::RunKeyColumn), int(RunsTableModel::ToolColumn)})
         EXPECT_GE(table->columnWidth(column), table->fontMetrics().averageCharWidth() * 8);
 
+    // The search field's hint is not cut off mid-word; what it searches is in its tooltip.
+    auto *search = window.libraryView()->findChild<QLineEdit *>(QStringLiteral("searchField"));
+    ASSERT_NE(search, nullptr);
+    EXPECT_LE(search->fontMetrics().horizontalAdvance(search->placeholderText()),
+              search->width() - 20)
+        << search->placeholderText().toStdString() << " in " << search->width() << " px";
+    EXPECT_TRUE(search->toolTip().contains(QStringLiteral("commit")));
+
     auto *count = window.findChild<QLabel *>(QStringLiteral("runCountLabel"));
     ASSERT_NE(count, nullptr);
     EXPECT_EQ(count->text(), QStringLiteral("%1 runs").arg(m_runCount));
@@ -305,6 +314,11 @@ TEST_F(WindowSizeTest, TakesALargeScreenSizeAndShowsAShortPathWhole)
     auto *path = window.findChild<QLabel *>(QStringLiteral("storePathLabel"));
     ASSERT_NE(path, nullptr);
     EXPECT_EQ(path->text(), QDir::toNativeSeparators(m_storePath));
+    // Where there is room the search field says what it searches.
+    auto *search = window.libraryView()->findChild<QLineEdit *>(QStringLiteral("searchField"));
+    ASSERT_NE(search, nullptr);
+    EXPECT_TRUE(search->placeholderText().contains(QStringLiteral("commit")))
+        << search->placeholderText().toStdString();
     saveGrab(window, QStringLiteral("window-1600x1000-library.png"));
 }
 

@@ -106,7 +106,10 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
 
     m_search = new QLineEdit(this);
     m_search->setObjectName(QStringLiteral("searchField"));
-    m_search->setPlaceholderText(tr("Search run key, commit, tool, target, scenario…"));
+    m_search->setPlaceholderText(searchHint());
+    m_search->setToolTip(tr("Finds runs whose run key, commit, tool, target or a scenario name "
+                            "contains the text, in any case"));
+    m_search->installEventFilter(this); // a narrower field gets a shorter hint
     m_search->setClearButtonEnabled(true);
     m_commitFilter = new QLineEdit(this);
     m_commitFilter->setObjectName(QStringLiteral("commitFilter"));
@@ -414,11 +417,24 @@ void LibraryView::fitColumns()
     m_fittingColumns = false;
 }
 
+QString LibraryView::searchHint() const
+{
+    // The whole hint where it fits (the clear button and frame take about two characters).
+    const QString full = tr("Search run key, commit, tool, target, scenario…");
+    if (!m_search)
+        return full;
+    const QFontMetrics metrics = m_search->fontMetrics();
+    const int room = m_search->width() - 2 * metrics.averageCharWidth() - 16;
+    return metrics.horizontalAdvance(full) <= room ? full : tr("Search runs…");
+}
+
 bool LibraryView::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_table->viewport() && event->type() == QEvent::Resize &&
-        m_model->rowCount() > 0)
-        fitColumns();
+    if (watched == m_search && event->type() == QEvent::Resize)
+        m_search->setPlaceholderText(searchHint());
+    else if (m_table && watched == m_table->viewport() && event->type() == QEvent::Resize &&
+             m_model->rowCount() > 0)
+        fitColumns(); // the filter is installed before the table exists
     return StoreView::eventFilter(watched, event);
 }
 

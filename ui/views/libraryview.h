@@ -92,6 +92,8 @@ private:
     // column is in sight. Again on every resize, until the user sizes a column by hand.
     void fitColumns();
     bool eventFilter(QObject *watched, QEvent *event) override;
+    // The search field's placeholder: what it searches, or "Search runs…" where that is cut off.
+    QString searchHint() const;
 
     QLineEdit *m_search = nullptr;
     QLineEdit *m_commitFilter = nullptr;
