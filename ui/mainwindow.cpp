@@ -494,6 +494,12 @@ void MainWindow::restoreSettings()
     QSettings settings = windowSettings();
     settings.beginGroup(QStringLiteral("window"));
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    // A size saved on a larger screen (a docked laptop) is cut to this one's.
+    if (const QScreen *onScreen = screen()) {
+        const QSize room = onScreen->availableSize();
+        if (width() > room.width() || height() > room.height())
+            resize(size().boundedTo(room));
+    }
     restoreState(settings.value(QStringLiteral("state")).toByteArray());
     showView(settings.value(QStringLiteral("view")).toString());
 }

@@ -485,3 +485,21 @@ TEST_F(WindowSizeTest, TheImportPreviewFitsASmallScreen)
     saveGrab(*dialog, QStringLiteral("import-preview-1024x700.png"));
     dialog->reject();
 }
+
+TEST_F(WindowSizeTest, ASizeSavedOnALargerScreenOpensWithinThisOne)
+{
+    MainWindow &first = openWindow(kLargeScreen); // the last session's window, on a large screen
+    ASSERT_EQ(first.size(), kLargeScreen);
+    first.close(); // saves its geometry
+    m_window.reset();
+    settle();
+
+    m_window = std::make_unique<MainWindow>(m_storePath);
+    m_window->show();
+    m_window->start(false);
+    settle();
+    const QSize screen = m_window->screen()->availableSize();
+    ASSERT_LT(screen.width(), kLargeScreen.width()) << "the test screen is smaller than the saved size";
+    EXPECT_LE(m_window->width(), screen.width());
+    EXPECT_LE(m_window->height(), screen.height());
+}
