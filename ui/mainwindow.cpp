@@ -13,6 +13,7 @@
 #include "ui/views/latencybudgetview.h"
 #include "ui/report/reportdialog.h"
 #include "ui/widgets/elidinglabel.h"
+#include "ui/widgets/viewframe.h"
 
 #include <plimsoll/version.h>
 
@@ -27,14 +28,12 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLayout>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QResizeEvent>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -66,44 +65,6 @@ QStringList localFiles(const QMimeData *mime)
     }
     return files;
 }
-
-// What a view's page scrolls: the view at the page's size, never below the view's minimum,
-// and never below what its wrapped lines need at the width it has. QScrollArea would take the
-// view's height-for-width (its preferred height) as the least it may give and scroll views that
-// fit; the frame offers the least height instead.
-class ViewFrame : public QWidget
-{
-public:
-    explicit ViewFrame(QWidget *view) : m_view(view) { view->setParent(this); }
-
-    QSize sizeHint() const override { return m_view->sizeHint(); }
-    QSize minimumSizeHint() const override
-    {
-        QSize least = m_view->minimumSizeHint().expandedTo(m_view->minimumSize());
-        const QLayout *layout = m_view->layout();
-        if (layout && layout->hasHeightForWidth() && width() > 0)
-            least.setHeight(std::max(least.height(), layout->totalMinimumHeightForWidth(
-                                                         std::max(width(), least.width()))));
-        return least;
-    }
-
-protected:
-    bool event(QEvent *event) override
-    {
-        if (event->type() == QEvent::LayoutRequest)
-            updateGeometry(); // the view's minimum changed: the page scrolls anew
-        return QWidget::event(event);
-    }
-    void resizeEvent(QResizeEvent *event) override
-    {
-        m_view->setGeometry(rect());
-        if (event->oldSize().width() != width())
-            updateGeometry(); // another width wraps to another least height
-    }
-
-private:
-    QWidget *m_view;
-};
 
 } // namespace
 
