@@ -40,7 +40,14 @@ QString compactJson(const nlohmann::json &object)
         return QString::fromStdString(object.dump());
     QStringList parts;
     for (const auto &[key, value] : object.items()) {
-        const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+        std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+        // A whole number written as a float by its tool ("producerRate": 1000000.0) reads as
+        // the number it is; other floats keep the shortest text that reads back exactly.
+        if (value.is_number_float()) {
+            const double number = value.get<double>();
+            if (std::isfinite(number) && number == std::floor(number) && std::fabs(number) < 1e15)
+                text = std::to_string(static_cast<long long>(number));
+        }
         parts << QStringLiteral("%1=%2").arg(QString::fromStdString(key),
                                              QString::fromStdString(text));
     }

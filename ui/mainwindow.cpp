@@ -12,6 +12,8 @@
 #include "ui/views/placementview.h"
 #include "ui/views/latencybudgetview.h"
 #include "ui/report/reportdialog.h"
+#include "ui/widgets/elidinglabel.h"
+#include "ui/widgets/viewframe.h"
 
 #include <plimsoll/version.h>
 
@@ -32,6 +34,8 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -71,7 +75,11 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     // The platform appends the application display name ("… — Plimsoll").
     setWindowTitle(QFileInfo(storePath).fileName());
     setAcceptDrops(true);
-    resize(1200, 760);
+    // A first start opens at a comfortable size, never larger than the screen it opens on.
+    QSize size(1200, 760);
+    if (const QScreen *onScreen = screen())
+        size = size.boundedTo(onScreen->availableSize());
+    resize(size);
 
     m_writer = new StoreWriter(storePath, this);
     m_banner = new MessageBanner(this);
@@ -95,7 +103,8 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     layout->addLayout(body, 1);
     setCentralWidget(central);
 
-    m_pathLabel = new QLabel(QDir::toNativeSeparators(storePath), this);
+    // A deep store path elides (its whole text in the tooltip) rather than widening the window.
+    m_pathLabel = new ElidingLabel(QDir::toNativeSeparators(storePath), this);
     m_pathLabel->setObjectName(QStringLiteral("storePathLabel"));
     m_runCountLabel = new QLabel(this);
     m_runCountLabel->setObjectName(QStringLiteral("runCountLabel"));
@@ -184,7 +193,15 @@ void MainWindow::registerView(StoreView *view)
 {
     const int index = static_cast<int>(m_views.size());
     m_views.push_back(view);
-    m_stack->addWidget(view);
+    // A view that needs more room than the window has scrolls, instead of forcing the window
+    // past a small screen; where there is room it fills the page and no scroll bar shows.
+    auto *page = new QScrollArea(m_stack);
+    page->setObjectName(QStringLiteral("viewPage_") + view->key());
+    page->setFrameShape(QFrame::NoFrame);
+    page->setWidgetResizable(true);
+    page->setFocusPolicy(Qt::NoFocus); // Tab goes from the sidebar into the view's own fields
+    page->setWidget(new ViewFrame(view));
+    m_stack->addWidget(page);
     auto *item = new QListWidgetItem(view->icon(), view->title(), m_sidebar);
     item->setData(Qt::UserRole, view->key());
     item->setSizeHint(QSize(0, 36));
@@ -443,6 +460,12 @@ void MainWindow::restoreSettings()
     QSettings settings = windowSettings();
     settings.beginGroup(QStringLiteral("window"));
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    // A size saved on a larger screen (a docked laptop) is cut to this one's.
+    if (const QScreen *onScreen = screen()) {
+        const QSize room = onScreen->availableSize();
+        if (width() > room.width() || height() > room.height())
+            resize(size().boundedTo(room));
+    }
     restoreState(settings.value(QStringLiteral("state")).toByteArray());
     showView(settings.value(QStringLiteral("view")).toString());
 }

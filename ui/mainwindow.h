@@ -22,6 +22,7 @@ class QStackedWidget;
 
 namespace plimsoll {
 
+class ElidingLabel;
 class ImportPreviewDialog;
 
 class LibraryView;
@@ -107,7 +108,7 @@ private:
     QTimer *m_removalTimer = nullptr;
     QList<qint64> m_pendingRemoval;
     QStringList m_pendingRemovalKeys;
-    QLabel *m_pathLabel = nullptr;
+    ElidingLabel *m_pathLabel = nullptr;
     QLabel *m_runCountLabel = nullptr;
     QProgressBar *m_progress = nullptr;
     std::vector<StoreView *> m_views;

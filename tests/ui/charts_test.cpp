@@ -1,14 +1,19 @@
 // The charts' axes as a user reads them: whole partitions per shard on whole-numbered ticks.
 #include "model/placement.h"
 #include "ui/charts/chartpalette.h"
+#include "ui/charts/niceaxis.h"
 #include "ui/charts/placementchart.h"
+#include "ui/views/benchview.h"
 
 #include <gtest/gtest.h>
 
+#include <QChart>
+#include <QChartView>
 #include <QValueAxis>
 
 #include <cmath>
 #include <set>
+#include <vector>
 
 using namespace plimsoll;
 
@@ -60,5 +65,67 @@ TEST(Charts, SeriesColoursNeverRepeatWithinAChartAndAreNotTheHighlight)
                                  std::abs(c.blue() - o.blue());
             EXPECT_GT(distance, 40) << i << " vs " << j;
         }
+    }
+}
+
+namespace {
+
+// The labels a value axis prints, one per tick, as QValueAxis formats them.
+std::vector<QString> tickLabels(const QValueAxis &axis)
+{
+    std::vector<QString> labels;
+    const QByteArray format = axis.labelFormat().toLatin1();
+    for (int i = 0; i < axis.tickCount(); ++i) {
+        const double value = axis.min() + i * (axis.max() - axis.min()) / (axis.tickCount() - 1);
+        labels.push_back(QString::asprintf(format.constData(), value));
+    }
+    return labels;
+}
+
+} // namespace
+
+TEST(Charts, NiceAxesLabelEveryTickWithItsOwnExactValue)
+{
+    // The Bench chart's rates, seconds and milliseconds: 21976 / 16482 … and 1, 1, 1, 0, 0 before.
+    for (const double most : {0.004, 0.3, 1.0, 2.4, 7.0, 10.0, 61.0, 1000.0, 21976.0, 642352.0,
+                              1.2e6, 9.99e7}) {
+        SCOPED_TRACE(most);
+        QValueAxis axis;
+        setNiceAxis(&axis, most);
+        EXPECT_EQ(axis.min(), 0);
+        EXPECT_GE(axis.max(), most);
+        EXPECT_LE(axis.max(), most * 2.5) << "an axis far taller than its data";
+        ASSERT_GE(axis.tickCount(), 2);
+        EXPECT_LE(axis.tickCount(), 7);
+        const std::vector<QString> labels = tickLabels(axis);
+        const std::set<QString> distinct(labels.begin(), labels.end());
+        EXPECT_EQ(distinct.size(), labels.size()) << labels.front().toStdString() << " … "
+                                                  << labels.back().toStdString();
+        const double step = (axis.max() - axis.min()) / (axis.tickCount() - 1);
+        for (size_t i = 0; i < labels.size(); ++i)
+            EXPECT_NEAR(labels[i].toDouble(), i * step, step * 1e-6) << labels[i].toStdString();
+    }
+    QValueAxis empty;
+    setNiceAxis(&empty, std::nan(""));
+    EXPECT_EQ(empty.max(), 1);
+}
+
+TEST(Charts, AnIdleBenchChartHasDistinctWholeTicks)
+{
+    BenchView view(QStringLiteral("/nonexistent/store.plimsoll"));
+    auto *chartView = view.findChild<QChartView *>(QStringLiteral("benchChart"));
+    ASSERT_NE(chartView, nullptr);
+    const auto axes = chartView->chart()->axes();
+    ASSERT_EQ(axes.size(), 3);
+    for (QAbstractAxis *abstract : axes) {
+        auto *axis = qobject_cast<QValueAxis *>(abstract);
+        ASSERT_NE(axis, nullptr);
+        SCOPED_TRACE(axis->titleText().toStdString());
+        const std::vector<QString> labels = tickLabels(*axis);
+        const std::set<QString> distinct(labels.begin(), labels.end());
+        EXPECT_EQ(distinct.size(), labels.size());
+        EXPECT_GE(axis->max(), 10);
+        for (const QString &label : labels)
+            EXPECT_FALSE(label.contains(QLatin1Char('.'))) << label.toStdString();
     }
 }

@@ -116,3 +116,18 @@ TEST(RunsModels, QuantileNamesReadAsPercentilesWithoutFloatNoise)
     EXPECT_EQ(plimsoll::displayMetricName("latency_p99_s").toStdString(), "latency_p99_s");
     EXPECT_EQ(plimsoll::displayMetricName("x.quantile.abc").toStdString(), "x.quantile.abc");
 }
+
+TEST(RunsModels, TuningReadsWholeNumbersWithoutATrailingPointZero)
+{
+    // OMB writes its producer rate as 1000000.0; the detail reads it as the number it is.
+    const nlohmann::json tuning = {{"producerRate", 1000000.0},
+                                   {"linger.ms", 0.5},
+                                   {"acks", "all"},
+                                   {"batch.size", 16384}};
+    const QString text = plimsoll::compactJson(tuning);
+    EXPECT_TRUE(text.contains(QStringLiteral("producerRate=1000000"))) << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("1000000.0"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("linger.ms=0.5"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("batch.size=16384"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("acks=all"))) << text.toStdString();
+}

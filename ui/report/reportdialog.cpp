@@ -16,6 +16,7 @@
 #include <QPixmap>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScreen>
 #include <QScrollArea>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -48,7 +49,9 @@ ReportDialog::ReportDialog(const QString &storePath, const SizingInputs &inputs,
     m_scroll->setObjectName(QStringLiteral("reportPreview"));
     m_scroll->setWidget(pagesBox);
     m_scroll->setWidgetResizable(true);
-    m_scroll->setMinimumSize(640, 560);
+    // The preview scrolls, so it can give way on a small screen; the status under it (two
+    // wrapped lines for a sizing that could not be made) and the buttons never can.
+    m_scroll->setMinimumSize(480, 320);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     m_save = buttons->addButton(tr("Save…"), QDialogButtonBox::AcceptRole);
@@ -66,6 +69,10 @@ ReportDialog::ReportDialog(const QString &storePath, const SizingInputs &inputs,
     layout->addWidget(m_scroll, 1);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
+    QSize size(680, 780); // a page's width and most of its height
+    if (const QScreen *onScreen = screen())
+        size = size.boundedTo(onScreen->availableSize());
+    resize(size);
 
     connect(m_writer, &QFutureWatcher<QString>::finished, this, [this] {
         const QString error = m_writer->result();

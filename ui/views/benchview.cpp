@@ -7,6 +7,7 @@
 #include "runner/benchconfig.h"
 #include "runner/benchrequest.h"
 #include "ui/views/benchworker.h"
+#include "ui/charts/niceaxis.h"
 
 #include <QChart>
 #include <QChartView>
@@ -169,12 +170,11 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     }
     m_timeAxis = new QValueAxis(m_chart);
     m_timeAxis->setTitleText(tr("elapsed (s)"));
-    m_timeAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_rateAxis = new QValueAxis(m_chart);
     m_rateAxis->setTitleText(tr("records/s"));
-    m_rateAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_latencyAxis = new QValueAxis(m_chart);
     m_latencyAxis->setTitleText(tr("latency (ms)"));
+    resetAxes();
     m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
     m_chart->addAxis(m_rateAxis, Qt::AlignLeft);
     m_chart->addAxis(m_latencyAxis, Qt::AlignRight);
@@ -279,6 +279,7 @@ void BenchView::start()
     }
     for (auto *series : {m_throughput, m_ackP99, m_e2eP99, m_ackP50, m_e2eP50})
         series->clear();
+    resetAxes();
     m_summary->clear();
     m_progress->setValue(0);
     m_status->setText(config.embedded() ? tr("Running against the embedded mock cluster (not a real broker)…")
@@ -304,6 +305,14 @@ void BenchView::stop()
     m_status->setText(tr("Stopping: flushing what is queued, keeping the partial result…"));
 }
 
+void BenchView::resetAxes()
+{
+    // Before the first interval: whole seconds, records/s and milliseconds, not 0 … 1.
+    setNiceAxis(m_timeAxis, 10);
+    setNiceAxis(m_rateAxis, 1000);
+    setNiceAxis(m_latencyAxis, 10);
+}
+
 void BenchView::showSnapshot(const BenchSnapshot &s)
 {
     m_throughput->append(s.elapsedS, s.producedPerS > 0 ? s.producedPerS : s.consumedPerS);
@@ -319,9 +328,9 @@ void BenchView::showSnapshot(const BenchSnapshot &s)
     for (auto *series : {m_ackP99, m_e2eP99, m_ackP50, m_e2eP50})
         for (const QPointF &p : series->points())
             maxLatency = std::max(maxLatency, p.y());
-    m_timeAxis->setRange(0, std::max(1.0, s.elapsedS));
-    m_rateAxis->setRange(0, maxRate * 1.1);
-    m_latencyAxis->setRange(0, maxLatency * 1.1);
+    setNiceAxis(m_timeAxis, std::max(1.0, s.elapsedS));
+    setNiceAxis(m_rateAxis, maxRate * 1.05);
+    setNiceAxis(m_latencyAxis, maxLatency * 1.05);
     if (s.progress >= 0)
         m_progress->setValue(static_cast<int>(s.progress * 1000));
     m_status->setText(tr("%1 (%2): %3 records/s, ack p99 %4 ms, %5 errors")

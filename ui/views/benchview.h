@@ -58,6 +58,7 @@ signals:
 
 private:
     void showSnapshot(const BenchSnapshot &snapshot);
+    void resetAxes();
     void showResult(const BenchResult &result, const QString &runKey, const QString &storeError);
     bool readForm(RunConfig &config, QString &problem) const;
 

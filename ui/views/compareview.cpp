@@ -89,6 +89,7 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
 
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("compareSummary"));
+    m_summary->setWordWrap(true); // the counts and the family's note run past a narrow window
     m_deltaTable = makeTable(m_deltas, this, QStringLiteral("deltaTable"), ComparisonTableModel::SortRole);
     m_incompatibleTable = makeTable(m_incompatible, this, QStringLiteral("incompatibleTable"), -1);
 

@@ -106,7 +106,10 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
 
     m_search = new QLineEdit(this);
     m_search->setObjectName(QStringLiteral("searchField"));
-    m_search->setPlaceholderText(tr("Search run key, commit, tool, target, scenario…"));
+    m_search->setPlaceholderText(searchHint());
+    m_search->setToolTip(tr("Finds runs whose run key, commit, tool, target or a scenario name "
+                            "contains the text, in any case"));
+    m_search->installEventFilter(this); // a narrower field gets a shorter hint
     m_search->setClearButtonEnabled(true);
     m_commitFilter = new QLineEdit(this);
     m_commitFilter->setObjectName(QStringLiteral("commitFilter"));
@@ -141,6 +144,13 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+
+    m_table->viewport()->installEventFilter(this); // refits the columns to a new width
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int column) {
+        // The last column stretches with the table; any other resize not ours is the user's.
+        if (!m_fittingColumns && column != m_proxy->columnCount() - 1)
+            m_userSizedColumns = true;
+    });
 
     m_detail = new RunDetailPanel(this);
 
@@ -357,12 +367,75 @@ void LibraryView::updateCount()
 
 void LibraryView::fitColumns()
 {
+    if (m_userSizedColumns)
+        return;
+    m_fittingColumns = true;
+    QHeaderView *header = m_table->horizontalHeader();
     m_table->resizeColumnsToContents();
-    const int most = std::max(160, m_table->viewport()->width() / 3);
+    const int room = m_table->viewport()->width();
+    const int most = std::max(160, room / 3);
     for (int column = 0; column < m_proxy->columnCount(); ++column) {
         if (m_table->columnWidth(column) > most)
             m_table->setColumnWidth(column, most);
     }
+    // Still too wide: cap the text columns at the widest width that lets everything fit (no
+    // narrower than their header and a few characters), so the last columns are never off to
+    // the right at a small window size.
+    const QList<int> squeezable = {RunsTableModel::RunKeyColumn, RunsTableModel::ToolColumn,
+                                   RunsTableModel::TargetColumn, RunsTableModel::CommitColumn};
+    const auto floorOf = [&](int column) {
+        const int text = fontMetrics().averageCharWidth() * 8;
+        return std::max(text, header->sectionSizeHint(column));
+    };
+    // The last column stretches to what is left, so its own need is its contents or header.
+    const int last = m_proxy->columnCount() - 1;
+    const int lastNeeds = std::max(static_cast<QAbstractItemView *>(m_table)->sizeHintForColumn(last),
+                                   header->sectionSizeHint(last));
+    const auto totalWithCap = [&](int cap) {
+        int total = 0;
+        for (int column = 0; column < m_proxy->columnCount(); ++column) {
+            const int width = column == last ? lastNeeds : m_table->columnWidth(column);
+            total += squeezable.contains(column) ? std::min(width, std::max(cap, floorOf(column)))
+                                                 : width;
+        }
+        return total;
+    };
+    if (totalWithCap(most) > room) {
+        int low = 0, high = most; // the largest cap whose total fits
+        while (low < high) {
+            const int mid = (low + high + 1) / 2;
+            if (totalWithCap(mid) <= room)
+                low = mid;
+            else
+                high = mid - 1;
+        }
+        for (const int column : squeezable)
+            if (m_table->columnWidth(column) > std::max(low, floorOf(column)))
+                m_table->setColumnWidth(column, std::max(low, floorOf(column)));
+    }
+    m_table->setColumnWidth(last, lastNeeds); // the least it stretches down to
+    m_fittingColumns = false;
+}
+
+QString LibraryView::searchHint() const
+{
+    // The whole hint where it fits (the clear button and frame take about two characters).
+    const QString full = tr("Search run key, commit, tool, target, scenario…");
+    if (!m_search)
+        return full;
+    const QFontMetrics metrics = m_search->fontMetrics();
+    const int room = m_search->width() - 2 * metrics.averageCharWidth() - 16;
+    return metrics.horizontalAdvance(full) <= room ? full : tr("Search runs…");
+}
+
+bool LibraryView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_search && event->type() == QEvent::Resize)
+        m_search->setPlaceholderText(searchHint());
+    else if (m_table && watched == m_table->viewport() && event->type() == QEvent::Resize &&
+             m_model->rowCount() > 0)
+        fitColumns(); // the filter is installed before the table exists
+    return StoreView::eventFilter(watched, event);
 }
 
 void LibraryView::showContextMenu(const QPoint &position)

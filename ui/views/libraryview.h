@@ -87,8 +87,13 @@ private:
     void showContextMenu(const QPoint &position);
     void updateCount();
     // Column widths from their contents, each at most a share of the table so that one long
-    // tool string cannot push the other columns out of sight (the full text is its tooltip).
+    // tool string cannot push the other columns out of sight (the full text is its tooltip);
+    // where they still overflow the table, the text columns give way, widest first, so every
+    // column is in sight. Again on every resize, until the user sizes a column by hand.
     void fitColumns();
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    // The search field's placeholder: what it searches, or "Search runs…" where that is cut off.
+    QString searchHint() const;
 
     QLineEdit *m_search = nullptr;
     QLineEdit *m_commitFilter = nullptr;
@@ -108,6 +113,8 @@ private:
     RunPage m_page;
     bool m_fetching = false;  // a page is being read
     bool m_reloading = false; // a first page is being read
+    bool m_fittingColumns = false;  // the widths being set are ours, not the user's
+    bool m_userSizedColumns = false; // the user dragged a column: keep their widths
 };
 
 } // namespace plimsoll

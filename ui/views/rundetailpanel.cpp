@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -63,9 +64,17 @@ RunDetailPanel::RunDetailPanel(QWidget *parent) : QWidget(parent)
     m_scenarios->setAlternatingRowColors(true);
 
     // Identity on the left, scenarios on the right: the panel sits under the wide runs table.
-    m_fields->setMinimumWidth(320);
+    // A long source path or tuning wraps to more lines than a small window leaves the panel:
+    // the fields scroll rather than lose their last lines.
+    m_fieldsScroll = new QScrollArea(this);
+    m_fieldsScroll->setObjectName(QStringLiteral("runDetailFields"));
+    m_fieldsScroll->setFrameShape(QFrame::NoFrame);
+    m_fieldsScroll->setWidgetResizable(true);
+    m_fieldsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_fieldsScroll->setWidget(m_fields);
+    m_fieldsScroll->setMinimumWidth(320);
     auto *body = new QHBoxLayout;
-    body->addWidget(m_fields, 2);
+    body->addWidget(m_fieldsScroll, 2);
     body->addWidget(m_scenarios, 3);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -104,7 +113,7 @@ void RunDetailPanel::showPlaceholder(const QString &text)
     font.setBold(false);
     m_heading->setFont(font);
     m_heading->setText(text);
-    m_fields->hide();
+    m_fieldsScroll->hide();
     m_scenarios->clear();
     m_scenarios->hide();
 }
@@ -166,7 +175,7 @@ void RunDetailPanel::showRun(const RunDetail &detail)
     if (run.scenarios.size() <= 3)
         m_scenarios->expandAll();
     m_scenarios->resizeColumnToContents(0);
-    m_fields->show();
+    m_fieldsScroll->show();
     m_scenarios->show();
 }
 

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QLabel;
+class QScrollArea;
 class QTreeWidget;
 
 namespace plimsoll {
@@ -30,6 +31,7 @@ private:
 
     QLabel *m_heading = nullptr;
     QWidget *m_fields = nullptr;
+    QScrollArea *m_fieldsScroll = nullptr;
     QTreeWidget *m_scenarios = nullptr;
 };
 
