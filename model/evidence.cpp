@@ -92,7 +92,7 @@ void leaveOutSamples(Evidence &e, SampleRuns samples, bool picked)
     const std::string realText = realEvidence == 1 ? "1 run of your own with sizing evidence"
                                                    : std::to_string(realEvidence) + " runs of your own with sizing evidence";
     if (!leaveOut) {
-        e.note = realEvidence == 0 ? "from " + samplesText + ": the selection holds no run of your own with sizing evidence"
+        e.note = realEvidence == 0 ? "the " + samplesText + " only: none of your own carries sizing evidence"
                                    : samplesText + " included beside " + realText;
         return;
     }

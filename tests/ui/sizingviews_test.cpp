@@ -16,6 +16,9 @@
 #include <gtest/gtest.h>
 
 #include <QCheckBox>
+#include <QChartView>
+#include <QValueAxis>
+#include <QChart>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -157,6 +160,17 @@ TEST_F(SizingViews, ScalingFitsTheProduceRamp)
     const QString summary = view.summaryLabel()->text();
     EXPECT_TRUE(summary.contains(QStringLiteral("N* %1").arg(view.fit().nStar, 0, 'f', 1))) << summary.toStdString();
     EXPECT_TRUE(summary.contains("pipeline/produce/step-16")) << summary.toStdString();
+    // The residuals on round steps symmetric about zero, their unit in the title (a short
+    // chart's vertical axis title elided to "k recor…" before).
+    QChart *residuals = view.residualView()->chart();
+    EXPECT_EQ(residuals->title(), QStringLiteral("Residuals (measured − fitted, k records/s)"));
+    for (QAbstractAxis *a : residuals->axes(Qt::Vertical)) {
+        auto *axis = qobject_cast<QValueAxis *>(a);
+        ASSERT_NE(axis, nullptr);
+        EXPECT_EQ(axis->min(), -axis->max());
+        EXPECT_EQ(axis->max(), std::round(axis->max())) << axis->max(); // 10, not 7.755
+        EXPECT_TRUE(axis->titleText().isEmpty());
+    }
     savePng(&view, QStringLiteral("scaling-produce-ramp.png"));
 }
 

@@ -1,5 +1,7 @@
 #include "ui/charts/scalingchart.h"
 
+#include "ui/charts/niceaxis.h"
+
 #include "model/catalog.h"
 
 #include <QAreaSeries>
@@ -92,6 +94,11 @@ void ScalingChart::showEmpty(const QString &title)
                                                            m_shardCpu})
         s->clear();
     setTitle(title);
+    // Nothing to read: no legend of empty series, no CPU axis, whole ticks (not 0.25, 0.5 …).
+    legend()->setVisible(false);
+    m_cpu->setVisible(false);
+    setNiceAxis(m_x, 10, 5);
+    setNiceAxis(m_y, 10, 5);
 }
 
 AxisScale ScalingChart::showFit(const std::vector<RampPoint> &points, const UslFit &fit,
@@ -99,6 +106,7 @@ AxisScale ScalingChart::showFit(const std::vector<RampPoint> &points, const UslF
                                 const std::string &metric)
 {
     showEmpty(title());
+    legend()->setVisible(true);
     double maxY = 0, maxX = 0;
     for (const RampPoint &p : points) {
         maxY = std::max(maxY, p.y);
@@ -144,7 +152,9 @@ AxisScale ScalingChart::showFit(const std::vector<RampPoint> &points, const UslF
         for (QLegendMarker *marker : legend()->markers(s))
             marker->setVisible(s->count() > 0);
     m_cpu->setVisible(m_brokerCpu->count() > 0 || m_shardCpu->count() > 0);
-    m_y->setTitleText(QStringLiteral("%1 (%2)").arg(QString::fromStdString(metric), scale.unit));
+    // The unit only: the metric is in the chart's title, and a vertical title longer than a
+    // short chart elides to "records_per_s (k recor…".
+    m_y->setTitleText(scale.unit);
     m_y->setRange(0, maxY * scale.factor * 1.08);
     m_y->applyNiceNumbers();
     return scale;

@@ -1,5 +1,6 @@
 #include "ui/views/scalingview.h"
 
+#include "ui/charts/niceaxis.h"
 #include "ui/charts/scalingchart.h"
 
 #include "model/catalog.h"
@@ -76,12 +77,15 @@ ScalingView::ScalingView(const QString &storePath, QWidget *parent) : StoreView(
                                             "(brokers, shards, partitions, ...), as `plimsoll fit` fits it"));
     m_sweep = new SweepPanel(storePath, this);
     connect(m_sweep, &SweepPanel::loadFailed, this, &StoreView::loadFailed);
-    m_pages = new QStackedWidget(this);
-    m_pages->addWidget(buildRampPage());
-    m_pages->addWidget(m_sweep);
+    // The two pages share the view, the hidden one left out of its size: a stacked widget would
+    // take the taller page's height for either (QStackedLayout asks every page), and the ramp
+    // page would scroll on a 700 px screen for the room the other needs.
+    m_rampPage = buildRampPage();
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_modeBar);
-    layout->addWidget(m_pages, 1);
+    layout->addWidget(m_rampPage, 1);
+    layout->addWidget(m_sweep, 1);
+    m_sweep->hide();
     connect(m_modeBar, &QTabBar::currentChanged, this, [this](int index) { setMode(Mode(index)); });
 }
 
@@ -91,14 +95,17 @@ QWidget *ScalingView::buildRampPage()
     auto combo = [page](const char *name, int chars) {
         auto *c = new QComboBox(page);
         c->setObjectName(QLatin1String(name));
+        // Wide enough for a typical entry, never as wide as the longest run key: the row of
+        // choices fits a 1024 px window, and the full text is in the open list and the tooltip.
         c->setMinimumContentsLength(chars);
-        c->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        QObject::connect(c, &QComboBox::currentTextChanged, c, [c](const QString &text) { c->setToolTip(text); });
         return c;
     };
-    m_runCombo = combo("runCombo", 28);
-    m_prefixCombo = combo("prefixCombo", 18);
-    m_factorCombo = combo("factorCombo", 10);
-    m_metricCombo = combo("metricCombo", 14);
+    m_runCombo = combo("runCombo", 16);
+    m_prefixCombo = combo("prefixCombo", 12);
+    m_factorCombo = combo("factorCombo", 9);
+    m_metricCombo = combo("metricCombo", 10);
     auto *choices = new QHBoxLayout;
     for (auto [label, c] : {std::pair{tr("Run"), m_runCombo}, {tr("Scenarios"), m_prefixCombo},
                             {tr("Factor"), m_factorCombo}, {tr("Metric"), m_metricCombo}}) {
@@ -112,7 +119,7 @@ QWidget *ScalingView::buildRampPage()
     m_chartView = new QChartView(m_chart, page);
     m_chartView->setObjectName(QStringLiteral("scalingChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setMinimumSize(360, 260);
+    m_chartView->setMinimumSize(360, 230);
 
     m_residualChart = new QChart;
     m_residualChart->setAnimationOptions(QChart::NoAnimation);
@@ -129,7 +136,7 @@ QWidget *ScalingView::buildRampPage()
     m_residualView = new QChartView(m_residualChart, page);
     m_residualView->setObjectName(QStringLiteral("residualChart"));
     m_residualView->setRenderHint(QPainter::Antialiasing);
-    m_residualView->setMinimumHeight(190); // below this the axis labels elide to "…"
+    m_residualView->setMinimumHeight(170); // below this the axis labels elide to "…"
 
     m_summary = new QLabel(page);
     m_summary->setObjectName(QStringLiteral("fitSummary"));
@@ -164,7 +171,8 @@ void ScalingView::setMode(Mode mode)
 {
     if (m_modeBar->currentIndex() != mode)
         m_modeBar->setCurrentIndex(mode); // comes back here through currentChanged
-    m_pages->setCurrentIndex(mode);
+    m_rampPage->setVisible(mode == WithinRun);
+    m_sweep->setVisible(mode == AcrossRuns);
     if (mode == AcrossRuns && m_sweepStale) {
         m_sweepStale = false;
         m_sweep->reload();
@@ -297,9 +305,14 @@ void ScalingView::showFit(const FitOutcome &outcome)
     const QString unit = scale.unit;
     m_rx->setRange(m_chart->xAxis()->min(), m_chart->xAxis()->max());
     m_rx->setTitleText(factor);
-    const double r = maxResidual > 0 ? maxResidual * 1.3 : 1;
+    // Symmetric about zero at round steps (±5, ±10 k records/s, not ±7.755); the unit in the
+    // title, where a short chart has room for it.
+    setNiceAxis(m_ry, maxResidual > 0 ? maxResidual * 1.1 : 1, 3);
+    const double r = m_ry->max();
     m_ry->setRange(-r, r);
-    m_ry->setTitleText(unit);
+    m_ry->setTickCount(2 * m_ry->tickCount() - 1);
+    m_ry->setTitleText(QString());
+    m_residualChart->setTitle(tr("Residuals (measured − fitted, %1)").arg(unit));
     m_chart->setTitle(QStringLiteral("%1%2 — %3 against %4")
                           .arg(m_runCombo->currentText(), QStringLiteral(": ") + m_prefixCombo->currentText(),
                                QString::fromStdString(metric), factor));

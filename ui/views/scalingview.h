@@ -83,7 +83,7 @@ private:
     void showFit(const FitOutcome &outcome);
 
     QTabBar *m_modeBar = nullptr;
-    QStackedWidget *m_pages = nullptr;
+    QWidget *m_rampPage = nullptr;
     SweepPanel *m_sweep = nullptr;
     bool m_sweepStale = true; // the Across runs panel waits to read until it is shown
     QComboBox *m_runCombo = nullptr;

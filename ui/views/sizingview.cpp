@@ -225,7 +225,6 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     evidenceRow->addWidget(choose);
 
     auto *right = new QVBoxLayout;
-    right->addLayout(evidenceRow);
     right->addWidget(m_caveats);
     right->addWidget(m_table, 3);
     right->addWidget(new QLabel(tr("Reasoning"), this));
@@ -234,6 +233,7 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     body->addLayout(left, 2);
     body->addLayout(right, 3);
     auto *layout = new QVBoxLayout(this);
+    layout->addLayout(evidenceRow); // what every number below rests on, across the view
     layout->addLayout(body, 1);
     auto *bottom = new QHBoxLayout;
     bottom->addWidget(m_status, 1);

@@ -1,5 +1,7 @@
 #include "ui/views/sweeppanel.h"
 
+#include "ui/charts/niceaxis.h"
+
 #include "model/catalog.h"
 #include "model/store.h"
 #include "ui/charts/scalingchart.h"
@@ -152,7 +154,7 @@ QWidget *SweepPanel::buildCharts()
     m_chartView = new QChartView(m_chart, this);
     m_chartView->setObjectName(QStringLiteral("sweepChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setMinimumSize(360, 240);
+    m_chartView->setMinimumSize(360, 190);
     connect(m_chart->measuredSeries(), &QXYSeries::hovered, this, &SweepPanel::hovered);
 
     m_p99Chart = new QChart;
@@ -180,7 +182,7 @@ QWidget *SweepPanel::buildCharts()
     m_p99View = new QChartView(m_p99Chart, this);
     m_p99View->setObjectName(QStringLiteral("sweepP99Chart"));
     m_p99View->setRenderHint(QPainter::Antialiasing);
-    m_p99View->setMinimumSize(240, 240);
+    m_p99View->setMinimumSize(240, 190);
 
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_chartView);
@@ -382,10 +384,9 @@ void SweepPanel::showP99()
         maxY = std::max(maxY, p.p99 * 1e3);
     }
     m_p99x->setTitleText(QString::fromStdString(m_shown.spec.factor));
-    m_p99x->setRange(0, maxX > 0 ? maxX * 1.1 : 1);
-    m_p99y->setRange(0, maxY > 0 ? maxY * 1.15 : 1);
-    m_p99x->applyNiceNumbers();
-    m_p99y->applyNiceNumbers();
+    // Round steps; an empty chart whole ones (0 … 10, not 0, 0.2, 0.4 …).
+    setNiceAxis(m_p99x, maxX > 0 ? maxX * 1.1 : 10, 5);
+    setNiceAxis(m_p99y, maxY > 0 ? maxY * 1.15 : 10, 5);
 }
 
 QString SweepPanel::pointToolTip(int index) const
