@@ -174,8 +174,9 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
     std::unique_ptr<Sizer> sizer;
     Evidence evidence;
     try {
-        evidence = readEvidence(*store, parsed->evidence, true);
-        sizer = std::make_unique<Sizer>(fitSizingModels(evidence.runs, parsed->options));
+        FittedEvidence fitted = fitEvidence(*store, parsed->evidence, parsed->options);
+        evidence = std::move(fitted.evidence);
+        sizer = std::make_unique<Sizer>(fitted.models);
     } catch (const StoreError &e) {
         printError(e.what());
         return kExitFailure;
@@ -275,7 +276,7 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
         if (!store)
             return kExitFailure;
         try {
-            const SizingModels models = fitSizingModels(readEvidence(*store, {}, true).runs);
+            const SizingModels models = fitEvidence(*store, {}).models;
             pin.measuredShards = models.rampShards;
             pin.measuredPartitions = models.rampPartitions;
         } catch (const StoreError &e) {

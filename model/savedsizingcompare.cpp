@@ -77,8 +77,9 @@ SizingComparison compareSizings(const std::vector<std::pair<std::string, SizingR
 
 SizingResult sizeSaved(const Store &store, const SavedSizing &saved)
 {
-    const Evidence evidence = readEvidence(store, saved.evidence, true);
-    const Sizer sizer(fitSizingModels(evidence.runs, saved.modelOptions()));
+    const FittedEvidence fitted = fitEvidence(store, saved.evidence, saved.modelOptions());
+    const Evidence &evidence = fitted.evidence;
+    const Sizer sizer(fitted.models);
     SizingResult r = sizer.size(saved.inputs);
     if (!r.ok && evidence.samplesLeftOut > 0)
         r.error += " (" + evidence.note + ")";

@@ -163,4 +163,12 @@ SizingModels fitSizingModels(const std::vector<RunRecord> &runs, const SizingMod
     return m;
 }
 
+FittedEvidence fitEvidence(const Store &store, const EvidenceSelection &selection, const SizingModelOptions &options)
+{
+    FittedEvidence out;
+    out.evidence = readEvidence(store, selection, true);
+    out.models = fitSizingModels(out.evidence.runs, options);
+    return out;
+}
+
 } // namespace plimsoll

@@ -13,6 +13,7 @@
 // Pure computation over records already read; no store access here.
 
 #include "model/componentcapacity.h"
+#include "model/evidence.h"
 #include "model/domain.h"
 #include "model/componentsweep.h"
 #include "model/flexmodel.h"
@@ -78,5 +79,17 @@ struct SizingModels
 // Runs with their scenarios (Store::run(...).record). Samples count like any other run.
 SizingModels fitSizingModels(const std::vector<RunRecord> &runs,
                              const SizingModelOptions &options = {});
+
+// The models a sizing rests on, fitted once from the runs a selection chooses, with what was
+// chosen: the one path from a run selection to a Sizer that `size`, `placement`, `report`,
+// `sizings compare` and the Sizing and Placement views share. Reads the store (call it on the
+// store's thread); throws StoreError for a picked run that is not there.
+struct FittedEvidence
+{
+    Evidence evidence;
+    SizingModels models;
+};
+FittedEvidence fitEvidence(const Store &store, const EvidenceSelection &selection,
+                           const SizingModelOptions &options = {});
 
 } // namespace plimsoll

@@ -91,7 +91,8 @@ void PlacementView::reload()
     m_loader->start(
         [path] {
             // The configuration whose skew the sizing's per-shard capacity carries.
-            const SizingModels m = fitSizingModels(readSizingRuns(Store(path)));
+            // Every run, the sample runs by the sizing's rule: as `plimsoll placement` reads it.
+            const SizingModels m = fitEvidence(Store(path), {}).models;
             return std::make_pair(m.rampShards, m.rampPartitions);
         },
         [this](const std::pair<int, int> &measured) {

@@ -275,21 +275,13 @@ QIcon SizingView::icon() const
 void SizingView::reload()
 {
     const std::string path = storePath().toStdString();
-    struct Fitted
-    {
-        Evidence evidence;
-        SizingModels models;
-    };
     m_loader->start(
         [path, selection = m_evidence] {
             // Only the runs the models learn from, read in one pass: a store of years of
             // nightly history holds far more runs than steps to fit.
-            auto out = std::make_shared<Fitted>();
-            out->evidence = readEvidence(Store(path), selection, true);
-            out->models = fitSizingModels(out->evidence.runs);
-            return std::shared_ptr<const Fitted>(std::move(out));
+            return std::make_shared<const FittedEvidence>(fitEvidence(Store(path), selection));
         },
-        [this](const std::shared_ptr<const Fitted> &fitted) {
+        [this](const std::shared_ptr<const FittedEvidence> &fitted) {
             m_lastEvidence = fitted->evidence;
             m_sizer = std::make_unique<Sizer>(fitted->models);
             showEvidence();
