@@ -3,7 +3,6 @@
 
 #include "model/prometheusdiff.h"
 
-#include <curl/curl.h>
 
 #include <netdb.h>
 #include <poll.h>
@@ -155,25 +154,14 @@ RedisCpuSample sampleRedisCpu(const std::string &hostPort, std::chrono::millisec
 PrometheusScrape scrapePrometheus(const std::string &url, std::chrono::milliseconds timeout)
 {
     PrometheusScrape scrape;
-    CURL *curl = curl_easy_init();
-    if (!curl) {
-        scrape.error = urlWithoutUserInfo(url) + ": libcurl could not start";
+    HttpGetOptions get;
+    get.timeout = timeout;
+    const HttpGetResult response = httpGet(url, get);
+    if (!response.error.empty()) {
+        scrape.error = urlWithoutUserInfo(url) + ": " + response.error;
         return scrape;
     }
-    std::string body;
-    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L); // called off the main thread
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, appendCappedBody);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
-    curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
-    const CURLcode rc = curl_easy_perform(curl);
-    curl_easy_cleanup(curl);
-    if (rc != CURLE_OK) {
-        scrape.error = urlWithoutUserInfo(url) + ": " + curl_easy_strerror(rc);
-        return scrape;
-    }
+    const std::string &body = response.body;
     PromParseResult parsed = parsePrometheusText(body);
     if (parsed.error)
         scrape.error = urlWithoutUserInfo(url) + ": line " + std::to_string(parsed.error->line) + ": " + parsed.error->message;

@@ -3,7 +3,6 @@
 
 #include "runner/clientproperties.h"
 
-#include <curl/curl.h>
 
 #include <nlohmann/json.hpp>
 
@@ -105,39 +104,20 @@ ReShardStats fetchReShardStats(const std::string &baseUrl, const ReCredentials &
     if (!etime.empty())
         url += "&etime=" + etime;
     ReShardStats stats;
-    CURL *curl = curl_easy_init();
-    if (!curl) {
-        stats.error = urlWithoutUserInfo(baseUrl) + ": libcurl could not start";
-        return stats;
-    }
-    std::string body;
-    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L); // called off the main thread
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, appendCappedBody);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
-    curl_easy_setopt(curl, CURLOPT_FAILONERROR, 1L);
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, credentials.verifyTls ? 1L : 0L);
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, credentials.verifyTls ? 2L : 0L);
-    if (!credentials.empty()) {
-        curl_easy_setopt(curl, CURLOPT_HTTPAUTH, CURLAUTH_BASIC);
-        curl_easy_setopt(curl, CURLOPT_USERNAME, credentials.user.c_str());
-        curl_easy_setopt(curl, CURLOPT_PASSWORD, credentials.password.c_str());
-    }
-    struct curl_slist *headers = curl_slist_append(nullptr, "Accept: application/json");
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    const CURLcode rc = curl_easy_perform(curl);
-    long status = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-    curl_slist_free_all(headers);
-    curl_easy_cleanup(curl);
-    if (rc != CURLE_OK) {
+    HttpGetOptions get;
+    get.timeout = timeout;
+    get.verifyTls = credentials.verifyTls;
+    get.user = credentials.user;
+    get.password = credentials.password;
+    get.headers = {"Accept: application/json"};
+    const HttpGetResult response = httpGet(url, get);
+    if (!response.error.empty()) {
         // curl's message for a 401 names the status only; no credential is ever in it.
-        stats.error = urlWithoutUserInfo(baseUrl) + ": " + curl_easy_strerror(rc)
-                      + (status == 401 ? " (401: set PLIMSOLL_RE_USER / PLIMSOLL_RE_PASSWORD)" : "");
+        stats.error = urlWithoutUserInfo(baseUrl) + ": " + response.error
+                      + (response.status == 401 ? " (401: set PLIMSOLL_RE_USER / PLIMSOLL_RE_PASSWORD)" : "");
         return stats;
     }
+    const std::string &body = response.body;
     stats = parseReShardStats(body);
     if (!stats.error.empty())
         stats.error = urlWithoutUserInfo(baseUrl) + "/v1/shards/stats: " + stats.error;
