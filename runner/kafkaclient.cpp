@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <functional>
 #include <iostream>
 #include <mutex>
 #include <random>
@@ -28,6 +29,51 @@ int remainingMs(Clock::time_point deadline)
 int toMs(std::chrono::milliseconds duration)
 {
     return static_cast<int>(std::clamp<std::chrono::milliseconds::rep>(duration.count(), 0, INT32_MAX));
+}
+
+using AdminEvent = std::unique_ptr<rd_kafka_event_t, decltype(&rd_kafka_event_destroy)>;
+
+// One admin request on `rk`: its options with both the operation and the request timeout, a
+// queue, `submit(options, queue)`, then its answer. librdkafka answers by itself when its
+// request timeout passes; the extra second only guards against waiting forever should it not.
+// Sets `event` and returns no error when an answer without a request-level error came.
+KafkaError adminRequest(rd_kafka_t *rk, rd_kafka_admin_op_t op, std::chrono::milliseconds timeout, int pollMs,
+                        const std::string &what,
+                        const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &submit,
+                        AdminEvent &event)
+{
+    char errstr[512] = {};
+    std::unique_ptr<rd_kafka_AdminOptions_t, decltype(&rd_kafka_AdminOptions_destroy)> options(
+        rd_kafka_AdminOptions_new(rk, op), &rd_kafka_AdminOptions_destroy);
+    // The broker waits for the controller up to the operation timeout before answering.
+    if (rd_kafka_AdminOptions_set_operation_timeout(options.get(), toMs(timeout), errstr, sizeof errstr)
+            != RD_KAFKA_RESP_ERR_NO_ERROR
+        || rd_kafka_AdminOptions_set_request_timeout(options.get(), toMs(timeout), errstr, sizeof errstr)
+               != RD_KAFKA_RESP_ERR_NO_ERROR)
+        return KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, what, errstr);
+    std::unique_ptr<rd_kafka_queue_t, decltype(&rd_kafka_queue_destroy)> queue(rd_kafka_queue_new(rk),
+                                                                                &rd_kafka_queue_destroy);
+    submit(options.get(), queue.get());
+    event = AdminEvent(rd_kafka_queue_poll(queue.get(), pollMs + 1000), &rd_kafka_event_destroy);
+    if (!event)
+        return KafkaError::fromCode(RdKafka::ERR__TIMED_OUT, what, "no answer within the timeout");
+    if (auto code = rd_kafka_event_error(event.get()); code != RD_KAFKA_RESP_ERR_NO_ERROR)
+        return KafkaError::fromCode(code, what, rd_kafka_event_error_string(event.get()));
+    return {};
+}
+
+// The one topic result of a single-topic admin request: ok, or its error (already-exists
+// passed through as the code, for the caller to phrase).
+KafkaError singleTopicResult(const rd_kafka_topic_result_t **results, std::size_t count, const std::string &what,
+                             const char *request)
+{
+    if (count != 1)
+        return KafkaError::fromCode(RdKafka::ERR__BAD_MSG, what, std::string("unexpected ") + request + " result");
+    if (auto code = rd_kafka_topic_result_error(results[0]); code != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        const char *detail = rd_kafka_topic_result_error_string(results[0]);
+        return KafkaError::fromCode(code, what, detail ? detail : "");
+    }
+    return {};
 }
 
 std::string quoted(const std::string &topic) { return "'" + topic + "'"; }
@@ -162,42 +208,25 @@ KafkaError KafkaClient::createTopic(const std::string &topic, int partitions, in
     if (!newTopic)
         return KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, what, errstr);
 
-    std::unique_ptr<rd_kafka_AdminOptions_t, decltype(&rd_kafka_AdminOptions_destroy)> options(
-        rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATETOPICS), &rd_kafka_AdminOptions_destroy);
-    // The broker waits for the controller up to the operation timeout before answering.
-    if (rd_kafka_AdminOptions_set_operation_timeout(options.get(), toMs(timeout), errstr, sizeof errstr)
-            != RD_KAFKA_RESP_ERR_NO_ERROR
-        || rd_kafka_AdminOptions_set_request_timeout(options.get(), toMs(timeout), errstr, sizeof errstr)
-               != RD_KAFKA_RESP_ERR_NO_ERROR)
-        return KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, what, errstr);
-
-    std::unique_ptr<rd_kafka_queue_t, decltype(&rd_kafka_queue_destroy)> queue(rd_kafka_queue_new(rk),
-                                                                                &rd_kafka_queue_destroy);
-    rd_kafka_NewTopic_t *topics[] = {newTopic.get()};
-    rd_kafka_CreateTopics(rk, topics, 1, options.get(), queue.get());
-
-    // librdkafka answers by itself when its request timeout passes; the extra second
-    // only guards against waiting forever should it not.
-    std::unique_ptr<rd_kafka_event_t, decltype(&rd_kafka_event_destroy)> event(
-        rd_kafka_queue_poll(queue.get(), remainingMs(deadline) + 1000), &rd_kafka_event_destroy);
-    if (!event)
-        return KafkaError::fromCode(RdKafka::ERR__TIMED_OUT, what, "no answer within the timeout");
-    if (auto code = rd_kafka_event_error(event.get()); code != RD_KAFKA_RESP_ERR_NO_ERROR)
-        return KafkaError::fromCode(code, what, rd_kafka_event_error_string(event.get()));
-
+    AdminEvent event(nullptr, &rd_kafka_event_destroy);
+    if (auto error = adminRequest(
+            rk, RD_KAFKA_ADMIN_OP_CREATETOPICS, timeout, remainingMs(deadline), what,
+            [&](rd_kafka_AdminOptions_t *options, rd_kafka_queue_t *queue) {
+                rd_kafka_NewTopic_t *topics[] = {newTopic.get()};
+                rd_kafka_CreateTopics(rk, topics, 1, options, queue);
+            },
+            event);
+        !error.ok())
+        return error;
     const rd_kafka_CreateTopics_result_t *result = rd_kafka_event_CreateTopics_result(event.get());
     std::size_t count = 0;
     const rd_kafka_topic_result_t **results = result ? rd_kafka_CreateTopics_result_topics(result, &count) : nullptr;
-    if (count != 1)
-        return KafkaError::fromCode(RdKafka::ERR__BAD_MSG, what, "unexpected CreateTopics result");
-    if (auto code = rd_kafka_topic_result_error(results[0]); code != RD_KAFKA_RESP_ERR_NO_ERROR) {
-        if (code == RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
+    if (auto error = singleTopicResult(results, count, what, "CreateTopics"); !error.ok()) {
+        if (error.code == RdKafka::ERR_TOPIC_ALREADY_EXISTS)
             return {RdKafka::ERR_TOPIC_ALREADY_EXISTS,
                     "topic " + quoted(topic) + " already exists on " + m_config.at("bootstrap.servers")
                         + "; Plimsoll leaves topics it did not create untouched"};
-        }
-        const char *detail = rd_kafka_topic_result_error_string(results[0]);
-        return KafkaError::fromCode(code, what, detail ? detail : "");
+        return error;
     }
 
     // Created on the controller; wait until the broker's metadata serves every leader.
@@ -224,35 +253,23 @@ KafkaError KafkaClient::deleteTopic(const std::string &topic, std::chrono::milli
     if (auto error = adminHandle(handle); !error.ok())
         return error;
     rd_kafka_t *rk = handle->c_ptr();
-    char errstr[512] = {};
     std::unique_ptr<rd_kafka_DeleteTopic_t, decltype(&rd_kafka_DeleteTopic_destroy)> deleteTopic(
         rd_kafka_DeleteTopic_new(topic.c_str()), &rd_kafka_DeleteTopic_destroy);
-    std::unique_ptr<rd_kafka_AdminOptions_t, decltype(&rd_kafka_AdminOptions_destroy)> options(
-        rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_DELETETOPICS), &rd_kafka_AdminOptions_destroy);
-    if (rd_kafka_AdminOptions_set_operation_timeout(options.get(), toMs(timeout), errstr, sizeof errstr)
-            != RD_KAFKA_RESP_ERR_NO_ERROR
-        || rd_kafka_AdminOptions_set_request_timeout(options.get(), toMs(timeout), errstr, sizeof errstr)
-               != RD_KAFKA_RESP_ERR_NO_ERROR)
-        return KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, what, errstr);
-    std::unique_ptr<rd_kafka_queue_t, decltype(&rd_kafka_queue_destroy)> queue(rd_kafka_queue_new(rk),
-                                                                                &rd_kafka_queue_destroy);
-    rd_kafka_DeleteTopic_t *topics[] = {deleteTopic.get()};
-    rd_kafka_DeleteTopics(rk, topics, 1, options.get(), queue.get());
-    std::unique_ptr<rd_kafka_event_t, decltype(&rd_kafka_event_destroy)> event(
-        rd_kafka_queue_poll(queue.get(), toMs(timeout) + 1000), &rd_kafka_event_destroy);
-    if (!event)
-        return KafkaError::fromCode(RdKafka::ERR__TIMED_OUT, what, "no answer within the timeout");
-    if (auto code = rd_kafka_event_error(event.get()); code != RD_KAFKA_RESP_ERR_NO_ERROR)
-        return KafkaError::fromCode(code, what, rd_kafka_event_error_string(event.get()));
+    AdminEvent event(nullptr, &rd_kafka_event_destroy);
+    if (auto error = adminRequest(
+            rk, RD_KAFKA_ADMIN_OP_DELETETOPICS, timeout, toMs(timeout), what,
+            [&](rd_kafka_AdminOptions_t *options, rd_kafka_queue_t *queue) {
+                rd_kafka_DeleteTopic_t *topics[] = {deleteTopic.get()};
+                rd_kafka_DeleteTopics(rk, topics, 1, options, queue);
+            },
+            event);
+        !error.ok())
+        return error;
     const rd_kafka_DeleteTopics_result_t *result = rd_kafka_event_DeleteTopics_result(event.get());
     std::size_t count = 0;
     const rd_kafka_topic_result_t **results = result ? rd_kafka_DeleteTopics_result_topics(result, &count) : nullptr;
-    if (count != 1)
-        return KafkaError::fromCode(RdKafka::ERR__BAD_MSG, what, "unexpected DeleteTopics result");
-    if (auto code = rd_kafka_topic_result_error(results[0]); code != RD_KAFKA_RESP_ERR_NO_ERROR) {
-        const char *detail = rd_kafka_topic_result_error_string(results[0]);
-        return KafkaError::fromCode(code, what, detail ? detail : "");
-    }
+    if (auto error = singleTopicResult(results, count, what, "DeleteTopics"); !error.ok())
+        return error;
     return {};
 }
 
