@@ -14,11 +14,13 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 namespace RdKafka {
+class Conf;
 class Handle;
 }
 
@@ -100,6 +102,12 @@ struct ClientShared
 // end: not ready in time (the error noted in counters) or stopped meanwhile.
 bool awaitReadyAndGo(RdKafka::Handle &handle, ClientShared &shared, ClientCounters &counters,
                      const std::string &role, const std::function<void()> &serve);
+
+// A client's librdkafka configuration from `config` (librdkafka names), or nullptr when a
+// setting is refused: the error is counted and noted in `counters`, a secret's value masked.
+// Shared by the producer and consumer clients.
+std::unique_ptr<RdKafka::Conf> clientConf(const std::map<std::string, std::string> &config,
+                                          ClientCounters &counters);
 
 struct ProducerPlan
 {

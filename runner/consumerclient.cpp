@@ -1,7 +1,6 @@
 // One bench consumer: assigned partitions (or a group), envelope checks, end-to-end latency
 // from the envelope's scheduled send time (same process, same monotonic clock).
 #include "runner/benchclients.h"
-#include "runner/clientproperties.h"
 #include "runner/kafkaerror.h"
 
 #include <librdkafka/rdkafka.h>
@@ -51,7 +50,6 @@ void runConsumerClient(ClientShared &shared, const ConsumerPlan &plan, ClientCou
     } finished{counters};
 
     ConsumerEvents events(shared, counters, plan.index);
-    std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
     std::string errstr;
     auto config = shared.kafkaConfig;
     config.try_emplace("client.id", "plimsoll-bench-consumer-" + std::to_string(plan.index));
@@ -67,15 +65,9 @@ void runConsumerClient(ClientShared &shared, const ConsumerPlan &plan, ClientCou
     config["group.id"] = plan.group.empty() ? "plimsoll-bench-" + makeUuid() : plan.group;
     if (plan.index == 0)
         config["statistics.interval.ms"] = std::to_string(shared.statisticsInterval.count());
-    for (const auto &[key, value] : config) {
-        if (conf->set(key, value, errstr) != RdKafka::Conf::CONF_OK) {
-            counters.errors.fetch_add(1);
-            counters.noteError(KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, "setting " + key,
-                                                    ClientProperties::isSecret(key) ? "value masked" : errstr)
-                                   .toString());
-            return;
-        }
-    }
+    const std::unique_ptr<RdKafka::Conf> conf = clientConf(config, counters);
+    if (!conf)
+        return;
     conf->set("event_cb", static_cast<RdKafka::EventCb *>(&events), errstr);
     std::unique_ptr<RdKafka::KafkaConsumer> consumer(RdKafka::KafkaConsumer::create(conf.get(), errstr));
     if (!consumer) {

@@ -1,7 +1,6 @@
 // One bench producer: paced sends, queue-full back-pressure, delivery reports into the
 // latency histograms, and a bounded flush that reports what stayed undelivered.
 #include "runner/benchclients.h"
-#include "runner/clientproperties.h"
 #include "runner/kafkaerror.h"
 
 #include <librdkafka/rdkafkacpp.h>
@@ -89,7 +88,6 @@ void runProducerClient(ClientShared &shared, const ProducerPlan &plan, ClientCou
     } finished{counters};
 
     ProducerCallbacks callbacks(shared, counters, plan.index);
-    std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
     std::string errstr;
     auto config = shared.kafkaConfig;
     for (const auto &[key, value] : shared.producerConfig)
@@ -99,15 +97,9 @@ void runProducerClient(ClientShared &shared, const ProducerPlan &plan, ClientCou
     config["message.timeout.ms"] = std::to_string(std::max<int64_t>(shared.flushTimeout.count(), 1000));
     if (plan.index == 0)
         config["statistics.interval.ms"] = std::to_string(shared.statisticsInterval.count());
-    for (const auto &[key, value] : config) {
-        if (conf->set(key, value, errstr) != RdKafka::Conf::CONF_OK) {
-            counters.errors.fetch_add(1);
-            counters.noteError(KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, "setting " + key,
-                                                    ClientProperties::isSecret(key) ? "value masked" : errstr)
-                                   .toString());
-            return;
-        }
-    }
+    const std::unique_ptr<RdKafka::Conf> conf = clientConf(config, counters);
+    if (!conf)
+        return;
     conf->set("dr_cb", static_cast<RdKafka::DeliveryReportCb *>(&callbacks), errstr);
     conf->set("event_cb", static_cast<RdKafka::EventCb *>(&callbacks), errstr);
     std::unique_ptr<RdKafka::Producer> producer(RdKafka::Producer::create(conf.get(), errstr));
