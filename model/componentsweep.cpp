@@ -21,12 +21,18 @@ std::string rateText(double v)
     return v >= 1e6 ? fmt("%.3gM", v / 1e6) : v >= 1e3 ? fmt("%.4gk", v / 1e3) : fmt("%.0f", v);
 }
 
+template <typename Text>
+std::string withInterval(Text text, double v, const UslInterval &ci, bool intervals)
+{
+    std::string out = text(v);
+    if (intervals && std::isfinite(ci.lo) && std::isfinite(ci.hi))
+        out += " [" + text(ci.lo) + ", " + text(ci.hi) + "]";
+    return out;
+}
+
 std::string withInterval(const char *format, double v, const UslInterval &ci, bool intervals)
 {
-    std::string out = fmt(format, v);
-    if (intervals && std::isfinite(ci.lo) && std::isfinite(ci.hi))
-        out += " [" + fmt(format, ci.lo) + ", " + fmt(format, ci.hi) + "]";
-    return out;
+    return withInterval([format](double x) { return fmt(format, x); }, v, ci, intervals);
 }
 
 } // namespace
@@ -54,7 +60,7 @@ std::string ComponentSweepModel::describe() const
     std::string out = "USL over " + factor + " from " + std::to_string(runKeys.size()) +
                       (runKeys.size() == 1 ? " run (" : " runs (") + std::to_string(fit.points) +
                       " points, " + std::to_string(fit.distinctN) + " " + component + " counts): λ " +
-                      withInterval("%.0f", fit.params.lambda, fit.lambdaCi, ci) + " records/s, σ " +
+                      withInterval(rateText, fit.params.lambda, fit.lambdaCi, ci) + " records/s, σ " +
                       withInterval("%.3g", fit.params.sigma, fit.sigmaCi, ci) + ", κ " +
                       withInterval("%.3g", fit.params.kappa, fit.kappaCi, ci);
     if (!ci)

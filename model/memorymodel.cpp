@@ -21,6 +21,13 @@ std::string fmt(const char *format, double v)
     return buf;
 }
 
+// A rate as the sizing's lines print it ("600k", "1.2M"): the memory reasoning sits beside them
+// in the Sizing view and the report.
+std::string rateText(double v)
+{
+    return v >= 1e6 ? fmt("%.3gM", v / 1e6) : v >= 1e3 ? fmt("%.4gk", v / 1e3) : fmt("%.3g", v);
+}
+
 } // namespace
 
 StoredBytesModel StoredBytesModel::fit(const std::vector<MemorySample> &samples)
@@ -63,10 +70,10 @@ MemoryEstimate estimateMemory(const StoredBytesModel &model, const MemoryInputs 
     const double skew = std::max(1.0, in.skew);
     e.provisionBytes = e.usageBytes * skew * (1 + std::max(0.0, in.headroom));
     e.perShardBytes = e.provisionBytes / std::max(1, in.shards);
-    e.lines.push_back(fmt("%.0f", in.rate) + " records/s × " + fmt("%g", in.retentionS) +
+    e.lines.push_back(rateText(in.rate) + " records/s × " + fmt("%g", in.retentionS) +
                       " s × " + fmt("%.0f", e.storedBytesPerRecord) + " B stored = " +
                       gib(e.retainedBytes) + " retained (one copy)");
-    e.lines.push_back("trim-tick overshoot: " + fmt("%.0f", in.rate) + " records/s × " +
+    e.lines.push_back("trim-tick overshoot: " + rateText(in.rate) + " records/s × " +
                       fmt("%g", in.trimTickS) + " s tick × " +
                       fmt("%.0f", e.storedBytesPerRecord) + " B = " + gib(e.overshootBytes));
     e.lines.push_back("× replication " + std::to_string(replication) + " = " +

@@ -31,6 +31,13 @@ std::string interval(const UslInterval &i, const char *format)
     return "[" + orInf(i.lo, format) + ", " + orInf(i.hi, format) + "]";
 }
 
+// A rate as the sizing's own lines print it ("600k", "1.2M"), so the inputs, the topology
+// table and the latency budget say the same number the same way.
+std::string rateText(double v)
+{
+    return v >= 1e6 ? fmt("%.3gM", v / 1e6) : v >= 1e3 ? fmt("%.4gk", v / 1e3) : fmt("%.3g", v);
+}
+
 std::string percent(double fraction) { return fmt("%.0f %%", fraction * 100); }
 
 std::string orDash(const std::string &s) { return s.empty() ? "—" : s; }
@@ -66,8 +73,8 @@ void inputs(ReportDocument &doc, const ReportData &d)
     doc.blocks.push_back(heading(2, "Inputs and assumptions"));
     ReportBlock t = table({"Input", "Value"}, {false, false});
     t.rows = {
-        {"Target ingest", in.rate > 0 ? fmt("%.0f records/s", in.rate)
-                                      : fmt("%.0f bytes/s", in.bytesPerS)},
+        {"Target ingest", in.rate > 0 ? rateText(in.rate) + " records/s"
+                                      : fmt("%.1f MiB/s", in.bytesPerS / 1048576)},
         {"Record size", fmt("%.0f B as produced", in.recordBytes)},
         {"Compression (produced ÷ wire)", fmt("%.2g : 1", in.compressionRatio)},
         {"Retention in Redis", fmt("%g s", in.retentionS)},
@@ -247,7 +254,7 @@ void budget(ReportDocument &doc, const ReportData &d)
     const BudgetSelection &o = d.budgetResult.overall;
     if (o.found)
         text += " Highest throughput within the budget among the measured points: " +
-                fmt("%.0f records/s", o.best.point.throughput) + " (" + o.best.point.product +
+                rateText(o.best.point.throughput) + " records/s" + " (" + o.best.point.product +
                 (o.best.point.configuration.empty() ? "" : ", " + o.best.point.configuration) +
                 ", " + std::to_string(o.best.point.connections) + " connections, " +
                 fmt("p99 %.3g ms).", o.best.point.p99 * 1e3);
@@ -257,7 +264,7 @@ void budget(ReportDocument &doc, const ReportData &d)
     ReportBlock t = table({"Product", "Configuration", "Choice within budget"}, {false, false, false});
     for (const BudgetSelection &s : d.budgetResult.perConfiguration)
         t.rows.push_back({s.product, orDash(s.configuration),
-                          s.found ? fmt("%.0f /s", s.best.point.throughput) + " at " +
+                          s.found ? rateText(s.best.point.throughput) + "/s at " +
                                         std::to_string(s.best.point.connections) +
                                         fmt(" connections, p99 %.3g ms", s.best.point.p99 * 1e3)
                                   : "none within budget"});

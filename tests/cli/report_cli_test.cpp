@@ -230,6 +230,20 @@ TEST_F(ReportCli, CountsByEachModelAndOnePartitionModel)
     EXPECT_TRUE(html.contains("Shard count by each model"));
 }
 
+TEST_F(ReportCli, RatesReadAsTheSizingWritesThem)
+{
+    const QString md = QString::fromUtf8(report("md", "rates.md"));
+    ASSERT_FALSE(md.isEmpty());
+    // The input the user gave, in the form the topology table's "Target rate" row uses.
+    EXPECT_TRUE(md.contains("| Target ingest | 600k records/s |")) << md.left(2000).toStdString();
+    EXPECT_TRUE(md.contains("| Target rate | 600k records/s |"));
+    // No rate anywhere in the report as a bare run of digits ("600000 records/s", "528756 /s").
+    const QRegularExpression bare(R"((?<![\d.,])\d{5,}(\.\d+)? ?(records)?/s\b)");
+    const QRegularExpressionMatch m = bare.match(md);
+    EXPECT_FALSE(m.hasMatch()) << m.captured(0).toStdString() << " in: "
+                               << md.mid(std::max<qsizetype>(0, m.capturedStart() - 200), 400).toStdString();
+}
+
 TEST_F(ReportCli, UsageErrors)
 {
     EXPECT_EQ(plimsoll({"report", "--out", s_dir->filePath("x.txt"), "--rate", "600k"}).exitCode, 2);

@@ -9,6 +9,9 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsTextItem>
+#include <QLegend>
+#include <QTest>
 #include <QValueAxis>
 
 #include <cmath>
@@ -128,4 +131,44 @@ TEST(Charts, AnIdleBenchChartHasDistinctWholeTicks)
         for (const QString &label : labels)
             EXPECT_FALSE(label.contains(QLatin1Char('.'))) << label.toStdString();
     }
+}
+
+namespace {
+
+// The text the legend draws beside each marker, as on screen (elided when it did not fit).
+std::vector<QString> legendTexts(QChartView *view)
+{
+    std::vector<QString> texts;
+    QLegend *legend = view->chart()->legend();
+    for (QGraphicsItem *item : view->scene()->items(Qt::AscendingOrder))
+        if (auto *text = dynamic_cast<QGraphicsTextItem *>(item); text && legend->isAncestorOf(text))
+            texts.push_back(text->toPlainText());
+    return texts;
+}
+
+} // namespace
+
+TEST(Charts, TheBenchLegendReadsWholeAt1024)
+{
+    BenchView view(QStringLiteral("/nonexistent/store.plimsoll"));
+    view.resize(1024, 700);
+    view.show();
+    QTest::qWait(50); // one layout pass, as a user's first look
+    auto *chartView = view.findChild<QChartView *>(QStringLiteral("benchChart"));
+    ASSERT_NE(chartView, nullptr);
+    const std::vector<QString> texts = legendTexts(chartView);
+    ASSERT_EQ(texts.size(), 5u);
+    const std::set<QString> shown(texts.begin(), texts.end());
+    EXPECT_EQ(shown, (std::set<QString>{"records/s", "ack p99", "e2e p99", "ack p50", "e2e p50"}));
+    for (const QString &text : texts) // Qt Charts elides with three dots: "acknowledg..."
+        EXPECT_FALSE(text.contains(QStringLiteral("...")) || text.contains(QChar(0x2026)))
+            << text.toStdString();
+    // The units the short names leave out are on the axes and in the legend's tooltip.
+    std::set<QString> titles;
+    for (QAbstractAxis *axis : chartView->chart()->axes())
+        titles.insert(axis->titleText());
+    EXPECT_TRUE(titles.count(QStringLiteral("acknowledged records/s")));
+    EXPECT_TRUE(titles.count(QStringLiteral("latency p99, p50 (ms)")));
+    EXPECT_TRUE(chartView->chart()->legend()->toolTip().contains(QStringLiteral("send to broker")));
+    EXPECT_TRUE(chartView->grab().save(QStringLiteral(PLIMSOLL_ARTIFACT_DIR "/bench-chart-1024.png")));
 }

@@ -2,10 +2,17 @@
 #include "ui/models/runsfilterproxymodel.h"
 #include "ui/models/runstablemodel.h"
 #include "ui/formatting.h"
+#include "ui/views/rundetailpanel.h"
+#include "importers/ombimporter.h"
+#include "support/tempdir.h"
 
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QFile>
+#include <QTreeWidget>
+
+#include <set>
 
 using namespace plimsoll;
 
@@ -115,6 +122,63 @@ TEST(RunsModels, QuantileNamesReadAsPercentilesWithoutFloatNoise)
     EXPECT_EQ(plimsoll::displayMetricName("e2e.quantile.99.99").toStdString(), "e2e p99.99");
     EXPECT_EQ(plimsoll::displayMetricName("latency_p99_s").toStdString(), "latency_p99_s");
     EXPECT_EQ(plimsoll::displayMetricName("x.quantile.abc").toStdString(), "x.quantile.abc");
+    // Near either end of 0 … 100 the digits that tell one tail bucket from the next stay:
+    // six significant digits made every one of these "p100" or "p2.78525e-07".
+    EXPECT_EQ(plimsoll::displayMetricName("publish.quantile.99.99997517798967").toStdString(),
+              "publish p99.99997518");
+    EXPECT_EQ(plimsoll::displayMetricName("publish.quantile.99.99999171901807").toStdString(),
+              "publish p99.999991719");
+    EXPECT_EQ(plimsoll::displayMetricName("publish.quantile.0.00000027852487045355673").toStdString(),
+              "publish p0.0000002785");
+    EXPECT_EQ(plimsoll::displayMetricName("e2e.quantile.50.0").toStdString(), "e2e p50");
+    EXPECT_EQ(plimsoll::displayMetricName("e2e.quantile.37.5012").toStdString(), "e2e p37.5");
+    EXPECT_EQ(plimsoll::displayMetricName("e2e.quantile.98.50294206917249").toStdString(),
+              "e2e p98.503");
+    EXPECT_EQ(plimsoll::displayMetricName("e2e.quantile.98.51070780809438").toStdString(),
+              "e2e p98.511");
+    EXPECT_EQ(plimsoll::displayMetricName("e2e.quantile.100.0").toStdString(), "e2e p100");
+}
+
+// The run detail of an imported OpenMessaging Benchmark result, as the Library shows it: its
+// hundreds of quantile rows read as percentiles, without exponents, each one distinct.
+TEST(RunsModels, RunDetailNamesOmbQuantilesAsDistinctPercentiles)
+{
+    PLIMSOLL_REQUIRES_CORPUS();
+    const std::string file =
+        "redpanda-data__openmessaging-benchmark__blog-results-kafka-throughput-sync.json";
+    QFile f(QString::fromStdString(plimsoll::test::corpusPath("omb/" + file)));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly)) << file;
+    const ImportResult imported = OmbImporter().parse(f, ImportOptions{file}, {});
+    ASSERT_TRUE(imported.ok()) << imported.error->describe(file);
+    ASSERT_EQ(imported.runs.size(), 1u);
+    RunDetail detail;
+    detail.record = imported.runs.front();
+    detail.summary.runKey = detail.record.runKey;
+    RunDetailPanel panel;
+    panel.resize(1024, 700);
+    panel.showRun(detail);
+    auto *tree = panel.findChild<QTreeWidget *>();
+    ASSERT_NE(tree, nullptr);
+    ASSERT_GE(tree->topLevelItemCount(), 1);
+    const QTreeWidgetItem *scenario = tree->topLevelItem(0);
+    std::set<QString> names;
+    int quantiles = 0;
+    bool lowest = false, tail = false;
+    for (int i = 0; i < scenario->childCount(); ++i) {
+        const QString name = scenario->child(i)->text(0);
+        SCOPED_TRACE(name.toStdString());
+        EXPECT_TRUE(names.insert(name).second) << "two rows read the same";
+        if (!scenario->child(i)->toolTip(0).contains(QStringLiteral(".quantile.")))
+            continue;
+        ++quantiles;
+        EXPECT_FALSE(name.contains(QStringLiteral("e-"))) << "exponent notation";
+        EXPECT_FALSE(name.contains(QStringLiteral(".quantile."))) << "raw key";
+        lowest = lowest || name == QStringLiteral("publish p0.0000002785");
+        tail = tail || name == QStringLiteral("publish p99.99998552");
+    }
+    EXPECT_GT(quantiles, 1000);
+    EXPECT_TRUE(lowest) << "the lowest bucket's percentile";
+    EXPECT_TRUE(tail) << "a tail bucket next to p100";
 }
 
 TEST(RunsModels, TuningReadsWholeNumbersWithoutATrailingPointZero)

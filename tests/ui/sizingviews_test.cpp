@@ -5,6 +5,7 @@
 #include "model/ramppoints.h"
 #include "model/sizing.h"
 #include "model/store.h"
+#include "ui/charts/serieslegend.h"
 #include "ui/views/latencybudgetview.h"
 #include "ui/views/placementview.h"
 #include "ui/views/scalingview.h"
@@ -25,6 +26,8 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLineSeries>
+#include <QLocale>
 #include <QListWidget>
 #include <QSlider>
 #include <QSignalSpy>
@@ -33,10 +36,13 @@
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QProcess>
+#include <QScrollBar>
 #include <QThread>
 #include <QUrl>
 
 #include <nlohmann/json.hpp>
+
+#include <set>
 
 using namespace plimsoll;
 using plimsoll::test::waitUntil;
@@ -228,6 +234,95 @@ TEST_F(SizingViews, PlacementAndLatencyBudget)
     EXPECT_NEAR(budget.budgetSpin()->value(), 10000, 1);
     budget.budgetSpin()->setValue(60);
     savePng(&budget, QStringLiteral("latency-budget-60ms.png"));
+}
+
+// A store with a memtier-style sweep of ten io-thread settings beside the samples: at 1024×700
+// every configuration is named whole beside the chart, each in its own colour, none cut off;
+// the Little's law column says in words what the check found, its tooltip how.
+TEST_F(SizingViews, LatencyBudgetNamesEveryConfigurationAndReadsLittlesLaw)
+{
+    std::vector<RunRecord> runs(1);
+    RunRecord &run = runs.front();
+    run.runKey = "redis-io-threads-sweep";
+    run.timestamp = "2026-09-20T10:00:00Z";
+    run.tool = "memtier_benchmark";
+    run.target = "Redis 8.8.0";
+    for (int threads = 1; threads <= 10; ++threads) {
+        for (int clients : {50, 100, 190}) {
+            ScenarioRecord s;
+            s.name = "io-threads-" + std::to_string(threads) + "/c" + std::to_string(clients);
+            s.kind = "sweep-step";
+            s.topology.connections = clients;
+            // Each step's requests in flight are its connections, but io-threads-4's best step:
+            // 760,000/s at 0.287 ms on 190 connections is 218 in flight where 190 are expected.
+            const double rate = 1000.0 * threads * clients;
+            const double avg = threads == 4 && clients == 190 ? 0.000287 : clients / rate;
+            s.metrics = {{"records_per_s", rate}, {"latency_p99_s", 0.002 * threads + clients * 1e-5},
+                         {"latency_avg_s", avg}};
+            run.scenarios.push_back(s);
+        }
+    }
+    Store(m_path.toStdString())
+        .importSource({"test:io-threads", "memtier-json", "sha-io", "test", "1", "2026-09-20T10:00:00Z",
+                       false},
+                      runs);
+
+    LatencyBudgetView budget(m_path);
+    QSignalSpy loaded(&budget, &LatencyBudgetView::pointsLoaded);
+    budget.reload();
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() > 0 && budget.table()->rowCount() > 0; }));
+    budget.budgetSpin()->setValue(1000);
+    budget.resize(1024, 700);
+    budget.show();
+    QTest::qWait(50);
+
+    const auto series = budget.chartView()->chart()->series();
+    ASSERT_GE(series.size(), 11); // the budget line and ten or more configurations
+    EXPECT_FALSE(budget.chartView()->chart()->legend()->isVisible());
+    SeriesLegend *legend = budget.legend();
+    ASSERT_EQ(legend->count(), series.size());
+    std::set<QRgb> colours;
+    for (int i = 0; i < legend->count(); ++i) {
+        const QListWidgetItem *row = legend->item(i);
+        SCOPED_TRACE(row->text().toStdString());
+        EXPECT_EQ(row->text(), series[i]->name());
+        const QRect shown = legend->visualItemRect(row);
+        EXPECT_TRUE(legend->viewport()->rect().contains(shown)) << "cut off at the bottom";
+        // Wrapped if need be, never narrower than its longest word.
+        EXPECT_GE(shown.width(), legend->fontMetrics().horizontalAdvance(row->text().section(' ', 0, 0)));
+        if (auto *line = qobject_cast<QLineSeries *>(series[i])) {
+            EXPECT_TRUE(colours.insert(line->color().rgb()).second) << "colour repeated";
+        }
+    }
+    EXPECT_FALSE(legend->verticalScrollBar()->isVisible()) << "eleven names fit in 700 px";
+    EXPECT_EQ(legend->findItems(QStringLiteral("Redis 8.8.0 · io-threads-4"), Qt::MatchExactly).size(), 1);
+    // Unticking a configuration hides its line.
+    legend->item(3)->setCheckState(Qt::Unchecked);
+    EXPECT_FALSE(series[3]->isVisible());
+
+    int flagged = -1;
+    for (int row = 0; row < budget.table()->rowCount(); ++row)
+        if (budget.table()->item(row, 1)->text() == QStringLiteral("io-threads-4"))
+            flagged = row;
+    ASSERT_GE(flagged, 0);
+    const QTableWidgetItem *little = budget.table()->item(flagged, 5);
+    ASSERT_NE(little, nullptr);
+    EXPECT_EQ(little->text(), QStringLiteral("218 in flight vs 190 expected: inconsistent (+15 %)"));
+    EXPECT_TRUE(little->toolTip().contains(QStringLiteral("L = λW"))) << little->toolTip().toStdString();
+    const QString rate = QLocale().toString(760000.0, 'f', 0); // "760,000" where digits group
+    EXPECT_TRUE(little->toolTip().contains(rate + QStringLiteral("/s × 0.287 ms = 218 in flight")))
+        << little->toolTip().toStdString();
+    EXPECT_TRUE(little->toolTip().contains(QStringLiteral("190 connections × 1 = 190 expected")))
+        << little->toolTip().toStdString();
+    for (int row = 0; row < budget.table()->rowCount(); ++row) {
+        const QTableWidgetItem *cell = budget.table()->item(row, 5);
+        if (cell && budget.table()->item(row, 1)->text().startsWith(QStringLiteral("io-threads-")) &&
+            row != flagged) {
+            EXPECT_TRUE(cell->text().endsWith(QStringLiteral(": consistent (0 %)")))
+                << cell->text().toStdString();
+        }
+    }
+    EXPECT_TRUE(budget.grab().save(QDir(artifactDir()).filePath("latency-budget-11-series-1024.png")));
 }
 
 TEST_F(SizingViews, PlacementRecommendsWhatTheSizingPicks)

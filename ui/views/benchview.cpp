@@ -20,6 +20,7 @@
 #include <QTableWidget>
 #include <QHeaderView>
 #include <QFileDialog>
+#include <QLegend>
 #include <QLineSeries>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -151,15 +152,24 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_chart = new QChart;
     m_chart->setTitle(tr("Live throughput and latency (per interval)"));
     m_throughput = new QLineSeries(m_chart);
-    m_throughput->setName(tr("acknowledged records/s"));
+    // Short names, their units on the axes: five long ones were elided to "acknow…" at 1024 px.
+    m_throughput->setName(tr("records/s"));
     m_ackP99 = new QLineSeries(m_chart);
-    m_ackP99->setName(tr("send-to-ack p99 (ms)"));
+    m_ackP99->setName(tr("ack p99"));
     m_e2eP99 = new QLineSeries(m_chart);
-    m_e2eP99->setName(tr("end-to-end p99 (ms)"));
+    m_e2eP99->setName(tr("e2e p99"));
     m_ackP50 = new QLineSeries(m_chart);
-    m_ackP50->setName(tr("send-to-ack p50 (ms)"));
+    m_ackP50->setName(tr("ack p50"));
     m_e2eP50 = new QLineSeries(m_chart);
-    m_e2eP50->setName(tr("end-to-end p50 (ms)"));
+    m_e2eP50->setName(tr("e2e p50"));
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    // A segment of each line, so a median reads dashed beside its tail's solid line rather
+    // than as a second square of the same colour.
+    m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    m_chart->legend()->setToolTip(
+        tr("records/s: records acknowledged per interval (left axis). ack: send to broker "
+           "acknowledgement; e2e: send to consumer receipt; p99 solid, p50 dashed (right axis, "
+           "ms)."));
     for (auto *series : {m_throughput, m_ackP99, m_e2eP99, m_ackP50, m_e2eP50})
         m_chart->addSeries(series);
     // Each median dashed in its tail's colour (the theme has coloured the tails by now).
@@ -171,9 +181,9 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_timeAxis = new QValueAxis(m_chart);
     m_timeAxis->setTitleText(tr("elapsed (s)"));
     m_rateAxis = new QValueAxis(m_chart);
-    m_rateAxis->setTitleText(tr("records/s"));
+    m_rateAxis->setTitleText(tr("acknowledged records/s"));
     m_latencyAxis = new QValueAxis(m_chart);
-    m_latencyAxis->setTitleText(tr("latency (ms)"));
+    m_latencyAxis->setTitleText(tr("latency p99, p50 (ms)"));
     resetAxes();
     m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
     m_chart->addAxis(m_rateAxis, Qt::AlignLeft);

@@ -1,10 +1,12 @@
 #include "ui/views/latencybudgetview.h"
 
 #include "ui/charts/chartpalette.h"
+#include "ui/charts/serieslegend.h"
 
 #include "model/downsample.h"
 #include "model/store.h"
 #include "ui/backgroundpool.h"
+#include "ui/formatting.h"
 #include "ui/latesttask.h"
 
 #include <QChart>
@@ -52,7 +54,56 @@ constexpr std::size_t kMaxDrawnPerLine = 1000;
 // too long for the UI thread at each step of the slider. Up to this many it stays synchronous.
 constexpr std::size_t kSyncSelectionPoints = 20000;
 
+// Requests in flight by Little's law as a person counts them: whole ones from a hundred up,
+// with separators ("1,024"), three significant digits below ("0.84", "12.5"). The expected
+// count, connections × pipeline, is whole and printed so.
+QString inFlightText(double n)
+{
+    return n >= 100 ? QLocale().toString(n, 'f', 0) : plainNumber(n, 3);
+}
+
 } // namespace
+
+QString LatencyBudgetView::littleText(const BudgetedPoint &b)
+{
+    const LittleCheck &l = b.little;
+    if (!l.checked)
+        return b.point.avgLatency ? tr("not checked: no connection count")
+                                  : tr("not checked: no average latency");
+    // Whole percent, signed; a gap that rounds to nothing has no sign ("0 %", not "−0 %").
+    const double deviation = std::round((l.ratio - 1) * 100);
+    const QString sign = deviation > 0 ? QStringLiteral("+")
+                         : deviation < 0 ? QStringLiteral("−")
+                                         : QString();
+    const QString signedPercent =
+        sign + QLocale().toString(std::fabs(deviation), 'f', 0) + QStringLiteral(" %");
+    return tr("%1 in flight vs %2 expected: %3 (%4)")
+        .arg(inFlightText(l.outstanding), QLocale().toString(l.expected, 'f', 0),
+             l.flagged ? tr("inconsistent") : tr("consistent"), signedPercent);
+}
+
+QString LatencyBudgetView::littleToolTip(const BudgetedPoint &b)
+{
+    const LatencyPoint &p = b.point;
+    const QString why =
+        tr("Little's law (L = λW): in a closed-loop sweep the requests in flight, throughput × "
+           "average latency, should equal connections × pipeline depth. More than %1 % apart "
+           "means the numbers describe different request populations: client think time, a "
+           "rate limit, dropped connections, or a transcription error.")
+            .arg(LatencyBudget{}.littleTolerance * 100, 0, 'f', 0);
+    if (!b.little.checked)
+        return why + QLatin1Char('\n') +
+               (p.avgLatency ? tr("This point has no connection count to compare with.")
+                             : tr("This point has no average latency to multiply by."));
+    return why + QLatin1Char('\n') +
+           tr("Here: %1/s × %2 ms = %3 in flight; %4 connections × %5 = %6 expected.")
+               .arg(QLocale().toString(p.throughput, 'f', 0))
+               .arg(plainNumber(*p.avgLatency * 1e3, 3))
+               .arg(inFlightText(b.little.outstanding))
+               .arg(p.connections)
+               .arg(p.pipeline)
+               .arg(QLocale().toString(b.little.expected, 'f', 0));
+}
 
 LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
     : StoreView(storePath, parent)
@@ -78,7 +129,9 @@ LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
 
     m_chart = new QChart;
     m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->legend()->setAlignment(Qt::AlignRight);
+    // The list beside the chart names every configuration; the chart's own legend would cut
+    // off a dozen of them at 1024×700.
+    m_chart->legend()->hide();
     m_x = new QLogValueAxis(m_chart);
     m_x->setTitleText(tr("p99 (ms)"));
     m_x->setLabelFormat(QStringLiteral("%g"));
@@ -98,6 +151,13 @@ LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
     m_chartView->setObjectName(QStringLiteral("budgetChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(360, 240);
+    m_legend = new SeriesLegend(this);
+    m_legend->setObjectName(QStringLiteral("budgetLegend"));
+    auto *chartRow = new QWidget(this);
+    auto *chartLayout = new QHBoxLayout(chartRow);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addWidget(m_chartView, 1);
+    chartLayout->addWidget(m_legend);
 
     m_table = new QTableWidget(0, 6, this);
     m_table->setObjectName(QStringLiteral("qualifyingTable"));
@@ -108,7 +168,7 @@ LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
 
     auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_chartView);
+    split->addWidget(chartRow);
     split->addWidget(m_table);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -205,6 +265,7 @@ void LatencyBudgetView::showPoints(std::shared_ptr<const Loaded> loaded)
         line->attachAxis(m_x);
         line->attachAxis(m_y);
     }
+    m_legend->setSeries(m_chart->series());
     double minMs = m_loaded->minMs, maxMs = m_loaded->maxMs;
     if (m_loaded->lines.empty()) {
         minMs = 0.1;
@@ -262,9 +323,8 @@ void LatencyBudgetView::showSelection(std::shared_ptr<const BudgetResult> result
         cell(2, QLocale().toString(b.point.throughput, 'f', 0) + tr("/s"));
         cell(3, b.point.connections > 0 ? QString::number(b.point.connections) : QStringLiteral("—"));
         cell(4, QStringLiteral("%1 ms").arg(b.point.p99 * 1e3, 0, 'g', 4));
-        cell(5, b.little.checked ? QStringLiteral("%1%2").arg(b.little.ratio, 0, 'f', 2)
-                                       .arg(b.little.flagged ? tr(" (inconsistent)") : QString())
-                                 : tr("no average latency"));
+        cell(5, littleText(b));
+        m_table->item(row, 5)->setToolTip(littleToolTip(b));
     }
     m_table->resizeColumnsToContents();
 }

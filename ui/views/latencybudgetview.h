@@ -28,6 +28,7 @@ class QValueAxis;
 namespace plimsoll {
 
 class LatestTask;
+class SeriesLegend;
 
 class LatencyBudgetView : public StoreView
 {
@@ -44,7 +45,13 @@ public:
     QSlider *budgetSlider() const { return m_slider; }
     QTableWidget *table() const { return m_table; }
     QChartView *chartView() const { return m_chartView; }
+    SeriesLegend *legend() const { return m_legend; }
     const BudgetResult &result() const { return *m_result; }
+
+    // The Little's law column as it reads ("218 in flight vs 190 expected: inconsistent
+    // (+15 %)") and its tooltip, which explains the check with the point's own numbers.
+    static QString littleText(const BudgetedPoint &point);
+    static QString littleToolTip(const BudgetedPoint &point);
 
 signals:
     void pointsLoaded(int count);
@@ -77,6 +84,7 @@ private:
     QLogValueAxis *m_x = nullptr;
     QValueAxis *m_y = nullptr;
     QLineSeries *m_budgetLine = nullptr;
+    SeriesLegend *m_legend = nullptr;
     QTableWidget *m_table = nullptr;
     LatestTask *m_loader = nullptr;
     LatestTask *m_selector = nullptr;
