@@ -67,6 +67,12 @@ inline constexpr std::size_t kMaxDrawnTrendPoints = 2000;
 // pixel columns only hide each other (and Qt Charts makes each one a graphics item).
 inline constexpr std::size_t kMaxDrawnMarks = 250;
 
+// Of the marked points `marked` (ascending indices into series.points), those with a time in
+// [fromMs, toMs] that the chart draws: every one when they fit, else per column of that time span
+// the change with the largest move (`byLargestMove`) or the first. Cheap: visits `marked` only.
+std::vector<int> marksToDraw(const AnnotatedSeries &series, const std::vector<int> &marked,
+                             double fromMs, double toMs, bool byLargestMove);
+
 // Opens its own Store on `storePath`: call from a worker thread. The same change points and
 // contract changes as `plimsoll trend changes` finds (TrendHistory, findChanges) for this
 // scenario and metric. When `stopped` turns true (a newer choice made this one stale) it gives
