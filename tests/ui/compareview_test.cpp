@@ -500,3 +500,56 @@ TEST_F(CompareViewTest, TrendsHoverShowsTheRunAndAPointOnAContractLineIsClickabl
     EXPECT_EQ(view.pointDetailText("runKey"), "nightly-2026-09-30");
     EXPECT_TRUE(view.pointDetailText("change").contains("tuning.batch.size"));
 }
+
+// A scenario measured on two targets: the target chooser appears and narrows the chart and the
+// list to one of them (each target has its own baseline and change points).
+TEST_F(CompareViewTest, TrendsTargetChooserNarrowsToOneTarget)
+{
+    std::vector<RunRecord> kafka;
+    for (int d = 1; d <= 10; ++d) {
+        RunRecord r = nightlyRun(d, "kafk4" + std::to_string(d), 300000 * (1 + (d % 3) * 0.001));
+        r.runKey = "kafka-2026-09-" + std::to_string(d);
+        r.timestamp = QStringLiteral("2026-09-%1T04:00:00Z").arg(d, 2, 10, QLatin1Char('0')).toStdString();
+        r.target = "kafka";
+        kafka.push_back(r);
+    }
+    Store(m_storePath.toStdString())
+        .importSource({"test:kafka", "plimsoll-trend", "sha-k", "test", "1", "2026-10-01T00:00:00Z", false}, kafka);
+
+    TrendsView view(m_storePath);
+    view.resize(800, 640);
+    view.show();
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.metricCombo()->count() > 0; }));
+    view.metricCombo()->setCurrentIndex(view.metricCombo()->findText("records_per_s"));
+    ASSERT_TRUE(waitUntil([&] { return view.plottedMetric() == "records_per_s" && view.pointCount() == 40; }));
+    QComboBox *targets = view.targetCombo();
+    ASSERT_TRUE(targets->isVisible());
+    ASSERT_EQ(targets->count(), 3);
+    EXPECT_EQ(targets->itemText(0), "All targets");
+    EXPECT_EQ(pointsOf(view, "trendLine"), 40);
+
+    QSignalSpy reads(&view, &TrendsView::seriesLoaded);
+    targets->setCurrentIndex(targets->findText("kafka"));
+    EXPECT_EQ(pointsOf(view, "trendLine"), 10);
+    for (const std::size_t i : view.drawnIndexes())
+        EXPECT_EQ(view.points()[i].runKey.rfind("kafka-", 0), 0u) << view.points()[i].runKey;
+    EXPECT_EQ(view.changeList()->model()->rowCount(), 0); // a steady kafka series
+    EXPECT_EQ(pointsOf(view, "regressionChanges"), 0);
+
+    targets->setCurrentIndex(targets->findText("korvet"));
+    EXPECT_EQ(pointsOf(view, "trendLine"), 30);
+    EXPECT_EQ(view.changeList()->model()->rowCount(), 2);
+    EXPECT_EQ(pointsOf(view, "regressionChanges"), 1);
+    EXPECT_EQ(reads.count(), 0);
+    QTest::qWait(30);
+    EXPECT_TRUE(view.grab().save(artifact("trends-target.png")));
+}
+
+// One target only: no chooser to read past.
+TEST_F(CompareViewTest, TrendsHidesTheTargetChooserForOneTarget)
+{
+    TrendsView view(m_storePath);
+    openTrends(view);
+    EXPECT_FALSE(view.targetCombo()->isVisible());
+}

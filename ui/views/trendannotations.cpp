@@ -25,12 +25,13 @@ struct SeriesCut
 } // namespace
 
 std::vector<int> marksToDraw(const AnnotatedSeries &series, const std::vector<int> &marked,
-                             double fromMs, double toMs, bool byLargestMove)
+                             double fromMs, double toMs, bool byLargestMove,
+                             const std::function<bool(int)> &keep)
 {
     std::vector<int> inRange;
     for (const int i : marked) {
         const double ms = series.points[std::size_t(i)].timeMs;
-        if (ms >= fromMs && ms <= toMs)
+        if (ms >= fromMs && ms <= toMs && (!keep || keep(i)))
             inRange.push_back(i);
     }
     if (inRange.size() <= kMaxDrawnMarks)
@@ -94,6 +95,7 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     std::map<std::pair<std::string, int>, std::size_t> cutIndex; // (target, contract) -> cut
     std::map<std::string, int> lastContractOfTarget; // each target keeps its own baseline
     std::shared_ptr<const nlohmann::json> tuning = std::make_shared<const nlohmann::json>();
+    std::map<std::string, int> targetIndex;
 
     RunRecordFilter filter;
     filter.onlyScenario = scenario;
@@ -131,9 +133,12 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
         series.point.push_back(std::ptrdiff_t(out.points.size()));
         if (*tuning != run.tuning)
             tuning = std::make_shared<const nlohmann::json>(std::move(run.tuning));
+        const auto [target, newTarget] = targetIndex.emplace(run.target, int(out.targets.size()));
+        if (newTarget)
+            out.targets.push_back(run.target);
         out.points.push_back({std::move(run.runKey), std::move(run.timestamp), std::move(run.commit),
                               std::move(run.imageDigest), tuning, *value,
-                              double(time.toMSecsSinceEpoch())});
+                              double(time.toMSecsSinceEpoch()), target->second});
         out.marks.push_back(std::move(mark));
     };
     Store(storePath).forEachRun(filter, [&](int64_t, RunRecord &&run) {

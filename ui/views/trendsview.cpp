@@ -392,6 +392,7 @@ void TrendsView::showSeries(LoadedSeries series)
         m_scatter->clear();
         drawMarks();
         m_changes->setSeries(m_series, {});
+        refillTargets();
         clearPointDetail();
         showEmptyChart(m_scenarioCombo->count() == 0
                            ? tr("No runs in the store yet: import results with File ▸ Import…")
@@ -406,7 +407,9 @@ void TrendsView::showSeries(LoadedSeries series)
         title += data.samplesLeftOut == 1 ? tr(" (1 sample run left out: your own runs measure it)")
                                           : tr(" (%1 sample runs left out: your own runs measure it)").arg(data.samplesLeftOut);
     m_chart->setTitle(title);
-    m_valueAxis->setTitleText(QStringLiteral("%1 (%2)").arg(metric, scale.unit));
+    // The chart's title names the metric: the axis says its unit, which fits beside the ticks.
+    m_valueAxis->setTitleText(scale.unit);
+    refillTargets();
     applyPreset();
     int keep = -1;
     m_baseline = -1;
@@ -421,7 +424,7 @@ void TrendsView::showSeries(LoadedSeries series)
         }
     }
     showRange();
-    if (keep >= 0 && inRange(data.points[size_t(keep)].timeMs))
+    if (keep >= 0 && shown(size_t(keep)))
         selectPoint(keep);
     else
         clearPointDetail();
@@ -440,23 +443,23 @@ void TrendsView::showRange()
 {
     const AnnotatedSeries &data = *m_series;
     const double from = std::max(m_fromMs, data.firstMs), to = std::min(m_toMs, data.lastMs);
-    if (from <= data.firstMs && to >= data.lastMs) {
+    if (from <= data.firstMs && to >= data.lastMs && m_target < 0) {
         m_drawn = data.drawn;
     } else {
         // One pass over the points in memory (a timestamp's text order, which the store reads
         // by, need not be its time order across zones), thinned as a whole series is.
-        std::vector<std::size_t> shown;
+        std::vector<std::size_t> kept;
         std::vector<double> x, y;
         for (std::size_t i = 0; i < data.points.size(); ++i) {
-            if (!inRange(data.points[i].timeMs))
+            if (!shown(i))
                 continue;
-            shown.push_back(i);
+            kept.push_back(i);
             x.push_back(data.points[i].timeMs);
             y.push_back(data.points[i].value);
         }
         m_drawn = lttbIndices(x, y, kMaxDrawnTrendPoints);
         for (std::size_t &i : m_drawn)
-            i = shown[i];
+            i = kept[i];
     }
     // Only the drawn selection reaches the chart; every point stays in m_series for the detail.
     QList<QPointF> drawn;
@@ -492,10 +495,8 @@ void TrendsView::showRange()
     m_valueAxis->applyNiceNumbers();
     drawMarks(); // after the axes: contract lines span the value range, the baseline the time range
     const std::shared_ptr<const AnnotatedSeries> series = m_series;
-    m_changes->setSeries(series, [this, series](int i) {
-        return inRange(series->points[std::size_t(i)].timeMs);
-    });
-    if (m_selected >= 0 && !inRange(data.points[std::size_t(m_selected)].timeMs))
+    m_changes->setSeries(series, [this](int i) { return shown(std::size_t(i)); });
+    if (m_selected >= 0 && !shown(std::size_t(m_selected)))
         clearPointDetail();
 }
 

@@ -17,7 +17,8 @@
 // Beside the chart: a legend of its marks, and the list of change points and contract changes
 // (TrendChangesTableModel); clicking a row selects its point. A date range (all, the last 30 or
 // 90 days up to the latest run, or From/To) narrows the time axis, the drawn points, the marks
-// and the list, from the series in memory: the store is not read again.
+// and the list, from the series in memory: the store is not read again; so does a target, when
+// the scenario's runs measured several.
 
 #include "ui/views/trendannotations.h"
 #include "ui/views/storeview.h"
@@ -63,6 +64,8 @@ public:
     QTableView *changeList() const { return m_changeList; }
     QWidget *legend() const { return m_legend; }
     QComboBox *rangeCombo() const { return m_rangeCombo; }
+    // "All targets" and each target of the series; shown only when there are several.
+    QComboBox *targetCombo() const { return m_targetCombo; }
     // Narrows the chart to runs from the start of day `from` to the end of day `to` (local
     // dates, as the From/To fields show them); resetRange() shows every run again.
     void setDateRange(const QDate &from, const QDate &to);
@@ -113,6 +116,13 @@ private:
     void showRange();
     void applyPreset();
     bool inRange(double timeMs) const { return timeMs >= m_fromMs && timeMs <= m_toMs; }
+    // Whether point i is shown: inside the date range, of the chosen target.
+    bool shown(std::size_t i) const
+    {
+        return inRange(m_series->points[i].timeMs) &&
+               (m_target < 0 || m_series->points[i].target == m_target);
+    }
+    void refillTargets();
     QWidget *makeLegend();
     QLayout *makeRangeRow();
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -155,6 +165,9 @@ private:
     QDateEdit *m_fromEdit = nullptr;
     QDateEdit *m_toEdit = nullptr;
     QPushButton *m_resetRange = nullptr;
+    QComboBox *m_targetCombo = nullptr;
+    QWidget *m_targetLabel = nullptr;
+    int m_target = -1; // index into the series' targets, -1 for all
     std::vector<std::size_t> m_drawn; // indices of the points on the line
     double m_fromMs = -std::numeric_limits<double>::infinity();
     double m_toMs = std::numeric_limits<double>::infinity();

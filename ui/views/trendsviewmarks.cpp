@@ -60,7 +60,8 @@ void TrendsView::drawMarks()
     if (data.points.empty())
         return;
     const double from = std::max(m_fromMs, data.firstMs), to = std::min(m_toMs, data.lastMs);
-    for (const int i : marksToDraw(data, data.changePoints, from, to, true)) {
+    const auto keep = [this](int i) { return shown(std::size_t(i)); };
+    for (const int i : marksToDraw(data, data.changePoints, from, to, true, keep)) {
         const ChartPoint &p = data.points[size_t(i)];
         const Verdict verdict = data.marks[size_t(i)].verdict;
         QList<QPointF> &target = verdict == Verdict::Regression    ? regressions
@@ -73,7 +74,7 @@ void TrendsView::drawMarks()
     m_neutralChanges->replace(neutral);
     const double yLow = m_valueAxis->min();
     const double yHigh = m_valueAxis->max();
-    for (const int i : marksToDraw(data, data.newBaselines, from, to, false)) {
+    for (const int i : marksToDraw(data, data.newBaselines, from, to, false, keep)) {
         const double ms = data.points[size_t(i)].timeMs;
         auto *line = new QLineSeries(m_chart);
         line->setObjectName(QStringLiteral("contractChange"));

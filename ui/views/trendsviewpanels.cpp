@@ -140,6 +140,16 @@ QLayout *TrendsView::makeRangeRow()
     connect(m_toEdit, &QDateEdit::dateChanged, this, edited);
     connect(m_resetRange, &QPushButton::clicked, this, &TrendsView::resetRange);
 
+    m_targetCombo = new QComboBox(this);
+    m_targetCombo->setObjectName(QStringLiteral("targetCombo"));
+    m_targetCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_targetCombo->setToolTip(tr("The runs of one target (each target has its own change points)"));
+    m_targetLabel = new QLabel(tr("Target"), this);
+    connect(m_targetCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_target = index - 1; // the first entry is every target
+        showRange();
+    });
+
     auto *row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Dates"), this));
     row->addWidget(m_rangeCombo);
@@ -149,8 +159,29 @@ QLayout *TrendsView::makeRangeRow()
     row->addWidget(new QLabel(tr("To"), this));
     row->addWidget(m_toEdit);
     row->addWidget(m_resetRange);
+    row->addSpacing(12);
+    row->addWidget(m_targetLabel);
+    row->addWidget(m_targetCombo);
     row->addStretch();
     return row;
+}
+
+void TrendsView::refillTargets()
+{
+    // Keeps the chosen target when the new series has it too.
+    const QString previous = m_target >= 0 ? m_targetCombo->currentText() : QString();
+    const std::vector<std::string> &targets = m_series->targets;
+    const QSignalBlocker blocker(m_targetCombo);
+    m_targetCombo->clear();
+    m_targetCombo->addItem(tr("All targets"));
+    for (const std::string &t : targets)
+        m_targetCombo->addItem(QString::fromStdString(t));
+    const int index = previous.isEmpty() ? -1 : m_targetCombo->findText(previous);
+    m_targetCombo->setCurrentIndex(std::max(index, 0));
+    m_target = index > 0 ? index - 1 : -1;
+    const bool several = targets.size() > 1;
+    m_targetLabel->setVisible(several);
+    m_targetCombo->setVisible(several);
 }
 
 void TrendsView::applyPreset()
