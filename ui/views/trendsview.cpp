@@ -15,7 +15,6 @@
 #include <QFormLayout>
 #include <QFrame>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
@@ -197,24 +196,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_chartView->viewport()->installEventFilter(this);
     m_legend = makeLegend();
 
-    m_changes = new TrendChangesTableModel(this);
-    m_changeList = new QTableView(this);
-    m_changeList->setObjectName(QStringLiteral("changeList"));
-    m_changeList->setModel(m_changes);
-    m_changeList->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_changeList->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_changeList->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_changeList->verticalHeader()->hide();
-    m_changeList->setWordWrap(false);
-    m_changeList->setMinimumHeight(120);
-    QHeaderView *header = m_changeList->horizontalHeader();
-    header->setSectionResizeMode(QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(TrendChangesTableModel::Change, QHeaderView::Stretch);
-    connect(m_changeList->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &current) {
-                if (!m_syncingList && current.isValid())
-                    selectPoint(current.data(TrendChangesTableModel::PointRole).toInt());
-            });
+    m_changeList = makeChangeList();
 
     // The selected run's identity sits under the chart, where a full image digest and the
     // tuning string fit on one line.

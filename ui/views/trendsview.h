@@ -125,6 +125,7 @@ private:
     void refillTargets();
     QWidget *makeLegend();
     QLayout *makeRangeRow();
+    QTableView *makeChangeList();
     bool eventFilter(QObject *watched, QEvent *event) override;
     QString hoverText(size_t index) const;
     void clearPointDetail();

@@ -1,20 +1,23 @@
-// The Trends view's panels around the chart: the legend of its marks, the date range, and the
-// pointer's hover and click on the chart.
+// The Trends view's panels around the chart: the legend of its marks, the list of changes, the
+// date range and target, and the pointer's hover and click on the chart.
 #include "ui/views/trendsview.h"
 
 #include "ui/charts/trendmarkstyle.h"
+#include "ui/models/trendchangestablemodel.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QDateEdit>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPixmap>
 #include <QPushButton>
+#include <QTableView>
 #include <QToolTip>
 
 #include <cmath>
@@ -107,6 +110,29 @@ QWidget *TrendsView::makeLegend()
     }
     row->addStretch();
     return legend;
+}
+
+QTableView *TrendsView::makeChangeList()
+{
+    m_changes = new TrendChangesTableModel(this);
+    auto *list = new QTableView(this);
+    list->setObjectName(QStringLiteral("changeList"));
+    list->setModel(m_changes);
+    list->setSelectionBehavior(QAbstractItemView::SelectRows);
+    list->setSelectionMode(QAbstractItemView::SingleSelection);
+    list->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    list->verticalHeader()->hide();
+    list->setWordWrap(false);
+    list->setMinimumHeight(120);
+    QHeaderView *header = list->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(TrendChangesTableModel::Change, QHeaderView::Stretch);
+    connect(list->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (!m_syncingList && current.isValid())
+                    selectPoint(current.data(TrendChangesTableModel::PointRole).toInt());
+            });
+    return list;
 }
 
 QLayout *TrendsView::makeRangeRow()
