@@ -353,6 +353,7 @@ TEST_F(CompareViewTest, TrendsListsChangePointsAndContractChanges)
     QAbstractItemModelTester tester(list->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
     const QAbstractItemModel *m = list->model();
     ASSERT_EQ(m->rowCount(), 2);
+    EXPECT_EQ(view.changeSummaryText(), "Changes: 1 regression, 1 new baseline");
     using C = TrendChangesTableModel;
     const auto cell = [&](int row, int column) { return m->index(row, column).data().toString(); };
 
@@ -445,6 +446,7 @@ TEST_F(CompareViewTest, TrendsDateRangeNarrowsTheChartWithoutReadingTheStore)
     EXPECT_EQ(pointsOf(view, "regressionChanges"), 1);
     EXPECT_TRUE(seriesNamed(view, "contractChange").empty()); // night 30 is outside
     ASSERT_EQ(view.changeList()->model()->rowCount(), 1);
+    EXPECT_EQ(view.changeSummaryText(), "Changes: 1 regression");
     EXPECT_EQ(view.changeList()->model()->index(0, TrendChangesTableModel::Run).data().toString(),
               "nightly-2026-09-21");
     auto *axis = qobject_cast<QDateTimeAxis *>(view.chartView()->chart()->axes(Qt::Horizontal).front());
@@ -458,6 +460,7 @@ TEST_F(CompareViewTest, TrendsDateRangeNarrowsTheChartWithoutReadingTheStore)
     EXPECT_EQ(pointsOf(view, "trendLine"), 10);
     EXPECT_EQ(pointsOf(view, "regressionChanges"), 0);
     EXPECT_EQ(view.changeList()->model()->rowCount(), 0);
+    EXPECT_EQ(view.changeSummaryText(), "Changes: none among the runs shown");
 
     QTest::mouseClick(view.findChild<QPushButton *>("resetRange"), Qt::LeftButton);
     EXPECT_EQ(view.rangeCombo()->currentText(), "All runs");

@@ -244,6 +244,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     layout->addLayout(rangeRow);
     layout->addWidget(m_chartView, 3);
     layout->addWidget(m_legend);
+    layout->addWidget(m_changeSummary);
     layout->addWidget(m_changeList, 1);
     layout->addWidget(m_detail);
 
@@ -374,6 +375,7 @@ void TrendsView::showSeries(LoadedSeries series)
         m_scatter->clear();
         drawMarks();
         m_changes->setSeries(m_series, {});
+        summarizeChanges();
         refillTargets();
         clearPointDetail();
         showEmptyChart(m_scenarioCombo->count() == 0
@@ -478,6 +480,7 @@ void TrendsView::showRange()
     drawMarks(); // after the axes: contract lines span the value range, the baseline the time range
     const std::shared_ptr<const AnnotatedSeries> series = m_series;
     m_changes->setSeries(series, [this](int i) { return shown(std::size_t(i)); });
+    summarizeChanges();
     if (m_selected >= 0 && !shown(std::size_t(m_selected)))
         clearPointDetail();
 }

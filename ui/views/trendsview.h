@@ -63,6 +63,8 @@ public:
     QChartView *chartView() const { return m_chartView; }
     QTableView *changeList() const { return m_changeList; }
     QWidget *legend() const { return m_legend; }
+    // Above the list: "Changes: 1 regression, 1 new baseline" or that there are none shown.
+    QString changeSummaryText() const;
     QComboBox *rangeCombo() const { return m_rangeCombo; }
     // "All targets" and each target of the series; shown only when there are several.
     QComboBox *targetCombo() const { return m_targetCombo; }
@@ -126,6 +128,7 @@ private:
     QWidget *makeLegend();
     QLayout *makeRangeRow();
     QTableView *makeChangeList();
+    void summarizeChanges();
     bool eventFilter(QObject *watched, QEvent *event) override;
     QString hoverText(size_t index) const;
     void clearPointDetail();
@@ -162,6 +165,7 @@ private:
     QWidget *m_legend = nullptr;
     QTableView *m_changeList = nullptr;
     TrendChangesTableModel *m_changes = nullptr;
+    QLabel *m_changeSummary = nullptr; // the list's counts, or that it is empty
     QComboBox *m_rangeCombo = nullptr;
     QDateEdit *m_fromEdit = nullptr;
     QDateEdit *m_toEdit = nullptr;

@@ -18,6 +18,7 @@
 #include <QPixmap>
 #include <QPushButton>
 #include <QTableView>
+#include <QStringList>
 #include <QToolTip>
 
 #include <cmath>
@@ -115,6 +116,9 @@ QWidget *TrendsView::makeLegend()
 QTableView *TrendsView::makeChangeList()
 {
     m_changes = new TrendChangesTableModel(this);
+    m_changeSummary = new QLabel(this);
+    m_changeSummary->setObjectName(QStringLiteral("changeSummary"));
+    m_changeSummary->setWordWrap(true);
     auto *list = new QTableView(this);
     list->setObjectName(QStringLiteral("changeList"));
     list->setModel(m_changes);
@@ -133,6 +137,43 @@ QTableView *TrendsView::makeChangeList()
                     selectPoint(current.data(TrendChangesTableModel::PointRole).toInt());
             });
     return list;
+}
+
+void TrendsView::summarizeChanges()
+{
+    int regressions = 0, improvements = 0, neutral = 0, contracts = 0;
+    for (int r = 0; r < m_changes->rowCount(); ++r) {
+        const QString verdict = m_changes->index(r, TrendChangesTableModel::Verdict).data().toString();
+        if (verdict == tr("new baseline"))
+            ++contracts;
+        else if (verdict == tr("regression"))
+            ++regressions;
+        else if (verdict == tr("improvement"))
+            ++improvements;
+        else
+            ++neutral;
+    }
+    QStringList parts;
+    const auto count = [&parts](int n, const QString &one, const QString &many) {
+        if (n > 0)
+            parts << (n == 1 ? one : many.arg(n));
+    };
+    count(regressions, tr("1 regression"), tr("%1 regressions"));
+    count(improvements, tr("1 improvement"), tr("%1 improvements"));
+    count(neutral, tr("1 neutral change"), tr("%1 neutral changes"));
+    count(contracts, tr("1 new baseline"), tr("%1 new baselines"));
+    const bool narrowed = std::isfinite(m_fromMs) || std::isfinite(m_toMs) || m_target >= 0;
+    if (parts.isEmpty())
+        m_changeSummary->setText(m_series->points.empty() ? tr("Changes: none (no runs)")
+                                 : narrowed ? tr("Changes: none among the runs shown")
+                                            : tr("Changes: none in this series"));
+    else
+        m_changeSummary->setText(tr("Changes: %1").arg(parts.join(QStringLiteral(", "))));
+}
+
+QString TrendsView::changeSummaryText() const
+{
+    return m_changeSummary->text();
 }
 
 QLayout *TrendsView::makeRangeRow()
