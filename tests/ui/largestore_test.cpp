@@ -19,7 +19,9 @@
 #include <QComboBox>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QElapsedTimer>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QThreadPool>
@@ -224,4 +226,24 @@ TEST_F(LargeStoreTest, LongTrendKeepsItsExtremesVisibleAndClickable)
     view.selectPointNear(line->at(at) + QPointF(60000, 0));
     EXPECT_EQ(view.pointDetailText(QStringLiteral("runKey")), QStringLiteral("run-%1").arg(dip, 5, 10, QLatin1Char('0')));
     EXPECT_EQ(view.pointDetailText(QStringLiteral("value")), QStringLiteral("120,000 rec/s"));
+
+    // A date range of some 4,000 of the runs is thinned again, from the series in memory: no more
+    // points than the chart draws, the dip and the spike still among them, nothing outside.
+    QSignalSpy reads(&view, &TrendsView::seriesLoaded);
+    QElapsedTimer timer;
+    timer.start();
+    view.setDateRange(QDate(2026, 2, 14), QDate(2026, 8, 13));
+    std::printf("date range over %d points redrawn in %lld ms\n", runs, static_cast<long long>(timer.elapsed()));
+    const std::vector<std::size_t> &ranged = view.drawnIndexes();
+    EXPECT_LE(ranged.size(), kMaxDrawnTrendPoints + 2);
+    EXPECT_GT(ranged.size(), kMaxDrawnTrendPoints / 2);
+    EXPECT_TRUE(std::binary_search(ranged.begin(), ranged.end(), std::size_t(dip)));
+    EXPECT_TRUE(std::binary_search(ranged.begin(), ranged.end(), std::size_t(spike)));
+    for (const std::size_t i : {ranged.front(), ranged.back()}) {
+        const QDate day = QDateTime::fromMSecsSinceEpoch(qint64(view.points()[i].timeMs)).toLocalTime().date();
+        EXPECT_GE(day, QDate(2026, 2, 14));
+        EXPECT_LE(day, QDate(2026, 8, 13));
+    }
+    EXPECT_EQ(line->count(), qsizetype(ranged.size()));
+    EXPECT_EQ(reads.count(), 0);
 }

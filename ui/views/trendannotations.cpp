@@ -22,27 +22,34 @@ struct SeriesCut
     std::vector<std::ptrdiff_t> point; // the point each value is drawn as (-1: unreadable time)
 };
 
-// Of the marked points `marked` (ascending), those the chart draws: every one when they fit,
-// else per column of time the one `better` prefers.
-template <typename Better>
-std::vector<int> drawnMarks(const AnnotatedSeries &series, const std::vector<int> &marked,
-                            Better better)
+} // namespace
+
+std::vector<int> marksToDraw(const AnnotatedSeries &series, const std::vector<int> &marked,
+                             double fromMs, double toMs, bool byLargestMove,
+                             const std::function<bool(int)> &keep)
 {
-    if (marked.size() <= kMaxDrawnMarks)
-        return marked;
-    const double span = std::max(series.lastMs - series.firstMs, 1.0);
-    std::vector<int> best(kMaxDrawnMarks, -1);
+    std::vector<int> inRange;
     for (const int i : marked) {
-        const double at = (series.points[std::size_t(i)].timeMs - series.firstMs) / span;
+        const double ms = series.points[std::size_t(i)].timeMs;
+        if (ms >= fromMs && ms <= toMs && (!keep || keep(i)))
+            inRange.push_back(i);
+    }
+    if (inRange.size() <= kMaxDrawnMarks)
+        return inRange;
+    const auto move = [&series](int i) {
+        return std::abs(series.marks[std::size_t(i)].forwardChangePercent);
+    };
+    const double span = std::max(toMs - fromMs, 1.0);
+    std::vector<int> best(kMaxDrawnMarks, -1);
+    for (const int i : inRange) {
+        const double at = (series.points[std::size_t(i)].timeMs - fromMs) / span;
         const auto column = std::min(kMaxDrawnMarks - 1, std::size_t(at * double(kMaxDrawnMarks)));
-        if (best[column] < 0 || better(i, best[column]))
+        if (best[column] < 0 || (byLargestMove && move(i) > move(best[column])))
             best[column] = i;
     }
     std::erase(best, -1);
     return best;
 }
-
-} // namespace
 
 AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &scenario,
                                const std::string &metric, const ChangePointOptions &options,
@@ -88,6 +95,7 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     std::map<std::pair<std::string, int>, std::size_t> cutIndex; // (target, contract) -> cut
     std::map<std::string, int> lastContractOfTarget; // each target keeps its own baseline
     std::shared_ptr<const nlohmann::json> tuning = std::make_shared<const nlohmann::json>();
+    std::map<std::string, int> targetIndex;
 
     RunRecordFilter filter;
     filter.onlyScenario = scenario;
@@ -125,9 +133,12 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
         series.point.push_back(std::ptrdiff_t(out.points.size()));
         if (*tuning != run.tuning)
             tuning = std::make_shared<const nlohmann::json>(std::move(run.tuning));
+        const auto [target, newTarget] = targetIndex.emplace(run.target, int(out.targets.size()));
+        if (newTarget)
+            out.targets.push_back(run.target);
         out.points.push_back({std::move(run.runKey), std::move(run.timestamp), std::move(run.commit),
                               std::move(run.imageDigest), tuning, *value,
-                              double(time.toMSecsSinceEpoch())});
+                              double(time.toMSecsSinceEpoch()), target->second});
         out.marks.push_back(std::move(mark));
     };
     Store(storePath).forEachRun(filter, [&](int64_t, RunRecord &&run) {
@@ -186,11 +197,8 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     out.firstMs = *first;
     out.lastMs = *last;
     out.drawn = lttbIndices(x, y, maxDrawn);
-    out.drawnChangePoints = drawnMarks(out, out.changePoints, [&out](int a, int b) {
-        return std::abs(out.marks[std::size_t(a)].forwardChangePercent) >
-               std::abs(out.marks[std::size_t(b)].forwardChangePercent);
-    });
-    out.drawnNewBaselines = drawnMarks(out, out.newBaselines, [](int, int) { return false; });
+    out.drawnChangePoints = marksToDraw(out, out.changePoints, out.firstMs, out.lastMs, true);
+    out.drawnNewBaselines = marksToDraw(out, out.newBaselines, out.firstMs, out.lastMs, false);
     return out;
 }
 

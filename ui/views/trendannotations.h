@@ -27,6 +27,7 @@ struct ChartPoint
     std::shared_ptr<const nlohmann::json> tuning; // shared by consecutive runs tuned alike
     double value = 0;                             // SI, as stored
     double timeMs = 0;                            // the point's x: ms since the epoch
+    int target = 0;                               // index into AnnotatedSeries::targets
 };
 
 struct PointMark
@@ -48,6 +49,7 @@ struct AnnotatedSeries
     std::vector<ChartPoint> points;     // oldest first, every contract; only readable times
     std::vector<PointMark> marks;       // parallel to points
     std::vector<std::string> contracts; // canonical text of each contract met
+    std::vector<std::string> targets;   // the targets of the points, in the order first met
     std::vector<std::size_t> drawn;     // ascending indices of the points the chart draws
     std::vector<int> changePoints;      // indices of points that are change points
     std::vector<int> newBaselines;      // indices of points that start a new contract
@@ -66,6 +68,14 @@ inline constexpr std::size_t kMaxDrawnTrendPoints = 2000;
 // A noisy metric over years can have change points by the hundred thousand; more marks than
 // pixel columns only hide each other (and Qt Charts makes each one a graphics item).
 inline constexpr std::size_t kMaxDrawnMarks = 250;
+
+// Of the marked points `marked` (ascending indices into series.points), those with a time in
+// [fromMs, toMs] (and that `keep` accepts, when given) that the chart draws: every one when they
+// fit, else per column of that time span the change with the largest move (`byLargestMove`) or the
+// first. Cheap: visits `marked` only.
+std::vector<int> marksToDraw(const AnnotatedSeries &series, const std::vector<int> &marked,
+                             double fromMs, double toMs, bool byLargestMove,
+                             const std::function<bool(int)> &keep = {});
 
 // Opens its own Store on `storePath`: call from a worker thread. The same change points and
 // contract changes as `plimsoll trend changes` finds (TrendHistory, findChanges) for this

@@ -1,9 +1,12 @@
 #include "ui/views/trendsview.h"
 
 #include "model/catalog.h"
+#include "model/downsample.h"
 #include "ui/backgroundpool.h"
+#include "ui/charts/trendmarkstyle.h"
 #include "ui/formatting.h"
 #include "ui/latesttask.h"
+#include "ui/models/trendchangestablemodel.h"
 
 #include <QChart>
 #include <QChartView>
@@ -17,6 +20,7 @@
 #include <QPushButton>
 #include <QScatterSeries>
 #include <QStyle>
+#include <QTableView>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -123,17 +127,18 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     choices->addWidget(new QLabel(tr("Metric"), this));
     choices->addWidget(m_metricCombo, 1);
     choices->addStretch();
+    auto *rangeRow = makeRangeRow();
 
     m_chart = new QChart;
     m_chart->legend()->hide();
     m_chart->setAnimationOptions(QChart::NoAnimation);
     m_line = new QLineSeries(m_chart);
     m_line->setObjectName(QStringLiteral("trendLine"));
-    m_line->setPen(QPen(QColor(0x1f, 0x77, 0xb4), 2));
+    m_line->setPen(QPen(trendLineColor(), 2));
     m_scatter = new QScatterSeries(m_chart);
     m_scatter->setObjectName(QStringLiteral("trendPoints"));
     m_scatter->setMarkerSize(10);
-    m_scatter->setColor(QColor(0x1f, 0x77, 0xb4));
+    m_scatter->setColor(trendLineColor());
     m_scatter->setBorderColor(Qt::white);
     m_highlight = new QScatterSeries(m_chart);
     m_highlight->setMarkerSize(16);
@@ -149,12 +154,12 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
         series->setBorderColor(Qt::black);
         return series;
     };
-    m_regressions = changeSeries("regressionChanges", QColor(0xd6, 0x27, 0x28));
-    m_improvements = changeSeries("improvementChanges", QColor(0x2c, 0xa0, 0x2c));
-    m_neutralChanges = changeSeries("neutralChanges", QColor(0x7f, 0x7f, 0x7f));
+    m_regressions = changeSeries("regressionChanges", trendVerdictColor(Verdict::Regression));
+    m_improvements = changeSeries("improvementChanges", trendVerdictColor(Verdict::Improvement));
+    m_neutralChanges = changeSeries("neutralChanges", trendVerdictColor(Verdict::Changed));
     m_baselineLevel = new QLineSeries(m_chart);
     m_baselineLevel->setObjectName(QStringLiteral("baselineLevel"));
-    m_baselineLevel->setPen(QPen(QColor(0x94, 0x67, 0xbd), 1.5, Qt::DashLine));
+    m_baselineLevel->setPen(QPen(trendBaselineColor(), 1.5, Qt::DashLine));
     m_chart->addSeries(m_line);
     m_chart->addSeries(m_baselineLevel);
     m_chart->addSeries(m_scatter);
@@ -185,6 +190,13 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_chartView->setObjectName(QStringLiteral("trendChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(360, 260);
+    // Hover and click pick the nearest drawn point within a few pixels, whatever series (a
+    // contract line, the highlight) lies on top of it.
+    m_chartView->viewport()->setMouseTracking(true);
+    m_chartView->viewport()->installEventFilter(this);
+    m_legend = makeLegend();
+
+    m_changeList = makeChangeList();
 
     // The selected run's identity sits under the chart, where a full image digest and the
     // tuning string fit on one line.
@@ -229,19 +241,15 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(choices);
-    layout->addWidget(m_chartView, 1);
+    layout->addLayout(rangeRow);
+    layout->addWidget(m_chartView, 3);
+    layout->addWidget(m_legend);
+    layout->addWidget(m_changeSummary);
+    layout->addWidget(m_changeList, 1);
     layout->addWidget(m_detail);
 
     connect(m_scenarioCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadMetrics);
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadSeries);
-    connect(m_scatter, &QScatterSeries::clicked, this, &TrendsView::selectPointNear);
-    connect(m_line, &QLineSeries::clicked, this, &TrendsView::selectPointNear);
-    connect(m_line, &QLineSeries::hovered, this, &TrendsView::showHover);
-    for (QScatterSeries *series : {m_scatter, m_regressions, m_improvements, m_neutralChanges}) {
-        connect(series, &QScatterSeries::hovered, this, &TrendsView::showHover);
-        if (series != m_scatter)
-            connect(series, &QScatterSeries::clicked, this, &TrendsView::selectPointNear);
-    }
 
     clearPointDetail();
     showEmptyChart(tr("Loading…"));
@@ -360,23 +368,15 @@ void TrendsView::showSeries(LoadedSeries series)
     const AxisScale scale = axisScaleFor(info ? info->unit : std::string_view(), maxAbs);
     m_displayFactor = scale.factor;
 
-    // Only the drawn selection reaches the chart; every point stays in m_series for the detail.
-    QList<QPointF> drawn;
-    drawn.reserve(static_cast<qsizetype>(data.drawn.size()));
-    for (const std::size_t i : data.drawn)
-        drawn.append(QPointF(data.points[i].timeMs, data.points[i].value * scale.factor));
-    m_line->replace(drawn);
-    // A lone point has no line to lead the eye to it: draw it larger.
-    m_scatter->setMarkerSize(data.points.size() <= 2 ? 14 : 10);
-    const bool marked = size_t(drawn.size()) <= kMaxMarkedPoints;
-    m_scatter->replace(marked ? drawn : QList<QPointF>());
-    // Without markers, a hairline: the raster engine strokes a cosmetic one-pixel pen directly,
-    // while a wider pen over thousands of zig-zags is outlined first (ten times the cost).
-    m_line->setPen(QPen(QColor(0x1f, 0x77, 0xb4), marked ? 2 : 1));
-
     if (data.points.empty()) {
         m_baseline = -1;
+        m_drawn.clear();
+        m_line->clear();
+        m_scatter->clear();
         drawMarks();
+        m_changes->setSeries(m_series, {});
+        summarizeChanges();
+        refillTargets();
         clearPointDetail();
         showEmptyChart(m_scenarioCombo->count() == 0
                            ? tr("No runs in the store yet: import results with File ▸ Import…")
@@ -391,17 +391,10 @@ void TrendsView::showSeries(LoadedSeries series)
         title += data.samplesLeftOut == 1 ? tr(" (1 sample run left out: your own runs measure it)")
                                           : tr(" (%1 sample runs left out: your own runs measure it)").arg(data.samplesLeftOut);
     m_chart->setTitle(title);
-    setTimeRange(static_cast<qint64>(data.firstMs), static_cast<qint64>(data.lastMs));
-    const double yMin = data.minValue * scale.factor, yMax = data.maxValue * scale.factor;
-    const double ySpan = yMax - yMin;
-    const double yPad = ySpan > 0 ? ySpan * 0.1 : (yMax != 0 ? std::abs(yMax) * 0.1 : 1.0);
-    double low = yMin - yPad;
-    if (yMin >= 0)
-        low = std::max(0.0, low); // a throughput or latency axis below zero reads as an error
-    m_valueAxis->setRange(low, yMax + yPad);
-    m_valueAxis->applyNiceNumbers();
-    m_valueAxis->setTitleText(QStringLiteral("%1 (%2)").arg(metric, scale.unit));
-
+    // The chart's title names the metric: the axis says its unit, which fits beside the ticks.
+    m_valueAxis->setTitleText(scale.unit);
+    refillTargets();
+    applyPreset();
     int keep = -1;
     m_baseline = -1;
     if (!previousKey.isEmpty() || !m_baselineKey.isEmpty()) {
@@ -414,8 +407,8 @@ void TrendsView::showSeries(LoadedSeries series)
                 m_baseline = static_cast<int>(i);
         }
     }
-    drawMarks(); // after the axes: contract lines span the value range, the baseline the time range
-    if (keep >= 0)
+    showRange();
+    if (keep >= 0 && shown(size_t(keep)))
         selectPoint(keep);
     else
         clearPointDetail();
@@ -430,7 +423,69 @@ void TrendsView::setTimeRange(qint64 firstMs, qint64 lastMs)
     m_timeAxis->setFormat(range.format);
 }
 
-int TrendsView::drawnPointNear(const QPointF &chartValue) const
+void TrendsView::showRange()
+{
+    const AnnotatedSeries &data = *m_series;
+    const double from = std::max(m_fromMs, data.firstMs), to = std::min(m_toMs, data.lastMs);
+    if (from <= data.firstMs && to >= data.lastMs && m_target < 0) {
+        m_drawn = data.drawn;
+    } else {
+        // One pass over the points in memory (a timestamp's text order, which the store reads
+        // by, need not be its time order across zones), thinned as a whole series is.
+        std::vector<std::size_t> kept;
+        std::vector<double> x, y;
+        for (std::size_t i = 0; i < data.points.size(); ++i) {
+            if (!shown(i))
+                continue;
+            kept.push_back(i);
+            x.push_back(data.points[i].timeMs);
+            y.push_back(data.points[i].value);
+        }
+        m_drawn = lttbIndices(x, y, kMaxDrawnTrendPoints);
+        for (std::size_t &i : m_drawn)
+            i = kept[i];
+    }
+    // Only the drawn selection reaches the chart; every point stays in m_series for the detail.
+    QList<QPointF> drawn;
+    drawn.reserve(static_cast<qsizetype>(m_drawn.size()));
+    double yMin = std::numeric_limits<double>::max(), yMax = std::numeric_limits<double>::lowest();
+    for (const std::size_t i : m_drawn) {
+        const double y = data.points[i].value * m_displayFactor;
+        drawn.append(QPointF(data.points[i].timeMs, y));
+        yMin = std::min(yMin, y);
+        yMax = std::max(yMax, y);
+    }
+    m_line->replace(drawn);
+    // A lone point has no line to lead the eye to it: draw it larger.
+    m_scatter->setMarkerSize(drawn.size() <= 2 ? 14 : 10);
+    const bool marked = size_t(drawn.size()) <= kMaxMarkedPoints;
+    m_scatter->replace(marked ? drawn : QList<QPointF>());
+    // Without markers, a hairline: the raster engine strokes a cosmetic one-pixel pen directly,
+    // while a wider pen over thousands of zig-zags is outlined first (ten times the cost).
+    m_line->setPen(QPen(trendLineColor(), marked ? 2 : 1));
+
+    setTimeRange(static_cast<qint64>(std::isfinite(m_fromMs) ? m_fromMs : data.firstMs),
+                 static_cast<qint64>(std::isfinite(m_toMs) ? m_toMs : data.lastMs));
+    if (drawn.isEmpty()) {
+        yMin = 0;
+        yMax = 1;
+    }
+    const double ySpan = yMax - yMin;
+    const double yPad = ySpan > 0 ? ySpan * 0.1 : (yMax != 0 ? std::abs(yMax) * 0.1 : 1.0);
+    double low = yMin - yPad;
+    if (yMin >= 0)
+        low = std::max(0.0, low); // a throughput or latency axis below zero reads as an error
+    m_valueAxis->setRange(low, yMax + yPad);
+    m_valueAxis->applyNiceNumbers();
+    drawMarks(); // after the axes: contract lines span the value range, the baseline the time range
+    const std::shared_ptr<const AnnotatedSeries> series = m_series;
+    m_changes->setSeries(series, [this](int i) { return shown(std::size_t(i)); });
+    summarizeChanges();
+    if (m_selected >= 0 && !shown(std::size_t(m_selected)))
+        clearPointDetail();
+}
+
+int TrendsView::drawnPointNear(const QPointF &chartValue, double *pixels) const
 {
     // Nearest in screen space, so a tall value axis does not dwarf the time distance. The line
     // holds the drawn points in the order of m_series->drawn.
@@ -445,9 +500,11 @@ int TrendsView::drawnPointNear(const QPointF &chartValue) const
             best = static_cast<int>(i);
         }
     }
-    if (best < 0 || size_t(best) >= m_series->drawn.size())
+    if (best < 0 || size_t(best) >= m_drawn.size())
         return -1;
-    return static_cast<int>(m_series->drawn[size_t(best)]);
+    if (pixels)
+        *pixels = bestDistance;
+    return static_cast<int>(m_drawn[size_t(best)]);
 }
 
 void TrendsView::selectPointNear(const QPointF &chartValue)
@@ -482,6 +539,15 @@ void TrendsView::selectPoint(int index)
 
     m_highlight->clear();
     m_highlight->append(point.timeMs, point.value * m_displayFactor);
+    // The list follows a point picked on the chart; a row picked in the list is already current.
+    m_syncingList = true;
+    const int row = m_changes->rowOfPoint(index);
+    if (row < 0)
+        m_changeList->clearSelection();
+    else if (!m_changeList->currentIndex().isValid() ||
+             m_changeList->currentIndex().data(TrendChangesTableModel::PointRole).toInt() != index)
+        m_changeList->setCurrentIndex(m_changes->index(row, 0));
+    m_syncingList = false;
     emit pointSelected(QString::fromStdString(point.runKey));
 }
 

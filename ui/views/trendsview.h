@@ -11,11 +11,19 @@
 // metric reloads the series. A long series (years of nightly runs) is drawn as at most
 // kMaxDrawnTrendPoints points chosen off the UI thread (LTTB with the extremes kept), as a line
 // without a marker per point, so a redraw costs the same whatever the history; clicks and hovers
-// pick among the drawn points.
+// pick among the drawn points, within a few pixels of the pointer (a contract line over a point
+// does not take its click).
+//
+// Beside the chart: a legend of its marks, and the list of change points and contract changes
+// (TrendChangesTableModel); clicking a row selects its point. A date range (all, the last 30 or
+// 90 days up to the latest run, or From/To) narrows the time axis, the drawn points, the marks
+// and the list, from the series in memory: the store is not read again; so does a target, when
+// the scenario's runs measured several.
 
 #include "ui/views/trendannotations.h"
 #include "ui/views/storeview.h"
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,7 +31,9 @@
 class QChart;
 class QChartView;
 class QComboBox;
+class QDateEdit;
 class QDateTimeAxis;
+class QTableView;
 class QFormLayout;
 class QLabel;
 class QPushButton;
@@ -35,6 +45,7 @@ class QValueAxis;
 namespace plimsoll {
 
 class LatestTask;
+class TrendChangesTableModel;
 
 class TrendsView : public StoreView
 {
@@ -50,11 +61,24 @@ public:
     QComboBox *scenarioCombo() const { return m_scenarioCombo; }
     QComboBox *metricCombo() const { return m_metricCombo; }
     QChartView *chartView() const { return m_chartView; }
+    QTableView *changeList() const { return m_changeList; }
+    QWidget *legend() const { return m_legend; }
+    // Above the list: "Changes: 1 regression, 1 new baseline" or that there are none shown.
+    QString changeSummaryText() const;
+    QComboBox *rangeCombo() const { return m_rangeCombo; }
+    // "All targets" and each target of the series; shown only when there are several.
+    QComboBox *targetCombo() const { return m_targetCombo; }
+    // Narrows the chart to runs from the start of day `from` to the end of day `to` (local
+    // dates, as the From/To fields show them); resetRange() shows every run again.
+    void setDateRange(const QDate &from, const QDate &to);
+    void resetRange();
     // Points of the series (one per run that measured the metric); at most
     // kMaxDrawnTrendPoints of them are drawn (drawnIndexes()).
     int pointCount() const;
     const std::vector<ChartPoint> &points() const { return m_series->points; }
-    const std::vector<std::size_t> &drawnIndexes() const { return m_series->drawn; }
+    // Indices into points() of the points drawn: within the date range, thinned to at most
+    // kMaxDrawnTrendPoints (plus the extremes).
+    const std::vector<std::size_t> &drawnIndexes() const { return m_drawn; }
     // The choice the drawn series belongs to (the combos may be ahead while it loads).
     QString plottedScenario() const { return QString::fromStdString(m_series->scenario); }
     QString plottedMetric() const { return QString::fromStdString(m_series->metric); }
@@ -90,12 +114,30 @@ private:
     void showSeries(LoadedSeries series);
     void showEmptyChart(const QString &title);
     void setTimeRange(qint64 firstMs, qint64 lastMs);
+    // Draws the series within the date range: line, value axis, marks, the list of changes.
+    void showRange();
+    void applyPreset();
+    bool inRange(double timeMs) const { return timeMs >= m_fromMs && timeMs <= m_toMs; }
+    // Whether point i is shown: inside the date range, of the chosen target.
+    bool shown(std::size_t i) const
+    {
+        return inRange(m_series->points[i].timeMs) &&
+               (m_target < 0 || m_series->points[i].target == m_target);
+    }
+    void refillTargets();
+    QWidget *makeLegend();
+    QLayout *makeRangeRow();
+    QTableView *makeChangeList();
+    void summarizeChanges();
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    QString hoverText(size_t index) const;
     void clearPointDetail();
     void drawMarks();
-    void showHover(const QPointF &point, bool state);
     QString baselineDeltaText(size_t index) const;
-    // Index of the point of the drawn series nearest to a chart value, in screen space.
-    int drawnPointNear(const QPointF &chartValue) const;
+    // Index of the point of the drawn series nearest to a chart value, in screen space, and that
+    // distance in pixels.
+    int drawnPointNear(const QPointF &chartValue, double *pixels = nullptr) const;
+    int drawnPointAt(const QPoint &viewportPos) const;
     QString pointSummary(size_t index) const;
     QLabel *addDetailField(QFormLayout *form, const QString &field, const QString &label);
 
@@ -120,8 +162,23 @@ private:
     QLineSeries *m_baselineLevel = nullptr;   // horizontal, at the baseline run's value
     std::vector<QLineSeries *> m_contractLines; // vertical, one per new contract
     QPushButton *m_useAsBaseline = nullptr;
+    QWidget *m_legend = nullptr;
+    QTableView *m_changeList = nullptr;
+    TrendChangesTableModel *m_changes = nullptr;
+    QLabel *m_changeSummary = nullptr; // the list's counts, or that it is empty
+    QComboBox *m_rangeCombo = nullptr;
+    QDateEdit *m_fromEdit = nullptr;
+    QDateEdit *m_toEdit = nullptr;
+    QPushButton *m_resetRange = nullptr;
+    QComboBox *m_targetCombo = nullptr;
+    QWidget *m_targetLabel = nullptr;
+    int m_target = -1; // index into the series' targets, -1 for all
+    std::vector<std::size_t> m_drawn; // indices of the points on the line
+    double m_fromMs = -std::numeric_limits<double>::infinity();
+    double m_toMs = std::numeric_limits<double>::infinity();
     QString m_baselineKey;
     double m_displayFactor = 1; // chart y = stored SI value * factor
+    bool m_syncingList = false; // selecting the list's row of a point picked on the chart
     int m_selected = -1;
     int m_baseline = -1; // index of the baseline run's point, -1 when not in this series
 };

@@ -1,6 +1,7 @@
 // The Trends view's marks: change points, contract changes, the baseline and the hover text.
 #include "ui/views/trendsview.h"
 
+#include "ui/charts/trendmarkstyle.h"
 #include "ui/formatting.h"
 
 #include <QChart>
@@ -13,6 +14,7 @@
 #include <QToolTip>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -55,7 +57,11 @@ void TrendsView::drawMarks()
     // Only the marked points are visited: the series itself may be years of nightly runs.
     // Each series is filled in one replace(): an append() relayouts the whole series each time.
     QList<QPointF> regressions, improvements, neutral;
-    for (const int i : data.changePoints) {
+    if (data.points.empty())
+        return;
+    const double from = std::max(m_fromMs, data.firstMs), to = std::min(m_toMs, data.lastMs);
+    const auto keep = [this](int i) { return shown(std::size_t(i)); };
+    for (const int i : marksToDraw(data, data.changePoints, from, to, true, keep)) {
         const ChartPoint &p = data.points[size_t(i)];
         const Verdict verdict = data.marks[size_t(i)].verdict;
         QList<QPointF> &target = verdict == Verdict::Regression    ? regressions
@@ -68,11 +74,11 @@ void TrendsView::drawMarks()
     m_neutralChanges->replace(neutral);
     const double yLow = m_valueAxis->min();
     const double yHigh = m_valueAxis->max();
-    for (const int i : data.drawnNewBaselines) {
+    for (const int i : marksToDraw(data, data.newBaselines, from, to, false, keep)) {
         const double ms = data.points[size_t(i)].timeMs;
         auto *line = new QLineSeries(m_chart);
         line->setObjectName(QStringLiteral("contractChange"));
-        line->setPen(QPen(QColor(0xff, 0x7f, 0x0e), 1.5, Qt::DashLine));
+        line->setPen(QPen(trendContractColor(), 1.5, Qt::DashLine));
         line->append(ms, yLow);
         line->append(ms, yHigh);
         m_chart->addSeries(line);
@@ -127,16 +133,9 @@ QString TrendsView::baselineDeltaText(size_t index) const
     return text + QStringLiteral(" ") + QString::fromLatin1(toString(v)) + tr(" vs %1").arg(m_baselineKey);
 }
 
-void TrendsView::showHover(const QPointF &point, bool state)
+QString TrendsView::hoverText(size_t index) const
 {
-    if (!state) {
-        QToolTip::hideText();
-        return;
-    }
-    const int best = drawnPointNear(point);
-    if (best < 0)
-        return;
-    const ChartPoint &p = m_series->points[static_cast<size_t>(best)];
+    const ChartPoint &p = m_series->points[index];
     QString text = tr("<b>%1</b><br>%2<br>%3<br>commit %4<br>image %5<br>tuning %6")
                        .arg(QString::fromStdString(p.runKey).toHtmlEscaped(), displayTimestamp(p.timestamp),
                             displayMetric(m_series->metric, p.value),
@@ -144,10 +143,10 @@ void TrendsView::showHover(const QPointF &point, bool state)
                             p.imageDigest.empty() ? QStringLiteral("—")
                                                   : QString::fromStdString(p.imageDigest).toHtmlEscaped(),
                             (p.tuning ? compactJson(*p.tuning) : QStringLiteral("—")).toHtmlEscaped());
-    const QString change = pointSummary(static_cast<size_t>(best));
+    const QString change = pointSummary(index);
     if (change != QStringLiteral("—"))
         text += QStringLiteral("<br>") + change.toHtmlEscaped();
-    QToolTip::showText(QCursor::pos(), text, m_chartView);
+    return text;
 }
 
 } // namespace plimsoll

@@ -1,0 +1,38 @@
+#pragma once
+// The colours of the Trends chart's marks, shared by the chart, its legend and the list of
+// change points so that a red row is the red square on the chart.
+
+#include "model/trendchanges.h"
+
+#include <QColor>
+
+namespace plimsoll {
+
+inline QColor trendLineColor()
+{
+    return QColor(0x1f, 0x77, 0xb4);
+}
+
+inline QColor trendVerdictColor(Verdict verdict)
+{
+    switch (verdict) {
+    case Verdict::Regression:
+        return QColor(0xd6, 0x27, 0x28);
+    case Verdict::Improvement:
+        return QColor(0x2c, 0xa0, 0x2c);
+    default:
+        return QColor(0x7f, 0x7f, 0x7f);
+    }
+}
+
+inline QColor trendContractColor()
+{
+    return QColor(0xff, 0x7f, 0x0e);
+}
+
+inline QColor trendBaselineColor()
+{
+    return QColor(0x94, 0x67, 0xbd);
+}
+
+} // namespace plimsoll
