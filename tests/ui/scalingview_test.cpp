@@ -9,6 +9,7 @@
 #include "ui/views/scalingview.h"
 #include "ui/views/sweeppanel.h"
 #include "ui/widgets/runselectionwidget.h"
+#include "sizingtestsupport.h"
 #include "uitestsupport.h"
 
 #include <gtest/gtest.h>
@@ -87,18 +88,9 @@ protected:
         EXPECT_EQ(store.importSource(source, {run}).runs, 1);
     }
     // `plimsoll fit ... --json` on the store, as a user runs it.
-    nlohmann::json cliFit(QStringList args) const
+    nlohmann::json cliFit(const QStringList &args) const
     {
-        args = QStringList{QStringLiteral("--db"), m_path, QStringLiteral("fit")} + args;
-        args << QStringLiteral("--json");
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("PLIMSOLL_DB"));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(PLIMSOLL_BINARY), args);
-        EXPECT_TRUE(p.waitForFinished(120000));
-        EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
-        return nlohmann::json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
+        return plimsoll::test::cliJson(m_path, QStringLiteral("fit"), args);
     }
     QTemporaryDir m_dir;
     QString m_path;

@@ -20,6 +20,13 @@ namespace {
 // The newest runs listed for picking; older ones are reached with the filter.
 constexpr int64_t kListedRuns = 20000;
 
+struct Listed
+{
+    std::vector<RunSummary> runs;
+    int64_t storeRuns = 0;
+    int64_t storeSamples = 0;
+};
+
 struct FilterCount
 {
     int64_t runs = 0;
@@ -117,14 +124,21 @@ void EvidenceDialog::loadRuns()
     m_count->setText(tr("Reading the runs in the store…"));
     m_listTask->start(
         [path] {
+            const Store store(path);
             RunPage page;
             page.order = RunPage::Order::Time;
             page.descending = true;
             page.limit = kListedRuns;
-            return Store(path).runs({}, page);
+            RunFilter samples;
+            samples.sample = true;
+            // The counts of the whole store: the list holds the newest kListedRuns only.
+            return Listed{store.runs({}, page), store.runCount(), int64_t(store.runs(samples).size())};
         },
-        [this](const std::vector<RunSummary> &runs) {
-            m_runs = runs;
+        [this](const Listed &listed) {
+            m_runs = listed.runs;
+            m_storeRuns = listed.storeRuns;
+            m_storeSamples = listed.storeSamples;
+            const std::vector<RunSummary> &runs = m_runs;
             m_loaded = true;
             m_selection->setRuns(runs);
             m_selection->setPicked(m_initial.runs.runs);
@@ -153,12 +167,10 @@ void EvidenceDialog::updateState()
     case RunSelectionWidget::PickedByHand:
         m_count->setText(sel.runs.runs.empty() ? QString() : tr("%1 picked.").arg(runsText(int64_t(sel.runs.runs.size()))));
         return;
-    case RunSelectionWidget::EveryRun: {
-        const int64_t samples = std::count_if(m_runs.begin(), m_runs.end(), [](const RunSummary &s) { return s.sample; });
-        m_count->setText(m_loaded ? tr("%1 in the store, %2 of them sample runs.").arg(runsText(int64_t(m_runs.size()))).arg(samples)
+    case RunSelectionWidget::EveryRun:
+        m_count->setText(m_loaded ? tr("%1 in the store, %2 of them sample runs.").arg(runsText(m_storeRuns)).arg(m_storeSamples)
                                   : tr("Reading the runs in the store…"));
         return;
-    }
     case RunSelectionWidget::Filter:
         break;
     }

@@ -65,6 +65,8 @@ private:
     LatestTask *m_listTask = nullptr;
     LatestTask *m_countTask = nullptr;
     std::vector<RunSummary> m_runs;
+    int64_t m_storeRuns = 0;    // every run in the store (the list may hold fewer)
+    int64_t m_storeSamples = 0;
     bool m_loaded = false;
 };
 
