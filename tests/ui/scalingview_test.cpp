@@ -2,6 +2,7 @@
 // λ, σ and κ it shows are those `plimsoll fit --x brokers --json` prints for the same runs, by
 // filter and by runs picked by hand; a sweep refused because one run was tuned differently fits
 // once the user leaves the differing key out, and is refused again when they put it back.
+#include "support/brokersweep.h"
 #include "importers/samples.h"
 #include "model/store.h"
 #include "ui/backgroundpool.h"
@@ -36,31 +37,9 @@ using plimsoll::test::waitUntil;
 
 namespace {
 
-// One run per broker count, as a team measures broker scaling: the same tuning, one scenario.
-RunRecord brokerRun(int brokers, double rate, const std::string &day, int lingerMs = 5)
-{
-    RunRecord run;
-    run.runKey = "brokers-" + std::to_string(brokers) + "-" + day;
-    run.timestamp = day + "T02:00:00Z";
-    run.tool = "korvet-bench";
-    run.toolVersion = "1.4.0";
-    run.target = "korvet";
-    run.tuning = {{"acks", "1"}, {"linger.ms", lingerMs}, {"batch.size", 16384}};
-    ScenarioRecord s;
-    s.name = "produce/brokers-" + std::to_string(brokers);
-    s.kind = "benchmark";
-    s.topology.brokers = brokers;
-    s.topology.shards = 24;
-    s.topology.partitions = 96;
-    s.topology.recordSizeBytes = 700;
-    s.metrics = {{"records_per_s", rate}, {"latency_p99_s", 0.004 * brokers}};
-    run.scenarios.push_back(s);
-    return run;
-}
-
-// λ = 200k records/s for one broker, σ = 0.08, κ = 0, with a percent or two of noise.
-constexpr double kLambda = 200000, kSigma = 0.08;
-double usl(double n) { return kLambda * n / (1 + kSigma * (n - 1)); }
+using plimsoll::test::brokerRun;
+constexpr double kLambda = plimsoll::test::kSweepLambda, kSigma = plimsoll::test::kSweepSigma;
+double usl(double n) { return plimsoll::test::sweepUsl(n); }
 
 class ScalingAcrossRuns : public ::testing::Test
 {
