@@ -3,7 +3,8 @@
 #
 #   perf/run-perf.sh BUILD_DIR
 #
-# 1. Micro-benchmarks (Google Benchmark): HDR histogram, importers, model, store at 1M records.
+# 1. Micro-benchmarks (Google Benchmark): HDR histogram, the envelope, importers, model, store
+#    at 1M records.
 # 2. The window on the 1M-record store, offscreen.
 # 3. Against the local test broker (tests/services/services.sh, into a temporary state dir,
 #    stopped on exit whatever happens): the same produce and consume workload through
@@ -41,6 +42,7 @@ gbench() { # NAME [ENV...]: a Google Benchmark binary, JSON into the results
 
 if ! skipped micro; then
     gbench micro_hdr
+    gbench micro_envelope
     gbench micro_model
     gbench micro_importers
 fi
