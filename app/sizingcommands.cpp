@@ -9,7 +9,7 @@
 
 #include "model/catalog.h"
 #include "model/evidence.h"
-#include "model/latencybudget.h"
+#include "model/budgetrequest.h"
 #include "model/placement.h"
 #include "model/ramppoints.h"
 #include "model/savedsizing.h"
@@ -326,36 +326,56 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
 struct BudgetArgs
 {
     std::string p99, p999;
-    std::vector<std::string> runs;
-    double tolerance = 0.10;
+    BudgetRequest request; // the runs and the Little's law tolerance go straight in
     bool json = false;
 };
 
-json budgetedToJson(const BudgetedPoint &b, const LatencyPointOrigin *origin)
+json budgetedToJson(const BudgetedPoint &b, const LatencyPointOrigin &origin)
 {
-    json j = {{"product", b.point.product},
-              {"configuration", b.point.configuration},
-              {"connections", b.point.connections},
-              {"pipeline", b.point.pipeline},
-              {"throughput", b.point.throughput},
-              {"p99_s", b.point.p99},
-              {"p999_s", b.point.p999 ? json(*b.point.p999) : json(nullptr)},
-              {"avg_latency_s", b.point.avgLatency ? json(*b.point.avgLatency) : json(nullptr)},
-              {"qualifies", b.qualifies},
-              {"reason", b.reason},
-              {"little", {{"checked", b.little.checked}, {"outstanding", b.little.outstanding},
-                          {"expected", b.little.expected}, {"ratio", b.little.ratio},
-                          {"flagged", b.little.flagged}}}};
-    if (origin) {
-        j["run"] = origin->runKey;
-        j["scenario"] = origin->scenario;
-    }
-    return j;
+    return {{"product", b.point.product},
+            {"configuration", b.point.configuration},
+            {"connections", b.point.connections},
+            {"pipeline", b.point.pipeline},
+            {"throughput", b.point.throughput},
+            {"p99_s", b.point.p99},
+            {"p999_s", b.point.p999 ? json(*b.point.p999) : json(nullptr)},
+            {"avg_latency_s", b.point.avgLatency ? json(*b.point.avgLatency) : json(nullptr)},
+            {"qualifies", b.qualifies},
+            {"reason", b.reason},
+            {"little", {{"checked", b.little.checked}, {"outstanding", b.little.outstanding},
+                        {"expected", b.little.expected}, {"ratio", b.little.ratio},
+                        {"flagged", b.little.flagged}}},
+            {"run", origin.runKey},
+            {"scenario", origin.scenario}};
 }
 
-int runBudget(const CliContext &c, const BudgetArgs &a)
+json budgetToJson(const BudgetAnswer &answer)
 {
-    LatencyBudget budget;
+    const BudgetResult &r = answer.result;
+    auto selection = [&](const BudgetSelection &s) {
+        return json{{"product", s.product}, {"configuration", s.configuration},
+                    {"found", s.found},
+                    {"best", s.found ? budgetedToJson(s.best, answer.originOf(s.best)) : json(nullptr)}};
+    };
+    json pts = json::array(), perConfig = json::array(), perProduct = json::array();
+    for (const BudgetedPoint &b : r.points)
+        pts.push_back(budgetedToJson(b, answer.originOf(b)));
+    for (const auto &s : r.perConfiguration)
+        perConfig.push_back(selection(s));
+    for (const auto &s : r.perProduct)
+        perProduct.push_back(selection(s));
+    return {{"points", pts},
+            {"qualifying", std::count_if(r.points.begin(), r.points.end(),
+                                         [](const BudgetedPoint &b) { return b.qualifies; })},
+            {"per_configuration", perConfig},
+            {"per_product", perProduct},
+            {"overall", selection(r.overall)},
+            {"flagged_points", r.flaggedPoints}};
+}
+
+int budgetCommand(const CliContext &c, BudgetArgs a)
+{
+    LatencyBudget &budget = a.request.budget;
     const auto p99 = seconds(a.p99, "--p99", LatencyBudget::kP99);
     if (!p99)
         return kExitUsage;
@@ -366,57 +386,25 @@ int runBudget(const CliContext &c, const BudgetArgs &a)
             return kExitUsage;
         budget.p999 = *p999;
     }
-    budget.littleTolerance = a.tolerance;
     auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
-    std::vector<LatencyPointOrigin> origins;
-    std::vector<LatencyPoint> points;
+    BudgetAnswer answer;
     try {
-        points = latencyPoints(readRunRecords(*store, a.runs), &origins);
+        answer = runBudget(*store, a.request);
     } catch (const StoreError &e) {
         printError(e.what());
         return kExitFailure;
     }
-    const BudgetResult r = LatencyBudgetSelector(budget).select(points);
-    // Selections keep a copy of their point: find its origin by identity of the values.
-    auto originOf = [&](const BudgetedPoint &b) -> const LatencyPointOrigin * {
-        for (size_t i = 0; i < r.points.size(); ++i) {
-            const LatencyPoint &p = r.points[i].point;
-            if (p.product == b.point.product && p.configuration == b.point.configuration &&
-                p.connections == b.point.connections && p.throughput == b.point.throughput &&
-                p.p99 == b.point.p99)
-                return &origins[i];
-        }
-        return nullptr;
-    };
-    auto selection = [&](const BudgetSelection &s) {
-        return json{{"product", s.product}, {"configuration", s.configuration},
-                    {"found", s.found},
-                    {"best", s.found ? budgetedToJson(s.best, originOf(s.best)) : json(nullptr)}};
-    };
     if (a.json) {
-        json pts = json::array(), perConfig = json::array(), perProduct = json::array();
-        for (size_t i = 0; i < r.points.size(); ++i)
-            pts.push_back(budgetedToJson(r.points[i], &origins[i]));
-        for (const auto &s : r.perConfiguration)
-            perConfig.push_back(selection(s));
-        for (const auto &s : r.perProduct)
-            perProduct.push_back(selection(s));
-        const json out = {{"budget", {{"p99_s", budget.p99},
-                                      {"p999_s", budget.p999 ? json(*budget.p999) : json(nullptr)},
-                                      {"little_tolerance", budget.littleTolerance}}},
-                          {"points", pts},
-                          {"qualifying", std::count_if(r.points.begin(), r.points.end(),
-                                                       [](const BudgetedPoint &b) { return b.qualifies; })},
-                          {"per_configuration", perConfig},
-                          {"per_product", perProduct},
-                          {"overall", selection(r.overall)},
-                          {"flagged_points", r.flaggedPoints}};
+        json out = {{"budget", {{"p99_s", budget.p99},
+                                {"p999_s", budget.p999 ? json(*budget.p999) : json(nullptr)},
+                                {"little_tolerance", budget.littleTolerance}}}};
+        out.update(budgetToJson(answer));
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
-    printBudget(std::cout, budget, r);
+    printBudget(std::cout, budget, answer.result);
     return kExitOk;
 }
 
@@ -462,13 +450,13 @@ void addSizingCommands(CLI::App &app, Commands &commands)
     auto *budgetCmd = app.add_subcommand("budget", "The highest throughput within a latency budget");
     budgetCmd->add_option("--p99", budget->p99, "p99 budget (e.g. 1ms)")->required();
     budgetCmd->add_option("--p999", budget->p999, "p99.9 budget");
-    budgetCmd->add_option("--run", budget->runs, "Only these runs (default: all)");
-    addNumber(budgetCmd, "--little-tolerance", budget->tolerance, LatencyBudget::kLittleTolerance,
+    budgetCmd->add_option("--run", budget->request.runs, "Only these runs (default: all)");
+    addNumber(budgetCmd, "--little-tolerance", budget->request.budget.littleTolerance, LatencyBudget::kLittleTolerance,
               "Little's law tolerance: flag a point whose throughput × average latency misses "
               "connections × pipeline by more than this fraction")
         ->capture_default_str();
     budgetCmd->add_flag("--json", budget->json, "Machine-readable output");
-    commands.add(budgetCmd, [budget](const CliContext &c) { return runBudget(c, *budget); });
+    commands.add(budgetCmd, [budget](const CliContext &c) { return budgetCommand(c, *budget); });
 }
 
 } // namespace plimsoll

@@ -67,6 +67,7 @@ BudgetResult LatencyBudgetSelector::select(const std::vector<LatencyPoint> &poin
     for (const LatencyPoint &pt : points) {
         BudgetedPoint b;
         b.point = pt;
+        b.index = out.points.size();
         b.little = littleCheck(pt, m_budget.littleTolerance);
         out.flaggedPoints += b.little.flagged;
 

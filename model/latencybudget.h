@@ -57,6 +57,7 @@ struct LittleCheck
 struct BudgetedPoint
 {
     LatencyPoint point;
+    std::size_t index = 0; // the point's place in the input (BudgetResult::points)
     bool qualifies = false;
     std::string reason; // why it does or does not qualify, in words
     LittleCheck little;

@@ -11,6 +11,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -122,10 +123,24 @@ LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
     m_slider->setObjectName(QStringLiteral("budgetSlider"));
     m_slider->setRange(0, 1000);
     m_slider->setValue(sliderFor(25));
+    // p99.9 is a second, optional bound: a point qualifies only when it measured p99.9 within it.
+    m_p999Check = new QCheckBox(tr("and"), this);
+    m_p999Check->setObjectName(QStringLiteral("p999Check"));
+    m_p999Check->setToolTip(tr("Also require p99.9 within a budget; points that did not measure "
+                               "p99.9 then do not qualify."));
+    m_p999 = new QDoubleSpinBox(this);
+    m_p999->setObjectName(QStringLiteral("p999Spin"));
+    m_p999->setRange(kMinMs, kMaxMs);
+    m_p999->setDecimals(2);
+    m_p999->setValue(100);
+    m_p999->setSuffix(tr(" ms p99.9"));
+    m_p999->setEnabled(false);
     auto *row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Budget"), this));
     row->addWidget(m_budget);
     row->addWidget(m_slider, 1);
+    row->addWidget(m_p999Check);
+    row->addWidget(m_p999);
 
     m_chart = new QChart;
     m_chart->setAnimationOptions(QChart::NoAnimation);
@@ -159,10 +174,11 @@ LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
     chartLayout->addWidget(m_chartView, 1);
     chartLayout->addWidget(m_legend);
 
-    m_table = new QTableWidget(0, 6, this);
+    m_table = new QTableWidget(0, 7, this);
     m_table->setObjectName(QStringLiteral("qualifyingTable"));
     m_table->setHorizontalHeaderLabels({tr("Product"), tr("Configuration"), tr("Best throughput"),
-                                        tr("Connections"), tr("p99"), tr("Little's law")});
+                                        tr("Connections"), tr("p99"), tr("p99.9"),
+                                        tr("Little's law")});
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -186,6 +202,23 @@ LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
         m_slider->setValue(sliderFor(ms));
         select();
     });
+    connect(m_p999Check, &QCheckBox::toggled, this, [this](bool on) {
+        m_p999->setEnabled(on);
+        select();
+    });
+    connect(m_p999, &QDoubleSpinBox::valueChanged, this, [this] {
+        if (m_p999Check->isChecked())
+            select();
+    });
+}
+
+BudgetRequest LatencyBudgetView::request() const
+{
+    BudgetRequest request;
+    request.budget.p99 = m_budget->value() / 1e3;
+    if (m_p999Check->isChecked())
+        request.budget.p999 = m_p999->value() / 1e3;
+    return request;
 }
 
 QIcon LatencyBudgetView::icon() const
@@ -199,7 +232,7 @@ void LatencyBudgetView::reload()
     m_loader->start(
         [path] {
             auto out = std::make_shared<Loaded>();
-            out->points = readLatencyPoints(Store(path), &out->origins);
+            out->read = readBudgetPoints(Store(path));
             groupLines(*out);
             return std::shared_ptr<const Loaded>(std::move(out));
         },
@@ -214,7 +247,7 @@ void LatencyBudgetView::groupLines(Loaded &out)
     out.minMs = 1e9;
     out.maxMs = 0;
     out.maxThroughput = 1;
-    for (const LatencyPoint &p : out.points) {
+    for (const LatencyPoint &p : out.read.points) {
         const std::string name = p.product + " · " + p.configuration;
         auto &group = groups[name];
         if (group.empty())
@@ -277,22 +310,22 @@ void LatencyBudgetView::showPoints(std::shared_ptr<const Loaded> loaded)
     m_y->applyNiceNumbers();
     m_chart->setTitle(m_loaded->lines.empty()
                           ? tr("No points with throughput and p99 in the store")
-                          : tr("Throughput against p99, %1 points").arg(m_loaded->points.size()));
-    emit pointsLoaded(int(m_loaded->points.size()));
+                          : tr("Throughput against p99, %1 points").arg(m_loaded->read.points.size()));
+    emit pointsLoaded(int(m_loaded->read.points.size()));
     select();
 }
 
 void LatencyBudgetView::select()
 {
-    const double budget = m_budget->value() / 1e3;
+    const LatencyBudget budget = request().budget;
     m_budgetLine->clear();
-    m_budgetLine->append(budget * 1e3, 0);
-    m_budgetLine->append(budget * 1e3, m_y->max());
-    if (m_loaded->points.size() > kSyncSelectionPoints) {
+    m_budgetLine->append(budget.p99 * 1e3, 0);
+    m_budgetLine->append(budget.p99 * 1e3, m_y->max());
+    if (m_loaded->read.points.size() > kSyncSelectionPoints) {
         m_selector->start(
             [loaded = m_loaded, budget] {
                 return std::make_shared<const BudgetResult>(
-                    LatencyBudgetSelector(budget).select(loaded->points));
+                    LatencyBudgetSelector(budget).select(loaded->read.points));
             },
             [this](const std::shared_ptr<const BudgetResult> &result) { showSelection(result); },
             [this](const QString &error) { emit loadFailed(error); });
@@ -300,7 +333,7 @@ void LatencyBudgetView::select()
     }
     m_selector->cancel();
     showSelection(
-        std::make_shared<const BudgetResult>(LatencyBudgetSelector(budget).select(m_loaded->points)));
+        std::make_shared<const BudgetResult>(LatencyBudgetSelector(budget).select(m_loaded->read.points)));
 }
 
 void LatencyBudgetView::showSelection(std::shared_ptr<const BudgetResult> result)
@@ -323,8 +356,10 @@ void LatencyBudgetView::showSelection(std::shared_ptr<const BudgetResult> result
         cell(2, QLocale().toString(b.point.throughput, 'f', 0) + tr("/s"));
         cell(3, b.point.connections > 0 ? QString::number(b.point.connections) : QStringLiteral("—"));
         cell(4, QStringLiteral("%1 ms").arg(b.point.p99 * 1e3, 0, 'g', 4));
-        cell(5, littleText(b));
-        m_table->item(row, 5)->setToolTip(littleToolTip(b));
+        cell(5, b.point.p999 ? QStringLiteral("%1 ms").arg(*b.point.p999 * 1e3, 0, 'g', 4)
+                             : tr("not measured"));
+        cell(6, littleText(b));
+        m_table->item(row, 6)->setToolTip(littleToolTip(b));
     }
     m_table->resizeColumnsToContents();
 }

@@ -8,8 +8,7 @@
 // access, no fit) — or, past kSyncSelectionPoints points (a store of years of runs that each
 // measured p99), in the background too, the latest budget winning.
 
-#include "model/latencybudget.h"
-#include "model/ramppoints.h"
+#include "model/budgetrequest.h"
 #include "ui/views/storeview.h"
 
 #include <memory>
@@ -18,6 +17,7 @@
 
 class QChart;
 class QChartView;
+class QCheckBox;
 class QDoubleSpinBox;
 class QLineSeries;
 class QLogValueAxis;
@@ -42,11 +42,15 @@ public:
     void reload() override;
 
     QDoubleSpinBox *budgetSpin() const { return m_budget; } // ms
+    QCheckBox *p999Check() const { return m_p999Check; }    // the p99.9 budget applies
+    QDoubleSpinBox *p999Spin() const { return m_p999; }     // ms
     QSlider *budgetSlider() const { return m_slider; }
     QTableWidget *table() const { return m_table; }
     QChartView *chartView() const { return m_chartView; }
     SeriesLegend *legend() const { return m_legend; }
     const BudgetResult &result() const { return *m_result; }
+    // What the widgets ask for: the request `plimsoll budget` makes from its options.
+    BudgetRequest request() const;
 
     // The Little's law column as it reads ("218 in flight vs 190 expected: inconsistent
     // (+15 %)") and its tooltip, which explains the check with the point's own numbers.
@@ -66,8 +70,7 @@ private:
     };
     struct Loaded
     {
-        std::vector<LatencyPoint> points;
-        std::vector<LatencyPointOrigin> origins;
+        BudgetPoints read;
         std::vector<Line> lines;
         double minMs = 0, maxMs = 0, maxThroughput = 1;
     };
@@ -78,6 +81,8 @@ private:
     void showSelection(std::shared_ptr<const BudgetResult> result);
 
     QDoubleSpinBox *m_budget = nullptr;
+    QCheckBox *m_p999Check = nullptr;
+    QDoubleSpinBox *m_p999 = nullptr;
     QSlider *m_slider = nullptr;
     QChart *m_chart = nullptr;
     QChartView *m_chartView = nullptr;
