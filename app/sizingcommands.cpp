@@ -10,6 +10,7 @@
 #include "model/catalog.h"
 #include "model/evidence.h"
 #include "model/budgetrequest.h"
+#include "model/placementrequest.h"
 #include "model/placement.h"
 #include "model/ramppoints.h"
 #include "model/savedsizing.h"
@@ -218,28 +219,37 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
 
 struct PlacementArgs
 {
-    int shards = 0, partitions = 0, brokers = 1;
-    std::string topic = "logs", pattern = kKorvetStreamKeyPattern;
-    std::optional<double> skewTarget; // none: the measured configuration's, as the sizing
-    std::string cluster;              // HOST:PORT of a live Redis Cluster: its slot map
-    bool measure = false;             // and the stream keys it holds
+    PlacementRequest request;
+    std::string cluster;  // HOST:PORT of a live Redis Cluster: its slot map
+    bool measure = false; // and the stream keys it holds
     int timeoutMs = 5000;
     bool json = false;
 
     static constexpr Domain kTimeoutMs = Domain::count(1, 3600000).withNote("milliseconds");
 };
 
+std::string placementOptionName(PlacementRequest::Problem::Field field)
+{
+    switch (field) {
+    case PlacementRequest::Problem::Partitions: return "--partitions";
+    case PlacementRequest::Problem::Brokers: return "--brokers";
+    case PlacementRequest::Problem::KeyPattern: return "--key-pattern";
+    case PlacementRequest::Problem::SkewTarget: return "--skew-target";
+    }
+    return "?";
+}
+
 int runPlacement(const CliContext &c, const PlacementArgs &a)
 {
-    if (const auto bad = keyPatternError(a.pattern)) {
-        printError(*bad);
+    const PlacementRequest &request = a.request;
+    if (const auto problem = request.validate()) {
+        std::string option = placementOptionName(problem->field);
+        if (problem->field == PlacementRequest::Problem::KeyPattern)
+            option += " '" + request.keyPattern + "'";
+        printError(option + " " + problem->message);
         return kExitUsage;
     }
-    if (a.skewTarget && !(*a.skewTarget >= 1)) {
-        printError("--skew-target must be 1 or more (max/mean partitions per shard)");
-        return kExitUsage;
-    }
-    if (a.cluster.empty() == (a.shards == 0)) {
+    if (a.cluster.empty() == (request.shards == 0)) {
         printError(a.cluster.empty() ? "placement needs --shards N or --cluster HOST:PORT"
                                      : "--shards and --cluster exclude each other (the cluster's "
                                        "slot map says where its shards are)");
@@ -251,47 +261,41 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
     }
     std::optional<ClusterPlacement> cluster;
     if (!a.cluster.empty()) {
-        cluster = readClusterPlacement(a.cluster, a.measure, a.pattern, a.topic, a.timeoutMs);
+        cluster = readClusterPlacement(a.cluster, a.measure, request.keyPattern, request.topic, a.timeoutMs);
         if (!cluster)
             return kExitFailure;
     }
-    const Placement placement = cluster ? Placement(cluster->map.ranges, a.pattern)
-                                        : Placement::evenShards(a.shards, a.pattern);
-    const PlacementResult p = placement.place(a.topic, a.partitions);
-    if (!p.ok) {
-        printError(p.error);
-        return kExitUsage;
-    }
     // The recommendation is the sizing's own partition model: without a stated target it takes
-    // the skew of the configuration the store's ramp measured.
-    PartitionPlanInputs pin;
-    pin.shards = placement.shardCount();
-    pin.brokers = a.brokers;
-    pin.topic = a.topic;
-    pin.keyPattern = a.pattern;
-    pin.skewTarget = a.skewTarget;
-    // A missing store is not created here: without one the default skew target stands.
-    if (!a.skewTarget && std::filesystem::exists(c.storePath)) {
+    // the skew of the configuration the store's ramp measured. A missing store is not created
+    // here: without one the default skew target stands.
+    MeasuredConfiguration measured;
+    if (!request.skewTarget && std::filesystem::exists(c.storePath)) {
         auto store = c.openExistingStore();
         if (!store)
             return kExitFailure;
         try {
-            const SizingModels models = fitEvidence(*store, {}).models;
-            pin.measuredShards = models.rampShards;
-            pin.measuredPartitions = models.rampPartitions;
+            measured = readMeasuredConfiguration(*store);
         } catch (const StoreError &e) {
             printError(e.what());
             return kExitFailure;
         }
     }
-    const PartitionPlan rec = planPartitions(pin);
+    const PlacementAnswer answer =
+        cluster ? planPlacement(request, Placement(cluster->map.ranges, request.keyPattern), measured)
+                : planPlacement(request, measured);
+    const PlacementResult &p = answer.placement;
+    if (!p.ok) {
+        printError(p.error);
+        return kExitUsage;
+    }
+    const PartitionPlan &rec = answer.recommended;
     if (a.json) {
         json shards = json::array();
         for (const ShardLoad &s : p.shards)
             shards.push_back({{"shard", s.shard}, {"slots", s.slotCount},
                               {"count", s.partitions.size()}, {"partitions", s.partitions}});
-        json out = {{"topic", a.topic},
-                    {"key_pattern", a.pattern},
+        json out = {{"topic", request.topic},
+                    {"key_pattern", request.keyPattern},
                           {"partitions", p.partitions},
                           {"shards", shards},
                           {"mean", p.mean},
@@ -301,23 +305,23 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
                           {"empty_shards", p.emptyShards},
                           {"recommended",
                            {{"partitions", rec.partitions}, {"skew", rec.skew},
-                            {"found", rec.found}, {"brokers", a.brokers},
+                            {"found", rec.found}, {"brokers", request.brokers},
                             {"skew_target", rec.target}, {"basis", rec.basis},
                             {"reason", rec.reason}}}};
         if (cluster)
-            addClusterJson(out, p, *cluster, a.pattern, a.topic);
+            addClusterJson(out, p, *cluster, request.keyPattern, request.topic);
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
     std::printf("%d partitions of '%s' on %d shards: mean %.2f, max %d, min %d, max/mean skew %.2f\n",
-                p.partitions, a.topic.c_str(), placement.shardCount(), p.mean, p.maxPerShard,
+                p.partitions, request.topic.c_str(), int(p.shards.size()), p.mean, p.maxPerShard,
                 p.minPerShard, p.maxSkew);
     for (const ShardLoad &s : p.shards)
         std::printf("  %-10s %3zu %s\n", s.shard.c_str(), s.partitions.size(),
                     std::string(s.partitions.size(), '#').c_str());
     std::printf("recommended: %s\n", rec.reason.c_str());
     if (cluster)
-        printClusterPlacement(p, *cluster, a.pattern, a.topic);
+        printClusterPlacement(p, *cluster, request.keyPattern, request.topic);
     return kExitOk;
 }
 
@@ -424,7 +428,7 @@ void addSizingCommands(CLI::App &app, Commands &commands)
 
     auto place = std::make_shared<PlacementArgs>();
     auto *placeCmd = app.add_subcommand("placement", "Where a topic's partitions land on Redis shards");
-    addNumber(placeCmd, "--shards", place->shards, kPlacementShards,
+    addNumber(placeCmd, "--shards", place->request.shards, kPlacementShards,
               "Shards (even slot ranges); or --cluster");
     placeCmd->add_option("--cluster", place->cluster,
                          "A live Redis Cluster (HOST:PORT of a node): its slot map, by CLUSTER "
@@ -435,14 +439,14 @@ void addSizingCommands(CLI::App &app, Commands &commands)
     addNumber(placeCmd, "--timeout", place->timeoutMs, PlacementArgs::kTimeoutMs,
               "With --cluster: milliseconds per node")
         ->capture_default_str();
-    addNumber(placeCmd, "--partitions", place->partitions, kPlacementPartitions, "Partitions")->required();
-    placeCmd->add_option("--topic", place->topic, "Topic name")->capture_default_str();
-    addNumber(placeCmd, "--brokers", place->brokers, kPlacementBrokers, "Brokers to spread leadership over")
+    addNumber(placeCmd, "--partitions", place->request.partitions, kPlacementPartitions, "Partitions")->required();
+    placeCmd->add_option("--topic", place->request.topic, "Topic name")->capture_default_str();
+    addNumber(placeCmd, "--brokers", place->request.brokers, kPlacementBrokers, "Brokers to spread leadership over")
         ->capture_default_str();
-    addNumber(placeCmd, "--skew-target", place->skewTarget, kPlacementSkewTarget,
+    addNumber(placeCmd, "--skew-target", place->request.skewTarget, kPlacementSkewTarget,
               "Max/mean skew to recommend within (default: the skew of the measured "
               "configuration, as the sizing; 1.25 without one)");
-    placeCmd->add_option("--key-pattern", place->pattern, "Stream key pattern")->capture_default_str();
+    placeCmd->add_option("--key-pattern", place->request.keyPattern, "Stream key pattern")->capture_default_str();
     placeCmd->add_flag("--json", place->json, "Machine-readable output");
     commands.add(placeCmd, [place](const CliContext &c) { return runPlacement(c, *place); });
 

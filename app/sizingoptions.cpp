@@ -1,5 +1,7 @@
 #include "app/sizingoptions.h"
 
+#include "model/placementrequest.h"
+
 #include "app/optiondomain.h"
 #include "model/units.h"
 
@@ -40,9 +42,8 @@ std::optional<double> fraction(std::string text)
 
 std::optional<std::string> keyPatternError(const std::string &pattern)
 {
-    if (pattern.find("{partition}") == std::string::npos)
-        return "--key-pattern '" + pattern + "' must contain {partition} (e.g. " +
-               kKorvetStreamKeyPattern + ")";
+    if (const auto problem = keyPatternProblem(pattern))
+        return "--key-pattern '" + pattern + "' " + *problem;
     return std::nullopt;
 }
 

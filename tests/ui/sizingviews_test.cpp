@@ -376,6 +376,53 @@ TEST_F(SizingViews, PlacementRecommendsWhatTheSizingPicks)
     EXPECT_TRUE(placement.summaryLabel()->text().contains("{partition}"));
 }
 
+// The view and `plimsoll placement` make the same request of the same code: for the view's
+// opening configuration and two others typed in, every shard's partitions, the skew and the
+// recommended count with its reason are the command line's.
+TEST_F(SizingViews, PlacementPlacesAndRecommendsAsTheCommandLine)
+{
+    PlacementView placement(m_path);
+    QSignalSpy loaded(&placement, &PlacementView::measuredLoaded);
+    placement.reload();
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() > 0; }));
+    struct Case
+    {
+        int shards, partitions, brokers;
+        const char *topic, *pattern;
+    };
+    for (const Case &c : {Case{24, 96, 3, "logs", "korvet:stream:{topic}:{partition}"},
+                          Case{7, 40, 4, "orders", "korvet:stream:{topic}:{partition}"},
+                          Case{12, 30, 2, "clicks", "k:{{topic}}:{partition}"}}) {
+        SCOPED_TRACE(std::to_string(c.shards) + " shards, " + std::to_string(c.partitions) + " partitions");
+        placement.shardsSpin()->setValue(c.shards);
+        placement.partitionsSpin()->setValue(c.partitions);
+        placement.brokersSpin()->setValue(c.brokers);
+        placement.topicEdit()->setText(QString::fromLatin1(c.topic));
+        placement.keyPatternEdit()->setText(QString::fromLatin1(c.pattern));
+        const PlacementRequest asked = placement.request();
+        EXPECT_EQ(asked.shards, c.shards);
+        EXPECT_EQ(asked.topic, c.topic);
+        const nlohmann::json cli = cliJson(
+            m_path, QStringLiteral("placement"),
+            {"--shards", QString::number(c.shards), "--partitions", QString::number(c.partitions), "--brokers",
+             QString::number(c.brokers), "--topic", QString::fromLatin1(c.topic), "--key-pattern",
+             QString::fromLatin1(c.pattern)});
+        const PlacementResult &view = placement.placement();
+        ASSERT_TRUE(view.ok) << view.error;
+        ASSERT_EQ(view.shards.size(), cli["shards"].size());
+        for (std::size_t i = 0; i < view.shards.size(); ++i)
+            EXPECT_EQ(view.shards[i].partitions, cli["shards"][i]["partitions"].get<std::vector<int>>()) << i;
+        EXPECT_DOUBLE_EQ(view.maxSkew, cli["max_skew"].get<double>());
+        EXPECT_EQ(placement.recommendation().partitions, cli["recommended"]["partitions"].get<int>());
+        EXPECT_EQ(placement.recommendation().reason, cli["recommended"]["reason"]);
+    }
+    // A pattern without {partition} is refused by both, for the same reason.
+    placement.keyPatternEdit()->setText(QStringLiteral("k:{topic}"));
+    EXPECT_FALSE(placement.placement().ok);
+    EXPECT_EQ(placement.summaryLabel()->text().toStdString(),
+              "The stream key " + *keyPatternProblem("k:{topic}") + ".");
+}
+
 // The target reads as `plimsoll size --rate` reads it, and sizes as the CLI sizes: one test for
 // both front ends, on the same store.
 TEST_F(SizingViews, TargetRateReadsAndSizesAsTheCommandLine)

@@ -3,8 +3,6 @@
 #include "ui/charts/placementchart.h"
 #include "ui/latesttask.h"
 
-#include "model/ramppoints.h"
-#include "model/sizingmodels.h"
 #include "model/store.h"
 
 #include <QBarCategoryAxis>
@@ -28,19 +26,22 @@ PlacementView::PlacementView(const QString &storePath, QWidget *parent)
     : StoreView(storePath, parent)
 {
     setObjectName(QStringLiteral("placementView"));
-    auto spin = [this](const char *name, int lo, int hi, int value) {
+    // The fields take what `plimsoll placement` takes (the domains of model/placement.h); they
+    // open on the sample ramp's configuration, 96 partitions of a topic on 24 shards, 3 brokers.
+    auto spin = [this](const char *name, const Domain &domain, int value) {
         auto *s = new QSpinBox(this);
         s->setObjectName(QLatin1String(name));
-        s->setRange(lo, hi);
+        s->setRange(int(domain.lo), int(domain.hi));
         s->setValue(value);
         return s;
     };
-    m_shards = spin("shardsSpin", 1, 512, 24);
-    m_partitions = spin("partitionsSpin", 1, 16384, 96);
-    m_brokers = spin("brokersSpin", 1, 64, 3);
-    m_topic = new QLineEdit(QStringLiteral("logs"), this);
+    const PlacementRequest defaults;
+    m_shards = spin("shardsSpin", kPlacementShards, 24);
+    m_partitions = spin("partitionsSpin", kPlacementPartitions, 96);
+    m_brokers = spin("brokersSpin", kPlacementBrokers, 3);
+    m_topic = new QLineEdit(QString::fromStdString(defaults.topic), this);
     m_topic->setObjectName(QStringLiteral("topicEdit"));
-    m_keyPattern = new QLineEdit(QString::fromUtf8(kKorvetStreamKeyPattern), this);
+    m_keyPattern = new QLineEdit(QString::fromStdString(defaults.keyPattern), this);
     m_keyPattern->setObjectName(QStringLiteral("keyPatternEdit"));
     m_keyPattern->setToolTip(tr("The stream key of a partition: {topic} and {partition} are "
                                 "replaced; a {hash tag} pins keys to one slot"));
@@ -92,32 +93,42 @@ void PlacementView::reload()
         [path] {
             // The configuration whose skew the sizing's per-shard capacity carries.
             // Every run, the sample runs by the sizing's rule: as `plimsoll placement` reads it.
-            const SizingModels m = fitEvidence(Store(path), {}).models;
-            return std::make_pair(m.rampShards, m.rampPartitions);
+            return readMeasuredConfiguration(Store(path));
         },
-        [this](const std::pair<int, int> &measured) {
-            m_measuredShards = measured.first;
-            m_measuredPartitions = measured.second;
+        [this](const MeasuredConfiguration &measured) {
+            m_measured = measured;
             recompute();
             emit measuredLoaded();
         },
         [this](const QString &error) { emit loadFailed(error); });
 }
 
+PlacementRequest PlacementView::request() const
+{
+    PlacementRequest request;
+    request.shards = m_shards->value();
+    request.partitions = m_partitions->value();
+    request.brokers = m_brokers->value();
+    request.topic = m_topic->text().toStdString();
+    request.keyPattern = m_keyPattern->text().toStdString();
+    return request;
+}
+
 void PlacementView::recompute()
 {
-    const std::string topic = m_topic->text().toStdString();
-    const std::string pattern = m_keyPattern->text().toStdString();
-    if (pattern.find("{partition}") == std::string::npos) {
+    const PlacementRequest request = this->request();
+    if (const auto problem = request.validate()) {
         m_result = {};
-        m_result.error = "the stream key pattern must contain {partition}";
+        m_result.error = problem->message;
         m_chart->showPlacement(m_result);
-        m_summary->setText(tr("The stream key must contain {partition}, or every partition "
-                              "would share one key."));
+        m_summary->setText(problem->field == PlacementRequest::Problem::KeyPattern
+                               ? tr("The stream key %1.").arg(QString::fromStdString(problem->message))
+                               : QString::fromStdString(problem->message));
         return;
     }
-    const Placement placement = Placement::evenShards(m_shards->value(), pattern);
-    m_result = placement.place(topic, m_partitions->value());
+    const PlacementAnswer answer = planPlacement(request, m_measured);
+    m_result = answer.placement;
+    m_plan = answer.recommended;
     m_chart->showPlacement(m_result);
     if (!m_result.ok) {
         m_summary->setText(QString::fromStdString(m_result.error));
@@ -127,14 +138,6 @@ void PlacementView::recompute()
                           .arg(m_result.partitions)
                           .arg(m_topic->text())
                           .arg(m_shards->value()));
-    PartitionPlanInputs pin;
-    pin.shards = m_shards->value();
-    pin.brokers = m_brokers->value();
-    pin.topic = topic;
-    pin.keyPattern = pattern;
-    pin.measuredShards = m_measuredShards;
-    pin.measuredPartitions = m_measuredPartitions;
-    m_plan = planPartitions(pin);
     QString empty;
     if (!m_result.emptyShards.empty())
         empty = tr(" · %1 empty shards").arg(m_result.emptyShards.size());

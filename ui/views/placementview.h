@@ -8,7 +8,7 @@
 // Threading: placement is a few thousand CRC16 sums, so it runs on the UI thread as the inputs
 // change; reload() reads the measured configuration in the background (LatestTask).
 
-#include "model/placement.h"
+#include "model/placementrequest.h"
 #include "ui/views/storeview.h"
 
 class QBarSet;
@@ -42,8 +42,12 @@ public:
     QChartView *chartView() const { return m_chartView; }
     QLabel *summaryLabel() const { return m_summary; }
     QLineEdit *keyPatternEdit() const { return m_keyPattern; }
+    QSpinBox *brokersSpin() const { return m_brokers; }
+    QLineEdit *topicEdit() const { return m_topic; }
     const PlacementResult &placement() const { return m_result; }
     const PartitionPlan &recommendation() const { return m_plan; }
+    // What the widgets ask for: the request `plimsoll placement` makes from its options.
+    PlacementRequest request() const;
 
 signals:
     void measuredLoaded();
@@ -57,8 +61,7 @@ private:
     QLineEdit *m_topic = nullptr;
     QLineEdit *m_keyPattern = nullptr;
     LatestTask *m_loader = nullptr;
-    int m_measuredShards = 0;
-    int m_measuredPartitions = 0;
+    MeasuredConfiguration m_measured;
     PartitionPlan m_plan;
     PlacementChart *m_chart = nullptr;
     QChartView *m_chartView = nullptr;

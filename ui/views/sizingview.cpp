@@ -1,5 +1,7 @@
 #include "ui/views/sizingview.h"
 
+#include "model/placementrequest.h"
+
 #include "model/ramppoints.h"
 #include "model/store.h"
 #include "model/units.h"
@@ -399,10 +401,9 @@ void SizingView::keyPatternEdited()
     // A pattern without {partition} puts every partition on one key: refused where it is
     // typed, the sizing staying on the last pattern that was usable.
     const std::string pattern = m_keyPattern->text().toStdString();
-    if (pattern.find("{partition}") == std::string::npos) {
-        m_keyPatternError->setText(tr("The stream key must contain {partition} (e.g. %1); "
-                                      "sizing with '%2'")
-                                       .arg(QLatin1String(kKorvetStreamKeyPattern),
+    if (const auto problem = keyPatternProblem(pattern)) {
+        m_keyPatternError->setText(tr("The stream key %1; sizing with '%2'")
+                                       .arg(QString::fromStdString(*problem),
                                             QString::fromStdString(m_goodKeyPattern)));
         m_keyPatternError->show();
         return;
