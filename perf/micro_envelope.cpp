@@ -27,7 +27,8 @@ void BM_EnvelopeWrite(benchmark::State &state)
     EnvelopeWriter writer(someRunId(), 1, kRecordBytes);
     uint64_t sequence = 0;
     for (auto _ : state) {
-        const std::string_view value = writer.write(sequence++, int64_t(sequence) * 1000);
+        const std::string_view value = writer.write(sequence, int64_t(sequence) * 1000);
+        ++sequence;
         benchmark::DoNotOptimize(value.data());
     }
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(kRecordBytes));
