@@ -2,6 +2,10 @@
 
 #include <isa-l/crc.h>
 
+#if defined(__x86_64__)
+#include <nmmintrin.h>
+#endif
+
 #include <algorithm>
 #include <cstring>
 
@@ -39,6 +43,35 @@ uint32_t castagnoliRegister(const char *data, std::size_t length, uint32_t reg)
     return reg;
 }
 
+// The register after the 44 header bytes, started from all ones. ISA-L's entry costs about as
+// much for these 44 bytes as for the 1 KiB after them (dispatch and alignment set-up), so on
+// x86-64 with SSE4.2 the header is six crc32 instructions; elsewhere ISA-L.
+#if defined(__x86_64__)
+__attribute__((target("sse4.2"))) uint32_t headerRegisterSse42(const char *data)
+{
+    uint64_t reg = ~uint32_t(0);
+    for (std::size_t at = 0; at + 8 <= kChecksumOffset; at += 8) {
+        uint64_t word;
+        std::memcpy(&word, data + at, 8);
+        reg = _mm_crc32_u64(reg, word);
+    }
+    uint32_t last;
+    std::memcpy(&last, data + 40, 4);
+    return _mm_crc32_u32(static_cast<uint32_t>(reg), last);
+}
+const bool kHeaderBySse42 = __builtin_cpu_supports("sse4.2");
+#endif
+
+uint32_t headerRegister(const char *data)
+{
+    static_assert(kChecksumOffset == 44, "five words and one half-word");
+#if defined(__x86_64__)
+    if (kHeaderBySse42)
+        return headerRegisterSse42(data);
+#endif
+    return castagnoliRegister(data, kChecksumOffset, ~uint32_t(0));
+}
+
 bool checksumMatches(std::string_view value, uint8_t version)
 {
     const char *data = value.data();
@@ -48,8 +81,7 @@ bool checksumMatches(std::string_view value, uint8_t version)
         crc = crc32Of(data, kChecksumOffset);
         crc = crc32Of(data + Envelope::kSize, fillerLength, crc);
     } else {
-        const uint32_t head = castagnoliRegister(data, kChecksumOffset, ~uint32_t(0));
-        crc = ~castagnoliRegister(data + Envelope::kSize, fillerLength, head);
+        crc = ~castagnoliRegister(data + Envelope::kSize, fillerLength, headerRegister(data));
     }
     return crc == get<uint32_t>(value, kChecksumOffset);
 }
@@ -132,7 +164,7 @@ std::string_view EnvelopeWriter::write(uint64_t sequence, int64_t scheduledNs)
 {
     put<uint64_t>(m_buffer, 28, sequence);
     put<int64_t>(m_buffer, 36, scheduledNs);
-    const uint32_t head = castagnoliRegister(m_buffer.data(), kChecksumOffset, ~uint32_t(0));
+    const uint32_t head = headerRegister(m_buffer.data());
     const uint32_t reg = m_appendFiller[0][head & 0xff] ^ m_appendFiller[1][(head >> 8) & 0xff] ^
                          m_appendFiller[2][(head >> 16) & 0xff] ^ m_appendFiller[3][head >> 24] ^
                          m_fillerCrc;
