@@ -155,9 +155,9 @@ BenchResult BenchEngine::run(const std::atomic<bool> &cancel)
                                              : rate * std::chrono::duration<double>(c.duration + c.warmup).count();
         const int needed = MockCluster::partitionsFor(static_cast<int64_t>(records * static_cast<double>(c.recordSize)));
         if (needed > c.partitions && c.workload != Workload::Probe) {
-            result.warnings.push_back("embedded mock cluster keeps at most 5 MiB per partition: using "
-                                      + std::to_string(needed) + " partitions instead of "
-                                      + std::to_string(c.partitions));
+            result.adjustments.push_back({"partitions", std::to_string(c.partitions), std::to_string(needed),
+                                          "the embedded mock cluster keeps at most 5 MiB per partition"});
+            result.warnings.push_back(result.adjustments.back().text());
             c.partitions = needed;
         }
         result.warnings.push_back("embedded target: librdkafka's mock cluster in this process, not a real broker; "

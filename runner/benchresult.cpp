@@ -12,7 +12,20 @@
 
 namespace plimsoll {
 
+std::string BenchAdjustment::text() const
+{
+    return setting + ": " + used + " instead of " + asked + (why.empty() ? "" : " (" + why + ")");
+}
+
 namespace {
+
+nlohmann::json adjustmentsJson(const std::vector<BenchAdjustment> &adjustments)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const BenchAdjustment &a : adjustments)
+        out.push_back({{"setting", a.setting}, {"asked", a.asked}, {"used", a.used}, {"why", a.why}});
+    return out;
+}
 
 // JSON has no NaN or infinity; a value that is not finite is left out rather than lied about.
 void putFinite(nlohmann::json &j, const std::string &key, double value)
@@ -90,6 +103,7 @@ nlohmann::json BenchResult::toJson() const
         {"exit_code", exitCode},
         {"errors", errors},
         {"warnings", warnings},
+        {"adjustments", adjustmentsJson(adjustments)},
         {"tuning", tuning},
         {"config", config},
         {"scenarios", scenariosJson},

@@ -51,6 +51,19 @@ struct ScenarioResult
 // by SIGINT (128 + 2), so a script's loop can tell it from a failed run (1).
 constexpr int kExitInterrupted = 130;
 
+// A setting the target could not honour and what the run used instead. The window names it
+// beside the result, the JSON lists it under "adjustments", and it is among the warnings in
+// words (text()).
+struct BenchAdjustment
+{
+    std::string setting; // the option without its dashes: "partitions"
+    std::string asked;
+    std::string used;
+    std::string why;
+    // "partitions: 67 instead of 16 (the embedded mock cluster keeps at most 5 MiB per partition)"
+    std::string text() const;
+};
+
 struct BenchResult
 {
     std::string runId;
@@ -71,6 +84,7 @@ struct BenchResult
     int exitCode = 0;       // 0 ok, 1 production or correctness failure, kExitInterrupted
     std::vector<std::string> errors;
     std::vector<std::string> warnings;
+    std::vector<BenchAdjustment> adjustments; // each also among the warnings
     std::map<std::string, std::string> tuning;
     nlohmann::json config = nlohmann::json::object(); // secrets masked
     std::vector<ScenarioResult> scenarios;

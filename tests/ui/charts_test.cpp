@@ -3,6 +3,7 @@
 #include "ui/charts/chartpalette.h"
 #include "ui/charts/niceaxis.h"
 #include "ui/charts/placementchart.h"
+#include "runner/benchengine.h"
 #include "ui/views/benchview.h"
 
 #include <gtest/gtest.h>
@@ -172,3 +173,37 @@ TEST(Charts, TheBenchLegendReadsWholeAt1024)
     EXPECT_TRUE(chartView->chart()->legend()->toolTip().contains(QStringLiteral("send to broker")));
     EXPECT_TRUE(chartView->grab().save(QStringLiteral(PLIMSOLL_ARTIFACT_DIR "/bench-chart-1024.png")));
 }
+
+// The embedded mock cluster keeps 5 MiB a partition: a run of 6,000 1 KiB records on the one
+// partition the form asked for runs on two. The result says so as a setting it could not
+// honour (JSON "adjustments", among the warnings in words) and the window's headline names it,
+// where the form still reads 1.
+TEST(Charts, AnEmbeddedRunsHeadlineNamesThePartitionsItUsedInsteadOfTheFormsCount)
+{
+    using namespace std::chrono_literals;
+    RunConfig c;
+    c.workload = Workload::Producer;
+    c.bootstrapServers = "embedded";
+    c.partitions = 1;
+    c.records = 6000;
+    c.recordSize = 1024;
+    c.timeout = 20s;
+    std::atomic<bool> cancel{false};
+    const BenchResult result = BenchEngine(c).run(cancel);
+    ASSERT_EQ(result.exitCode, 0) << (result.errors.empty() ? "" : result.errors.front());
+    ASSERT_EQ(result.adjustments.size(), 1u);
+    const BenchAdjustment &a = result.adjustments.front();
+    EXPECT_EQ(a.setting, "partitions");
+    EXPECT_EQ(a.asked, "1");
+    EXPECT_EQ(a.used, "2");
+    EXPECT_EQ(result.toJson()["adjustments"][0]["used"], "2");
+    EXPECT_NE(std::find(result.warnings.begin(), result.warnings.end(), a.text()), result.warnings.end());
+    const QString headline = BenchView::resultHeadline(result);
+    EXPECT_TRUE(headline.startsWith(QStringLiteral("Finished: "))) << headline.toStdString();
+    EXPECT_TRUE(headline.endsWith(QStringLiteral(
+        " partitions: 2 instead of 1 (the embedded mock cluster keeps at most 5 MiB per partition).")))
+        << headline.toStdString();
+    // The other warnings (the embedded target's own note) stay out of the headline.
+    EXPECT_FALSE(headline.contains(QStringLiteral("not a real broker"))) << headline.toStdString();
+}
+

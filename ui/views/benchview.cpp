@@ -386,9 +386,8 @@ QString BenchView::resultHeadline(const BenchResult &result)
     } else {
         text = tr("Finished.");
     }
-    for (const std::string &w : result.warnings)
-        if (w.find("instead of") != std::string::npos) // a setting the target could not honour
-            text += QLatin1Char(' ') + QString::fromStdString(w) + QLatin1Char('.');
+    for (const BenchAdjustment &a : result.adjustments) // a setting the target could not honour
+        text += QLatin1Char(' ') + QString::fromStdString(a.text()) + QLatin1Char('.');
     return text;
 }
 
