@@ -3,8 +3,8 @@
 #include "model/store.h"
 #include "model/storeschema.h"
 
+#include <map>
 #include <set>
-#include <utility>
 
 namespace plimsoll {
 
@@ -51,8 +51,9 @@ struct SourceWriter::Impl
     sql::Transaction tx;
     Statement findRun, insRun, insScenario, insMetric, insSeries, addMetricName, addScenarios,
         nextOrdinal, header, scenarioLine;
-    // The (scenario, metric) names this source has put into scenario_metrics already.
-    std::set<std::pair<std::string, std::string>> metricNames;
+    // The metric names this source has put into scenario_metrics already, by scenario name:
+    // looked up without building a key, as they repeat on every run of a nightly series.
+    std::map<std::string, std::set<std::string>> metricNames;
     bool removedRuns = false; // an earlier import's runs were deleted: the names are checked at commit
     int64_t sourceId = 0;
     bool sample = false;
@@ -219,6 +220,7 @@ void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int
         const int64_t scenarioId = sqlite3_last_insert_rowid(d.db);
         ++m_outcome.scenarios;
         int64_t metricOrdinal = 0;
+        std::set<std::string> &known = d.metricNames[sc.name];
         for (const MetricValue &m : sc.metrics) {
             d.insMetric.reset();
             d.insMetric.bind(1, scenarioId).bind(2, metricOrdinal++).bindText(3, m.name).bind(4, m.value);
@@ -229,7 +231,8 @@ void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int
                                  "' has metric '" + m.name + "' twice");
             }
             ++m_outcome.metrics;
-            if (d.metricNames.emplace(sc.name, m.name).second) {
+            if (known.find(m.name) == known.end()) {
+                known.insert(m.name);
                 d.addMetricName.reset();
                 d.addMetricName.bindText(1, sc.name).bindText(2, m.name);
                 d.addMetricName.run();
