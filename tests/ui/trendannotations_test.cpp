@@ -27,7 +27,7 @@ std::vector<RunRecord> steppedRuns(int first, int count)
     std::vector<RunRecord> runs;
     const QDateTime start(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC);
     for (int i = first; i < first + count; ++i) {
-        std::mt19937 rng(unsigned(i));
+        std::mt19937 rng{static_cast<unsigned>(i)};
         std::normal_distribution<double> noise(0, 4000);
         const double rate = 600000 + 40000 * ((i / 600) % 3) + noise(rng);
         RunRecord r = nightlyRun(1, "c" + std::to_string(i), rate);
