@@ -22,6 +22,10 @@
 // Threading: pure functions over values.
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace plimsoll {
@@ -58,6 +62,42 @@ struct ChangePointResult
 
 ChangePointResult detectChangePoints(const std::vector<double> &series,
                                      const ChangePointOptions &options = {});
+
+// What the split step found in a series, kept so that the series, grown by new runs or changed
+// in part, is examined again only from the first window the new or changed values reach (a
+// night's runs appended to years of history: the last window or two). The merge step, cheap
+// beside the split, always runs over the whole series. Plain data; serialize() gives the bytes
+// a store keeps, parse() reads them back (nullopt for anything else).
+struct ChangePointState
+{
+    // Values are compared in blocks of this many by a 64-bit hash of their bits: a changed
+    // value anywhere sends the examination back to the start of its block.
+    static constexpr std::size_t kBlock = 1024;
+    struct Window
+    {
+        std::size_t start = 0;
+        std::vector<std::size_t> found; // absolute indexes, sorted
+        bool operator==(const Window &) const = default;
+    };
+    int window = 0; // the options examined with (another window or threshold starts afresh)
+    double pValue = 0;
+    std::size_t size = 0;                   // values examined
+    std::vector<std::uint64_t> blockHashes; // of each whole block of those values
+    std::uint64_t tailHash = 0;             // of the values after the last whole block
+    // Each whole window (start + window ≤ size) in which the split step found a change; the
+    // windows between, which found none, follow from these.
+    std::vector<Window> windows;
+
+    std::string serialize() const;
+    static std::optional<ChangePointState> parse(std::string_view bytes);
+    bool operator==(const ChangePointState &) const = default;
+};
+
+// The same result as detectChangePoints(series, options), bit for bit, examining again only
+// what changed since `state` was kept; `state` is then that of `series`. `reexaminedFrom`, when
+// given, is set to the first value the split step examined again (series.size(): none).
+ChangePointResult detectChangePoints(const std::vector<double> &series, const ChangePointOptions &options,
+                                     ChangePointState &state, std::size_t *reexaminedFrom = nullptr);
 
 // Two-sided p-value of Student's t-test with pooled variance between two segments described
 // by mean, population standard deviation and size. 1 when there are fewer than 3 points.

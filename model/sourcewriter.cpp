@@ -1,6 +1,10 @@
 // Store::beginSource and SourceWriter: one source written in one transaction, run by run.
 #include "model/sqlite.h"
 #include "model/store.h"
+#include "model/storeschema.h"
+
+#include <map>
+#include <set>
 
 namespace plimsoll {
 
@@ -13,16 +17,19 @@ struct SourceWriter::Impl
           findRun(db, "SELECT r.id, r.source_id, src.uri FROM runs r "
                       "JOIN sources src ON src.id = r.source_id WHERE r.run_key = ?"),
           insRun(db, "INSERT INTO runs (source_id, run_key, timestamp, commit_sha, image_digest, "
-                     "tool, tool_version, target, environment, tuning, sample, provenance, line) "
-                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+                     "tool, tool_version, target, environment, tuning, sample, provenance, line, "
+                     "scenario_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
           insScenario(db,
                       "INSERT INTO scenarios (run_id, ordinal, name, kind, brokers, shards, "
                       "partitions, producers, consumers, clients, connections, threads, pipeline, "
                       "record_size_bytes, batch_bytes, compression, acks, inferred, provenance, "
-                      "line) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+                      "line, run_time) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                      "(SELECT timestamp FROM runs WHERE id = ?1))"),
           insMetric(db, "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES (?,?,?,?)"),
           insSeries(db, "INSERT INTO series (scenario_id, name, idx, t_offset_s, value) "
                         "VALUES (?,?,?,?,?)"),
+          addMetricName(db, "INSERT OR IGNORE INTO scenario_metrics (scenario, metric) VALUES (?, ?)"),
+          addScenarios(db, "UPDATE runs SET scenario_count = scenario_count + ? WHERE id = ?"),
           nextOrdinal(db, "SELECT COALESCE(MAX(ordinal) + 1, 0) FROM scenarios WHERE run_id = ?"),
           header(db, "SELECT timestamp, commit_sha, image_digest, tool, tool_version, target, "
                      "environment, tuning, sample, provenance, line FROM runs WHERE id = ?"),
@@ -42,7 +49,12 @@ struct SourceWriter::Impl
 
     sqlite3 *db;
     sql::Transaction tx;
-    Statement findRun, insRun, insScenario, insMetric, insSeries, nextOrdinal, header, scenarioLine;
+    Statement findRun, insRun, insScenario, insMetric, insSeries, addMetricName, addScenarios,
+        nextOrdinal, header, scenarioLine;
+    // The metric names this source has put into scenario_metrics already, by scenario name:
+    // looked up without building a key, as they repeat on every run of a nightly series.
+    std::map<std::string, std::set<std::string>> metricNames;
+    bool removedRuns = false; // an earlier import's runs were deleted: the names are checked at commit
     int64_t sourceId = 0;
     bool sample = false;
     std::string uri;
@@ -76,6 +88,7 @@ SourceWriter::SourceWriter(sqlite3 *db, const SourceRecord &source)
             Statement del(db, "DELETE FROM sources WHERE id = ?");
             del.bind(1, id);
             del.run();
+            d.removedRuns = true;
         } else if (found) {
             m_outcome.status = ImportOutcome::Status::Unchanged;
             m_outcome.sourceId = same.int64(0);
@@ -105,6 +118,7 @@ SourceWriter::SourceWriter(sqlite3 *db, const SourceRecord &source)
             Statement del(db, "DELETE FROM sources WHERE id = ?");
             del.bind(1, id);
             del.run();
+            d.removedRuns = true;
             m_outcome.notes.push_back("replaces the earlier import of " + source.uri + " (" +
                                       std::to_string(count) + " runs)");
         }
@@ -151,7 +165,8 @@ void SourceWriter::put(RunRecord run)
         .bindText(10, run.tuning.is_null() ? "{}" : run.tuning.dump())
         .bind(11, int64_t((run.sample || d.sample) ? 1 : 0))
         .bind(12, run.provenance)
-        .bind(13, run.line > 0 ? std::optional<int64_t>(run.line) : std::nullopt);
+        .bind(13, run.line > 0 ? std::optional<int64_t>(run.line) : std::nullopt)
+        .bind(14, int64_t(run.scenarios.size()));
     d.insRun.run();
     const int64_t runId = sqlite3_last_insert_rowid(d.db);
     ++m_outcome.runs;
@@ -168,6 +183,9 @@ void SourceWriter::append(const std::string &runKey, std::vector<ScenarioRecord>
     d.nextOrdinal.bind(1, runId);
     d.nextOrdinal.step();
     insertScenarios(runId, runKey, d.nextOrdinal.int64(0), scenarios);
+    d.addScenarios.reset();
+    d.addScenarios.bind(1, int64_t(scenarios.size())).bind(2, runId);
+    d.addScenarios.run();
 }
 
 void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int64_t firstOrdinal,
@@ -202,6 +220,7 @@ void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int
         const int64_t scenarioId = sqlite3_last_insert_rowid(d.db);
         ++m_outcome.scenarios;
         int64_t metricOrdinal = 0;
+        std::set<std::string> &known = d.metricNames[sc.name];
         for (const MetricValue &m : sc.metrics) {
             d.insMetric.reset();
             d.insMetric.bind(1, scenarioId).bind(2, metricOrdinal++).bindText(3, m.name).bind(4, m.value);
@@ -212,6 +231,12 @@ void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int
                                  "' has metric '" + m.name + "' twice");
             }
             ++m_outcome.metrics;
+            if (known.find(m.name) == known.end()) {
+                known.insert(m.name);
+                d.addMetricName.reset();
+                d.addMetricName.bindText(1, sc.name).bindText(2, m.name);
+                d.addMetricName.run();
+            }
         }
         for (const SeriesRecord &series : sc.series) {
             int64_t idx = 0;
@@ -284,8 +309,11 @@ ImportOutcome SourceWriter::commit()
     if (d.committed)
         throw StoreError("internal: a source committed twice");
     d.committed = true;
-    if (!unchanged())
+    if (!unchanged()) {
+        if (d.removedRuns)
+            forgetVanishedMetricNames(d.db);
         d.tx.commit();
+    }
     return m_outcome;
 }
 

@@ -63,6 +63,12 @@ Statement &Statement::bind(int index, const std::optional<std::string> &value)
     return *this;
 }
 
+Statement &Statement::bindBlob(int index, std::string_view bytes)
+{
+    sqlite3_bind_blob(m_stmt, index, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+
 bool Statement::step()
 {
     const int rc = sqlite3_step(m_stmt);
@@ -97,6 +103,14 @@ std::string Statement::text(int column) const
         return {};
     return std::string(reinterpret_cast<const char *>(p),
                        static_cast<size_t>(sqlite3_column_bytes(m_stmt, column)));
+}
+
+std::string Statement::blob(int column) const
+{
+    const auto *p = static_cast<const char *>(sqlite3_column_blob(m_stmt, column));
+    if (!p)
+        return {};
+    return std::string(p, static_cast<size_t>(sqlite3_column_bytes(m_stmt, column)));
 }
 
 bool Statement::isNull(int column) const

@@ -26,6 +26,7 @@ public:
     Statement &bindText(int index, const std::string &value); // always text, even when empty
     Statement &bind(int index, const std::optional<int64_t> &value);
     Statement &bind(int index, const std::optional<std::string> &value);
+    Statement &bindBlob(int index, std::string_view bytes);
 
     bool step(); // true while a row is available
     void run();  // steps to completion
@@ -37,6 +38,7 @@ public:
     bool isNull(int column) const;
     std::optional<int64_t> optInt64(int column) const;
     std::optional<std::string> optText(int column) const;
+    std::string blob(int column) const; // NULL -> ""
 
 private:
     sqlite3 *m_db;

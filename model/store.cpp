@@ -30,7 +30,7 @@ bool isNumber(const std::string &s)
 
 const char *kRunSummaryColumns =
     "r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, r.tool_version, "
-    "r.target, r.sample, (SELECT COUNT(*) FROM scenarios s WHERE s.run_id = r.id), "
+    "r.target, r.sample, r.scenario_count, "
     "src.uri, src.format";
 
 RunSummary readSummary(const Statement &q)
@@ -152,6 +152,8 @@ void bindRunFilter(Statement &st, const RunFilter &filter)
 
 // The sort key of a page order as SQL over `runs r`, and the same key of a run as read (the
 // cursor a page continues after). Text keys compare as RunsTableModel shows them: without case.
+// Each key is, to the letter, the expression of an index of the schema (version 6), which is
+// what lets SQLite read a page from that index instead of sorting every run.
 std::string pageOrderKey(RunPage::Order order)
 {
     switch (order) {
@@ -166,7 +168,7 @@ std::string pageOrderKey(RunPage::Order order)
     case RunPage::Order::Commit:
         return "COALESCE(r.commit_sha, '') COLLATE NOCASE";
     case RunPage::Order::Scenarios:
-        return "(SELECT COUNT(*) FROM scenarios s WHERE s.run_id = r.id)";
+        return "r.scenario_count";
     case RunPage::Order::Sample:
         return "r.sample";
     }
@@ -208,6 +210,15 @@ std::string familyOf(const std::string &scenario)
 }
 
 } // namespace
+
+void forgetVanishedMetricNames(sqlite3 *db)
+{
+    // A name still measured is found at its first row; only a vanished one is looked for through
+    // the runs of its scenario.
+    sql::exec(db, "DELETE FROM scenario_metrics WHERE NOT EXISTS (SELECT 1 FROM scenarios s "
+                  "JOIN metrics m ON m.scenario_id = s.id AND m.name = scenario_metrics.metric "
+                  "WHERE s.name = scenario_metrics.scenario)");
+}
 
 Store::Store(const std::string &path) : m_path(path)
 {
@@ -323,8 +334,11 @@ std::vector<RunSummary> Store::runs(const RunFilter &filter, const RunPage &page
     std::string q = std::string("SELECT ") + kRunSummaryColumns +
                     " FROM runs r JOIN sources src ON src.id = r.source_id WHERE 1=1" +
                     runFilterConditions(filter);
+    // The key's own bound first: SQLite seeks its index to it, where the row value alone would
+    // have it walk the index from the start to the cursor.
     if (page.after)
-        q += " AND (" + key + ", r.id) " + (page.descending ? "<" : ">") + " (?6, ?7)";
+        q += " AND " + key + (page.descending ? " <= ?6" : " >= ?6") + " AND (" + key + ", r.id) " +
+             (page.descending ? "<" : ">") + " (?6, ?7)";
     q += " ORDER BY " + key + dir + ", r.id" + dir + " LIMIT ?8";
     Statement st(m_db, q);
     bindRunFilter(st, filter);
@@ -561,8 +575,7 @@ std::vector<std::string> Store::scenarioNames() const
 
 std::vector<std::string> Store::metricNames(const std::string &scenario) const
 {
-    Statement q(m_db, "SELECT DISTINCT m.name FROM metrics m JOIN scenarios s ON s.id = "
-                      "m.scenario_id WHERE s.name = ? ORDER BY m.name");
+    Statement q(m_db, "SELECT metric FROM scenario_metrics WHERE scenario = ? ORDER BY metric");
     q.bindText(1, scenario);
     std::vector<std::string> out;
     while (q.step())
@@ -572,12 +585,19 @@ std::vector<std::string> Store::metricNames(const std::string &scenario) const
 
 std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::string &metric) const
 {
+    // Walks the scenario's runs in time order by its index (no sort of the result), one seek
+    // into metrics and one into runs per point.
     Statement q(m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, "
-                      "r.tuning, m.value FROM metrics m "
-                      "JOIN scenarios s ON s.id = m.scenario_id JOIN runs r ON r.id = s.run_id "
-                      "WHERE s.name = ? AND m.name = ? ORDER BY r.timestamp, r.id, s.ordinal");
+                      "r.tuning, m.value FROM scenarios s INDEXED BY scenarios_by_name_time "
+                      "JOIN metrics m ON m.scenario_id = s.id AND m.name = ?2 "
+                      "JOIN runs r ON r.id = s.run_id "
+                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal");
     q.bindText(1, scenario).bindText(2, metric);
     std::vector<SeriesPoint> out;
+    // A nightly series is tuned alike for long stretches: each tuning text is parsed once.
+    std::string tuningText;
+    nlohmann::json tuning = nlohmann::json::object();
+    bool parsed = false;
     while (q.step()) {
         SeriesPoint p;
         p.runId = q.int64(0);
@@ -585,11 +605,95 @@ std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::s
         p.timestamp = q.text(2);
         p.commit = q.text(3);
         p.imageDigest = q.text(4);
-        p.tuning = parseStoredJson(q.text(5), nlohmann::json::object());
+        if (std::string text = q.text(5); !parsed || text != tuningText) {
+            tuning = parseStoredJson(text, nlohmann::json::object());
+            tuningText = std::move(text);
+            parsed = true;
+        }
+        p.tuning = tuning;
         p.value = q.real(6);
         out.push_back(std::move(p));
     }
     return out;
+}
+
+void Store::forEachTrendRun(const std::string &scenario, const std::string &metric,
+                            const std::function<void(TrendRunRow &row)> &visit) const
+{
+    Statement q(m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
+                      "r.tool_version, r.target, r.sample, r.tuning, s.brokers, s.shards, "
+                      "s.partitions, s.producers, s.consumers, s.clients, s.connections, s.threads, "
+                      "s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, s.acks, "
+                      "m.value FROM scenarios s INDEXED BY scenarios_by_name_time "
+                      "JOIN runs r ON r.id = s.run_id "
+                      "LEFT JOIN metrics m ON m.scenario_id = s.id AND m.name = ?2 "
+                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal");
+    q.bindText(1, scenario).bindText(2, metric);
+    TrendRunRow row;
+    bool first = true;
+    while (q.step()) {
+        const int64_t id = q.int64(0);
+        if (!first && id == row.runId)
+            continue; // a later scenario of the same name in that run
+        first = false;
+        row.runId = id;
+        row.runKey = q.text(1);
+        row.timestamp = q.text(2);
+        row.commit = q.text(3);
+        row.imageDigest = q.text(4);
+        row.tool = q.text(5);
+        row.toolVersion = q.text(6);
+        row.target = q.text(7);
+        row.sample = q.int64(8) != 0;
+        row.tuningText = q.text(9);
+        Topology &t = row.topology;
+        t.brokers = q.optInt64(10);
+        t.shards = q.optInt64(11);
+        t.partitions = q.optInt64(12);
+        t.producers = q.optInt64(13);
+        t.consumers = q.optInt64(14);
+        t.clients = q.optInt64(15);
+        t.connections = q.optInt64(16);
+        t.threads = q.optInt64(17);
+        t.pipeline = q.optInt64(18);
+        t.recordSizeBytes = q.optInt64(19);
+        t.batchBytes = q.optInt64(20);
+        t.compression = q.optText(21);
+        t.acks = q.optText(22);
+        row.value = q.isNull(23) ? std::nullopt : std::optional<double>(q.real(23));
+        visit(row);
+    }
+}
+
+std::optional<std::string> Store::keptChangePoints(const std::string &seriesKey) const
+{
+    Statement q(m_db, "SELECT state FROM change_point_states WHERE series_key = ?");
+    q.bindText(1, seriesKey);
+    if (!q.step())
+        return std::nullopt;
+    return q.blob(0);
+}
+
+void Store::keepChangePoints(const std::vector<std::pair<std::string, std::string>> &states)
+{
+    if (states.empty())
+        return;
+    // A reader keeps what it computed on the way: it never waits for an import to finish.
+    sqlite3_busy_timeout(m_db, 0);
+    try {
+        sql::Transaction tx(m_db);
+        Statement put(m_db, "INSERT OR REPLACE INTO change_point_states (series_key, state) "
+                            "VALUES (?, ?)");
+        for (const auto &[key, state] : states) {
+            put.reset();
+            put.bindText(1, key).bindBlob(2, state);
+            put.run();
+        }
+        tx.commit();
+    } catch (const StoreError &) {
+        // Busy or read-only: the next reader examines these series again.
+    }
+    sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
 }
 
 int64_t Store::removeRun(const std::string &idOrKey)
@@ -606,6 +710,7 @@ int64_t Store::removeRun(const std::string &idOrKey)
     Statement del(m_db, "DELETE FROM runs WHERE id = ?");
     del.bind(1, detail->summary.id);
     del.run();
+    forgetVanishedMetricNames(m_db);
     // A source with nothing left is forgotten, so importing the file again brings it back.
     sql::exec(m_db, "DELETE FROM sources WHERE NOT EXISTS "
                     "(SELECT 1 FROM runs WHERE runs.source_id = sources.id)");
@@ -622,6 +727,7 @@ int64_t Store::removeSamples()
     sql::exec(m_db, "UPDATE sources SET runs_removed = runs_removed + (SELECT COUNT(*) FROM runs "
                     "WHERE runs.source_id = sources.id AND runs.sample = 1)");
     sql::exec(m_db, "DELETE FROM runs WHERE sample = 1");
+    forgetVanishedMetricNames(m_db);
     sql::exec(m_db, "DELETE FROM sources WHERE NOT EXISTS "
                     "(SELECT 1 FROM runs WHERE runs.source_id = sources.id)");
     tx.commit();

@@ -15,6 +15,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 struct sqlite3;
@@ -101,6 +102,24 @@ struct SeriesPoint
     double value = 0;
 };
 
+// One run's scenario as a trend reads it (Store::forEachTrendRun): the run's identity, what its
+// tuning contract is made of, and the metric's value when the scenario measured it.
+struct TrendRunRow
+{
+    int64_t runId = 0;
+    std::string runKey;
+    std::string timestamp;
+    std::string commit;
+    std::string imageDigest;
+    std::string tool;
+    std::string toolVersion;
+    std::string target;
+    bool sample = false;
+    std::string tuningText; // the tuning JSON as stored: a caller parses each distinct text once
+    Topology topology;      // of the scenario (without the inferred list)
+    std::optional<double> value;
+};
+
 struct ImportOutcome
 {
     enum class Status { Imported, Unchanged };
@@ -150,7 +169,7 @@ private:
 class Store
 {
 public:
-    static constexpr int kSchemaVersion = 5;
+    static constexpr int kSchemaVersion = 6;
 
     // Opens (creating when missing) and migrates forward. Throws StoreError with the path in
     // the message when the file is not a Plimsoll store or was written by a newer version.
@@ -195,6 +214,17 @@ public:
     std::vector<std::string> metricNames(const std::string &scenario) const;
     // One metric of one scenario over time, oldest first.
     std::vector<SeriesPoint> series(const std::string &scenario, const std::string &metric) const;
+    // Every run having `scenario` (its first scenario of that name), oldest first (time, then
+    // id), with `metric`'s value when it has one: read from the scenario's time index, so the
+    // cost follows that scenario's runs, not the store's. The read is open during `visit`, which
+    // must not write to this Store; an exception from it ends the read.
+    void forEachTrendRun(const std::string &scenario, const std::string &metric,
+                         const std::function<void(TrendRunRow &row)> &visit) const;
+    // Kept change-point examinations (ChangePointState's bytes) by a key naming the series. Only
+    // a saving of work: keepChangePoints() does nothing when another writer holds the store or
+    // the file is read-only, rather than wait or fail.
+    std::optional<std::string> keptChangePoints(const std::string &seriesKey) const;
+    void keepChangePoints(const std::vector<std::pair<std::string, std::string>> &states);
 
     // A source left with no runs is forgotten; one left with some remembers that it lost
     // runs, so importing its bytes again restores them.

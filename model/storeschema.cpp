@@ -86,6 +86,39 @@ ALTER TABLE scenarios ADD COLUMN line INTEGER;
         R"sql(
 ALTER TABLE sources ADD COLUMN runs_removed INTEGER NOT NULL DEFAULT 0;
 )sql",
+        // 5 -> 6: reads at a million runs. A scenario carries its run's time, and one index
+        // walks a scenario's runs in time order (a metric's series without sorting the whole
+        // history first). A run carries its scenario count, and each column the Library sorts
+        // by has an index in that column's order (the same expression and collation as the
+        // page query), so a page in any order is read from an index, not sorted from every run.
+        // The metric names each scenario name has (kept exact by the store's writes and
+        // removals), so that a scenario's metrics are listed without visiting its every run.
+        // Change-point examinations are kept per series (a cache: ChangePointState's bytes), so
+        // that new runs are examined, not the years before them.
+        R"sql(
+ALTER TABLE scenarios ADD COLUMN run_time TEXT;
+UPDATE scenarios SET run_time = (SELECT timestamp FROM runs WHERE runs.id = scenarios.run_id);
+CREATE INDEX scenarios_by_name_time ON scenarios(name, run_time, run_id, ordinal);
+ALTER TABLE runs ADD COLUMN scenario_count INTEGER NOT NULL DEFAULT 0;
+UPDATE runs SET scenario_count = (SELECT COUNT(*) FROM scenarios WHERE scenarios.run_id = runs.id);
+CREATE INDEX runs_by_scenario_count ON runs(scenario_count);
+CREATE INDEX runs_by_key_nocase ON runs(run_key COLLATE NOCASE);
+CREATE INDEX runs_by_tool ON runs((COALESCE(tool, '') || ' ' || COALESCE(tool_version, '')) COLLATE NOCASE);
+CREATE INDEX runs_by_target ON runs(COALESCE(target, '') COLLATE NOCASE);
+CREATE INDEX runs_by_commit ON runs(COALESCE(commit_sha, '') COLLATE NOCASE);
+CREATE INDEX runs_by_sample ON runs(sample);
+CREATE TABLE scenario_metrics (
+    scenario TEXT NOT NULL,
+    metric TEXT NOT NULL,
+    PRIMARY KEY (scenario, metric)
+) WITHOUT ROWID;
+INSERT INTO scenario_metrics (scenario, metric)
+    SELECT DISTINCT s.name, m.name FROM metrics m JOIN scenarios s ON s.id = m.scenario_id;
+CREATE TABLE change_point_states (
+    series_key TEXT PRIMARY KEY,
+    state BLOB NOT NULL
+) WITHOUT ROWID;
+)sql",
     };
     return steps;
 }

@@ -6,11 +6,17 @@
 #include <string>
 #include <vector>
 
+struct sqlite3;
+
 namespace plimsoll {
 
 // 'PLMS': marks a SQLite file as a Plimsoll store (PRAGMA application_id).
 inline constexpr int kStoreApplicationId = 0x504C4D53;
 
 const std::vector<std::string> &storeMigrations();
+
+// After runs were deleted: scenario_metrics forgets the (scenario, metric) names no run has any
+// more. Inside the caller's transaction.
+void forgetVanishedMetricNames(sqlite3 *db);
 
 } // namespace plimsoll

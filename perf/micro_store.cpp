@@ -1,6 +1,7 @@
 // The store at scale: importing 1M trend records through Store::importSource (what every
 // import commits) against a raw loop of prepared SQLite inserts writing the same rows into the
-// same schema, and reading one metric's series back over the 1M records.
+// same schema, reading one metric's series back over the 1M records, and a page of the Library
+// in each of its orders.
 //
 // PLIMSOLL_PERF_DIR names where the stores are written (default: the working directory); the
 // 1M-record store (trend-1m.db) is kept there for the window benchmark.
@@ -164,6 +165,38 @@ void BM_StoreSeriesQuery1M(benchmark::State &state)
     state.counters["points"] = double(points);
 }
 BENCHMARK(BM_StoreSeriesQuery1M)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// A page of the Library (1,000 runs of the 1M) in each order the table sorts by, both ways: the
+// first page and the one after it (keyset paging from its last run). Time per page.
+void BM_LibraryPage1M(benchmark::State &state)
+{
+    const Store store(perfPath("trend-1m.db"));
+    RunPage page;
+    page.order = static_cast<RunPage::Order>(state.range(0));
+    page.descending = state.range(1) != 0;
+    page.limit = 1000;
+    std::size_t rows = 0;
+    for (auto _ : state) {
+        RunPage first = page;
+        const auto runs = store.runs({}, first);
+        RunPage next = page;
+        if (!runs.empty())
+            next.after = runs.back();
+        rows = runs.size() + store.runs({}, next).size();
+    }
+    if (rows != 2 * std::size_t(page.limit))
+        state.SkipWithError("fewer runs than two pages: run BM_StoreImport1M first");
+    state.SetItemsProcessed(int64_t(state.iterations()) * 2);
+    state.SetLabel("per 2 pages");
+}
+BENCHMARK(BM_LibraryPage1M)
+    ->ArgsProduct({{int(RunPage::Order::Time), int(RunPage::Order::RunKey), int(RunPage::Order::Tool),
+                    int(RunPage::Order::Target), int(RunPage::Order::Commit),
+                    int(RunPage::Order::Scenarios), int(RunPage::Order::Sample)},
+                   {0, 1}})
+    ->Iterations(3)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 } // namespace
 

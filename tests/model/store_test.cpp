@@ -208,6 +208,118 @@ TEST_F(StoreTest, OlderSchemaMigratesForwardKeepingData)
     EXPECT_EQ(run->source.uri, "/old");
 }
 
+TEST_F(StoreTest, VersionFiveStoreKeepsItsSeriesAndSortsByScenarioCountAfterMigrating)
+{
+    // A store as version 5 wrote it: three runs, the newest first by id, with 2, 3 and 1
+    // scenarios, each step measuring records_per_s.
+    {
+        sqlite3 *db = nullptr;
+        ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
+        for (size_t i = 0; i < 5; ++i)
+            ASSERT_EQ(sqlite3_exec(db, storeMigrations()[i].c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+        const std::string rows =
+            "PRAGMA user_version=5; PRAGMA application_id=" + std::to_string(kStoreApplicationId) + ";"
+            "INSERT INTO sources (id, uri, format, sha256, importer, importer_version, imported_at) "
+            "VALUES (1,'/old','plimsoll-trend','x','i','1','2026-01-01T00:00:00Z');"
+            "INSERT INTO runs (id, source_id, run_key, timestamp, target, tuning) VALUES "
+            "(1,1,'night-3','2026-01-03T02:00:00Z','korvet','{\"linger.ms\":5}'),"
+            "(2,1,'night-1','2026-01-01T02:00:00Z','korvet','{\"linger.ms\":5}'),"
+            "(3,1,'night-2','2026-01-02T02:00:00Z','korvet','{\"linger.ms\":5}');"
+            "INSERT INTO scenarios (id, run_id, ordinal, name) VALUES "
+            "(1,1,0,'step-1'),(2,1,1,'step-2'),(3,2,0,'step-1'),(4,2,1,'step-2'),(5,2,2,'step-3'),"
+            "(6,3,0,'step-1');"
+            "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES "
+            "(1,0,'records_per_s',300),(3,0,'records_per_s',100),(6,0,'records_per_s',200),"
+            "(2,0,'records_per_s',30),(4,0,'records_per_s',10),(5,0,'records_per_s',1);";
+        ASSERT_EQ(sqlite3_exec(db, rows.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+    }
+    Store store(path());
+    EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
+
+    // The series reads in time order, whatever the ids.
+    const auto series = store.series("step-1", "records_per_s");
+    ASSERT_EQ(series.size(), 3u);
+    EXPECT_EQ(series[0].runKey, "night-1");
+    EXPECT_EQ(series[1].runKey, "night-2");
+    EXPECT_EQ(series[2].runKey, "night-3");
+    EXPECT_EQ(series[2].value, 300);
+    EXPECT_EQ(series[0].tuning["linger.ms"], 5);
+    std::vector<std::string> trend;
+    store.forEachTrendRun("step-2", "records_per_s", [&](TrendRunRow &row) {
+        trend.push_back(row.runKey + "=" + (row.value ? std::to_string(int(*row.value)) : "none"));
+    });
+    EXPECT_EQ(trend, (std::vector<std::string>{"night-1=10", "night-3=30"}));
+    EXPECT_EQ(store.metricNames("step-3"), std::vector<std::string>{"records_per_s"});
+
+    // Each run counts its scenarios, and the Library's page by that count comes in its order.
+    RunPage byScenarios;
+    byScenarios.order = RunPage::Order::Scenarios;
+    byScenarios.descending = true;
+    std::vector<std::string> keys;
+    std::vector<int64_t> counts;
+    for (const RunSummary &r : store.runs({}, byScenarios)) {
+        keys.push_back(r.runKey);
+        counts.push_back(r.scenarioCount);
+    }
+    EXPECT_EQ(keys, (std::vector<std::string>{"night-1", "night-3", "night-2"}));
+    EXPECT_EQ(counts, (std::vector<int64_t>{3, 2, 1}));
+
+    // Runs imported after the migration read along with the migrated ones.
+    RunRecord later = makeRun("night-4", "2026-01-04T02:00:00Z", 400);
+    later.scenarios[0].name = "step-1";
+    store.importSource(makeSource("/new", "s4"), {later});
+    const auto grown = store.series("step-1", "records_per_s");
+    ASSERT_EQ(grown.size(), 4u);
+    EXPECT_EQ(grown.back().runKey, "night-4");
+    EXPECT_EQ(store.runs({}, byScenarios).front().runKey, "night-1");
+    EXPECT_EQ(store.run("night-4")->summary.scenarioCount, 2);
+}
+
+TEST_F(StoreTest, ScenariosStreamedIntoARunAreCounted)
+{
+    Store store(path());
+    auto writer = store.beginSource(makeSource("/stream", "s1"));
+    RunRecord run = makeRun("streamed", "2026-08-11T03:00:00Z", 1);
+    std::vector<ScenarioRecord> rest = {run.scenarios[1]};
+    run.scenarios.pop_back();
+    writer->put(run);
+    rest[0].name = "pipeline/produce/step-4";
+    writer->append("streamed", rest);
+    writer->commit();
+    const auto summary = store.runs().front();
+    EXPECT_EQ(summary.scenarioCount, 2);
+    EXPECT_EQ(store.run("streamed")->record.scenarios.size(), 2u);
+    // The appended scenario reads in the series of its name too.
+    EXPECT_EQ(store.series("pipeline/produce/step-4", "records_per_s").size(), 1u);
+}
+
+TEST_F(StoreTest, MetricNamesFollowTheRunsThatMeasureThem)
+{
+    Store store(path());
+    RunRecord a = makeRun("a", "2026-08-11T03:00:00Z", 1);
+    RunRecord b = makeRun("b", "2026-08-12T03:00:00Z", 2);
+    b.scenarios[0].metrics.push_back({"e2e_p99_s", 0.2}); // only b measured it
+    store.importSource(makeSource("/a", "s1"), {a});
+    store.importSource(makeSource("/b", "s2"), {b});
+    const std::string scenario = "pipeline/produce/step-16";
+    EXPECT_EQ(store.metricNames(scenario),
+              (std::vector<std::string>{"e2e_p99_s", "latency_p99_s", "records_per_s", "shard_cpu_max"}));
+    EXPECT_EQ(store.removeRun("b"), 1);
+    EXPECT_EQ(store.metricNames(scenario),
+              (std::vector<std::string>{"latency_p99_s", "records_per_s", "shard_cpu_max"}));
+
+    // A changed file at the same place: what it no longer measures is no longer offered.
+    RunRecord a2 = makeRun("a", "2026-08-11T03:00:00Z", 1);
+    a2.scenarios[0].metrics = {{"records_per_s", 1}};
+    store.importSource(makeSource("/a", "s1-changed"), {a2});
+    EXPECT_EQ(store.metricNames(scenario), std::vector<std::string>{"records_per_s"});
+    EXPECT_EQ(store.removeSamples(), 0);
+    EXPECT_EQ(store.metricNames("pipeline/produce/step-1"), std::vector<std::string>{"records_per_s"});
+    EXPECT_EQ(store.removeRun("a"), 1);
+    EXPECT_TRUE(store.metricNames(scenario).empty());
+}
+
 TEST_F(StoreTest, NewerSchemaIsRefusedAndLeftUntouched)
 {
     {

@@ -4,9 +4,10 @@
 // (one per target and tuning contract), the runs where the contract changed, and which points
 // the chart draws when there are more than it can show (LTTB keeping the extremes). Plain values.
 //
-// Sized for years of nightly history: the store is read in one pass (Store::forEachRun) and no
-// run is kept whole — a million points cost a few hundred bytes each, and the UI thread only
-// ever touches the drawn selection and the marks.
+// Sized for years of nightly history: the scenario's runs are read in one pass in time order
+// (Store::forEachTrendRun) and no run is kept whole — a million points cost a few hundred bytes
+// each, and the UI thread only ever touches the drawn selection and the marks. Change points are
+// searched for only where runs landed since the last read (ChangePointState, kept in the store).
 
 #include "model/trendchanges.h"
 
@@ -60,6 +61,9 @@ struct AnnotatedSeries
     double minValue = 0, maxValue = 0;  // over every point, SI
     double firstMs = 0, lastMs = 0;
     int samplesLeftOut = 0; // sample runs with the metric, left out beside runs of one's own
+    // Values the change-point search examined in this read; the rest of each series was
+    // examined by an earlier read and kept in the store (the runs before those that landed).
+    std::size_t valuesExamined = 0;
 };
 
 // Past a few points per pixel column a chart only gets slower, not more exact: a longer series
@@ -79,8 +83,8 @@ std::vector<int> marksToDraw(const AnnotatedSeries &series, const std::vector<in
 
 // Opens its own Store on `storePath`: call from a worker thread. The same change points and
 // contract changes as `plimsoll trend changes` finds (TrendHistory, findChanges) for this
-// scenario and metric. When `stopped` turns true (a newer choice made this one stale) it gives
-// up, throwing std::runtime_error.
+// scenario and metric; what it examined is kept in the store for the next read. When `stopped`
+// turns true (a newer choice made this one stale) it gives up, throwing std::runtime_error.
 AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &scenario,
                                const std::string &metric, const ChangePointOptions &options = {},
                                std::size_t maxDrawn = kMaxDrawnTrendPoints,
