@@ -647,8 +647,10 @@ std::vector<RunRecord> Store::recentRunsOf(const std::string &scenario, const st
                     "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
                     "r.tool_version, r.target, r.tuning, r.sample, s.id, ";
     q += kScenarioColumns;
-    q += ", m.name, m.value FROM recent JOIN runs r ON r.id = recent.id "
-         "JOIN scenarios s ON s.run_id = r.id AND s.name = ?1 "
+    // CROSS JOIN keeps the few recent runs outermost: driven by the scenario's name instead, the
+    // planner would walk every run of the scenario (a million) to find them.
+    q += ", m.name, m.value FROM recent CROSS JOIN runs r ON r.id = recent.id "
+         "CROSS JOIN scenarios s ON s.run_id = r.id AND s.name = ?1 "
          "LEFT JOIN metrics m ON m.scenario_id = s.id ORDER BY r.timestamp, r.id, s.ordinal, m.ordinal";
     Statement st(m_db, q);
     st.bindText(1, scenario).bindText(2, target).bindText(3, until);
