@@ -741,4 +741,59 @@ int64_t Store::runCount() const
     return q.int64(0);
 }
 
+std::vector<RunRecord> Store::recentRunsOf(const std::string &scenario, const std::string &target,
+                                           const std::string &until, int64_t limit) const
+{
+    // Driven backwards by the time index from `until`, so the read stops after `limit` runs of
+    // the scenario instead of collecting a long series and sorting it.
+    std::string q = "WITH recent(id) AS (SELECT r.id FROM runs r INDEXED BY runs_by_time "
+                    "WHERE r.timestamp <= ?3 AND IFNULL(r.target, '') = ?2 AND EXISTS "
+                    "(SELECT 1 FROM scenarios c WHERE c.run_id = r.id AND c.name = ?1) "
+                    "ORDER BY r.timestamp DESC, r.id DESC LIMIT ?4) "
+                    "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
+                    "r.tool_version, r.target, r.tuning, r.sample, s.id, ";
+    q += kScenarioColumns;
+    // CROSS JOIN keeps the few recent runs outermost: driven by the scenario's name instead, the
+    // planner would walk every run of the scenario (a million) to find them.
+    q += ", m.name, m.value FROM recent CROSS JOIN runs r ON r.id = recent.id "
+         "CROSS JOIN scenarios s ON s.run_id = r.id AND s.name = ?1 "
+         "LEFT JOIN metrics m ON m.scenario_id = s.id ORDER BY r.timestamp, r.id, s.ordinal, m.ordinal";
+    Statement st(m_db, q);
+    st.bindText(1, scenario).bindText(2, target).bindText(3, until);
+    st.bind(4, std::max<int64_t>(limit, 0));
+    constexpr int kScenarioId = 10, kScenario = 11, kMetric = 28;
+    std::vector<RunRecord> out;
+    int64_t runId = 0, scenarioId = 0;
+    std::optional<std::string> tuningText; // a series mostly keeps its tuning: parse it once
+    nlohmann::json tuning;
+    while (st.step()) {
+        if (const int64_t id = st.int64(0); out.empty() || id != runId) {
+            runId = id;
+            scenarioId = 0;
+            RunRecord &run = out.emplace_back();
+            run.runKey = st.text(1);
+            run.timestamp = st.text(2);
+            run.commit = st.text(3);
+            run.imageDigest = st.text(4);
+            run.tool = st.text(5);
+            run.toolVersion = st.text(6);
+            run.target = st.text(7);
+            if (std::string text = st.text(8); !tuningText || text != *tuningText) {
+                tuning = parseStoredJson(text, nlohmann::json::object());
+                tuningText = std::move(text);
+            }
+            run.tuning = tuning;
+            run.sample = st.int64(9) != 0;
+        }
+        RunRecord &run = out.back();
+        if (const int64_t sid = st.int64(kScenarioId); run.scenarios.empty() || sid != scenarioId) {
+            scenarioId = sid;
+            run.scenarios.push_back(readScenario(st, kScenario));
+        }
+        if (!st.isNull(kMetric))
+            run.scenarios.back().metrics.push_back({st.text(kMetric), st.real(kMetric + 1)});
+    }
+    return out;
+}
+
 } // namespace plimsoll

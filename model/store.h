@@ -232,6 +232,14 @@ public:
     int64_t removeSamples();                        // returns runs removed
     int64_t runCount() const;
 
+    // The recent history of one scenario on one target, what a comparison judges a delta by: the
+    // `limit` newest runs having `scenario`, measured on `target` ("" for none), at or before
+    // `until` (ISO-8601), oldest first (time, then id), each with that one scenario and its
+    // metrics (no per-window series, no environment). Reads about `limit` runs however large the
+    // store is.
+    std::vector<RunRecord> recentRunsOf(const std::string &scenario, const std::string &target,
+                                        const std::string &until, int64_t limit) const;
+
 private:
     void migrate();
     std::string m_path;

@@ -12,6 +12,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -271,6 +272,24 @@ void window()
         false);
     add("window", "Trends series loaded, from the view shown", get("trend_series_load_ms"), "ms", 1000, true, true);
     add("window", "longest UI-thread stall meanwhile", get("longest_ui_stall_ms"), "ms");
+
+    // Each view as a user opens it from the sidebar: the first frame painted with what it read
+    // (opened in under a second) and the longest freeze of the UI thread meanwhile (under 50 ms,
+    // what a user still reads as smooth).
+    const std::pair<const char *, const char *> views[] = {
+        {"library", "Library (from process start)"}, {"trends", "Trends"}, {"compare", "Compare"},
+        {"bench", "Bench"}, {"scaling", "Scaling"}, {"sizing", "Sizing"}, {"placement", "Placement"},
+        {"latency-budget", "Latency budget"}};
+    for (const auto &[key, name] : views) {
+        auto field = [&, key = key](const char *f) -> std::optional<double> {
+            if (!w || !w->contains("views") || !(*w)["views"].contains(key) || !(*w)["views"][key].contains(f))
+                return std::nullopt;
+            const double v = (*w)["views"][key][f].get<double>();
+            return v < 0 ? std::nullopt : std::optional<double>(v);
+        };
+        add("window", std::string(name) + ": first useful frame", field("first_useful_frame_ms"), "ms", 1000, true, true);
+        add("window", std::string(name) + ": longest UI-thread stall", field("longest_ui_stall_ms"), "ms", 50, true, true);
+    }
 }
 
 } // namespace

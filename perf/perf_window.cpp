@@ -2,13 +2,20 @@
 // first frame painted and flushed, not merely begun), the Library's first rows, the Trends view
 // filled from it, the trend chart's redraw with every record of one metric in its series (drawn
 // downsampled: whether the series' minimum and maximum are among the drawn points is checked),
-// and the longest stall of the UI thread meanwhile.
+// and the longest stall of the UI thread meanwhile. Then every other view in turn, as a user
+// opens it from the sidebar: its first useful frame (painted with what it read, not a "Loading"
+// or empty state) from the moment it was chosen, and the longest UI-thread stall meanwhile.
 //
 //   perf_window STORE OUT.json [PNG]   writes one JSON object (rewritten after each milestone,
 //                                      so a view that freezes still leaves what was measured)
 #include "perf/perfdata.h"
 #include "ui/mainwindow.h"
+#include "ui/views/compareview.h"
+#include "ui/views/latencybudgetview.h"
 #include "ui/views/libraryview.h"
+#include "ui/views/placementview.h"
+#include "ui/views/scalingview.h"
+#include "ui/views/sizingview.h"
 #include "ui/views/trendsview.h"
 
 #include <QApplication>
@@ -28,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace {
@@ -55,6 +63,41 @@ public:
         }
         return QObject::eventFilter(watched, event);
     }
+};
+
+// Every frame the window paints: when its first paint event came and when the pass was done
+// (the next time the event loop ran), as FirstPaint sees the first one.
+class FrameLog : public QObject
+{
+public:
+    struct Frame
+    {
+        qint64 startedMs, doneMs;
+    };
+    std::vector<Frame> frames;
+    // The first frame begun at or after `ms`, or none yet.
+    const Frame *firstFrom(qint64 ms) const
+    {
+        for (const Frame &f : frames)
+            if (f.startedMs >= ms)
+                return &f;
+        return nullptr;
+    }
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint && !m_pending) {
+            m_pending = true;
+            const qint64 started = g_clock.elapsed();
+            QTimer::singleShot(0, this, [this, started] {
+                m_pending = false;
+                frames.push_back({started, g_clock.elapsed()});
+            });
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    bool m_pending = false;
 };
 
 // Runs the event loop until `done` or the deadline; false on timeout.
@@ -85,18 +128,22 @@ int main(int argc, char **argv)
     const QString store = QString::fromLocal8Bit(argv[1]);
 
     // The longest gap between ticks of a 10 ms timer on the UI thread: the worst freeze.
-    qint64 lastTick = g_clock.elapsed(), longestStall = 0;
+    // `stallSince` is the same since the last reset, per view opened.
+    qint64 lastTick = g_clock.elapsed(), longestStall = 0, stallSince = 0;
     QTimer ticker;
     QObject::connect(&ticker, &QTimer::timeout, [&] {
         const qint64 now = g_clock.elapsed();
         longestStall = std::max(longestStall, now - lastTick);
+        stallSince = std::max(stallSince, now - lastTick);
         lastTick = now;
     });
     ticker.start(10);
 
     FirstPaint firstPaint;
+    FrameLog frameLog;
     plimsoll::MainWindow window(store);
     window.installEventFilter(&firstPaint);
+    app.installEventFilter(&frameLog); // paints go to the widgets, not the window itself
     qint64 libraryMs = -1, libraryRows = 0, libraryTotal = 0, seriesMs = -1, seriesPoints = 0;
     QObject::connect(window.libraryView(), &plimsoll::LibraryView::runsLoaded, [&](int rows, qint64 total) {
         if (libraryMs < 0) {
@@ -133,6 +180,30 @@ int main(int argc, char **argv)
         if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
             file.write(QJsonDocument(out).toJson(QJsonDocument::Compact) + "\n");
     };
+    // A view's first useful frame: the first frame begun once it had what it read (`readyMs`),
+    // counted from `fromMs`; and the longest UI-thread stall since `stallSince` was reset, a
+    // moment after that frame included (a table sizing its columns is the view's stall too).
+    QJsonObject views;
+    const auto recordView = [&](const QString &key, qint64 fromMs, qint64 readyMs, bool reached) {
+        std::optional<FrameLog::Frame> frame;
+        if (reached)
+            waitUntil(
+                app,
+                [&] {
+                    if (const FrameLog::Frame *f = frameLog.firstFrom(readyMs))
+                        frame = *f;
+                    return frame.has_value();
+                },
+                2000);
+        waitUntil(app, [] { return false; }, 300);
+        QJsonObject v;
+        v[QStringLiteral("ready_ms")] = reached ? double(readyMs - fromMs) : -1.0;
+        v[QStringLiteral("first_useful_frame_ms")] = frame ? double(frame->doneMs - fromMs) : -1.0;
+        v[QStringLiteral("longest_ui_stall_ms")] = double(stallSince);
+        views[key] = v;
+        out[QStringLiteral("views")] = views;
+        save();
+    };
     firstPaint.onFirst = [&] {
         out[QStringLiteral("first_paint_started_ms")] = double(firstPaint.startedMs);
         out[QStringLiteral("first_paint_ms")] = double(firstPaint.ms);
@@ -148,7 +219,11 @@ int main(int argc, char **argv)
     out[QStringLiteral("library_store_runs")] = double(libraryTotal);
     out[QStringLiteral("longest_ui_stall_ms")] = double(longestStall);
     save();
+    // The Library opens with the window: its frame counts from process start.
+    recordView(QStringLiteral("library"), 0, libraryMs, libraryMs >= 0);
     const qint64 trendsShownMs = g_clock.elapsed();
+    stallSince = 0;
+    lastTick = trendsShownMs;
     window.showView(QStringLiteral("trends"));
     // The metric of the generated history (the view opens on the first in name order).
     const QString metric = QString::fromLatin1(plimsoll::perf::kPerfMetric);
@@ -169,6 +244,7 @@ int main(int argc, char **argv)
     out[QStringLiteral("trend_metrics_loaded_ms")] = sinceShown(metricsMs);
     out[QStringLiteral("trend_series_load_ms")] = sinceShown(seriesMs);
     out[QStringLiteral("trend_points")] = double(seriesPoints);
+    recordView(QStringLiteral("trends"), trendsShownMs, seriesMs, seriesShown);
     out[QStringLiteral("trend_points_drawn")] = double(trends->drawnIndexes().size());
     // Downsampling must not hide what a user looks for: the series' lowest and highest values are
     // among the drawn points (each a value of a run, so the first index reaching it counts).
@@ -246,6 +322,42 @@ int main(int argc, char **argv)
             fullRedraws.push_back(double(t.nsecsElapsed()) / 1e6);
         }
         out[QStringLiteral("trend_redraw_every_point_ms")] = median(fullRedraws);
+    }
+    // Every other view in turn, from the click in the sidebar until it shows what it read. A view
+    // that reads nothing is useful at its first frame.
+    const auto connectReady = [](plimsoll::StoreView *view, const std::function<void()> &ready) {
+        using namespace plimsoll;
+        if (auto *v = qobject_cast<CompareView *>(view))
+            return QObject::connect(v, &CompareView::comparisonReady, ready);
+        if (auto *v = qobject_cast<ScalingView *>(view))
+            return QObject::connect(v, &ScalingView::runsLoaded, ready);
+        if (auto *v = qobject_cast<SizingView *>(view))
+            return QObject::connect(v, &SizingView::modelsLoaded, ready);
+        if (auto *v = qobject_cast<PlacementView *>(view))
+            return QObject::connect(v, &PlacementView::measuredLoaded, ready);
+        if (auto *v = qobject_cast<LatencyBudgetView *>(view))
+            return QObject::connect(v, &LatencyBudgetView::pointsLoaded, ready);
+        return QMetaObject::Connection();
+    };
+    for (plimsoll::StoreView *view : window.views()) {
+        const QString key = view->key();
+        if (key == QLatin1String("library") || key == QLatin1String("trends"))
+            continue;
+        qint64 readyMs = -1;
+        const QMetaObject::Connection c = connectReady(view, [&] {
+            if (readyMs < 0)
+                readyMs = g_clock.elapsed();
+        });
+        const qint64 shownMs = g_clock.elapsed();
+        stallSince = 0;
+        lastTick = shownMs;
+        window.showView(key);
+        if (!c)
+            readyMs = shownMs;
+        const bool reached = waitUntil(app, [&] { return readyMs >= 0; }, waitMs);
+        ok = ok && reached;
+        recordView(key, shownMs, readyMs, reached);
+        QObject::disconnect(c);
     }
     out[QStringLiteral("ok")] = ok;
     save();

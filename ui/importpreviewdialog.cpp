@@ -1,6 +1,7 @@
 #include "ui/importpreviewdialog.h"
 
 #include "model/store.h"
+#include "ui/backgroundpool.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -169,7 +170,8 @@ ImportPreviewDialog::ImportPreviewDialog(const QString &storePath, const QString
         }
         showPreview();
     });
-    m_watcher.setFuture(QtConcurrent::run(dryRun, storePath.toStdString(), sources, insecure));
+    // On the window's own pool, never the global one painting needs (ui/backgroundpool.h).
+    m_watcher.setFuture(QtConcurrent::run(backgroundPool(), dryRun, storePath.toStdString(), sources, insecure));
 }
 
 ImportPreviewDialog::~ImportPreviewDialog()

@@ -4,6 +4,7 @@
 #include "importers/samples.h"
 #include "importers/scrapepair.h"
 #include "model/store.h"
+#include "ui/backgroundpool.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -228,7 +229,10 @@ void StoreWriter::startNext()
                              watcher->progressMaximum() - watcher->progressMinimum());
     });
     connect(m_watcher, &QFutureWatcherBase::finished, this, &StoreWriter::finishCurrent);
+    // On the window's own pool: an import of a large file or a slow URL on Qt's global pool would
+    // hold the threads the raster engine paints with (ui/backgroundpool.h).
     m_watcher->setFuture(QtConcurrent::run(
+        backgroundPool(),
         [](QPromise<Outcome> &promise, const Job &work) {
             Outcome outcome;
             try {

@@ -3,9 +3,10 @@
 // sample install), imports of files, installing and removing the sample runs, removing runs.
 //
 // Threading contract: call from the UI thread; signals are emitted on the UI thread. Each
-// write runs on the global thread pool with a Store of its own opened on the path, and the
-// writes run one after another (queued), so two of them never contend for SQLite's write lock
-// and the first open — which migrates a new file — finishes before anything reads.
+// write runs on the window's own pool (backgroundPool(), never Qt's global one, which painting
+// needs) with a Store of its own opened on the path, and the writes run one after another
+// (queued), so two of them never contend for SQLite's write lock and the first open — which
+// migrates a new file — finishes before anything reads.
 
 #include <QFutureWatcher>
 #include <QObject>

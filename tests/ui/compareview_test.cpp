@@ -1,10 +1,12 @@
 // Compare and Trends over a real store: verdict rows, the incompatible section with its keys,
 // change points marked on the chart, a chosen baseline. Screenshots go to PLIMSOLL_ARTIFACT_DIR.
+#include "model/comparisonhistory.h"
 #include "model/runcomparison.h"
 #include "model/store.h"
 #include "model/trendhistory.h"
 #include "ui/formatting.h"
 #include "ui/models/comparisontablemodel.h"
+#include "ui/models/runpickerlistmodel.h"
 #include "ui/models/trendchangestablemodel.h"
 #include "ui/views/compareview.h"
 #include "ui/views/trendsview.h"
@@ -16,6 +18,9 @@
 #include <QAbstractItemModelTester>
 #include <QChart>
 #include <QChartView>
+#include <QCompleter>
+#include <QLineEdit>
+#include <QListView>
 #include <QPushButton>
 #include <QLabel>
 #include <QComboBox>
@@ -130,7 +135,186 @@ QString verdictOf(const QTableView *table, const QString &metric)
     return {};
 }
 
+// Runs of another scenario, older than the nightlies: "soak-000" (2026-06-01) onwards, an hour
+// apart, each with a throughput of its own.
+std::vector<RunRecord> soakRuns(int count)
+{
+    std::vector<RunRecord> runs;
+    const QDateTime first(QDate(2026, 6, 1), QTime(0, 0), Qt::UTC);
+    for (int i = 0; i < count; ++i) {
+        RunRecord r = nightlyRun(1, "50a4" + std::to_string(i), 300000 + 10 * i);
+        r.runKey = QStringLiteral("soak-%1").arg(i, 3, 10, QLatin1Char('0')).toStdString();
+        r.timestamp = first.addSecs(3600 * i).toString(Qt::ISODate).toStdString();
+        r.scenarios[0].name = "soak/offload/consume";
+        runs.push_back(r);
+    }
+    return runs;
+}
+
+// What the search finds, as the completer lists it: run keys, newest first.
+QStringList foundKeys(const QCompleter *completer)
+{
+    QStringList keys;
+    const QAbstractItemModel *m = completer->completionModel();
+    for (int r = 0; r < m->rowCount(); ++r)
+        keys << m->index(r, 0).data(RunPickerListModel::RunKeyRole).toString();
+    return keys;
+}
+
+// Types `text` into a picker's search field as a user does and waits for what the store found.
+bool typeSearch(CompareView &view, QLineEdit *field, const QString &text)
+{
+    QSignalSpy found(&view, &CompareView::searchFinished);
+    QApplication::setActiveWindow(&view);
+    field->setFocus();
+    field->clear();
+    QTest::keyClicks(field, text);
+    return found.wait(5000);
+}
+
 } // namespace
+
+// Typing part of a run's key or of one of its scenarios' names lists the matching runs of the
+// store, newest first; picking one compares it.
+TEST_F(CompareViewTest, PickerFindsARunByPartOfItsKeyOrScenario)
+{
+    Store(m_storePath.toStdString())
+        .importSource({"test:soak", "plimsoll-trend", "sha-soak", "test", "1", "2026-10-01T00:00:00Z", false},
+                      soakRuns(3));
+    CompareView view(m_storePath);
+    QAbstractItemModelTester runs(view.runList(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QAbstractItemModelTester found(view.baselineCompleter()->model(),
+                                   QAbstractItemModelTester::FailureReportingMode::Fatal);
+    view.resize(1100, 640);
+    view.show();
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.comparison().current.runKey == "nightly-2026-09-30"; }));
+
+    ASSERT_TRUE(typeSearch(view, view.currentSearch(), "09-2"));
+    EXPECT_EQ(foundKeys(view.currentCompleter()),
+              QStringList({"nightly-2026-09-29", "nightly-2026-09-28", "nightly-2026-09-27", "nightly-2026-09-26",
+                           "nightly-2026-09-25", "nightly-2026-09-24", "nightly-2026-09-23", "nightly-2026-09-22",
+                           "nightly-2026-09-21", "nightly-2026-09-20"}));
+
+    // By scenario, without case: only the soak runs have "Offload".
+    ASSERT_TRUE(typeSearch(view, view.baselineSearch(), "Offload"));
+    EXPECT_EQ(foundKeys(view.baselineCompleter()), QStringList({"soak-002", "soak-001", "soak-000"}));
+    QAbstractItemView *popup = view.baselineCompleter()->popup();
+    ASSERT_TRUE(waitUntil([&] { return popup->isVisible(); }));
+    const QModelIndex second = popup->model()->index(1, 0);
+    EXPECT_TRUE(second.data().toString().startsWith("soak-001  (")) << second.data().toString().toStdString();
+    QTest::mouseClick(popup->viewport(), Qt::LeftButton, {}, popup->visualRect(second).center());
+
+    ASSERT_TRUE(waitUntil([&] { return view.comparison().baseline.runKey == "soak-001"; }));
+    EXPECT_EQ(view.baselineCombo()->currentData(RunPickerListModel::RunKeyRole).toString(), "soak-001");
+    EXPECT_EQ(view.baselineSearch()->text(), "soak-001");
+    EXPECT_EQ(view.comparison().current.runKey, "nightly-2026-09-30");
+    EXPECT_EQ(view.comparison().onlyInBaseline, std::vector<std::string>{"soak/offload/consume"});
+
+    // Nothing matches: nothing listed, the comparison stays.
+    ASSERT_TRUE(typeSearch(view, view.baselineSearch(), "no-such-run"));
+    EXPECT_TRUE(foundKeys(view.baselineCompleter()).isEmpty());
+    EXPECT_EQ(view.comparison().baseline.runKey, "soak-001");
+}
+
+// A store of more runs than a page: the pickers list the newest page, the next as the list is
+// scrolled to its end, and a run far beyond them is found, listed in its place and compared.
+TEST_F(CompareViewTest, PickersListThePagesReadAndFindRunsBeyondThem)
+{
+    const int soak = 2 * CompareView::kPageRuns + 20;
+    Store(m_storePath.toStdString())
+        .importSource({"test:soak", "plimsoll-trend", "sha-soak", "test", "1", "2026-10-01T00:00:00Z", false},
+                      soakRuns(soak));
+    CompareView view(m_storePath);
+    view.resize(1100, 640);
+    view.show();
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.comparison().current.runKey == "nightly-2026-09-30"; }));
+    QComboBox *combo = view.baselineCombo();
+    EXPECT_EQ(combo->count(), CompareView::kPageRuns);
+    EXPECT_EQ(combo->itemData(0, RunPickerListModel::RunKeyRole).toString(), "nightly-2026-09-30");
+
+    // What the list's view asks for when scrolled to its end.
+    ASSERT_TRUE(view.runList()->canFetchMore({}));
+    view.runList()->fetchMore({});
+    ASSERT_TRUE(waitUntil([&] { return combo->count() == 2 * CompareView::kPageRuns; })) << combo->count();
+    // Newest first across the pages: the soak runs follow the nightlies an hour apart.
+    for (int i = 1; i < combo->count(); ++i)
+        ASSERT_GT(view.runList()->runAt(i - 1).timestamp, view.runList()->runAt(i).timestamp) << i;
+
+    ASSERT_TRUE(typeSearch(view, view.baselineSearch(), "soak-000"));
+    ASSERT_EQ(foundKeys(view.baselineCompleter()), QStringList{"soak-000"});
+    QAbstractItemView *popup = view.baselineCompleter()->popup();
+    ASSERT_TRUE(waitUntil([&] { return popup->isVisible(); }));
+    QTest::mouseClick(popup->viewport(), Qt::LeftButton, {},
+                      popup->visualRect(popup->model()->index(0, 0)).center());
+    ASSERT_TRUE(waitUntil([&] { return view.comparison().baseline.runKey == "soak-000"; }));
+    // Listed last (the oldest run), the pages still continuing where they stopped.
+    EXPECT_EQ(combo->count(), 2 * CompareView::kPageRuns + 1);
+    EXPECT_EQ(combo->currentIndex(), combo->count() - 1);
+    ASSERT_TRUE(view.runList()->canFetchMore({}));
+    view.runList()->fetchMore({});
+    ASSERT_TRUE(waitUntil([&] { return view.runList()->isComplete(); }));
+    EXPECT_EQ(combo->count(), 30 + soak);
+    EXPECT_EQ(combo->currentData(RunPickerListModel::RunKeyRole).toString(), "soak-000");
+
+    // Asked for by key (another view's "compare with…"), a run not listed yet is read and chosen.
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return combo->count() == CompareView::kPageRuns + 1; })) << combo->count();
+    view.setRuns("soak-005", "soak-006");
+    ASSERT_TRUE(waitUntil([&] {
+        return view.comparison().baseline.runKey == "soak-005" && view.comparison().current.runKey == "soak-006";
+    }));
+}
+
+// Comparing reads the two runs and the recent runs of their scenarios only: another scenario's
+// runs stay unread, and the comparison is the one the whole history gives.
+TEST_F(CompareViewTest, ComparingReadsOnlyTheChosenRunsSeries)
+{
+    Store store(m_storePath.toStdString());
+    store.importSource({"test:soak", "plimsoll-trend", "sha-soak", "test", "1", "2026-10-01T00:00:00Z", false},
+                       soakRuns(300));
+    const TrendHistory whole = TrendHistory::load(store);
+    ASSERT_EQ(whole.runs().size(), 330u);
+    const std::vector<std::pair<std::string, std::string>> pairs = {
+        {"nightly-2026-09-28", "nightly-2026-09-29"},
+        {"nightly-2026-09-20", "nightly-2026-09-21"},
+        {"nightly-2026-09-29", "nightly-2026-09-30"},
+        {"nightly-2026-09-05", "nightly-2026-09-25"}};
+    for (const auto &[b, c] : pairs) {
+        SCOPED_TRACE(b + " vs " + c);
+        const TrendHistory read = comparisonHistory(store, b, c);
+        // Every nightly up to the current run, each with its nightly scenario only.
+        const int day = std::stoi(c.substr(c.size() - 2));
+        ASSERT_EQ(read.runs().size(), size_t(day));
+        for (const RunRecord &r : read.runs()) {
+            EXPECT_EQ(r.runKey.rfind("nightly-", 0), 0u) << r.runKey;
+            EXPECT_LE(r.timestamp, read.findRun(c)->timestamp);
+            ASSERT_EQ(r.scenarios.size(), 1u);
+        }
+        const RunComparison expected = compareRuns(whole, b, c, {});
+        const RunComparison got = compareRuns(read, b, c, {});
+        ASSERT_EQ(got.scenarios.size(), expected.scenarios.size());
+        EXPECT_EQ(got.tested, expected.tested);
+        for (size_t s = 0; s < got.scenarios.size(); ++s) {
+            ASSERT_EQ(got.scenarios[s].metrics.size(), expected.scenarios[s].metrics.size());
+            EXPECT_EQ(got.scenarios[s].compatible, expected.scenarios[s].compatible);
+            for (size_t m = 0; m < got.scenarios[s].metrics.size(); ++m) {
+                const MetricComparison &g = got.scenarios[s].metrics[m], &e = expected.scenarios[s].metrics[m];
+                EXPECT_EQ(g.metric, e.metric);
+                EXPECT_EQ(g.verdict, e.verdict) << g.metric;
+                EXPECT_EQ(g.historyPoints, e.historyPoints) << g.metric;
+                EXPECT_DOUBLE_EQ(g.noiseBand, e.noiseBand) << g.metric;
+                EXPECT_EQ(g.adjustedPValue, e.adjustedPValue) << g.metric;
+            }
+        }
+    }
+    // However long the series, at most the newest runs of it before the current one are read.
+    const TrendHistory bounded = comparisonHistory(store, "nightly-2026-09-28", "nightly-2026-09-29", 5);
+    EXPECT_EQ(bounded.runs().size(), 5u);
+    EXPECT_EQ(bounded.runs().front().runKey, "nightly-2026-09-25");
+    EXPECT_THROW(comparisonHistory(store, "nightly-2026-09-28", "no-such-run"), std::invalid_argument);
+}
 
 TEST_F(CompareViewTest, VerdictRowsAndIncompatibleKeys)
 {

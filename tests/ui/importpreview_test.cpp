@@ -2,9 +2,11 @@
 // commits only the readable ones.
 #include "importers/samples.h"
 #include "model/store.h"
+#include "ui/backgroundpool.h"
 #include "ui/importpreviewdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/messagebanner.h"
+#include "ui/storewriter.h"
 #include "ui/models/runstablemodel.h"
 #include "ui/views/libraryview.h"
 #include "uitestsupport.h"
@@ -20,7 +22,14 @@
 #include <QSettings>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QSignalSpy>
 #include <QThreadPool>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace plimsoll;
 using plimsoll::test::waitUntil;
@@ -65,6 +74,44 @@ int64_t runCount(const QString &path)
     Store store(path.toStdString());
     return store.runCount();
 }
+
+// An HTTP server on loopback that never answers: a connection waits in its backlog (the kernel
+// completes it; nobody accepts), so a fetch of its URL hangs until the server closes, and a
+// request has reached it when the listening socket turns readable.
+class SilentServer
+{
+public:
+    SilentServer()
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof addr;
+        EXPECT_EQ(::bind(m_fd, reinterpret_cast<sockaddr *>(&addr), len), 0);
+        EXPECT_EQ(::listen(m_fd, 4), 0);
+        EXPECT_EQ(::getsockname(m_fd, reinterpret_cast<sockaddr *>(&addr), &len), 0);
+        m_port = ntohs(addr.sin_port);
+    }
+    ~SilentServer() { close(); }
+    QString url() const { return QStringLiteral("http://127.0.0.1:%1/runs.jsonl").arg(m_port); }
+    bool requested() const
+    {
+        pollfd p{m_fd, POLLIN, 0};
+        return m_fd >= 0 && ::poll(&p, 1, 0) > 0;
+    }
+    // Resets every waiting connection: the fetch fails at once.
+    void close()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = -1;
+    }
+
+private:
+    int m_fd = -1;
+    int m_port = 0;
+};
 
 } // namespace
 
@@ -191,4 +238,48 @@ TEST(ImportPreview, TwoScrapesChosenTogetherAreOfferedAsOneInterval)
     EXPECT_DOUBLE_EQ(*w.metric("prom.korvet_records_produced_total.rate_per_s"), 400000.0 / 20);
     // 100 requests in the interval, 80 <= 10 ms, 20 in (10, 100] ms: p99 at rank 99 is 19 of 20.
     EXPECT_DOUBLE_EQ(*w.metric("latency_p99_s"), 0.01 + 0.09 * (19.0 / 20));
+}
+
+// A preview or an import waiting on a slow URL waits on the window's own pool: Qt's global pool,
+// whose threads the raster engine paints large areas with, stays free, so the window keeps
+// painting while it waits.
+TEST(ImportPreview, ASlowUrlLeavesQtsGlobalPoolToPainting)
+{
+    QTemporaryDir dir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath("settings"));
+    const QString storePath = dir.filePath("store.db");
+    MainWindow window(storePath);
+    window.show();
+    window.start(false);
+    ASSERT_TRUE(waitUntil([&] { return !window.storeWriter()->isBusy(); }));
+
+    SilentServer preview;
+    ImportPreviewDialog *dialog = nullptr;
+    QObject::connect(&window, &MainWindow::importPreviewOpened, [&](ImportPreviewDialog *d) { dialog = d; });
+    window.previewAndImport({preview.url()});
+    ASSERT_NE(dialog, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return preview.requested(); }));
+    EXPECT_FALSE(dialog->previewReady());
+    EXPECT_EQ(QThreadPool::globalInstance()->activeThreadCount(), 0);
+    EXPECT_GE(backgroundPool()->activeThreadCount(), 1);
+    EXPECT_FALSE(window.grab().isNull());
+    preview.close();
+    ASSERT_TRUE(waitUntil([&] { return dialog->previewReady(); }));
+    EXPECT_TRUE(dialog->importableSources().isEmpty());
+    dialog->reject();
+
+    SilentServer import;
+    QSignalSpy finished(window.storeWriter(), &StoreWriter::importFinished);
+    QSignalSpy failed(window.storeWriter(), &StoreWriter::writeFailed);
+    window.storeWriter()->importFiles({import.url()});
+    ASSERT_TRUE(waitUntil([&] { return import.requested(); }));
+    EXPECT_TRUE(window.storeWriter()->isBusy());
+    EXPECT_EQ(QThreadPool::globalInstance()->activeThreadCount(), 0);
+    EXPECT_GE(backgroundPool()->activeThreadCount(), 1);
+    import.close();
+    ASSERT_TRUE(waitUntil([&] { return finished.count() + failed.count() > 0; }));
+    if (finished.count() > 0) {
+        EXPECT_TRUE(finished.front().front().value<ImportBatchSummary>().failed());
+    }
+    backgroundPool()->waitForDone();
 }

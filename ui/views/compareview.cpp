@@ -1,20 +1,25 @@
 #include "ui/views/compareview.h"
 
-#include "model/trendhistory.h"
+#include "model/comparisonhistory.h"
 #include "ui/formatting.h"
 #include "ui/latesttask.h"
 #include "ui/models/comparisontablemodel.h"
+#include "ui/models/runpickerlistmodel.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
+#include <QCompleter>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace plimsoll {
@@ -57,6 +62,9 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
 {
     setObjectName(QStringLiteral("compareView"));
     m_runLoader = new LatestTask(this);
+    m_pageLoader = new LatestTask(this);
+    m_locator = new LatestTask(this);
+    m_runs = new RunPickerListModel(this);
     m_comparer = new LatestTask(this);
     m_policyWriter = new LatestTask(this);
     m_deltas = new ComparisonTableModel(this);
@@ -67,25 +75,30 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
     m_currentCombo = new QComboBox(this);
     m_currentCombo->setObjectName(QStringLiteral("currentCombo"));
     for (QComboBox *c : {m_baselineCombo, m_currentCombo}) {
+        c->setModel(m_runs);
         c->setMinimumContentsLength(22);
         c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     }
+    connect(m_runs, &RunPickerListModel::moreRequested, this, &CompareView::loadMoreRuns);
+    setUpSearch(m_baseline, m_baselineCombo, QStringLiteral("baselineSearch"));
+    setUpSearch(m_current, m_currentCombo, QStringLiteral("currentSearch"));
     m_baselineIdentity = identityLabel(QStringLiteral("baselineIdentity"));
     m_currentIdentity = identityLabel(QStringLiteral("currentIdentity"));
 
     auto *sides = new QHBoxLayout;
-    auto addSide = [&](const QString &title, QComboBox *combo, QLabel *identity) {
+    auto addSide = [&](const QString &title, const Search &side, QLabel *identity) {
         auto *box = new QVBoxLayout;
         auto *row = new QHBoxLayout;
         row->addWidget(new QLabel(title, this));
-        row->addWidget(combo, 1);
+        row->addWidget(side.combo, 1);
         box->addLayout(row);
+        box->addWidget(side.search);
         box->addWidget(identity);
         sides->addLayout(box, 1);
     };
-    addSide(tr("Baseline"), m_baselineCombo, m_baselineIdentity);
+    addSide(tr("Baseline"), m_baseline, m_baselineIdentity);
     sides->addSpacing(16);
-    addSide(tr("Current"), m_currentCombo, m_currentIdentity);
+    addSide(tr("Current"), m_current, m_currentIdentity);
 
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("compareSummary"));
@@ -132,8 +145,6 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
     layout->addWidget(m_summary);
     layout->addWidget(splitter, 1);
 
-    connect(m_baselineCombo, &QComboBox::currentIndexChanged, this, &CompareView::compare);
-    connect(m_currentCombo, &QComboBox::currentIndexChanged, this, &CompareView::compare);
     connect(m_incompatibleTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { m_leaveOut->setEnabled(m_incompatibleTable->selectionModel()->hasSelection()); });
     connect(m_leaveOut, &QPushButton::clicked, this, &CompareView::leaveKeyOut);
@@ -157,32 +168,128 @@ QLabel *CompareView::identityLabel(const QString &name)
     return label;
 }
 
+void CompareView::setUpSearch(Search &side, QComboBox *combo, const QString &name)
+{
+    side.combo = combo;
+    side.search = new QLineEdit(this);
+    side.search->setObjectName(name);
+    side.search->setPlaceholderText(tr("Find a run by key, scenario, commit, tool or target"));
+    side.search->setClearButtonEnabled(true);
+    side.results = new RunPickerListModel(this);
+    // The store does the matching (any part of the text, without case); the completer shows
+    // what it found as it is and puts the chosen run's key in the field.
+    side.completer = new QCompleter(side.results, this);
+    side.completer->setCompletionMode(QCompleter::UnfilteredPopupCompletion);
+    side.completer->setCompletionRole(RunPickerListModel::RunKeyRole);
+    side.completer->setMaxVisibleItems(12);
+    side.search->setCompleter(side.completer);
+    // A search per pause in typing, not per key: each one reads the store.
+    side.debounce = new QTimer(this);
+    side.debounce->setSingleShot(true);
+    side.debounce->setInterval(150);
+    side.task = new LatestTask(this);
+    Search *s = &side;
+    connect(side.search, &QLineEdit::textEdited, side.debounce, qOverload<>(&QTimer::start));
+    connect(side.debounce, &QTimer::timeout, this, [this, s] { search(*s); });
+    connect(side.completer, qOverload<const QModelIndex &>(&QCompleter::activated), this,
+            [this, s](const QModelIndex &index) {
+                chooseFound(*s, index.data(RunPickerListModel::RunKeyRole).toString());
+            });
+    // A run picked in the list is the user's choice from now on, not the one asked for before.
+    connect(combo, &QComboBox::activated, this, [this, s] {
+        (s == &m_baseline ? m_wantedBaseline : m_wantedCurrent).clear();
+    });
+    connect(combo, &QComboBox::currentIndexChanged, this, [this] { compare(); });
+}
+
+void CompareView::search(Search &side)
+{
+    const QString text = side.search->text().trimmed();
+    if (text.isEmpty()) {
+        side.task->cancel();
+        side.results->setResults({}, true);
+        return;
+    }
+    Search *s = &side;
+    side.task->start(
+        [path = storePath().toStdString(), text = text.toStdString()] {
+            RunFilter filter;
+            filter.textContains = text;
+            RunPage page;
+            page.descending = true; // the newest matches first
+            page.limit = kSearchRuns;
+            return Store(path).runs(filter, page);
+        },
+        [this, s](const std::vector<RunSummary> &found) {
+            s->results->setResults(found, true);
+            if (s->search->hasFocus() && !found.empty())
+                s->completer->complete();
+            emit searchFinished(static_cast<int>(found.size()));
+        },
+        [this](const QString &error) { emit loadFailed(error); });
+}
+
+void CompareView::chooseFound(Search &side, const QString &runKey)
+{
+    const int found = side.results->rowOfKey(runKey);
+    if (found < 0)
+        return;
+    (&side == &m_baseline ? m_wantedBaseline : m_wantedCurrent).clear();
+    // Listed where it belongs in time, although its page was not read.
+    const int row = m_runs->insertRun(side.results->runAt(found));
+    side.combo->setCurrentIndex(row);
+}
+
 void CompareView::reload()
 {
+    // Whatever the store holds now, the pair is compared again.
+    m_comparedBaseline.clear();
+    m_comparedCurrent.clear();
+    m_pageLoader->cancel();
     const std::string path = storePath().toStdString();
     m_runLoader->start(
-        [path] { return Store(path).runs(); },
+        [path] {
+            RunPage page;
+            page.descending = true; // newest first: the usual question is about last night
+            page.limit = kPageRuns;
+            return Store(path).runs({}, page);
+        },
         [this](const std::vector<RunSummary> &runs) {
-            const QString base = m_wantedBaseline.isEmpty() ? m_baselineCombo->currentData().toString()
-                                                            : m_wantedBaseline;
-            const QString cur = m_wantedCurrent.isEmpty() ? m_currentCombo->currentData().toString()
-                                                          : m_wantedCurrent;
-            for (QComboBox *c : {m_baselineCombo, m_currentCombo}) {
-                const QSignalBlocker block(c);
-                c->clear();
-                // Newest first: the usual question is about last night.
-                for (auto r = runs.rbegin(); r != runs.rend(); ++r)
-                    c->addItem(QStringLiteral("%1  (%2)").arg(QString::fromStdString(r->runKey),
-                                                               displayTimestamp(r->timestamp)),
-                               QString::fromStdString(r->runKey));
+            const QString base = m_wantedBaseline.isEmpty()
+                                     ? m_baselineCombo->currentData(RunPickerListModel::RunKeyRole).toString()
+                                     : m_wantedBaseline;
+            const QString cur = m_wantedCurrent.isEmpty()
+                                    ? m_currentCombo->currentData(RunPickerListModel::RunKeyRole).toString()
+                                    : m_wantedCurrent;
+            {
+                const QSignalBlocker blockBase(m_baselineCombo);
+                const QSignalBlocker blockCur(m_currentCombo);
+                m_runs->setResults(runs, runs.size() < static_cast<size_t>(kPageRuns));
             }
-            // Default: the newest run against the one before it.
-            const int b = m_baselineCombo->findData(base);
-            const int c = m_currentCombo->findData(cur);
-            m_baselineCombo->setCurrentIndex(b >= 0 ? b : std::min(1, m_baselineCombo->count() - 1));
-            m_currentCombo->setCurrentIndex(c >= 0 ? c : (m_currentCombo->count() > 0 ? 0 : -1));
-            emit runsLoaded(static_cast<int>(runs.size()));
-            compare();
+            emit runsLoaded(m_runs->rowCount());
+            m_wantedBaseline = base;
+            m_wantedCurrent = cur;
+            selectWanted();
+        },
+        [this](const QString &error) { emit loadFailed(error); });
+}
+
+void CompareView::loadMoreRuns()
+{
+    const std::optional<RunSummary> after = m_runs->cursor();
+    if (!after)
+        return;
+    m_pageLoader->start(
+        [path = storePath().toStdString(), after = *after] {
+            RunPage page;
+            page.descending = true;
+            page.after = after;
+            page.limit = kPageRuns;
+            return Store(path).runs({}, page);
+        },
+        [this](const std::vector<RunSummary> &runs) {
+            m_runs->appendResults(runs, runs.size() < static_cast<size_t>(kPageRuns));
+            emit runsLoaded(m_runs->rowCount());
         },
         [this](const QString &error) { emit loadFailed(error); });
 }
@@ -191,36 +298,81 @@ void CompareView::setRuns(const QString &baselineKey, const QString &currentKey)
 {
     m_wantedBaseline = baselineKey;
     m_wantedCurrent = currentKey;
-    const int b = m_baselineCombo->findData(baselineKey);
-    const int c = m_currentCombo->findData(currentKey);
-    if (b < 0 || c < 0)
-        return; // applied when the run list arrives
-    {
-        const QSignalBlocker block(m_baselineCombo);
-        m_baselineCombo->setCurrentIndex(b);
+    if (!m_runLoader->isRunning()) // else applied when the run list arrives
+        selectWanted();
+}
+
+void CompareView::selectWanted()
+{
+    const QString base = m_wantedBaseline;
+    const QString cur = m_wantedCurrent;
+    const bool missing = (!base.isEmpty() && m_runs->rowOfKey(base) < 0) ||
+                         (!cur.isEmpty() && m_runs->rowOfKey(cur) < 0);
+    if (!missing) {
+        selectRows(m_runs->rowOfKey(base), m_runs->rowOfKey(cur));
+        return;
     }
-    m_currentCombo->setCurrentIndex(c);
+    // A run beyond the pages read: its summary is read and listed in its place.
+    m_locator->start(
+        [path = storePath().toStdString(), keys = std::vector<std::string>{base.toStdString(), cur.toStdString()}] {
+            const Store store(path);
+            std::vector<RunSummary> found;
+            for (const std::string &key : keys)
+                if (const auto detail = key.empty() ? std::nullopt : store.run(key))
+                    found.push_back(detail->summary);
+            return found;
+        },
+        [this, base, cur](const std::vector<RunSummary> &found) {
+            {
+                const QSignalBlocker blockBase(m_baselineCombo);
+                const QSignalBlocker blockCur(m_currentCombo);
+                for (const RunSummary &run : found)
+                    m_runs->insertRun(run);
+            }
+            selectRows(m_runs->rowOfKey(base), m_runs->rowOfKey(cur));
+        },
+        [this](const QString &error) { emit loadFailed(error); });
+}
+
+void CompareView::selectRows(int baselineRow, int currentRow)
+{
+    // Default: the newest run against the one before it.
+    const int count = m_runs->rowCount();
+    {
+        const QSignalBlocker blockBase(m_baselineCombo);
+        const QSignalBlocker blockCur(m_currentCombo);
+        m_baselineCombo->setCurrentIndex(baselineRow >= 0 ? baselineRow : std::min(1, count - 1));
+        m_currentCombo->setCurrentIndex(currentRow >= 0 ? currentRow : (count > 0 ? 0 : -1));
+    }
     compare();
 }
 
-void CompareView::compare()
+void CompareView::compare(bool again)
 {
-    const QString base = m_baselineCombo->currentData().toString();
-    const QString cur = m_currentCombo->currentData().toString();
+    const QString base = m_baselineCombo->currentData(RunPickerListModel::RunKeyRole).toString();
+    const QString cur = m_currentCombo->currentData(RunPickerListModel::RunKeyRole).toString();
     if (base.isEmpty() || cur.isEmpty()) {
         m_comparer->cancel();
+        m_comparedBaseline.clear();
+        m_comparedCurrent.clear();
         showComparison({});
         return;
     }
+    if (!again && base == m_comparedBaseline && cur == m_comparedCurrent)
+        return; // the same pair, moved in the list by a run listed above it
+    m_comparedBaseline = base;
+    m_comparedCurrent = cur;
     m_summary->setText(tr("Comparing…"));
     const std::string path = storePath().toStdString();
     m_comparer->start(
         [path, b = base.toStdString(), c = cur.toStdString()] {
-            const TrendHistory history = TrendHistory::load(Store(path));
-            return compareRuns(history, b, c, ContractPolicies::load(path));
+            const Store store(path);
+            return compareRuns(comparisonHistory(store, b, c), b, c, ContractPolicies::load(path));
         },
         [this](const RunComparison &r) { showComparison(r); },
         [this](const QString &error) {
+            m_comparedBaseline.clear();
+            m_comparedCurrent.clear();
             m_summary->setText(tr("Could not compare: %1").arg(error));
             emit loadFailed(error);
         });
@@ -313,7 +465,7 @@ void CompareView::writePolicy(const std::string &scenario, const std::string &ke
             } else {
                 m_undoBar->hide();
             }
-            compare();
+            compare(true);
             emit sharedSettingsChanged();
         },
         [this](const QString &error) { emit loadFailed(error); });

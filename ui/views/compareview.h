@@ -5,22 +5,30 @@
 // differing keys and no delta — and a differing key can be left out of its scenario family's
 // contract from here (saved beside the store, shared with `plimsoll contract`).
 //
-// The run list, the history load and the comparison (with its USL fits) run in the background;
-// the latest request wins.
+// The run pickers list the newest runs a page at a time (more as the list is scrolled), and a
+// search field beside each finds any run of the store by part of its key, scenario, commit,
+// tool or target. Comparing reads only the two runs and the recent history of their scenarios
+// (model/comparisonhistory.h), never the whole store. The run pages, the searches, the history
+// read and the comparison (with its USL fits) run in the background; the latest request wins.
 
 #include "model/runcomparison.h"
 #include "ui/views/storeview.h"
 
 class QComboBox;
+class QCompleter;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QTableView;
+class QTimer;
 
 namespace plimsoll {
 
 class ComparisonTableModel;
 class IncompatibleTableModel;
 class LatestTask;
+class RunPickerListModel;
+struct RunSummary;
 
 class CompareView : public StoreView
 {
@@ -37,6 +45,12 @@ public:
     void setRuns(const QString &baselineKey, const QString &currentKey);
     QComboBox *baselineCombo() const { return m_baselineCombo; }
     QComboBox *currentCombo() const { return m_currentCombo; }
+    // The search fields beside the pickers and their completers (results a page of the store).
+    QLineEdit *baselineSearch() const { return m_baseline.search; }
+    QLineEdit *currentSearch() const { return m_current.search; }
+    QCompleter *baselineCompleter() const { return m_baseline.completer; }
+    QCompleter *currentCompleter() const { return m_current.completer; }
+    RunPickerListModel *runList() const { return m_runs; }
     QTableView *deltaTable() const { return m_deltaTable; }
     QTableView *incompatibleTable() const { return m_incompatibleTable; }
     QPushButton *leaveKeyOutButton() const { return m_leaveOut; }
@@ -45,12 +59,36 @@ public:
     QString summaryText() const;
     const RunComparison &comparison() const { return m_comparison; }
 
+    // Runs a picker lists at first and adds as it is scrolled; matches a search shows.
+    static constexpr int kPageRuns = 200;
+    static constexpr int kSearchRuns = 50;
+
 signals:
-    void runsLoaded(int count);
+    void runsLoaded(int count); // runs listed in the pickers
+    void searchFinished(int matches);
     void comparisonReady();
 
 private:
-    void compare();
+    // One picker's search: the field, its completer and the results it shows.
+    struct Search
+    {
+        QComboBox *combo = nullptr;
+        QLineEdit *search = nullptr;
+        QCompleter *completer = nullptr;
+        RunPickerListModel *results = nullptr;
+        QTimer *debounce = nullptr;
+        LatestTask *task = nullptr;
+    };
+    void setUpSearch(Search &side, QComboBox *combo, const QString &name);
+    void search(Search &side);
+    void chooseFound(Search &side, const QString &runKey);
+    void loadMoreRuns();
+    // Selects the wanted runs in the pickers, reading the summaries of runs not listed yet.
+    void selectWanted();
+    void selectRows(int baselineRow, int currentRow);
+    // Compares the chosen pair; `again` even when it is the pair compared last (the contract
+    // policies changed).
+    void compare(bool again = false);
     void showComparison(const RunComparison &comparison);
     void leaveKeyOut();
     // Adds (or, undoing, removes) `key` in the excluded keys of `family`'s contract, off the UI
@@ -72,12 +110,21 @@ private:
     QTableView *m_incompatibleTable = nullptr;
     ComparisonTableModel *m_deltas = nullptr;
     IncompatibleTableModel *m_incompatible = nullptr;
+    RunPickerListModel *m_runs = nullptr; // both pickers list the same runs
+    Search m_baseline;
+    Search m_current;
     LatestTask *m_runLoader = nullptr;
+    LatestTask *m_pageLoader = nullptr;
+    LatestTask *m_locator = nullptr;
     LatestTask *m_comparer = nullptr;
     LatestTask *m_policyWriter = nullptr;
     RunComparison m_comparison;
     QString m_wantedBaseline;
     QString m_wantedCurrent;
+    // The pair last compared: picking the same runs again (a list reordered under them) does
+    // not compare again.
+    QString m_comparedBaseline;
+    QString m_comparedCurrent;
 };
 
 } // namespace plimsoll
