@@ -63,6 +63,12 @@ bool isAssignment(const std::string &word)
 std::optional<std::vector<std::string>> commandArgs(std::string_view line,
                                                     std::initializer_list<std::string_view> tools)
 {
+    // Most lines are the tool's output: without a tool's name, or a quote or backslash that
+    // could spell one, a line is no command line, and is not split into words.
+    if (line.find_first_of("'\"\\") == std::string_view::npos &&
+        std::none_of(tools.begin(), tools.end(),
+                     [&](std::string_view t) { return line.find(t) != std::string_view::npos; }))
+        return std::nullopt;
     std::vector<std::string> words = shellWords(trimmed(line));
     size_t i = 0;
     bool prompted = false;

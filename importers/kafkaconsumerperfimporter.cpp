@@ -4,7 +4,6 @@
 #include "importers/linebounds.h"
 #include "importers/textsource.h"
 
-#include <QDateTime>
 #include <QIODevice>
 
 #include <algorithm>
@@ -68,13 +67,6 @@ struct Block
     std::vector<Row> rows;
     std::optional<KafkaMetricsBlock> metrics;
 };
-
-double epochSeconds(const std::string &iso)
-{
-    return double(QDateTime::fromString(QString::fromStdString(iso), Qt::ISODateWithMs)
-                      .toMSecsSinceEpoch()) /
-           1000.0;
-}
 
 class ConsumerReader
 {
@@ -247,7 +239,7 @@ ScenarioRecord detailedScenario(const Block &block, const std::string &name)
     const double firstRate = value(first, "nMsg.sec");
     const double firstInterval =
         firstRate > 0 ? value(first, "data.consumed.in.nMsg") / firstRate : 0;
-    const double elapsed = epochSeconds(last.time) - epochSeconds(first.time) + firstInterval;
+    const double elapsed = utcSeconds(last.time) - utcSeconds(first.time) + firstInterval;
     if (elapsed > 0) {
         sc.metrics.push_back({"records_per_s", records / elapsed});
         sc.metrics.push_back({"bytes_per_s", mb * kMiB / elapsed});
@@ -259,7 +251,7 @@ ScenarioRecord detailedScenario(const Block &block, const std::string &name)
                     ": totals read from the last cumulative row; records_per_s and bytes_per_s "
                     "inferred as totals over the rows' time span";
 
-    const double t0 = epochSeconds(first.time);
+    const double t0 = utcSeconds(first.time);
     std::map<std::string, SeriesRecord> series;
     for (const Row &row : block.rows) {
         std::vector<MetricValue> metrics;
@@ -267,7 +259,7 @@ ScenarioRecord detailedScenario(const Block &block, const std::string &name)
         for (const MetricValue &m : metrics) {
             SeriesRecord &s = series[m.name];
             s.name = m.name;
-            s.samples.push_back({epochSeconds(row.time) - t0, m.value});
+            s.samples.push_back({utcSeconds(row.time) - t0, m.value});
         }
     }
     for (auto &[key, s] : series)
