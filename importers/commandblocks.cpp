@@ -65,7 +65,8 @@ std::optional<std::vector<std::string>> commandArgs(std::string_view line,
 {
     // Most lines are the tool's output: without a tool's name, or a quote or backslash that
     // could spell one, a line is no command line, and is not split into words.
-    if (line.find_first_of("'\"\\") == std::string_view::npos &&
+    const auto quoting = [](char c) { return c == '\'' || c == '"' || c == '\\'; };
+    if (std::none_of(line.begin(), line.end(), quoting) &&
         std::none_of(tools.begin(), tools.end(),
                      [&](std::string_view t) { return line.find(t) != std::string_view::npos; }))
         return std::nullopt;
