@@ -58,7 +58,8 @@ bool isDigit(char c)
 std::optional<ResultMatch> findResult(std::string_view line)
 {
     static constexpr std::string_view kSent = " records sent, ", kSteady = " steady state";
-    for (size_t at = line.find(kSent); at != std::string_view::npos; at = line.find(kSent, at + 1)) {
+    for (size_t at = line.find(kSent); at != std::string_view::npos;
+         at = line.find(kSent, at + 1)) {
         ResultMatch m;
         size_t digitsEnd = at;
         if (at >= kSteady.size() && line.substr(at - kSteady.size(), kSteady.size()) == kSteady) {

@@ -155,11 +155,14 @@ std::optional<std::string> localTimeAsUtc(std::string_view text)
     if (!QDate::isValid(y, mo, d) || !QTime::isValid(h, mi, sec, msec))
         return std::nullopt;
     char buffer[96]; // room for any int, so the compiler sees no truncation
-    const int n = msec != 0 ? std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-                                            y, mo, d, h, mi, sec, msec)
-                            : std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02dZ", y,
-                                            mo, d, h, mi, sec);
-    return std::string(buffer, size_t(n));
+    const int n =
+        std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, sec);
+    std::string out(buffer, size_t(n));
+    if (msec != 0) {
+        std::snprintf(buffer, sizeof buffer, ".%03d", msec);
+        out += buffer;
+    }
+    return out + "Z";
 }
 
 double utcSeconds(std::string_view iso)
@@ -171,7 +174,8 @@ double utcSeconds(std::string_view iso)
         return v;
     };
     using namespace std::chrono;
-    const sys_days date = year(number(0, 4)) / month(unsigned(number(5, 2))) / day(unsigned(number(8, 2)));
+    const sys_days date =
+        year(number(0, 4)) / month(unsigned(number(5, 2))) / day(unsigned(number(8, 2)));
     int64_t ms = (int64_t(date.time_since_epoch().count()) * 86400 + number(11, 2) * 3600 +
                   number(14, 2) * 60 + number(17, 2)) * 1000;
     if (iso.size() > 20 && iso[19] == '.')

@@ -6,7 +6,8 @@
 //               as a tool appends them (redis-benchmark sections, memtier runs, HdrHistogram logs);
 //   "lines ×N"  the file's longest stretch of like-shaped lines (the same text once numbers are
 //               set aside) repeated N times in place: one run that reported N times as long
-//               (kafka-producer-perf's periodic lines, a percentile table's rows, a scrape's samples);
+//               (kafka-producer-perf's periodic lines, a percentile table's rows, a scrape's
+//               samples);
 //   "arrays ×N" a JSON document (only this way) with every array of plain values repeated N
 //               times: a run whose time series is N times as long (an OpenMessaging Benchmark
 //               result).
@@ -60,7 +61,9 @@ ImportResult parseBytes(const Importer &importer, const QByteArray &bytes, const
 
 size_t timesFor(size_t unit, size_t rest)
 {
-    return unit == 0 ? 0 : std::max<size_t>(1, (kTargetBytes - std::min(kTargetBytes, rest)) / unit);
+    if (unit == 0)
+        return 0;
+    return std::max<size_t>(1, (kTargetBytes - std::min(kTargetBytes, rest)) / unit);
 }
 
 std::string repeatedFile(const std::string &text, std::string &how)
@@ -262,7 +265,7 @@ void registerImporterBenchmarks()
                 // What perf_report sets the 50 MB/s target on: tools' text grown to ~10 MB.
                 state.counters["input_bytes"] = double(in->bytes.size());
                 state.counters["text_format"] =
-                    isJson(std::string_view(in->bytes.constData(), size_t(in->bytes.size()))) ? 0 : 1;
+                    isJson({in->bytes.constData(), size_t(in->bytes.size())}) ? 0 : 1;
                 state.SetLabel(QFileInfo(in->path).fileName().left(60).toStdString() + ", " +
                                in->how + " (" + std::to_string(in->bytes.size()) + " B, " +
                                std::to_string(runs) + " runs, " + std::to_string(scenarios) +

@@ -44,9 +44,11 @@ TEST(LongLines, ARedisBenchmarkRowNamingALongScriptImports)
     ASSERT_EQ(r.runs[0].scenarios.size(), 1u);
     const ScenarioRecord &eval = r.runs[0].scenarios[0];
     // The test's name is the command whole: its start and its end are both there.
-    EXPECT_TRUE(eval.name.starts_with("redis-benchmark/eval local n = 0 redis.call('SET', 'bench:key:1'"))
+    EXPECT_TRUE(
+        eval.name.starts_with("redis-benchmark/eval local n = 0 redis.call('SET', 'bench:key:1'"))
         << eval.name.substr(0, 80);
-    EXPECT_TRUE(eval.name.ends_with("n = n + 1 return n 0 x")) << eval.name.substr(eval.name.size() - 80);
+    EXPECT_TRUE(eval.name.ends_with("n = n + 1 return n 0 x"))
+        << eval.name.substr(eval.name.size() - 80);
     EXPECT_GT(eval.name.size(), 5442u);
     EXPECT_DOUBLE_EQ(*eval.metric("records_per_s"), 6622.52);
     EXPECT_DOUBLE_EQ(*eval.metric("latency_p99_s"), 9.055e-3);
@@ -84,7 +86,8 @@ TEST(LongLines, ALinePastOneMebibyteIsRefusedNamingTheLine)
     EXPECT_EQ(r.error->line, 2);
     const std::string message = r.error->describe("results.csv");
     EXPECT_NE(message.find("results.csv: line 2"), std::string::npos) << message;
-    EXPECT_NE(message.find("is longer than 1 MiB (1048577 bytes); redis-benchmark output has no such lines"),
+    EXPECT_NE(message.find("is longer than 1 MiB (1048577 bytes); redis-benchmark output has no "
+                           "such lines"),
               std::string::npos)
         << message;
 }
@@ -95,9 +98,13 @@ TEST(LongLines, EveryToolTextFormatRefusesALinePastOneMebibyte)
     // line, not read as the tool's.
     const std::string huge(kMaxToolLineBytes + 10, 'x');
     const std::map<std::string, std::string> outputs = {
-        {"kafka-producer-perf", "1000 records sent, 99.9 records/sec (0.10 MB/sec), 2.0 ms avg latency, 9.0 ms max latency, 2 ms 50th, 5 ms 95th, 8 ms 99th, 9 ms 99.9th.\n"},
+        {"kafka-producer-perf",
+         "1000 records sent, 99.9 records/sec (0.10 MB/sec), 2.0 ms avg latency, 9.0 ms max "
+         "latency, 2 ms 50th, 5 ms 95th, 8 ms 99th, 9 ms 99.9th.\n"},
         {"redis-benchmark", "SET: 100000.00 requests per second\n"},
-        {"rdkafka-performance", "% 1000 messages produced (1024000 bytes), 1000 delivered (offset 0, 0 failed) in 100ms: 10000 msgs/s and 10.24 MB/s, 0 produce failures, 0 in queue, no compression\n"},
+        {"rdkafka-performance",
+         "% 1000 messages produced (1024000 bytes), 1000 delivered (offset 0, 0 failed) in 100ms: "
+         "10000 msgs/s and 10.24 MB/s, 0 produce failures, 0 in queue, no compression\n"},
     };
     for (const auto &[format, output] : outputs) {
         const Importer *importer = ImporterRegistry::instance().byName(format);
