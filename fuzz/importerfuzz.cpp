@@ -7,7 +7,6 @@
 
 #include "fuzz/fuzztarget.h"
 #include "importers/importer.h"
-#include "importers/linebounds.h"
 
 #include <QBuffer>
 #include <QByteArray>
@@ -51,10 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const Importer *importer = registry.byName(PLIMSOLL_FUZZ_IMPORTER);
     if (!importer)
         std::abort(); // the name compiled in must stay registered
-    // As the registry sniffs: lines cut to kMaxToolLineBytes (importers/linebounds.h).
-    const std::string bounded = boundedHead(head);
-    (void)importer->sniff(bounded);
-    (void)importer->resemblance(bounded);
+    (void)importer->sniff(head);
+    (void)importer->resemblance(head);
 #else
     const Importer *importer = registry.detect(head);
     if (!importer) {

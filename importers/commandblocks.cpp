@@ -63,6 +63,13 @@ bool isAssignment(const std::string &word)
 std::optional<std::vector<std::string>> commandArgs(std::string_view line,
                                                     std::initializer_list<std::string_view> tools)
 {
+    // Most lines are the tool's output: without a tool's name, or a quote or backslash that
+    // could spell one, a line is no command line, and is not split into words.
+    const auto quoting = [](char c) { return c == '\'' || c == '"' || c == '\\'; };
+    if (std::none_of(line.begin(), line.end(), quoting) &&
+        std::none_of(tools.begin(), tools.end(),
+                     [&](std::string_view t) { return line.find(t) != std::string_view::npos; }))
+        return std::nullopt;
     std::vector<std::string> words = shellWords(trimmed(line));
     size_t i = 0;
     bool prompted = false;

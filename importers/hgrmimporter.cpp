@@ -3,11 +3,11 @@
 #include "importers/latencyunit.h"
 #include "importers/linebounds.h"
 #include "importers/textsource.h"
+#include "model/textpattern.h"
 
 #include <QIODevice>
 
 #include <map>
-#include <regex>
 #include <utility>
 
 namespace plimsoll {
@@ -35,16 +35,16 @@ struct Table
 };
 
 // "  99.000%   11.18ms" -> (99, 0.01118); wrk prints its unit.
-std::optional<std::pair<double, double>> statedPercentile(const std::string &line)
+std::optional<std::pair<double, double>> statedPercentile(std::string_view line)
 {
-    static const std::regex re(R"(^\s*([0-9]+\.[0-9]+)%\s+([0-9.]+)(us|ms|s|m)\s*$)");
-    std::smatch m;
-    if (!std::regex_match(line, m, re))
+    static const TextPattern re(R"(\s*([0-9]+\.[0-9]+)%\s+([0-9.]+)(us|ms|s|m)\s*)");
+    PatternMatch m;
+    if (!re.fullMatch(line, &m))
         return std::nullopt;
-    const auto p = parseNumber(m[1].str()), v = parseNumber(m[2].str());
+    const auto p = parseNumber(m[1]), v = parseNumber(m[2]);
     if (!p || !v)
         return std::nullopt;
-    const std::string u = m[3].str();
+    const std::string u = m.str(3);
     const double scale = u == "us" ? 1e-6 : u == "ms" ? 1e-3 : u == "s" ? 1.0 : 60.0;
     return std::make_pair(*p, *v * scale);
 }
@@ -138,7 +138,7 @@ ImportResult HgrmImporter::parse(QIODevice &in, const ImportOptions &options,
     std::map<double, double> stated;
     std::optional<int64_t> threads, connections;
     std::optional<double> requestsPerS;
-    static const std::regex threadsAndConnections(R"((\d{1,18}) threads and (\d{1,18}) connections)");
+    static const TextPattern threadsAndConnections(R"((\d{1,18}) threads and (\d{1,18}) connections)");
     for (const TextLine &line : splitLines(text)) {
         const std::string_view t = trimmed(line.text);
         if (open) {
@@ -176,15 +176,14 @@ ImportResult HgrmImporter::parse(QIODevice &in, const ImportOptions &options,
             }
             open = nullptr;
         }
-        std::smatch m;
-        const std::string s(t);
-        if (std::regex_search(s, m, threadsAndConnections)) {
-            threads = std::stoll(m[1]);
-            connections = std::stoll(m[2]);
+        PatternMatch m;
+        if (threadsAndConnections.search(t, &m)) {
+            threads = std::stoll(m.str(1));
+            connections = std::stoll(m.str(2));
         }
         if (startsWith(t, "Requests/sec:"))
             requestsPerS = parseNumber(t.substr(13));
-        if (auto sp = statedPercentile(s))
+        if (auto sp = statedPercentile(t))
             stated[sp->first] = sp->second;
         if (t.find("Uncorrected Latency") != std::string_view::npos)
             uncorrected = true;

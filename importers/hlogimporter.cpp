@@ -3,6 +3,7 @@
 #include "importers/latencyunit.h"
 #include "importers/textsource.h"
 #include "model/hdrhistogram.h"
+#include "model/textpattern.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -10,7 +11,6 @@
 
 #include <cmath>
 #include <map>
-#include <regex>
 
 namespace plimsoll {
 
@@ -25,7 +25,9 @@ struct Interval
     double start = 0;  // as written (relative or absolute seconds)
     double length = 0; // seconds
     double intervalMax = 0;
-    HdrHistogram histogram;
+    // What the series need of the interval's histogram, kept instead of the histogram: a
+    // long log holds hundreds of thousands of intervals.
+    int64_t p50 = 0, p99 = 0, max = 0, count = 0;
 };
 
 struct TagData
@@ -104,9 +106,9 @@ int HlogImporter::sniff(std::string_view head) const
 {
     if (head.find("#[Histogram log format version") != std::string_view::npos)
         return 95;
-    static const std::regex data(R"((^|\n)(Tag=[^,\s]+,)?[0-9.]+,[0-9.]+,[0-9.]+,HIST)");
+    static const TextPattern data(R"((^|\n)(Tag=[^,\s]+,)?[0-9.]+,[0-9.]+,[0-9.]+,HIST)");
     const std::string text(head.substr(0, 16384));
-    return std::regex_search(text, data) ? 90 : 0;
+    return data.search(text) ? 90 : 0;
 }
 
 Resemblance HlogImporter::resemblance(std::string_view head) const
@@ -225,7 +227,8 @@ ImportResult HlogImporter::parse(QIODevice &in, const ImportOptions &options,
             tagOrder.push_back(tag);
         TagData &data = tags[tag];
         mergeInto(data.merged, *h);
-        data.intervals.push_back({line.number, *nums[0], length, *nums[2], std::move(*h)});
+        data.intervals.push_back({line.number, *nums[0], length, *nums[2], h->valueAtPercentile(50),
+                                  h->valueAtPercentile(99), h->max(), h->totalCount()});
     }
     if (tags.empty()) {
         result.error = ImportError{"holds no interval line", 0, -1, {}};
@@ -275,12 +278,12 @@ ImportResult HlogImporter::parse(QIODevice &in, const ImportOptions &options,
             const double t = (base - runStart) + iv.start;
             first = std::min(first, base + iv.start);
             end = std::max(end, base + iv.start + iv.length);
-            p50.samples.push_back({t, double(iv.histogram.valueAtPercentile(50)) * unit->toSeconds});
-            p99.samples.push_back({t, double(iv.histogram.valueAtPercentile(99)) * unit->toSeconds});
-            mx.samples.push_back({t, double(iv.histogram.max()) * unit->toSeconds});
-            count.samples.push_back({t, double(iv.histogram.totalCount())});
-            if (iv.intervalMax > 0 && iv.histogram.max() > 0) {
-                ratioSum += std::log10(double(iv.histogram.max()) / iv.intervalMax);
+            p50.samples.push_back({t, double(iv.p50) * unit->toSeconds});
+            p99.samples.push_back({t, double(iv.p99) * unit->toSeconds});
+            mx.samples.push_back({t, double(iv.max) * unit->toSeconds});
+            count.samples.push_back({t, double(iv.count)});
+            if (iv.intervalMax > 0 && iv.max > 0) {
+                ratioSum += std::log10(double(iv.max) / iv.intervalMax);
                 ++ratioCount;
             }
         }

@@ -7,7 +7,6 @@
 #include "importers/kafkaproducerperfimporter.h"
 #include "importers/korvetdistimporter.h"
 #include "importers/korvetresultimporter.h"
-#include "importers/linebounds.h"
 #include "importers/memtierimporter.h"
 #include "importers/ombimporter.h"
 #include "importers/prometheusimporter.h"
@@ -105,9 +104,8 @@ const Importer *ImporterRegistry::detect(std::string_view head) const
     head = withoutBom(head);
     const Importer *best = nullptr;
     int bestScore = 0;
-    const std::string bounded = boundedHead(head); // see linebounds.h: regex sniffers recurse per byte
     for (const Importer *importer : m_importers) {
-        const int score = importer->sniff(bounded);
+        const int score = importer->sniff(head);
         if (score > bestScore) {
             best = importer;
             bestScore = score;
@@ -144,9 +142,8 @@ std::string ImporterRegistry::explainRefusal(std::string_view head) const
     head = withoutBom(head);
     const Importer *closest = nullptr;
     Resemblance best;
-    const std::string bounded = boundedHead(head);
     for (const Importer *importer : m_importers) {
-        Resemblance r = importer->resemblance(bounded);
+        Resemblance r = importer->resemblance(head);
         if (r.score > best.score) {
             best = std::move(r);
             closest = importer;

@@ -4,7 +4,6 @@
 #include "importers/linebounds.h"
 #include "importers/textsource.h"
 
-#include <QDateTime>
 #include <QIODevice>
 
 #include <algorithm>
@@ -52,10 +51,38 @@ bool isHeader(std::string_view line)
            line.find("nMsg.sec") != std::string_view::npos;
 }
 
+// The columns Plimsoll reads; a row keeps its numbers under these names only (the others are
+// checked to be numbers and warned about once, at the header).
+constexpr std::string_view kKnownColumns[] = {
+    "start.time",          "end.time",          "time",          "threadId",
+    "data.consumed.in.MB", "MB.sec",            "data.consumed.in.nMsg", "nMsg.sec",
+    "rebalance.time.ms",   "fetch.time.ms",     "fetch.MB.sec",  "fetch.nMsg.sec"};
+
 struct Row
 {
     int64_t line = 0;
-    std::map<std::string, double> values;
+    // (known column, value): a few per row, in a flat list rather than a map of string keys,
+    // as a long run has hundreds of thousands of rows.
+    std::vector<std::pair<std::string_view, double>> values;
+    void set(std::string_view column, double v)
+    {
+        const auto known = std::find(std::begin(kKnownColumns), std::end(kKnownColumns), column);
+        if (known == std::end(kKnownColumns))
+            return;
+        for (auto &[name, value] : values)
+            if (name == column) {
+                value = v;
+                return;
+            }
+        values.emplace_back(*known, v);
+    }
+    const double *find(std::string_view column) const
+    {
+        for (const auto &[name, value] : values)
+            if (name == column)
+                return &value;
+        return nullptr;
+    }
     std::string time; // start.time or time, UTC ISO-8601
     std::string endTime;
 };
@@ -68,13 +95,6 @@ struct Block
     std::vector<Row> rows;
     std::optional<KafkaMetricsBlock> metrics;
 };
-
-double epochSeconds(const std::string &iso)
-{
-    return double(QDateTime::fromString(QString::fromStdString(iso), Qt::ISODateWithMs)
-                      .toMSecsSinceEpoch()) /
-           1000.0;
-}
 
 class ConsumerReader
 {
@@ -97,16 +117,17 @@ private:
         e.field = field;
         throw Failure{e};
     }
-    void readRow(const TextLine &line, const std::vector<std::string> &columns, Block &block);
+    void readRow(const TextLine &line, const std::vector<Cell> &cells,
+                 const std::vector<std::string> &columns, Block &block);
 
     const std::vector<TextLine> &m_lines;
     std::vector<ImportWarning> &m_warnings;
 };
 
-void ConsumerReader::readRow(const TextLine &line, const std::vector<std::string> &columns,
-                             Block &block)
+// `cells`: the trimmed line's, as read() split it.
+void ConsumerReader::readRow(const TextLine &line, const std::vector<Cell> &cells,
+                             const std::vector<std::string> &columns, Block &block)
 {
-    const std::vector<Cell> cells = splitCells(trimmed(line.text));
     // Columns count from the trimmed line; shift them back to the raw line's columns.
     const int64_t indent = int64_t(line.text.find_first_not_of(" \t"));
     Row row;
@@ -126,7 +147,7 @@ void ConsumerReader::readRow(const TextLine &line, const std::vector<std::string
         const auto value = parseNumber(cell.text);
         if (!value)
             fail(line, cell, name, "'" + std::string(cell.text) + "' is not a number");
-        row.values[name] = *value;
+        row.set(name, *value);
         if (name == "fetch.time.ms" && *value < 0)
             m_warnings.push_back({"impossible-value", line.number,
                                   "fetch.time.ms is negative (" + std::string(cell.text) +
@@ -176,13 +197,8 @@ std::vector<Block> ConsumerReader::read()
             block.headerLine = line.number;
             block.detailed = std::find(columns.begin(), columns.end(), "time") != columns.end();
             for (const std::string &c : columns) {
-                static const char *known[] = {"start.time",         "end.time",
-                                              "time",               "threadId",
-                                              "data.consumed.in.MB", "MB.sec",
-                                              "data.consumed.in.nMsg", "nMsg.sec",
-                                              "rebalance.time.ms",  "fetch.time.ms",
-                                              "fetch.MB.sec",       "fetch.nMsg.sec"};
-                if (std::find(std::begin(known), std::end(known), c) == std::end(known))
+                if (std::find(std::begin(kKnownColumns), std::end(kKnownColumns), c) ==
+                    std::end(kKnownColumns))
                     m_warnings.push_back({"ignored-column", line.number,
                                           "column '" + c + "' is not one Plimsoll reads; ignored"});
             }
@@ -196,15 +212,15 @@ std::vector<Block> ConsumerReader::read()
         if (cells.size() != columns.size() || cells.front().text.size() < 10 ||
             !std::isdigit(static_cast<unsigned char>(cells.front().text.front())))
             continue;
-        readRow(line, columns, blocks.back());
+        readRow(line, cells, columns, blocks.back());
     }
     return blocks;
 }
 
 double value(const Row &row, const char *column, double fallback = 0)
 {
-    const auto it = row.values.find(column);
-    return it == row.values.end() ? fallback : it->second;
+    const double *v = row.find(column);
+    return v ? *v : fallback;
 }
 
 void appendRowMetrics(const Row &row, std::vector<MetricValue> &out)
@@ -227,9 +243,8 @@ void appendRowMetrics(const Row &row, std::vector<MetricValue> &out)
         {"fetch.MB.sec", "consumer.fetch_bytes_per_s", kMiB},
     };
     for (const Map &m : maps) {
-        const auto it = row.values.find(m.column);
-        if (it != row.values.end())
-            out.push_back({m.metric, it->second * m.scale});
+        if (const double *v = row.find(m.column))
+            out.push_back({m.metric, *v * m.scale});
     }
 }
 
@@ -247,7 +262,7 @@ ScenarioRecord detailedScenario(const Block &block, const std::string &name)
     const double firstRate = value(first, "nMsg.sec");
     const double firstInterval =
         firstRate > 0 ? value(first, "data.consumed.in.nMsg") / firstRate : 0;
-    const double elapsed = epochSeconds(last.time) - epochSeconds(first.time) + firstInterval;
+    const double elapsed = utcSeconds(last.time) - utcSeconds(first.time) + firstInterval;
     if (elapsed > 0) {
         sc.metrics.push_back({"records_per_s", records / elapsed});
         sc.metrics.push_back({"bytes_per_s", mb * kMiB / elapsed});
@@ -259,7 +274,7 @@ ScenarioRecord detailedScenario(const Block &block, const std::string &name)
                     ": totals read from the last cumulative row; records_per_s and bytes_per_s "
                     "inferred as totals over the rows' time span";
 
-    const double t0 = epochSeconds(first.time);
+    const double t0 = utcSeconds(first.time);
     std::map<std::string, SeriesRecord> series;
     for (const Row &row : block.rows) {
         std::vector<MetricValue> metrics;
@@ -267,7 +282,7 @@ ScenarioRecord detailedScenario(const Block &block, const std::string &name)
         for (const MetricValue &m : metrics) {
             SeriesRecord &s = series[m.name];
             s.name = m.name;
-            s.samples.push_back({epochSeconds(row.time) - t0, m.value});
+            s.samples.push_back({utcSeconds(row.time) - t0, m.value});
         }
     }
     for (auto &[key, s] : series)

@@ -1,10 +1,7 @@
 #include "importers/kafkaproducerline.h"
 
 #include "importers/textsource.h"
-
-#include <QDateTime>
-
-#include <regex>
+#include "model/textpattern.h"
 
 namespace plimsoll {
 
@@ -13,28 +10,89 @@ namespace {
 // ProducerPerformance's periodic window (its reporting interval is fixed at 5000 ms).
 constexpr double kWindowSeconds = 5.0;
 
-const std::regex &resultPattern()
+// The result part of a line, as the pattern
+//   (\d+)( steady state)? records sent, ([0-9.]+|NaN) records/sec \(([0-9.]+|NaN) MB/sec\),
+//   ([0-9.]+|NaN) ms avg latency, ([0-9.]+|NaN) (?:ms )?max latency
+// finds it leftmost in the line; scanned by hand, as every periodic line is one.
+struct ResultMatch
 {
-    static const std::regex re(
-        R"((\d+)( steady state)? records sent, ([0-9.]+|NaN) records/sec \(([0-9.]+|NaN) MB/sec\), )"
-        R"(([0-9.]+|NaN) ms avg latency, ([0-9.]+|NaN) (?:ms )?max latency)");
-    return re;
+    size_t begin = 0, end = 0; // of the whole result
+    bool steadyState = false;
+    std::string_view records, rate, mb, avg, max;
+};
+
+class Scanner
+{
+public:
+    Scanner(std::string_view s, size_t at) : m_s(s), m_at(at) {}
+    bool literal(std::string_view text)
+    {
+        if (m_s.substr(m_at, text.size()) != text)
+            return false;
+        m_at += text.size();
+        return true;
+    }
+    // [0-9.]+ or NaN
+    bool number(std::string_view &out)
+    {
+        const size_t from = m_at;
+        while (m_at < m_s.size() && ((m_s[m_at] >= '0' && m_s[m_at] <= '9') || m_s[m_at] == '.'))
+            ++m_at;
+        if (m_at == from && !literal("NaN"))
+            return false;
+        out = m_s.substr(from, m_at - from);
+        return true;
+    }
+    size_t at() const { return m_at; }
+
+private:
+    std::string_view m_s;
+    size_t m_at;
+};
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
 }
 
-std::optional<int64_t> percentile(const std::string &rest, const char *label)
+std::optional<ResultMatch> findResult(std::string_view line)
 {
-    const std::regex re(std::string(R"((\d+) ms )") + label + R"((?:\b|$))");
-    std::smatch m;
-    if (!std::regex_search(rest, m, re))
+    static constexpr std::string_view kSent = " records sent, ", kSteady = " steady state";
+    for (size_t at = line.find(kSent); at != std::string_view::npos;
+         at = line.find(kSent, at + 1)) {
+        ResultMatch m;
+        size_t digitsEnd = at;
+        if (at >= kSteady.size() && line.substr(at - kSteady.size(), kSteady.size()) == kSteady) {
+            m.steadyState = true;
+            digitsEnd = at - kSteady.size();
+        }
+        m.begin = digitsEnd;
+        while (m.begin > 0 && isDigit(line[m.begin - 1]))
+            --m.begin;
+        if (m.begin == digitsEnd)
+            continue;
+        m.records = line.substr(m.begin, digitsEnd - m.begin);
+        Scanner sc(line, at + kSent.size());
+        if (!sc.number(m.rate) || !sc.literal(" records/sec (") || !sc.number(m.mb) ||
+            !sc.literal(" MB/sec), ") || !sc.number(m.avg) || !sc.literal(" ms avg latency, ") ||
+            !sc.number(m.max) || !sc.literal(" "))
+            continue;
+        (void)sc.literal("ms ");
+        if (!sc.literal("max latency"))
+            continue;
+        m.end = sc.at();
+        return m;
+    }
+    return std::nullopt;
+}
+
+// "P ms 99th" in the final line's tail; `label` is the pattern of "99th".
+std::optional<int64_t> percentile(std::string_view rest, const TextPattern &label)
+{
+    PatternMatch m;
+    if (!label.search(rest, &m))
         return std::nullopt;
-    return parseInteger(m.str(1));
-}
-
-double seconds(const std::string &iso)
-{
-    return double(QDateTime::fromString(QString::fromStdString(iso), Qt::ISODateWithMs)
-                      .toMSecsSinceEpoch()) /
-           1000.0;
+    return parseInteger(m[1]);
 }
 
 } // namespace
@@ -48,16 +106,16 @@ std::optional<ProducerPerfLine> parseProducerPerfLine(std::string_view text)
 {
     if (!looksLikeProducerPerfLine(text))
         return std::nullopt;
-    const std::string line(text);
-    std::smatch m;
-    if (!std::regex_search(line, m, resultPattern()))
+    const std::string_view line = text;
+    const std::optional<ResultMatch> m = findResult(line);
+    if (!m)
         return std::nullopt;
     ProducerPerfLine r;
-    const auto records = parseInteger(m.str(1));
-    const auto rate = parseNumber(m.str(3));
-    const auto mb = parseNumber(m.str(4));
-    const auto avg = parseNumber(m.str(5));
-    const auto max = parseNumber(m.str(6));
+    const auto records = parseInteger(m->records);
+    const auto rate = parseNumber(m->rate);
+    const auto mb = parseNumber(m->mb);
+    const auto avg = parseNumber(m->avg);
+    const auto max = parseNumber(m->max);
     if (!records || !rate || !mb || !avg || !max)
         return std::nullopt; // NaN: a window with nothing in it
     r.records = *records;
@@ -65,21 +123,23 @@ std::optional<ProducerPerfLine> parseProducerPerfLine(std::string_view text)
     r.mbPerSec = *mb;
     r.avgMs = *avg;
     r.maxMs = *max;
-    r.steadyState = m[2].matched;
-    r.column = int64_t(m.position(0)) + 1;
-    r.prefix = std::string(trimmed(line.substr(0, size_t(m.position(0)))));
+    r.steadyState = m->steadyState;
+    r.column = int64_t(m->begin) + 1;
+    r.prefix = std::string(trimmed(line.substr(0, m->begin)));
     if (!r.prefix.empty() && r.prefix.back() == ',')
         r.prefix.pop_back();
     r.prefixTime = localTimeAsUtc(r.prefix);
 
-    const std::string rest = m.suffix().str();
+    static const TextPattern p50(R"((\d+) ms 50th(?:\b|$))"), p95(R"((\d+) ms 95th(?:\b|$))"),
+        p99(R"((\d+) ms 99th(?:\b|$))"), p999(R"((\d+) ms 99\.9th(?:\b|$))");
+    const std::string_view rest = line.substr(m->end);
     const std::string_view restView = trimmed(rest);
     if (startsWith(restView, ",")) {
         r.final = true;
-        r.p50 = percentile(rest, "50th");
-        r.p95 = percentile(rest, "95th");
-        r.p99 = percentile(rest, "99th");
-        r.p999 = percentile(rest, R"(99\.9th)");
+        r.p50 = percentile(rest, p50);
+        r.p95 = percentile(rest, p95);
+        r.p99 = percentile(rest, p99);
+        r.p999 = percentile(rest, p999);
         r.truncated = !r.p50 || !r.p95 || !r.p99 || !r.p999 ||
                       restView.find("99.9th") == std::string_view::npos;
     }
@@ -109,12 +169,12 @@ std::vector<SeriesRecord> producerSeries(const std::vector<ProducerPerfLine> &in
     bool stamped = true;
     for (const auto &l : interim)
         stamped = stamped && l.prefixTime.has_value();
-    const double t0 = stamped ? seconds(*interim.front().prefixTime) : 0;
+    const double t0 = stamped ? utcSeconds(*interim.front().prefixTime) : 0;
     SeriesRecord rate{"records_per_s", {}}, bytes{"bytes_per_s", {}};
     SeriesRecord avg{"latency_avg_s", {}}, max{"latency_max_s", {}};
     for (size_t i = 0; i < interim.size(); ++i) {
         const ProducerPerfLine &l = interim[i];
-        const double t = stamped ? seconds(*l.prefixTime) - t0 : double(i) * kWindowSeconds;
+        const double t = stamped ? utcSeconds(*l.prefixTime) - t0 : double(i) * kWindowSeconds;
         rate.samples.push_back({t, l.recordsPerSec});
         bytes.samples.push_back({t, l.mbPerSec * kMiB});
         avg.samples.push_back({t, l.avgMs * 1e-3});

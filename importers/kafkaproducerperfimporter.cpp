@@ -5,12 +5,12 @@
 #include "importers/kafkaproducerline.h"
 #include "importers/linebounds.h"
 #include "importers/textsource.h"
+#include "model/textpattern.h"
 
 #include <QIODevice>
 
 #include <algorithm>
 #include <map>
-#include <regex>
 
 namespace plimsoll {
 
@@ -163,9 +163,9 @@ std::string KafkaProducerPerfImporter::detectionRule() const
 
 int KafkaProducerPerfImporter::sniff(std::string_view head) const
 {
-    static const std::regex re(R"(\d+( steady state)? records sent, [0-9.]+ records/sec \()");
+    static const TextPattern re(R"(\d+( steady state)? records sent, [0-9.]+ records/sec \()");
     const std::string text(head);
-    if (std::regex_search(text, re))
+    if (re.search(text))
         return 80;
     if (hasCommandLine(head.substr(0, 16384), {"kafka-producer-perf-test"}))
         return 75;

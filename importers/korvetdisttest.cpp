@@ -2,10 +2,10 @@
 #include "importers/kafkaproducerline.h"
 #include "importers/korvetdistparts.h"
 #include "importers/textsource.h"
+#include "model/textpattern.h"
 
 #include <algorithm>
 #include <cstdint>
-#include <regex>
 
 namespace plimsoll {
 
@@ -47,9 +47,9 @@ void readKorvetDistTest(const std::vector<TextLine> &lines, RunRecord &run,
     int64_t singleFinalLine = 0;
     std::vector<double> aggregateThroughput;    // rec/sec then MB/sec
     std::vector<std::pair<std::string, double>> shardMemory, shardKeys, shardCpu;
-    static const std::regex shardLine(R"(^Shard (\S+): (\d+) MB, (\d+) keys$)");
-    static const std::regex shardCpuLine(R"(^Shard (\S+): ([-0-9.eE+]+)%$)");
-    static const std::regex batchValue(R"(^(\d+) messages \((\d+) bytes\)$)");
+    static const TextPattern shardLine(R"(^Shard (\S+): (\d+) MB, (\d+) keys$)");
+    static const TextPattern shardCpuLine(R"(^Shard (\S+): ([-0-9.eE+]+)%$)");
+    static const TextPattern batchValue(R"(^(\d+) messages \((\d+) bytes\)$)");
 
     for (const TextLine &line : lines) {
         const std::string_view t = trimmed(line.text);
@@ -111,8 +111,8 @@ void readKorvetDistTest(const std::vector<TextLine> &lines, RunRecord &run,
             else if (key == "Compression")
                 topo.compression = value;
             else if (key == "Batch size") {
-                std::smatch m;
-                if (!std::regex_match(value, m, batchValue))
+                PatternMatch m;
+                if (!batchValue.fullMatch(value, &m))
                     korvetDistFail(line, value, "Batch size",
                                    "'" + value + "' is not \"N messages (B bytes)\"");
                 topo.batchBytes = integer(m.str(2), "Batch size");
@@ -130,10 +130,10 @@ void readKorvetDistTest(const std::vector<TextLine> &lines, RunRecord &run,
             continue;
         }
         if (section == Section::Producers) {
-            static const std::regex producerHeader(R"(^Producer (\d+):$)");
-            std::smatch m;
-            const std::string s(t);
-            if (std::regex_match(s, m, producerHeader)) {
+            static const TextPattern producerHeader(R"(^Producer (\d+):$)");
+            PatternMatch m;
+            const std::string_view s = t;
+            if (producerHeader.fullMatch(s, &m)) {
                 producers.push_back({int(integer(m.str(1), "Producer")), line.number, std::nullopt, 0});
                 continue;
             }
@@ -191,17 +191,17 @@ void readKorvetDistTest(const std::vector<TextLine> &lines, RunRecord &run,
             continue;
         }
         if (section == Section::Redis || section == Section::RedisCpu) {
-            const std::string s(t);
-            std::smatch m;
-            if (std::regex_match(s, m, shardLine)) {
-                const auto memory = parseNumber(m.str(2));
-                const auto keys = parseNumber(m.str(3));
+            const std::string_view s = t;
+            PatternMatch m;
+            if (shardLine.fullMatch(s, &m)) {
+                const auto memory = parseNumber(m[2]);
+                const auto keys = parseNumber(m[3]);
                 if (!memory || !keys)
                     korvetDistFail(line, m.str(0), "Shard " + m.str(1), "is not memory and keys");
                 shardMemory.emplace_back(m.str(1), *memory * kMiB);
                 shardKeys.emplace_back(m.str(1), *keys);
-            } else if (std::regex_match(s, m, shardCpuLine)) {
-                const auto cpu = parseNumber(m.str(2));
+            } else if (shardCpuLine.fullMatch(s, &m)) {
+                const auto cpu = parseNumber(m[2]);
                 if (!cpu)
                     korvetDistFail(line, m.str(2), "Shard " + m.str(1), "is not a CPU percentage");
                 shardCpu.emplace_back(m.str(1), *cpu / 100);

@@ -1,7 +1,8 @@
 #include "importers/latencyunit.h"
 
+#include "model/textpattern.h"
+
 #include <cctype>
-#include <regex>
 
 namespace plimsoll {
 
@@ -46,20 +47,20 @@ std::optional<LatencyUnit> latencyUnitOf(const std::string &requested, const std
 
 std::optional<LatencyUnit> statedLatencyUnit(const std::vector<TextLine> &lines)
 {
-    static const std::regex statement(
+    static const TextPattern statement(
         R"(\bvalues?\s+(?:are\s+|in\s+|unit:?\s*)(nanoseconds?|microseconds?|milliseconds?|seconds?|ns|us|\xC2\xB5s|\xCE\xBCs|ms|s)\b)",
-        std::regex::icase);
+        TextPattern::Case::Insensitive);
     for (const TextLine &line : lines) {
         const std::string_view t = trimmed(line.text);
         if (t.empty())
             continue;
         if (t.front() != '#')
             break; // the header is over: a unit is stated before the first value
-        const std::string s(t);
-        std::smatch m;
+        const std::string_view s = t;
+        PatternMatch m;
         std::string name;
-        if (std::regex_search(s, m, statement))
-            name = normalizedUnit(m[1].str());
+        if (statement.search(s, &m))
+            name = normalizedUnit(m.str(1));
         else if (startsWith(t, "#Plimsoll export") && t.find("(microseconds") != std::string_view::npos)
             name = "us"; // the export header before the unit statement had its own line
         if (name.empty())

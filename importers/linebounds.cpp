@@ -2,24 +2,6 @@
 
 namespace plimsoll {
 
-std::string boundedHead(std::string_view head)
-{
-    std::string out;
-    out.reserve(head.size());
-    size_t pos = 0;
-    while (pos < head.size()) {
-        size_t end = head.find('\n', pos);
-        const bool last = end == std::string_view::npos;
-        if (last)
-            end = head.size();
-        out.append(head.substr(pos, std::min(end - pos, kMaxToolLineBytes)));
-        if (!last)
-            out.push_back('\n');
-        pos = end + 1;
-    }
-    return out;
-}
-
 bool refuseLongLines(std::string_view text, const std::string &what, ImportResult &result)
 {
     int64_t line = 1;
@@ -29,8 +11,8 @@ bool refuseLongLines(std::string_view text, const std::string &what, ImportResul
         if (end == std::string_view::npos)
             end = text.size();
         if (end - pos > kMaxToolLineBytes) {
-            result.error = ImportError{"is longer than " + std::to_string(kMaxToolLineBytes) +
-                                           " bytes; " + what + " has no such lines",
+            result.error = ImportError{"is longer than 1 MiB (" + std::to_string(end - pos) +
+                                           " bytes); " + what + " has no such lines",
                                        line, int64_t(pos), {}};
             return false;
         }

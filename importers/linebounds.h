@@ -1,10 +1,11 @@
 #pragma once
-// Line-length bounds for the importers that read tools' text output with std::regex.
+// Line-length bound for the importers that read tools' text output.
 //
-// libstdc++'s regex matcher recurses once per character it consumes: a line of 20,000
-// digits overflows an 8 MiB stack inside regex_match (found by fuzz/, see
-// tests/data/fuzz-regressions/). No tool output Plimsoll reads has lines anywhere near
-// 4 KiB, so longer lines are cut before sniffing and refused before parsing.
+// The patterns run on RE2 (model/textpattern.h), in time linear in the line and a bounded
+// stack, so a line's length costs nothing but its bytes. The bound stays so that a file that is
+// not a tool's output (a binary, a minified JSON document handed to a text format) is refused
+// with its line named rather than read as one huge line: no tool output Plimsoll reads has
+// lines anywhere near 1 MiB, while a long label or tool string of a few KiB is legal.
 
 #include "importers/importer.h"
 
@@ -14,11 +15,7 @@
 
 namespace plimsoll {
 
-inline constexpr size_t kMaxToolLineBytes = 4096;
-
-// `head` with every line longer than kMaxToolLineBytes cut to that length: what the
-// registry hands to the sniffers (a long line tells them nothing its start does not).
-std::string boundedHead(std::string_view head);
+inline constexpr size_t kMaxToolLineBytes = 1024 * 1024;
 
 // False, with result.error naming the line, when a line of `text` is longer than
 // kMaxToolLineBytes. `what` names the format: "redis-benchmark output".

@@ -3,12 +3,12 @@
 #include "importers/commandblocks.h"
 #include "importers/linebounds.h"
 #include "importers/textsource.h"
+#include "model/textpattern.h"
 
 #include <QIODevice>
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 
 namespace plimsoll {
 
@@ -16,9 +16,9 @@ namespace {
 
 constexpr int64_t kMaxBytes = 64LL * 1024 * 1024;
 
-const std::regex &sectionRe()
+const TextPattern &sectionRe()
 {
-    static const std::regex re(
+    static const TextPattern re(
         R"(^(ALL STATS|BEST RUN RESULTS|WORST RUN RESULTS|AGGREGATED AVERAGE RESULTS \((\d{1,18}) runs?\))\s*$)");
     return re;
 }
@@ -65,38 +65,38 @@ std::vector<Token> tokens(std::string_view line)
     return out;
 }
 
-std::optional<int64_t> fromUri(const std::string &uri, const std::regex &re)
+std::optional<int64_t> fromUri(const std::string &uri, const TextPattern &re)
 {
     const size_t slash = uri.find_last_of('/');
     const std::string file = slash == std::string::npos ? uri : uri.substr(slash + 1);
-    std::smatch m;
-    if (!std::regex_search(file, m, re))
+    PatternMatch m;
+    if (!re.search(file, &m))
         return std::nullopt;
-    return std::stoll(m[1]);
+    return std::stoll(m.str(1));
 }
 
 bool parseText(std::span<const TextLine> lines, bool lastTerminated, std::vector<MemtierSection> &sections,
                MemtierConfig &config, ImportResult &result)
 {
-    static const std::regex threadsRe(R"(^(\d{1,18})\s+Threads$)");
-    static const std::regex clientsRe(R"(^(\d{1,18})\s+Connections per thread$)");
+    static const TextPattern threadsRe(R"(^(\d{1,18})\s+Threads$)");
+    static const TextPattern clientsRe(R"(^(\d{1,18})\s+Connections per thread$)");
     std::vector<std::string> header;
     for (const TextLine &line : lines) {
         const std::string_view t = trimmed(line.text);
-        const std::string s(t);
-        std::smatch m;
-        if (std::regex_match(s, m, threadsRe)) {
-            config.threads = std::stoll(m[1]);
+        const std::string_view s = t;
+        PatternMatch m;
+        if (threadsRe.fullMatch(s, &m)) {
+            config.threads = std::stoll(m.str(1));
             continue;
         }
-        if (std::regex_match(s, m, clientsRe)) {
-            config.clients = std::stoll(m[1]);
+        if (clientsRe.fullMatch(s, &m)) {
+            config.clients = std::stoll(m.str(1));
             continue;
         }
-        if (std::regex_match(s, m, sectionRe())) {
-            sections.push_back({m[1], {}, line.number});
-            if (m[2].matched)
-                config.runs = std::stoll(m[2]);
+        if (sectionRe().fullMatch(s, &m)) {
+            sections.push_back({m.str(1), {}, line.number});
+            if (m.matched(2))
+                config.runs = std::stoll(m.str(2));
             header.clear();
             continue;
         }
@@ -195,10 +195,10 @@ int64_t addScenarios(const std::vector<MemtierSection> &sections, MemtierConfig 
         stated(config.pipeline, {"--pipeline"});
         stated(config.dataSize, {"-d", "--data-size"});
     }
-    static const std::regex threadsInName(R"((?:threads?[_-]?|(?:^|[_-])t-?)(\d{1,18}))");
-    static const std::regex clientsInName(R"((?:clients?[_-]?|(?:^|[_-])c-?)(\d{1,18}))");
-    static const std::regex pipelineInName(R"((?:pipeline[_-]?|(?:^|[_-])P-?)(\d{1,18}))");
-    auto infer = [&](std::optional<int64_t> &field, const std::regex &re, const char *factor) {
+    static const TextPattern threadsInName(R"((?:threads?[_-]?|(?:^|[_-])t-?)(\d{1,18}))");
+    static const TextPattern clientsInName(R"((?:clients?[_-]?|(?:^|[_-])c-?)(\d{1,18}))");
+    static const TextPattern pipelineInName(R"((?:pipeline[_-]?|(?:^|[_-])P-?)(\d{1,18}))");
+    auto infer = [&](std::optional<int64_t> &field, const TextPattern &re, const char *factor) {
         if (field)
             return;
         field = fromUri(uri, re);
@@ -324,11 +324,11 @@ bool addMemtierValue(const std::string &column, double value, MemtierRow &row)
         return true;
     }
     // "p99.9 Latency" (text), "p99.90" (JSON), "99.900" (older readers' keys).
-    static const std::regex percentile(R"(^p?([0-9]+(?:\.[0-9]+)?)(?: Latency)?$)");
-    std::smatch m;
-    if (!std::regex_match(column, m, percentile))
+    static const TextPattern percentile(R"(^p?([0-9]+(?:\.[0-9]+)?)(?: Latency)?$)");
+    PatternMatch m;
+    if (!percentile.fullMatch(column, &m))
         return false;
-    const double p = *parseNumber(m[1].str());
+    const double p = *parseNumber(m[1]);
     std::string name;
     if (p == 50)
         name = "latency_p50_s";
@@ -341,7 +341,7 @@ bool addMemtierValue(const std::string &column, double value, MemtierRow &row)
     else if (p == 100)
         name = "latency_max_s";
     else {
-        std::string digits = m[1].str();
+        std::string digits = m.str(1);
         if (digits.find('.') != std::string::npos)
             digits.erase(digits.find_last_not_of('0') + 1);
         if (!digits.empty() && digits.back() == '.')

@@ -7,10 +7,10 @@
 #include "importers/jsonnesting.h"
 #include "importers/memtierimporter.h"
 #include "importers/textsource.h"
+#include "model/textpattern.h"
 
 #include <QDateTime>
 
-#include <regex>
 
 namespace plimsoll {
 
@@ -78,16 +78,16 @@ bool parseMemtierJson(const std::string &text, std::vector<MemtierSection> &sect
     config.dataSize = member(cfg, {"data_size"});
     config.runs = member(cfg, {"run_count"});
 
-    static const std::regex blockRe(
+    static const TextPattern blockRe(
         R"(^(ALL STATS|BEST RUN RESULTS|WORST RUN RESULTS|AGGREGATED AVERAGE RESULTS \((\d{1,18}) runs?\))$)");
     for (const auto &[key, block] : doc.items()) {
-        std::smatch m;
-        if (!std::regex_match(key, m, blockRe) || !block.is_object())
+        PatternMatch m;
+        if (!blockRe.fullMatch(key, &m) || !block.is_object())
             continue;
         const std::string blockPointer = JsonLocator::pointer({key});
         MemtierSection section{key, {}, locator.locate(blockPointer).line};
-        if (m[2].matched)
-            config.runs = std::stoll(m[2]);
+        if (m.matched(2))
+            config.runs = std::stoll(m.str(2));
         if (auto rt = block.find("Runtime"); rt != block.end() && rt->is_object()) {
             const auto start = member(*rt, {"Start time"});
             const auto finish = member(*rt, {"Finish time"});

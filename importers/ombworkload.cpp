@@ -1,7 +1,8 @@
 #include "importers/ombworkload.h"
 
+#include "model/textpattern.h"
+
 #include <cctype>
-#include <regex>
 #include <vector>
 
 namespace plimsoll {
@@ -21,16 +22,25 @@ OmbWorkloadName parseOmbWorkloadName(const std::string &workload)
 {
     // Tokens split on the separators names use; "1kb", "4p" and "200k" keep their suffix.
     std::vector<std::string> tokens;
-    static const std::regex token(R"([A-Za-z0-9.]+)");
-    for (auto it = std::sregex_iterator(workload.begin(), workload.end(), token);
-         it != std::sregex_iterator(); ++it)
-        tokens.push_back(lower(it->str()));
+    const auto inToken = [](char c) { // [A-Za-z0-9.], whatever the locale
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.';
+    };
+    for (size_t i = 0; i < workload.size();) {
+        if (!inToken(workload[i])) {
+            ++i;
+            continue;
+        }
+        const size_t start = i;
+        while (i < workload.size() && inToken(workload[i]))
+            ++i;
+        tokens.push_back(lower(workload.substr(start, i - start)));
+    }
 
     OmbWorkloadName out;
-    static const std::regex numberSuffix(R"(^(\d{1,18})([a-z]*)$)");
+    static const TextPattern numberSuffix(R"(^(\d{1,18})([a-z]*)$)");
     for (size_t i = 0; i < tokens.size(); ++i) {
-        std::smatch m;
-        if (!std::regex_match(tokens[i], m, numberSuffix))
+        PatternMatch m;
+        if (!numberSuffix.fullMatch(tokens[i], &m))
             continue;
         const int64_t n = std::stoll(m.str(1));
         std::string suffix = m.str(2);

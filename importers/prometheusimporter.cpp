@@ -2,13 +2,13 @@
 
 #include "importers/textsource.h"
 #include "model/prometheusdiff.h"
+#include "model/textpattern.h"
 
 #include <QDateTime>
 #include <QIODevice>
 
 #include <cmath>
 #include <map>
-#include <regex>
 
 namespace plimsoll {
 
@@ -225,18 +225,18 @@ std::string PrometheusImporter::detectionRule() const
 int PrometheusImporter::sniff(std::string_view head) const
 {
     const std::string text(head.substr(0, 16384));
-    static const std::regex typeLine(
+    static const TextPattern typeLine(
         R"((^|\n)# TYPE [a-zA-Z_:][a-zA-Z0-9_:]* (counter|gauge|histogram|summary|untyped)\s*(\r?\n|$))");
-    if (std::regex_search(text, typeLine))
+    if (typeLine.search(text))
         return 90;
     // No TYPE lines (some exporters omit them): most lines must be samples.
-    static const std::regex sample(R"(^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? [-+0-9.eEInfNa]+( -?[0-9]+)?$)");
+    static const TextPattern sample(R"(^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? [-+0-9.eEInfNa]+( -?[0-9]+)?$)");
     int samples = 0, others = 0;
     for (const TextLine &line : splitLines(text)) {
         const std::string t(trimmed(line.text));
         if (t.empty() || t.front() == '#')
             continue;
-        (std::regex_match(t, sample) ? samples : others) += 1;
+        (sample.fullMatch(t) ? samples : others) += 1;
     }
     return samples >= 3 && others == 0 ? 60 : 0;
 }

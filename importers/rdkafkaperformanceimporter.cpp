@@ -2,13 +2,13 @@
 
 #include "importers/linebounds.h"
 #include "importers/textsource.h"
+#include "model/textpattern.h"
 
 #include <QIODevice>
 
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <regex>
 
 namespace plimsoll {
 
@@ -17,34 +17,34 @@ namespace {
 constexpr int64_t kMaxBytes = 256LL * 1024 * 1024;
 constexpr double kMB = 1e6; // rdkafka_performance: bytes / microseconds
 
-const std::regex &producerPattern()
+const TextPattern &producerPattern()
 {
-    static const std::regex re(
+    static const TextPattern re(
         R"(% (\d+) messages produced \((\d+) bytes\), (\d+) delivered \(offset (-?\d+), (\d+) failed\) )"
         R"(in (\d+) ?ms: (\d+) msgs/s and ([0-9.]+) MB/s(?:, (\d+) produce failures)?)"
         R"((?:, (-?\d+) in queue)?(?:, (\S+) compression)?)");
     return re;
 }
 
-const std::regex &consumerPattern()
+const TextPattern &consumerPattern()
 {
-    static const std::regex re(
+    static const TextPattern re(
         R"(% (\d+) messages \((\d+) bytes\) consumed in (\d+) ?ms: (\d+) msgs/s \(([0-9.]+) MB/s\))"
         R"((?:, latency curr/avg/lo/hi ([0-9.]+)/([0-9.]+)/([0-9.]+)/([0-9.]+) ?ms)?)");
     return re;
 }
 
 // "% Sending 200000 messages of size 1024 bytes" (without a count when -c is not given).
-const std::regex &sendingPattern()
+const TextPattern &sendingPattern()
 {
-    static const std::regex re(R"(^% Sending (?:\d+ )?messages of size (\d+) bytes)");
+    static const TextPattern re(R"(^% Sending (?:\d+ )?messages of size (\d+) bytes)");
     return re;
 }
 
 // Printed by the consumer after its last summary: fetch call time per message.
-const std::regex &fetchLatencyPattern()
+const TextPattern &fetchLatencyPattern()
 {
-    static const std::regex re(R"(^% Average application fetch latency: (\d+) ?us)");
+    static const TextPattern re(R"(^% Average application fetch latency: (\d+) ?us)");
     return re;
 }
 
@@ -57,9 +57,10 @@ struct Sample
     bool tableRow = false; // -u
 };
 
-double num(const std::ssub_match &m)
+// A group's number; 0 for a group that did not take part.
+double num(std::string_view group)
 {
-    return m.matched ? parseNumber(m.str()).value_or(0) : 0;
+    return parseNumber(group).value_or(0);
 }
 
 // One "| %10s " cell of a -u table: its trimmed text and the 1-based byte column it starts at.
@@ -259,11 +260,11 @@ std::string RdkafkaPerformanceImporter::detectionRule() const
 int RdkafkaPerformanceImporter::sniff(std::string_view head) const
 {
     const std::string text(head);
-    static const std::regex produced(R"(% \d+ messages produced \(\d+ bytes\))");
-    static const std::regex consumed(R"(% \d+ messages \(\d+ bytes\) consumed in)");
-    static const std::regex table(R"((?:^|\n)\|\s*elapsed\s*\|\s*msgs\s*\|\s*bytes\s*\|\s*rtt\s*\|)");
-    if (std::regex_search(text, produced) || std::regex_search(text, consumed) ||
-        std::regex_search(text, table))
+    static const TextPattern produced(R"(% \d+ messages produced \(\d+ bytes\))");
+    static const TextPattern consumed(R"(% \d+ messages \(\d+ bytes\) consumed in)");
+    static const TextPattern table(R"((?:^|\n)\|\s*elapsed\s*\|\s*msgs\s*\|\s*bytes\s*\|\s*rtt\s*\|)");
+    if (produced.search(text) || consumed.search(text) ||
+        table.search(text))
         return 85;
     return 0;
 }
@@ -290,9 +291,9 @@ ImportResult RdkafkaPerformanceImporter::parse(QIODevice &in, const ImportOption
     std::optional<int64_t> recordSize;
     std::optional<double> fetchLatencyUs;
     for (const TextLine &line : splitLines(text)) {
-        const std::string s(line.text);
+        const std::string_view s = line.text;
         const std::string_view t = trimmed(line.text);
-        std::smatch m;
+        PatternMatch m;
         if (startsWith(t, "|")) {
             const std::vector<Cell> cells = tableCells(line.text);
             if (isTableHeader(cells)) {
@@ -316,7 +317,7 @@ ImportResult RdkafkaPerformanceImporter::parse(QIODevice &in, const ImportOption
                 return result;
             }
             (table->producer ? produced : consumed).push_back(std::move(row));
-        } else if (std::regex_search(s, m, producerPattern())) {
+        } else if (producerPattern().search(s, &m)) {
             Sample p;
             p.line = line.number;
             p.elapsedS = num(m[6]) * 1e-3;
@@ -328,14 +329,14 @@ ImportResult RdkafkaPerformanceImporter::parse(QIODevice &in, const ImportOption
                          {"errors", num(m[5])},
                          {"producer.delivery_failures", num(m[5])},
                          {"producer.elapsed_s", num(m[6]) * 1e-3}};
-            if (m[9].matched)
+            if (m.matched(9))
                 p.metrics.push_back({"producer.produce_failures", num(m[9])});
-            if (m[10].matched)
+            if (m.matched(10))
                 p.metrics.push_back({"producer.in_queue", num(m[10])});
-            if (m[11].matched)
+            if (m.matched(11))
                 p.compression = m.str(11) == "no" ? "none" : m.str(11);
             produced.push_back(std::move(p));
-        } else if (std::regex_search(s, m, consumerPattern())) {
+        } else if (consumerPattern().search(s, &m)) {
             Sample c;
             c.line = line.number;
             c.elapsedS = num(m[3]) * 1e-3;
@@ -344,16 +345,16 @@ ImportResult RdkafkaPerformanceImporter::parse(QIODevice &in, const ImportOption
                          {"consumer.records_consumed", num(m[1])},
                          {"consumer.bytes_consumed", num(m[2])},
                          {"consumer.elapsed_s", num(m[3]) * 1e-3}};
-            if (m[6].matched) {
+            if (m.matched(6)) {
                 // Wall-clock differences across hosts: includes their clock skew.
                 c.metrics.push_back({"e2e.latency_avg_s", num(m[7]) * 1e-3});
                 c.metrics.push_back({"e2e.latency_min_s", num(m[8]) * 1e-3});
                 c.metrics.push_back({"e2e.latency_max_s", num(m[9]) * 1e-3});
             }
             consumed.push_back(std::move(c));
-        } else if (std::regex_search(s, m, sendingPattern())) {
+        } else if (sendingPattern().search(s, &m)) {
             recordSize = int64_t(num(m[1]));
-        } else if (std::regex_search(s, m, fetchLatencyPattern())) {
+        } else if (fetchLatencyPattern().search(s, &m)) {
             fetchLatencyUs = num(m[1]);
         } else if (startsWith(t, "% INTERVAL:")) {
             // -M: the last interval's own rate; the cumulative lines carry the same counts.

@@ -3,11 +3,11 @@
 #include "importers/commandblocks.h"
 #include "importers/linebounds.h"
 #include "importers/textsource.h"
+#include "model/textpattern.h"
 
 #include <QIODevice>
 
 #include <map>
-#include <regex>
 
 namespace plimsoll {
 
@@ -70,16 +70,16 @@ std::optional<std::vector<std::string>> csvCells(std::string_view line)
     return out;
 }
 
-std::optional<int64_t> fromUri(const std::string &uri, const std::regex &re)
+std::optional<int64_t> fromUri(const std::string &uri, const TextPattern &re)
 {
     const size_t slash = uri.find_last_of('/');
     const std::string file = slash == std::string::npos ? uri : uri.substr(slash + 1);
-    std::smatch m;
-    if (!std::regex_search(file, m, re))
+    PatternMatch m;
+    if (!re.search(file, &m))
         return std::nullopt;
-    for (size_t i = 1; i < m.size(); ++i)
-        if (m[i].matched)
-            return std::stoll(m[i]);
+    for (int i = 1; i < PatternMatch::kMaxGroups; ++i)
+        if (m.matched(i))
+            return std::stoll(m.str(i));
     return std::nullopt;
 }
 
@@ -108,14 +108,14 @@ ImportError lineError(const TextLine &line, const std::string &field, const std:
 // `tests`; false with result.error set on a malformed line.
 bool readTests(std::span<const TextLine> lines, std::vector<Test> &tests, ImportResult &result)
 {
-    static const std::regex sectionRe(R"(^====== (.+) ======\s*$)");
-    static const std::regex quietRe(
+    static const TextPattern sectionRe(R"(^====== (.+) ======\s*$)");
+    static const TextPattern quietRe(
         R"(^(.+): ([0-9.]+) requests per second(?:, p50=([0-9.]+) msec)?\s*$)");
-    static const std::regex completedRe(R"(^(\d{1,18}) requests completed in ([0-9.]+) seconds)");
-    static const std::regex clientsRe(R"(^(\d{1,18}) parallel clients)");
-    static const std::regex payloadRe(R"(^(\d{1,18}) bytes payload)");
-    static const std::regex rpsRe(R"(^(?:throughput summary: )?([0-9.]+) requests per second)");
-    static const std::regex percentRe(R"(^([0-9.]+)% <= ([0-9.]+) milliseconds)");
+    static const TextPattern completedRe(R"(^(\d{1,18}) requests completed in ([0-9.]+) seconds)");
+    static const TextPattern clientsRe(R"(^(\d{1,18}) parallel clients)");
+    static const TextPattern payloadRe(R"(^(\d{1,18}) bytes payload)");
+    static const TextPattern rpsRe(R"(^(?:throughput summary: )?([0-9.]+) requests per second)");
+    static const TextPattern percentRe(R"(^([0-9.]+)% <= ([0-9.]+) milliseconds)");
 
     std::vector<std::string> csvHeader;
     Test *section = nullptr;
@@ -125,8 +125,8 @@ bool readTests(std::span<const TextLine> lines, std::vector<Test> &tests, Import
         const std::string_view t = trimmed(line.text);
         if (t.empty())
             continue;
-        const std::string s(t);
-        std::smatch m;
+        const std::string_view s = t;
+        PatternMatch m;
         if (t.front() == '"') {
             const auto cells = csvCells(t);
             if (!cells)
@@ -168,28 +168,28 @@ bool readTests(std::span<const TextLine> lines, std::vector<Test> &tests, Import
             section = nullptr;
             continue;
         }
-        if (std::regex_match(s, m, sectionRe)) {
+        if (sectionRe.fullMatch(s, &m)) {
             tests.push_back({});
             section = &tests.back();
-            section->name = m[1];
+            section->name = m.str(1);
             section->line = line.number;
             summaryTable = false;
             summaryScale = 1e-3;
             continue;
         }
         if (section) {
-            if (std::regex_search(s, m, completedRe)) {
-                section->requests = std::stoll(m[1]);
-                section->seconds = parseNumber(m[2].str());
-            } else if (std::regex_search(s, m, clientsRe)) {
-                section->clients = std::stoll(m[1]);
-            } else if (std::regex_search(s, m, payloadRe)) {
-                section->payloadBytes = std::stoll(m[1]);
-            } else if (std::regex_search(s, m, percentRe)) {
-                section->cumulative.push_back({*parseNumber(m[1].str()), *parseNumber(m[2].str())});
-            } else if (std::regex_search(s, m, rpsRe)) {
+            if (completedRe.search(s, &m)) {
+                section->requests = std::stoll(m.str(1));
+                section->seconds = parseNumber(m[2]);
+            } else if (clientsRe.search(s, &m)) {
+                section->clients = std::stoll(m.str(1));
+            } else if (payloadRe.search(s, &m)) {
+                section->payloadBytes = std::stoll(m.str(1));
+            } else if (percentRe.search(s, &m)) {
+                section->cumulative.push_back({*parseNumber(m[1]), *parseNumber(m[2])});
+            } else if (rpsRe.search(s, &m)) {
                 std::erase_if(section->metrics, [](const MetricValue &v) { return v.name == "records_per_s"; });
-                section->metrics.push_back({"records_per_s", *parseNumber(m[1].str())});
+                section->metrics.push_back({"records_per_s", *parseNumber(m[1])});
             } else if (startsWith(t, "latency summary (")) {
                 // The table's unit as the line states it: msec in every release so far.
                 const std::string_view unit = t.substr(17, t.find(')') - std::min(t.find(')'), size_t(17)));
@@ -236,13 +236,13 @@ bool readTests(std::span<const TextLine> lines, std::vector<Test> &tests, Import
             }
             continue;
         }
-        if (std::regex_match(s, m, quietRe) && s.find("rps=") == std::string::npos) {
+        if (quietRe.fullMatch(s, &m) && s.find("rps=") == std::string::npos) {
             Test test;
-            test.name = m[1];
+            test.name = m.str(1);
             test.line = line.number;
-            test.metrics.push_back({"records_per_s", *parseNumber(m[2].str())});
-            if (m[3].matched)
-                test.metrics.push_back({"latency_p50_s", ms(*parseNumber(m[3].str()))});
+            test.metrics.push_back({"records_per_s", *parseNumber(m[2])});
+            if (m.matched(3))
+                test.metrics.push_back({"latency_p50_s", ms(*parseNumber(m[3]))});
             tests.push_back(std::move(test));
         }
     }
@@ -268,22 +268,22 @@ int RedisBenchmarkImporter::sniff(std::string_view head) const
     if (startsWith(trimmed(head), "\"test\",\"rps\""))
         return 95;
     const std::string text(head.substr(0, 16384));
-    static const std::regex section(R"((^|[\r\n])====== .+ ======)");
-    static const std::regex quiet(R"((^|[\r\n])[A-Za-z_][^\r\n:]*: [0-9.]+ requests per second)");
-    static const std::regex oldCsv(R"(^\s*"[A-Z][A-Z_0-9 ()a-z]*","[0-9.]+"\s*(\r?\n|$))");
-    static const std::regex header(R"((^|[\r\n])\s*"test","rps")");
-    static const std::regex headerless(R"((^|[\r\n])\s*"[^"\r\n]+"(,"[0-9.]+"){7}\s*(\r?\n|$))");
-    if (std::regex_search(text, header))
+    static const TextPattern section(R"((^|[\r\n])====== [^\r\n]+ ======)");
+    static const TextPattern quiet(R"((^|[\r\n])[A-Za-z_][^\r\n:]*: [0-9.]+ requests per second)");
+    static const TextPattern oldCsv(R"(^\s*"[A-Z][A-Z_0-9 ()a-z]*","[0-9.]+"\s*(\r?\n|$))");
+    static const TextPattern header(R"((^|[\r\n])\s*"test","rps")");
+    static const TextPattern headerless(R"((^|[\r\n])\s*"[^"\r\n]+"(,"[0-9.]+"){7}\s*(\r?\n|$))");
+    if (header.search(text))
         return 90;
-    if (std::regex_search(text, section) && text.find("requests") != std::string::npos)
+    if (section.search(text) && text.find("requests") != std::string::npos)
         return 90;
     if (hasCommandLine(text, {"redis-benchmark"}))
         return 85;
-    if (std::regex_search(text, quiet))
+    if (quiet.search(text))
         return 80;
-    if (std::regex_search(text, headerless))
+    if (headerless.search(text))
         return 70;
-    if (std::regex_search(text, oldCsv))
+    if (oldCsv.search(text))
         return 60;
     return 0;
 }
@@ -293,8 +293,8 @@ Resemblance RedisBenchmarkImporter::resemblance(std::string_view head) const
     if (head.find("requests per second") != std::string_view::npos)
         return {50, "mentions requests per second but has no \"CMD: N requests per second\" "
                     "line or \"====== CMD ======\" section"};
-    static const std::regex quotedRow(R"((^|[\r\n])\s*"[^"\r\n]+"(,"[^"\r\n]*")+\s*(\r?\n|$))");
-    if (std::regex_search(std::string(head.substr(0, 16384)), quotedRow))
+    static const TextPattern quotedRow(R"((^|[\r\n])\s*"[^"\r\n]+"(,"[^"\r\n]*")+\s*(\r?\n|$))");
+    if (quotedRow.search(head.substr(0, 16384)))
         return {40, "has quoted CSV rows, but neither the \"test\",\"rps\" header nor the 2 or 8 "
                     "numeric columns of a headerless redis-benchmark --csv"};
     return {};
@@ -339,8 +339,8 @@ ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &o
         return result;
     }
 
-    static const std::regex clientsInName(R"((?:clients?|conns?)[_-]?(\d{1,18})|(?:^|[_-])c(\d{1,18})(?:[_.-]|$))");
-    static const std::regex pipelineInName(R"((?:pipeline|(?:^|[_-])P)[_-]?(\d{1,18}))");
+    static const TextPattern clientsInName(R"((?:clients?|conns?)[_-]?(\d{1,18})|(?:^|[_-])c(\d{1,18})(?:[_.-]|$))");
+    static const TextPattern pipelineInName(R"((?:pipeline|(?:^|[_-])P)[_-]?(\d{1,18}))");
     const std::optional<int64_t> uriClients = fromUri(options.uri, clientsInName);
     const std::optional<int64_t> uriPipeline = fromUri(options.uri, pipelineInName);
 

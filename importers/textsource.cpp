@@ -1,5 +1,6 @@
 #include "importers/textsource.h"
 
+
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QFile>
@@ -8,8 +9,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
-#include <regex>
+#include <cstdio>
 
 namespace plimsoll {
 
@@ -48,8 +50,11 @@ std::vector<TextLine> splitLines(std::string_view text)
         start = 3;
     int64_t number = 1;
     while (start < text.size()) {
-        const size_t end = text.find_first_of("\r\n", start);
-        if (end == std::string_view::npos) {
+        // A plain loop: find_first_of calls memchr over its set once per byte.
+        size_t end = start;
+        while (end < text.size() && text[end] != '\n' && text[end] != '\r')
+            ++end;
+        if (end == text.size()) {
             lines.push_back({text.substr(start), number, int64_t(start)});
             break;
         }
@@ -119,17 +124,63 @@ std::string contentRunKey(const std::string &format, std::string_view text)
 
 std::optional<std::string> localTimeAsUtc(std::string_view text)
 {
-    static const std::regex re(
-        R"(^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:[.,:](\d{1,9}))?$)");
-    const std::string s(trimmed(text));
-    std::smatch m;
-    if (!std::regex_match(s, m, re))
+    // "YYYY-MM-DD[ T]HH:MM:SS", then an optional fraction of 1 to 9 digits after '.', ',' or
+    // ':'. Scanned by hand: every periodic line of the Kafka tools carries one.
+    const std::string_view s = trimmed(text);
+    const auto number = [&](size_t at, size_t count, int &out) {
+        out = 0;
+        for (size_t i = at; i < at + count; ++i) {
+            if (i >= s.size() || s[i] < '0' || s[i] > '9')
+                return false;
+            out = out * 10 + (s[i] - '0');
+        }
+        return true;
+    };
+    int y = 0, mo = 0, d = 0, h = 0, mi = 0, sec = 0;
+    if (!number(0, 4, y) || s.size() < 19 || s[4] != '-' || !number(5, 2, mo) || s[7] != '-' ||
+        !number(8, 2, d) || (s[10] != ' ' && s[10] != 'T') || !number(11, 2, h) || s[13] != ':' ||
+        !number(14, 2, mi) || s[16] != ':' || !number(17, 2, sec))
         return std::nullopt;
-    std::string iso = m.str(1) + "-" + m.str(2) + "-" + m.str(3) + "T" + m.str(4) + ":" +
-                      m.str(5) + ":" + m.str(6);
-    if (m[7].matched)
-        iso += "." + m.str(7);
-    return normalizeTimestamp(iso + "Z");
+    int msec = 0;
+    if (s.size() > 19) {
+        const std::string_view fraction = s.substr(20);
+        int ignored = 0;
+        if ((s[19] != '.' && s[19] != ',' && s[19] != ':') || fraction.empty() ||
+            fraction.size() > 9 || !number(20, fraction.size(), ignored))
+            return std::nullopt;
+        // Milliseconds, digits past them dropped (as normalizeTimestamp reads a fraction).
+        for (size_t i = 0; i < 3; ++i)
+            msec = msec * 10 + (i < fraction.size() ? fraction[i] - '0' : 0);
+    }
+    if (!QDate::isValid(y, mo, d) || !QTime::isValid(h, mi, sec, msec))
+        return std::nullopt;
+    char buffer[96]; // room for any int, so the compiler sees no truncation
+    const int n =
+        std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, sec);
+    std::string out(buffer, size_t(n));
+    if (msec != 0) {
+        std::snprintf(buffer, sizeof buffer, ".%03d", msec);
+        out += buffer;
+    }
+    return out + "Z";
+}
+
+double utcSeconds(std::string_view iso)
+{
+    const auto number = [&](size_t at, size_t count) {
+        int v = 0;
+        for (size_t i = at; i < at + count; ++i)
+            v = v * 10 + (iso[i] - '0');
+        return v;
+    };
+    using namespace std::chrono;
+    const sys_days date =
+        year(number(0, 4)) / month(unsigned(number(5, 2))) / day(unsigned(number(8, 2)));
+    int64_t ms = (int64_t(date.time_since_epoch().count()) * 86400 + number(11, 2) * 3600 +
+                  number(14, 2) * 60 + number(17, 2)) * 1000;
+    if (iso.size() > 20 && iso[19] == '.')
+        ms += number(20, 3);
+    return double(ms) / 1000.0;
 }
 
 std::string inferredRunTime(QIODevice &in, std::vector<ImportWarning> &warnings)

@@ -44,6 +44,10 @@ std::string contentRunKey(const std::string &format, std::string_view text);
 // the Kafka tools' colon before milliseconds, "2026-05-01T10:00:00") as UTC ISO-8601.
 std::optional<std::string> localTimeAsUtc(std::string_view text);
 
+// Seconds since the epoch of a time as localTimeAsUtc writes it ("2018-11-24T06:06:49Z",
+// "2018-11-24T06:06:49.266Z"), to the millisecond; read by hand, as it is once a line.
+double utcSeconds(std::string_view iso);
+
 // The run's time when its output states none: the file's modification time when `in` is a
 // file, else the time of import. Adds a "timestamp-inferred" warning saying which.
 std::string inferredRunTime(QIODevice &in, std::vector<ImportWarning> &warnings);

@@ -1,5 +1,7 @@
 #include "model/prometheustext.h"
 
+#include "model/textpattern.h"
+
 #include <QDateTime>
 #include <QString>
 
@@ -9,7 +11,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <regex>
 
 namespace plimsoll {
 
@@ -121,14 +122,13 @@ std::optional<PromType> parseType(std::string_view s)
 // an optional zone (no zone reads as UTC), or "# scrape <that>". Milliseconds since the epoch.
 std::optional<int64_t> separatorTime(std::string_view line)
 {
-    static const std::regex re(
+    static const TextPattern re(
         R"(^(?:#\s*scrape\s+)?(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?)(Z|[+-]\d{2}:?\d{2})?,?\s*$)");
-    const std::string s(line);
-    std::smatch m;
-    if (!std::regex_match(s, m, re))
+    PatternMatch m;
+    if (!re.fullMatch(line, &m))
         return std::nullopt;
     const QString iso = QString::fromStdString(m.str(1) + "T" + m.str(2) +
-                                               (m[3].matched ? m.str(3) : std::string("Z")));
+                                               (m.matched(3) ? m.str(3) : std::string("Z")));
     const QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs);
     if (!t.isValid())
         return std::nullopt;
@@ -332,21 +332,28 @@ const PromFamily *PromSnapshot::family(std::string_view name) const
 std::string promSeriesName(std::string_view name, const PromLabels &labels,
                            const std::vector<std::string> &drop)
 {
+    // Built in place: this runs once per sample of every scrape.
     std::string out(name);
-    std::string inner;
+    bool any = false;
     for (const auto &[k, v] : labels) {
         if (std::find(drop.begin(), drop.end(), k) != drop.end())
             continue;
-        std::string escaped;
+        out += any ? ',' : '{';
+        any = true;
+        out += k;
+        out += "=\"";
         for (char c : v) {
             if (c == '\\' || c == '"')
-                escaped += '\\';
-            escaped += c == '\n' ? std::string("\\n") : std::string(1, c);
+                out += '\\';
+            if (c == '\n')
+                out += "\\n";
+            else
+                out += c;
         }
-        inner += (inner.empty() ? "" : ",") + k + "=\"" + escaped + "\"";
+        out += '"';
     }
-    if (!inner.empty())
-        out += "{" + inner + "}";
+    if (any)
+        out += '}';
     return out;
 }
 
