@@ -7,6 +7,7 @@
 #include "app/compareoutput.h"
 #include "app/dataexport.h"
 #include "app/optiondomain.h"
+#include "model/comparisonhistory.h"
 #include "model/otavacsv.h"
 #include "model/runcomparison.h"
 #include "model/trendchanges.h"
@@ -138,12 +139,9 @@ int runChanges(const CliContext &c, const ChangesArgs &a)
 
 struct CompareArgs
 {
-    std::string baseline;
-    std::string current;
+    CompareRequest request; // the two runs, --history and --alpha go straight in
     bool json = false;
     bool failOnRegression = false;
-    int history = 10;
-    double alpha = 0.05;
     bool all = false;
     std::vector<std::string> exclude;
 
@@ -152,7 +150,8 @@ struct CompareArgs
 
 int runCompare(const CliContext &c, const CompareArgs &a)
 {
-    if (!(a.alpha > 0 && a.alpha < 1)) {
+    const double alpha = a.request.options.alpha;
+    if (!(alpha > 0 && alpha < 1)) {
         printError("--alpha must be above 0 and below 1 (the chance of flagging a change that is noise)");
         return kExitUsage;
     }
@@ -160,17 +159,13 @@ int runCompare(const CliContext &c, const CompareArgs &a)
     if (!store)
         return kExitFailure;
     try {
-        const TrendHistory history = TrendHistory::load(*store);
-        for (const std::string *run : {&a.baseline, &a.current}) {
-            if (!history.findRun(*run)) {
+        for (const std::string *run : {&a.request.baseline, &a.request.current}) {
+            if (!store->run(*run)) {
                 printError("no run '" + *run + "' in " + c.storePath + " (see `plimsoll runs`)");
                 return kExitFailure;
             }
         }
-        ComparisonOptions o;
-        o.historyRuns = a.history;
-        o.alpha = a.alpha;
-        const RunComparison r = compareRuns(history, a.baseline, a.current, policiesFor(c, a.exclude), o);
+        const RunComparison r = compareStoredRuns(*store, a.request, policiesFor(c, a.exclude));
         if (a.json)
             std::cout << comparisonJson(r).dump(2) << "\n";
         else
@@ -347,14 +342,16 @@ void addTrendCommands(CLI::App &app, Commands &commands)
     auto cmp = std::make_shared<CompareArgs>();
     auto *compare = app.add_subcommand("compare", "Compare two runs: deltas against the noise of "
                                                   "their history, or incompatible baselines");
-    compare->add_option("--baseline", cmp->baseline, "Baseline run (id or run key)")->required();
-    compare->add_option("--current", cmp->current, "Current run (id or run key)")->required();
-    addNumber(compare, "--history", cmp->history, CompareArgs::kHistory,
-              "Earlier runs the noise band is taken from (default 10)");
+    compare->add_option("--baseline", cmp->request.baseline, "Baseline run (id or run key)")->required();
+    compare->add_option("--current", cmp->request.current, "Current run (id or run key)")->required();
+    addNumber(compare, "--history", cmp->request.options.historyRuns, CompareArgs::kHistory,
+              "Earlier runs the noise band is taken from")
+        ->capture_default_str();
     compare->add_option("--contract-exclude", cmp->exclude,
                         "Leave this contract key (or prefix.*) out, for this command only");
-    compare->add_option("--alpha", cmp->alpha,
-                        "Chance of flagging noise as a change, over all metrics at once (Holm; default 0.05)");
+    compare->add_option("--alpha", cmp->request.options.alpha,
+                        "Chance of flagging noise as a change, over all metrics at once (Holm)")
+        ->capture_default_str();
     compare->add_flag("--all", cmp->all, "Every metric on a row of its own (quantile families unfolded)");
     compare->add_flag("--json", cmp->json, "Machine-readable report");
     compare->add_flag("--fail-on-regression", cmp->failOnRegression,

@@ -1,5 +1,6 @@
 #include "model/comparisonhistory.h"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -39,6 +40,22 @@ TrendHistory comparisonHistory(const Store &store, const std::string &baselineRu
     if (!same)
         runs.push_back(std::move(cur));
     return TrendHistory::fromRuns(std::move(runs));
+}
+
+RunComparison compareStoredRuns(const Store &store, const CompareRequest &request,
+                                const ContractPolicies &policies)
+{
+    // By id or by key: the history knows its runs by key.
+    const auto keyOf = [&store](const std::string &idOrKey) {
+        const auto detail = store.run(idOrKey);
+        if (!detail)
+            throw std::invalid_argument("no run '" + idOrKey + "'");
+        return detail->record.runKey;
+    };
+    const std::string baseline = keyOf(request.baseline), current = keyOf(request.current);
+    const int64_t perScenario = std::max<int64_t>(kComparisonHistoryRuns, request.options.historyRuns);
+    return compareRuns(comparisonHistory(store, baseline, current, perScenario), baseline, current,
+                       policies, request.options);
 }
 
 } // namespace plimsoll

@@ -12,6 +12,7 @@
 //
 // Threading: reads through the Store it is given (use it on that Store's thread).
 
+#include "model/runcomparison.h"
 #include "model/store.h"
 #include "model/trendhistory.h"
 
@@ -25,5 +26,20 @@ inline constexpr int64_t kComparisonHistoryRuns = 2000;
 // Throws std::invalid_argument naming a run that is not in the store.
 TrendHistory comparisonHistory(const Store &store, const std::string &baselineRun,
                                const std::string &currentRun, int64_t perScenario = kComparisonHistoryRuns);
+
+// `plimsoll compare` and the Compare view as one request: the two runs and the options (the
+// defaults live in ComparisonOptions). Both front ends compare through compareStoredRuns(), over
+// the history above (never fewer runs per scenario than options.historyRuns asks for), so the
+// window and the command line give the same verdicts.
+struct CompareRequest
+{
+    std::string baseline;
+    std::string current;
+    ComparisonOptions options;
+};
+
+// Throws std::invalid_argument naming a run that is not in the store.
+RunComparison compareStoredRuns(const Store &store, const CompareRequest &request,
+                                const ContractPolicies &policies);
 
 } // namespace plimsoll

@@ -11,6 +11,7 @@
 #include "ui/views/compareview.h"
 #include "ui/views/trendsview.h"
 #include "ui/backgroundpool.h"
+#include "sizingtestsupport.h"
 #include "uitestsupport.h"
 
 #include <gtest/gtest.h>
@@ -39,6 +40,8 @@
 #include <QThreadPool>
 
 #include <map>
+
+#include <nlohmann/json.hpp>
 
 using namespace plimsoll;
 using plimsoll::test::nightlyRun;
@@ -358,6 +361,45 @@ TEST_F(CompareViewTest, VerdictRowsAndIncompatibleKeys)
     ASSERT_TRUE(waitUntil([&] { return view.comparison().current.runKey == "nightly-2026-09-29"; }));
     QTest::qWait(50);
     EXPECT_TRUE(view.grab().save(artifact("compare-view.png")));
+}
+
+// The view and `plimsoll compare` make the same request of the same code: for three pairs (a
+// regression, an unchanged night, the retuned night), every scenario's status and every metric's
+// noise band and verdict are the command line's.
+TEST_F(CompareViewTest, ComparesAsTheCommandLineCompares)
+{
+    CompareView view(m_storePath);
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.baselineCombo()->count() == 30; }));
+    for (const auto &[base, cur] : {std::pair{"nightly-2026-09-20", "nightly-2026-09-21"},
+                                    std::pair{"nightly-2026-09-27", "nightly-2026-09-28"},
+                                    std::pair{"nightly-2026-09-29", "nightly-2026-09-30"}}) {
+        SCOPED_TRACE(std::string(base) + " → " + cur);
+        view.setRuns(QString::fromLatin1(base), QString::fromLatin1(cur));
+        ASSERT_TRUE(waitUntil([&] {
+            return view.comparison().current.runKey == cur && view.comparison().baseline.runKey == base;
+        }));
+        const nlohmann::json cli = plimsoll::test::cliJson(
+            m_storePath, QStringLiteral("compare"),
+            {QStringLiteral("--baseline"), QString::fromLatin1(base), QStringLiteral("--current"), QString::fromLatin1(cur)});
+        const RunComparison &shown = view.comparison();
+        ASSERT_EQ(shown.scenarios.size(), cli["scenarios"].size());
+        for (std::size_t i = 0; i < shown.scenarios.size(); ++i) {
+            const ScenarioComparison &s = shown.scenarios[i];
+            const nlohmann::json &line = cli["scenarios"][i];
+            EXPECT_EQ(s.scenario, line["scenario"]);
+            EXPECT_EQ(s.compatible ? "compatible" : "incompatible", line["status"].get<std::string>());
+            if (!s.compatible)
+                continue;
+            ASSERT_EQ(s.metrics.size(), line["metrics"].size());
+            for (std::size_t m = 0; m < s.metrics.size(); ++m) {
+                SCOPED_TRACE(s.metrics[m].metric);
+                EXPECT_EQ(s.metrics[m].metric, line["metrics"][m]["metric"]);
+                EXPECT_EQ(toString(s.metrics[m].verdict), line["metrics"][m]["verdict"]);
+                EXPECT_DOUBLE_EQ(s.metrics[m].noiseBand, line["metrics"][m]["noise_band"].get<double>());
+            }
+        }
+    }
 }
 
 TEST_F(CompareViewTest, TrendsMarksChangePointsAndBaseline)

@@ -367,7 +367,7 @@ void CompareView::compare(bool again)
     m_comparer->start(
         [path, b = base.toStdString(), c = cur.toStdString()] {
             const Store store(path);
-            return compareRuns(comparisonHistory(store, b, c), b, c, ContractPolicies::load(path));
+            return compareStoredRuns(store, {b, c, {}}, ContractPolicies::load(path));
         },
         [this](const RunComparison &r) { showComparison(r); },
         [this](const QString &error) {
