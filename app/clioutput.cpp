@@ -184,7 +184,7 @@ void printBudget(std::ostream &out, const LatencyBudget &budget, const BudgetRes
     for (const auto &s : r.perConfiguration) {
         const std::string config = s.configuration.empty() ? "-" : s.configuration;
         if (!s.found) {
-            table.addRow({s.product, config, "-", "-", "-", "-", "no point within budget"});
+            table.addRow({s.product, config, "-", "-", "-", "-", "no point within budget: " + s.missedBecause});
             continue;
         }
         char ratio[32] = "-";

@@ -359,7 +359,8 @@ json budgetToJson(const BudgetAnswer &answer)
     auto selection = [&](const BudgetSelection &s) {
         return json{{"product", s.product}, {"configuration", s.configuration},
                     {"found", s.found},
-                    {"best", s.found ? budgetedToJson(s.best, answer.originOf(s.best)) : json(nullptr)}};
+                    {"best", s.found ? budgetedToJson(s.best, answer.originOf(s.best)) : json(nullptr)},
+                    {"missed_because", s.found ? json(nullptr) : json(s.missedBecause)}};
     };
     json pts = json::array(), perConfig = json::array(), perProduct = json::array();
     for (const BudgetedPoint &b : r.points)

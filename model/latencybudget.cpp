@@ -28,12 +28,36 @@ void offer(std::vector<BudgetSelection> &groups, const std::string &product,
         if (g.product == product && g.configuration == configuration)
             group = &g;
     if (!group) {
-        groups.push_back({product, configuration, false, {}});
+        groups.push_back({product, configuration, false, {}, {}});
         group = &groups.back();
     }
     if (p.qualifies && (!group->found || better(p.point, group->best.point))) {
         group->found = true;
         group->best = p;
+        group->missedBecause.clear();
+    }
+}
+
+// The nearest miss of each group without a qualifying point (see BudgetSelection).
+void explainMisses(std::vector<BudgetSelection> &groups, const std::vector<BudgetedPoint> &points, double p99Budget)
+{
+    for (BudgetSelection &g : groups) {
+        if (g.found)
+            continue;
+        const BudgetedPoint *nearest = nullptr;
+        for (const BudgetedPoint &b : points) {
+            if (b.point.product != g.product || (!g.configuration.empty() && b.point.configuration != g.configuration))
+                continue;
+            const bool p99Ok = b.point.p99 <= p99Budget;
+            if (!nearest)
+                nearest = &b;
+            else if (const bool nearestOk = nearest->point.p99 <= p99Budget; p99Ok != nearestOk)
+                nearest = p99Ok ? &b : nearest;
+            else if (p99Ok ? better(b.point, nearest->point) : b.point.p99 < nearest->point.p99)
+                nearest = &b;
+        }
+        if (nearest)
+            g.missedBecause = nearest->reason.substr(0, nearest->reason.find("; Little's law"));
     }
 }
 
@@ -105,6 +129,8 @@ BudgetResult LatencyBudgetSelector::select(const std::vector<LatencyPoint> &poin
         }
         out.points.push_back(std::move(b));
     }
+    explainMisses(out.perConfiguration, out.points, m_budget.p99);
+    explainMisses(out.perProduct, out.points, m_budget.p99);
     return out;
 }
 

@@ -69,6 +69,9 @@ struct BudgetSelection
     std::string configuration; // empty in the per-product and overall selections
     bool found = false;        // false: no point of this group met the budget
     BudgetedPoint best;        // the highest-throughput qualifying point, when found
+    // When none qualifies, why the nearest did not: of the points within the p99 budget the
+    // fastest (its p99.9 missed or was not measured), else the lowest p99. Empty when found.
+    std::string missedBecause;
 };
 
 struct BudgetResult

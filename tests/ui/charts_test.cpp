@@ -5,6 +5,8 @@
 #include "ui/charts/placementchart.h"
 #include "runner/benchengine.h"
 #include "ui/views/benchview.h"
+#include "ui/views/latencybudgetview.h"
+#include "uitestsupport.h"
 
 #include <gtest/gtest.h>
 
@@ -12,6 +14,8 @@
 #include <QChartView>
 #include <QGraphicsTextItem>
 #include <QLegend>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
 
@@ -207,3 +211,21 @@ TEST(Charts, AnEmbeddedRunsHeadlineNamesThePartitionsItUsedInsteadOfTheFormsCoun
     EXPECT_FALSE(headline.contains(QStringLiteral("not a real broker"))) << headline.toStdString();
 }
 
+// On a store without a single throughput-and-p99 point the Latency budget chart says so, and
+// its throughput axis still reads 0, 0.2 … 1, never 0, 0, 0, 0.
+TEST(Charts, AnEmptyLatencyBudgetChartHasDistinctTicks)
+{
+    QTemporaryDir dir;
+    LatencyBudgetView view(dir.filePath(QStringLiteral("empty.plimsoll")));
+    QSignalSpy loaded(&view, &LatencyBudgetView::pointsLoaded);
+    view.reload();
+    ASSERT_TRUE(plimsoll::test::waitUntil([&] { return loaded.count() > 0; }));
+    EXPECT_EQ(loaded.first().at(0).toInt(), 0);
+    EXPECT_EQ(view.chartView()->chart()->title(), QStringLiteral("No points with throughput and p99 in the store"));
+    const auto axes = view.chartView()->chart()->axes(Qt::Vertical);
+    ASSERT_EQ(axes.size(), 1);
+    const std::vector<QString> labels = tickLabels(*qobject_cast<QValueAxis *>(axes.front()));
+    const std::set<QString> distinct(labels.begin(), labels.end());
+    EXPECT_EQ(distinct.size(), labels.size());
+    EXPECT_GE(labels.size(), 2u);
+}

@@ -1,6 +1,7 @@
 #include "ui/views/latencybudgetview.h"
 
 #include "ui/charts/chartpalette.h"
+#include "ui/charts/niceaxis.h"
 #include "ui/charts/serieslegend.h"
 
 #include "model/downsample.h"
@@ -306,8 +307,8 @@ void LatencyBudgetView::showPoints(std::shared_ptr<const Loaded> loaded)
     }
     m_maxThroughput = m_loaded->maxThroughput;
     m_x->setRange(std::pow(10, std::floor(std::log10(minMs))), std::pow(10, std::ceil(std::log10(maxMs))));
-    m_y->setRange(0, m_maxThroughput / 1e3 * 1.1);
-    m_y->applyNiceNumbers();
+    // Whole, distinct ticks from 0 past the best throughput (0 … 1 with no points at all).
+    setNiceAxis(m_y, m_loaded->lines.empty() ? 0 : m_maxThroughput / 1e3 * 1.05);
     m_chart->setTitle(m_loaded->lines.empty()
                           ? tr("No points with throughput and p99 in the store")
                           : tr("Throughput against p99, %1 points").arg(m_loaded->read.points.size()));
@@ -349,7 +350,7 @@ void LatencyBudgetView::showSelection(std::shared_ptr<const BudgetResult> result
         cell(0, QString::fromStdString(s.product));
         cell(1, QString::fromStdString(s.configuration));
         if (!s.found) {
-            cell(2, tr("none within budget"));
+            cell(2, tr("none within budget: %1").arg(QString::fromStdString(s.missedBecause)));
             continue;
         }
         const BudgetedPoint &b = s.best;
