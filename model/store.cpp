@@ -15,6 +15,19 @@ using sql::Statement;
 
 namespace {
 
+// Columns 1 to 7 of a run row, in the order every query of whole runs selects them: run key,
+// timestamp, commit, image digest, tool, tool version, target.
+void readRunIdentity(const Statement &st, RunRecord &run)
+{
+    run.runKey = st.text(1);
+    run.timestamp = st.text(2);
+    run.commit = st.text(3);
+    run.imageDigest = st.text(4);
+    run.tool = st.text(5);
+    run.toolVersion = st.text(6);
+    run.target = st.text(7);
+}
+
 // How long a writer waits for another process's transaction before reporting "busy".
 constexpr int kBusyTimeoutMs = 5000;
 
@@ -427,13 +440,7 @@ void Store::forEachRun(const RunRecordFilter &filter,
             haveRun = true;
             runId = id;
             scenarioId = 0;
-            run.runKey = st.text(1);
-            run.timestamp = st.text(2);
-            run.commit = st.text(3);
-            run.imageDigest = st.text(4);
-            run.tool = st.text(5);
-            run.toolVersion = st.text(6);
-            run.target = st.text(7);
+            readRunIdentity(st, run);
             if (std::string text = st.text(8); !environmentText || text != *environmentText) {
                 environment = parseStoredJson(text, nlohmann::json::object());
                 environmentText = std::move(text);
@@ -771,13 +778,7 @@ std::vector<RunRecord> Store::recentRunsOf(const std::string &scenario, const st
             runId = id;
             scenarioId = 0;
             RunRecord &run = out.emplace_back();
-            run.runKey = st.text(1);
-            run.timestamp = st.text(2);
-            run.commit = st.text(3);
-            run.imageDigest = st.text(4);
-            run.tool = st.text(5);
-            run.toolVersion = st.text(6);
-            run.target = st.text(7);
+            readRunIdentity(st, run);
             if (std::string text = st.text(8); !tuningText || text != *tuningText) {
                 tuning = parseStoredJson(text, nlohmann::json::object());
                 tuningText = std::move(text);
