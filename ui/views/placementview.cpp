@@ -45,7 +45,7 @@ PlacementView::PlacementView(const QString &storePath, QWidget *parent)
     m_keyPattern->setObjectName(QStringLiteral("keyPatternEdit"));
     m_keyPattern->setToolTip(tr("The stream key of a partition: {topic} and {partition} are "
                                 "replaced; a {hash tag} pins keys to one slot"));
-    m_keyPattern->setMinimumWidth(260);
+    m_keyPattern->setMinimumWidth(240);
     m_loader = new LatestTask(this);
     auto *inputs = new QHBoxLayout;
     for (auto [label, w] : {std::pair<QString, QWidget *>{tr("Topic"), m_topic},
@@ -55,7 +55,7 @@ PlacementView::PlacementView(const QString &storePath, QWidget *parent)
                             {tr("Stream key"), m_keyPattern}}) {
         inputs->addWidget(new QLabel(label, this));
         inputs->addWidget(w);
-        inputs->addSpacing(8);
+        inputs->addSpacing(4);
     }
     inputs->addStretch();
 
