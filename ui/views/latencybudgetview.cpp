@@ -340,6 +340,7 @@ void LatencyBudgetView::select()
 void LatencyBudgetView::showSelection(std::shared_ptr<const BudgetResult> result)
 {
     releaseInBackground(std::exchange(m_result, std::move(result)));
+    m_table->clearSpans();
     m_table->setRowCount(0);
     for (const BudgetSelection &s : m_result->perConfiguration) {
         const int row = m_table->rowCount();
@@ -350,7 +351,9 @@ void LatencyBudgetView::showSelection(std::shared_ptr<const BudgetResult> result
         cell(0, QString::fromStdString(s.product));
         cell(1, QString::fromStdString(s.configuration));
         if (!s.found) {
+            // Across the best point's columns, so a long reason widens none of them.
             cell(2, tr("none within budget: %1").arg(QString::fromStdString(s.missedBecause)));
+            m_table->setSpan(row, 2, 1, m_table->columnCount() - 2);
             continue;
         }
         const BudgetedPoint &b = s.best;
