@@ -4,7 +4,7 @@
 #include "app/command.h"
 #include "app/optiondomain.h"
 
-#include "model/units.h"
+#include "model/core/units.h"
 #include "runner/benchengine.h"
 #include "runner/benchrequest.h"
 #include "runner/benchstore.h"

@@ -1,7 +1,7 @@
 #include "app/clioutput.h"
 
 #include "app/texttable.h"
-#include "model/catalog.h"
+#include "model/core/catalog.h"
 
 #include <algorithm>
 #include <charconv>
@@ -35,42 +35,6 @@ nlohmann::json runsToJson(const std::vector<RunSummary> &runs)
                        {"scenario_count", r.scenarioCount},
                        {"source", r.sourceUri}});
     return out;
-}
-
-nlohmann::json runDetailToJson(const RunDetail &d)
-{
-    const RunRecord &r = d.record;
-    nlohmann::json scenarios = nlohmann::json::array();
-    for (const auto &s : r.scenarios) {
-        nlohmann::json metrics = nlohmann::json::object();
-        for (const auto &m : s.metrics)
-            metrics[m.name] = m.value;
-        scenarios.push_back({{"name", s.name},
-                             {"kind", orNull(s.kind)},
-                             {"topology", s.topology.toJson()},
-                             {"metrics", metrics},
-                             {"provenance", orNull(s.provenance)}});
-    }
-    return {{"id", d.summary.id},
-            {"run_key", r.runKey},
-            {"timestamp", r.timestamp},
-            {"commit", orNull(r.commit)},
-            {"image_digest", orNull(r.imageDigest)},
-            {"tool", orNull(r.tool)},
-            {"tool_version", orNull(r.toolVersion)},
-            {"target", orNull(r.target)},
-            {"environment", r.environment},
-            {"tuning", r.tuning},
-            {"sample", r.sample},
-            {"provenance", orNull(r.provenance)},
-            {"source",
-             {{"uri", d.source.uri},
-              {"format", d.source.format},
-              {"sha256", d.source.sha256},
-              {"importer", d.source.importer},
-              {"importer_version", d.source.importerVersion},
-              {"imported_at", d.source.importedAt}}},
-            {"scenarios", scenarios}};
 }
 
 void printImportReport(std::ostream &out, std::ostream &err, const SourceReport &report)

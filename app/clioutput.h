@@ -3,9 +3,10 @@
 // plain-text forms for people.
 
 #include "importers/importservice.h"
-#include "importers/scrapepair.h"
-#include "model/latencybudget.h"
-#include "model/store.h"
+#include "importers/prometheus/scrapepair.h"
+#include "model/sizing/latencybudget.h"
+#include "export/runexport.h"
+#include "model/store/store.h"
 
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -14,7 +15,6 @@
 namespace plimsoll {
 
 nlohmann::json runsToJson(const std::vector<RunSummary> &runs);
-nlohmann::json runDetailToJson(const RunDetail &detail);
 
 void printImportReport(std::ostream &out, std::ostream &err, const SourceReport &report);
 // A pair of scrapes: the interval and how it is known; each warning names the file its line is in.

@@ -3,7 +3,7 @@
 // app/<family>commands.cpp and exposes `void add<Family>Commands(CLI::App &, Commands &)`,
 // listed once in cli.cpp. A command's action runs after parsing, with the chosen store.
 
-#include "model/store.h"
+#include "model/store/store.h"
 
 #include <CLI/CLI.hpp>
 

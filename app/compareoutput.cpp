@@ -1,7 +1,7 @@
 #include "app/compareoutput.h"
 
 #include "app/texttable.h"
-#include "model/catalog.h"
+#include "model/core/catalog.h"
 
 #include <cmath>
 #include <cstdio>

@@ -3,7 +3,7 @@
 // table for people, which folds a tool's per-quantile metrics (`publish.quantile.50`, …) into
 // one row per family unless asked for every row.
 
-#include "model/runcomparison.h"
+#include "model/trends/runcomparison.h"
 
 #include <nlohmann/json.hpp>
 #include <ostream>

@@ -6,8 +6,8 @@
 #include "app/optiondomain.h"
 #include "app/sizingoptions.h"
 
-#include "model/catalog.h"
-#include "model/sweepfit.h"
+#include "model/core/catalog.h"
+#include "model/scaling/sweepfit.h"
 
 #include <algorithm>
 #include <cmath>

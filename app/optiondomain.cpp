@@ -1,6 +1,6 @@
 #include "app/optiondomain.h"
 
-#include "model/records.h"
+#include "model/core/records.h"
 
 namespace plimsoll {
 

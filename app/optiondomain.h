@@ -1,9 +1,9 @@
 #pragma once
-// Numeric command-line options with a stated domain (model/domain.h): the help shows it and a
+// Numeric command-line options with a stated domain (model/core/domain.h): the help shows it and a
 // value outside it ends parsing with exit 2 and "--replication must be 1 or more (got 0)",
 // the same words the window uses for the same field.
 
-#include "model/domain.h"
+#include "model/core/domain.h"
 
 #include <CLI/CLI.hpp>
 

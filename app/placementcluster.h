@@ -2,7 +2,7 @@
 // `plimsoll placement --cluster HOST:PORT [--measure]`: the slot map of a live Redis Cluster in
 // place of even slot ranges, and the stream keys it holds beside the predicted placement.
 
-#include "model/placement.h"
+#include "model/sizing/placement.h"
 #include "runner/redisclusterclient.h"
 
 #include <nlohmann/json.hpp>

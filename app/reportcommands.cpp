@@ -4,10 +4,10 @@
 #include "app/command.h"
 #include "app/sizingoptions.h"
 
-#include "model/reportdata.h"
-#include "model/reportdocument.h"
-#include "model/reportmarkdown.h"
-#include "ui/report/reportrenderer.h"
+#include "model/report/reportdata.h"
+#include "model/report/reportdocument.h"
+#include "model/report/reportmarkdown.h"
+#include "ui/charts/reportrenderer.h"
 
 #include <plimsoll/version.h>
 

@@ -1,10 +1,10 @@
 // plimsoll sizings [compare NAME NAME... | remove NAME]: the sizings saved beside the store with
-// `plimsoll size ... --save NAME` (model/savedsizing.h), listed, sized again from the store and
+// `plimsoll size ... --save NAME` (model/store/savedsizing.h), listed, sized again from the store and
 // read side by side, or removed.
 #include "app/command.h"
 #include "app/texttable.h"
 
-#include "model/savedsizing.h"
+#include "model/store/savedsizing.h"
 
 #include <nlohmann/json.hpp>
 

@@ -7,15 +7,15 @@
 #include "app/placementcluster.h"
 #include "app/sizingoptions.h"
 
-#include "model/catalog.h"
-#include "model/evidence.h"
-#include "model/budgetrequest.h"
-#include "model/placementrequest.h"
-#include "model/placement.h"
-#include "model/ramppoints.h"
-#include "model/savedsizing.h"
-#include "model/sizing.h"
-#include "model/units.h"
+#include "model/core/catalog.h"
+#include "model/scaling/evidence.h"
+#include "model/sizing/budgetrequest.h"
+#include "model/sizing/placementrequest.h"
+#include "model/sizing/placement.h"
+#include "model/scaling/ramppoints.h"
+#include "model/store/savedsizing.h"
+#include "model/sizing/sizing.h"
+#include "model/core/units.h"
 
 #include <cmath>
 #include <cstdio>

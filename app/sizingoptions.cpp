@@ -1,9 +1,9 @@
 #include "app/sizingoptions.h"
 
-#include "model/placementrequest.h"
+#include "model/sizing/placementrequest.h"
 
 #include "app/optiondomain.h"
-#include "model/units.h"
+#include "model/core/units.h"
 
 #include <chrono>
 #include <cmath>

@@ -2,9 +2,9 @@
 // The sizing inputs as command-line options, shared by `plimsoll size` and `plimsoll report` so
 // that a report is sized from exactly what `size` would be given.
 
-#include "model/evidence.h"
-#include "model/placement.h"
-#include "model/sizing.h"
+#include "model/scaling/evidence.h"
+#include "model/sizing/placement.h"
+#include "model/sizing/sizing.h"
 
 #include <CLI/CLI.hpp>
 
@@ -40,7 +40,7 @@ struct ParsedSizing
 };
 
 // --run (repeatable), --scenario, --tool, --target, --since, --until and --samples: the runs an
-// operation rests on, as the window's evidence chooser picks them (model/evidence.h).
+// operation rests on, as the window's evidence chooser picks them (model/scaling/evidence.h).
 void addRunSelectionOptions(CLI::App *command, RunSelection &select, std::string &samples,
                             const std::string &scenarioHelp);
 // The selection with since/until normalized, or nullopt with the usage error in *error.

@@ -4,10 +4,10 @@
 
 #include "importers/importservice.h"
 #include "importers/samples.h"
-#include "importers/scrapepair.h"
-#include "model/catalog.h"
-#include "model/store.h"
-#include "model/units.h"
+#include "importers/prometheus/scrapepair.h"
+#include "model/core/catalog.h"
+#include "model/store/store.h"
+#include "model/core/units.h"
 
 #include <iostream>
 

@@ -7,10 +7,10 @@
 #include "app/compareoutput.h"
 #include "app/dataexport.h"
 #include "app/optiondomain.h"
-#include "model/comparisonhistory.h"
-#include "model/otavacsv.h"
-#include "model/runcomparison.h"
-#include "model/trendchanges.h"
+#include "model/trends/comparisonhistory.h"
+#include "export/otavacsv.h"
+#include "model/trends/runcomparison.h"
+#include "model/trends/trendchanges.h"
 
 #include <QFile>
 #include <QSaveFile>
@@ -124,7 +124,7 @@ int runChanges(const CliContext &c, const ChangesArgs &a)
         return kExitFailure;
     try {
         const TrendHistory history = TrendHistory::load(*store, a.scenario);
-        ChangesQuery q{a.scenario, a.metrics, a.since, {a.window, a.pvalue, a.minMagnitude}};
+        ChangesRequest q{a.scenario, a.metrics, a.since, {a.window, a.pvalue, a.minMagnitude}};
         const ChangesReport report = findChanges(history, q, policiesFor(c, a.exclude));
         if (a.json)
             std::cout << changesJson(report).dump(2) << "\n";
@@ -361,7 +361,7 @@ void addTrendCommands(CLI::App &app, Commands &commands)
     auto ex = std::make_shared<ExportArgs>();
     auto *exp = app.add_subcommand("export", "Export series for other tools");
     exp->add_option("--format", ex->format, "otava-csv: Apache Otava's CSV input; csv, json, "
-                                            "jsonl, hlog: runs, scenarios, metrics (app/dataexport.h)")
+                                            "jsonl, hlog: runs, scenarios, metrics")
         ->required()
         ->check(CLI::IsMember({"otava-csv", "csv", "json", "jsonl", "hlog"}));
     exp->add_option("--scenario", ex->scenario, "Only scenarios whose name contains this");
@@ -370,8 +370,11 @@ void addTrendCommands(CLI::App &app, Commands &commands)
     const auto selection = addDataExportOptions(exp);
     commands.add(exp, [ex, selection](const CliContext &c) {
         if (isDataExportFormat(ex->format)) {
-            selection->metrics = ex->metrics;
-            return runDataExport(c, ex->format, ex->scenario, ex->out, *selection);
+            ExportRequest request = *selection;
+            request.format = ex->format;
+            request.scenarioContains = ex->scenario;
+            request.metrics = ex->metrics;
+            return runDataExport(c, request, ex->out);
         }
         // Otava reads every run of a series: a selection of runs would cut its history.
         if (!selection->runs.empty() || !selection->since.empty()) {

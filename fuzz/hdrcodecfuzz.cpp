@@ -8,8 +8,8 @@
 //        mutations of header and payload also travel through the inflate path.
 
 #include "fuzz/fuzztarget.h"
-#include "model/hdrhistogram.h"
-#include "model/hdrhistogramcodec.h"
+#include "model/core/hdrhistogram.h"
+#include "model/core/hdrhistogramcodec.h"
 
 #include <QByteArray>
 

@@ -3,7 +3,7 @@
 // from them.
 
 #include "fuzz/fuzztarget.h"
-#include "model/prometheustext.h"
+#include "model/formats/prometheustext.h"
 
 #include <string_view>
 

@@ -2,7 +2,7 @@
 // ISO-8601 PT30S), and the bench's workload names.
 
 #include "fuzz/fuzztarget.h"
-#include "model/units.h"
+#include "model/core/units.h"
 #include "runner/benchconfig.h"
 
 #include <cstdlib>

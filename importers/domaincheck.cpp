@@ -1,6 +1,6 @@
 #include "importers/domaincheck.h"
 
-#include "model/catalog.h"
+#include "model/core/catalog.h"
 
 #include <cmath>
 #include <cstdio>

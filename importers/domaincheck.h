@@ -7,7 +7,7 @@
 // latency of days) are kept and warned, one "out-of-domain" warning per value.
 
 #include "importers/importer.h"
-#include "model/runsink.h"
+#include "model/core/runsink.h"
 
 #include <stdexcept>
 

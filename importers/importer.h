@@ -3,8 +3,8 @@
 // No SQL, no dialogs: the caller (ImportService) commits one transaction per source, and
 // gives the importer a RunSink so that a streaming importer hands runs over as it reads them.
 
-#include "model/records.h"
-#include "model/runsink.h"
+#include "model/core/records.h"
+#include "model/core/runsink.h"
 
 #include <cstdint>
 #include <functional>

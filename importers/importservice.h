@@ -3,7 +3,7 @@
 // Shared by `plimsoll import` and the window's import worker.
 
 #include "importers/importer.h"
-#include "model/store.h"
+#include "model/store/store.h"
 
 #include <QByteArray>
 

@@ -1,6 +1,6 @@
 #include "importers/latencyunit.h"
 
-#include "model/textpattern.h"
+#include "model/core/textpattern.h"
 
 #include <cctype>
 

@@ -7,7 +7,7 @@
 
 #include "importers/importer.h"
 #include "importers/textsource.h"
-#include "model/hdrhistogram.h"
+#include "model/core/hdrhistogram.h"
 
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // Line-length bound for the importers that read tools' text output.
 //
-// The patterns run on RE2 (model/textpattern.h), in time linear in the line and a bounded
+// The patterns run on RE2 (model/core/textpattern.h), in time linear in the line and a bounded
 // stack, so a line's length costs nothing but its bytes. The bound stays so that a file that is
 // not a tool's output (a binary, a minified JSON document handed to a text format) is refused
 // with its line named rather than read as one huge line: no tool output Plimsoll reads has

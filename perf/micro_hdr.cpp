@@ -1,6 +1,6 @@
 // HDR histogram: the hot path of every latency the bench client measures (record), the
 // per-interval merge a 1000-interval run ends with, and the percentile queries of a report.
-#include "model/hdrhistogram.h"
+#include "model/core/hdrhistogram.h"
 
 #include <benchmark/benchmark.h>
 

@@ -15,7 +15,7 @@
 // report sets it no target). Nightly history, the format that arrives in bulk, is a generated
 // trend-record file of about the same size (trend records repeated would repeat run keys).
 #include "importers/importer.h"
-#include "importers/trendrecordwriter.h"
+#include "export/trendrecordwriter.h"
 #include "perf/perfdata.h"
 
 #include <QBuffer>

@@ -1,11 +1,11 @@
 // The model's interactive paths: a USL fit of one ramp, the sizing engine's recompute (what the
 // Sizing view runs on every keystroke) and CRC16 placement of a large topic.
 #include "importers/samples.h"
-#include "model/placement.h"
-#include "model/ramppoints.h"
-#include "model/sizing.h"
-#include "model/store.h"
-#include "model/usl.h"
+#include "model/sizing/placement.h"
+#include "model/scaling/ramppoints.h"
+#include "model/sizing/sizing.h"
+#include "model/store/store.h"
+#include "model/scaling/usl.h"
 
 #include <QCoreApplication>
 #include <QTemporaryDir>

@@ -5,7 +5,7 @@
 //
 // PLIMSOLL_PERF_DIR names where the stores are written (default: the working directory); the
 // 1M-record store (trend-1m.db) is kept there for the window benchmark.
-#include "model/store.h"
+#include "model/store/store.h"
 #include "perf/perfdata.h"
 
 #include <benchmark/benchmark.h>

@@ -3,7 +3,7 @@
 // trend record each (scenario kPerfScenario with records_per_s and latency_p99_s), ten minutes
 // apart from 2006 on, so 1M records span about 19 years. Values wander slowly with noise and a
 // few isolated spikes, so a downsampled chart has extremes to keep.
-#include "model/records.h"
+#include "model/core/records.h"
 
 #include <cstddef>
 #include <string>

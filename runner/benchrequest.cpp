@@ -1,6 +1,6 @@
 #include "runner/benchrequest.h"
 
-#include "model/units.h"
+#include "model/core/units.h"
 #include "runner/clientproperties.h"
 #include "runner/recollector.h"
 

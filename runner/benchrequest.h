@@ -5,7 +5,7 @@
 // resolveBenchRequest(), so units, domains, defaults and the checks across options are the
 // same in both (a field left empty takes the engine's default, e.g. a ramp step's 10 s).
 
-#include "model/domain.h"
+#include "model/core/domain.h"
 #include "runner/benchconfig.h"
 
 #include <string>

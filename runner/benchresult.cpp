@@ -1,6 +1,6 @@
 #include "runner/benchresult.h"
 
-#include "model/benchrunrecord.h"
+#include "model/formats/benchrunrecord.h"
 
 #include <plimsoll/version.h>
 
@@ -129,7 +129,7 @@ std::string BenchResult::status() const
 RunRecord BenchResult::toRunRecord(const std::string &toolVersion) const
 {
     // Through the document, so the stored run and the same run imported from its result
-    // file (importers/benchresultimporter.cpp) are one mapping.
+    // file (importers/plimsoll/benchresultimporter.cpp) are one mapping.
     return benchRunRecordFromJson(toJson(), toolVersion);
 }
 

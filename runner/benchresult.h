@@ -3,7 +3,7 @@
 // Both are immutable values handed across threads (by signal or callback). The result is
 // the JSON document of --output json / --result-file, and becomes a RunRecord in the store.
 
-#include "model/records.h"
+#include "model/core/records.h"
 
 #include <cstdint>
 #include <map>

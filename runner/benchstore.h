@@ -2,7 +2,7 @@
 // A bench result into the store, as one source of format "plimsoll-bench" holding one run.
 // The caller owns the Store (one connection per thread).
 
-#include "model/store.h"
+#include "model/store/store.h"
 #include "runner/benchresult.h"
 
 namespace plimsoll {

@@ -1,7 +1,7 @@
 #include "runner/collectors.h"
 #include "runner/httptext.h"
 
-#include "model/prometheusdiff.h"
+#include "model/formats/prometheusdiff.h"
 
 
 #include <netdb.h>

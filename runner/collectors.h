@@ -18,7 +18,7 @@
 // Threading: a StepCollectors belongs to the ramp's thread; beginAt() samples on a helper
 // thread of its own (so the step's coordinator is not delayed), which end() joins first.
 
-#include "model/prometheustext.h"
+#include "model/formats/prometheustext.h"
 #include "runner/recollector.h"
 
 #include <atomic>

@@ -1,6 +1,6 @@
 #include "runner/histogramlog.h"
 
-#include "model/hdrlogwriter.h"
+#include "export/hdrlogwriter.h"
 
 #include <QByteArray>
 #include <QDateTime>

@@ -3,7 +3,7 @@
 // three significant digits. Each client thread records into its own interval histogram;
 // the coordinator takes them at each interval boundary and merges, never averages.
 
-#include "model/hdrhistogram.h"
+#include "model/core/hdrhistogram.h"
 
 #include <algorithm>
 #include <chrono>

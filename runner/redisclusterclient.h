@@ -11,7 +11,7 @@
 //
 // Threading: blocking calls with a deadline; no shared state.
 
-#include "model/placement.h"
+#include "model/sizing/placement.h"
 
 #include <chrono>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "ui/formatting.h"
 
-#include "model/catalog.h"
+#include "model/core/catalog.h"
 
 #include <QStringList>
 

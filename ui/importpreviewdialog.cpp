@@ -1,6 +1,6 @@
 #include "ui/importpreviewdialog.h"
 
-#include "model/store.h"
+#include "model/store/store.h"
 #include "ui/backgroundpool.h"
 
 #include <QCheckBox>

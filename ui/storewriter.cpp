@@ -2,8 +2,8 @@
 
 #include "importers/importservice.h"
 #include "importers/samples.h"
-#include "importers/scrapepair.h"
-#include "model/store.h"
+#include "importers/prometheus/scrapepair.h"
+#include "model/store/store.h"
 #include "ui/backgroundpool.h"
 
 #include <QDir>

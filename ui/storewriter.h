@@ -49,7 +49,7 @@ public:
     // Files, directories (each file its own source) or http(s) URLs; `insecure` skips TLS
     // verification of URLs, as the user chose.
     void importFiles(const QStringList &paths, bool insecure = false);
-    // Two Prometheus scrapes of one target as one source and run (importers/scrapepair.h).
+    // Two Prometheus scrapes of one target as one source and run (importers/prometheus/scrapepair.h).
     void importScrapePair(const QString &before, const QString &after);
     void removeSamples();
     // Installs the bundled sample runs again (importFinished; unchanged when they are there).

@@ -1,7 +1,7 @@
 // `plimsoll placement --cluster HOST:PORT --measure` against a real three-master Redis Cluster
 // (tests/services/redis-cluster.sh, fixture "redis-cluster"): the slot map read from the
 // cluster, the predicted shard of every partition's key, and the keys the test wrote there.
-#include "model/placement.h"
+#include "model/sizing/placement.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // Files that interleave each command line with its output and the user's notes (how a sweep
 // is saved from a terminal): every block imports, with the load factors its command states.
 #include "importers/commandblocks.h"
-#include "importers/kafkaproducerperfimporter.h"
-#include "importers/memtierimporter.h"
-#include "importers/redisbenchmarkimporter.h"
+#include "importers/kafka/kafkaproducerperfimporter.h"
+#include "importers/redis/memtierimporter.h"
+#include "importers/redis/redisbenchmarkimporter.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>

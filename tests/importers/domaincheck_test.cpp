@@ -2,7 +2,7 @@
 // whatever the format: impossible values fail the source, implausible ones are warned.
 #include "importers/importservice.h"
 #include "importertest.h"
-#include "model/catalog.h"
+#include "model/core/catalog.h"
 
 #include <QTemporaryDir>
 

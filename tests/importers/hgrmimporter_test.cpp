@@ -1,6 +1,6 @@
 // HdrHistogram percentile tables: wrk2's README output (HdrHistogram C) from the corpus and
 // a Java-style table.
-#include "importers/hgrmimporter.h"
+#include "importers/hdr/hgrmimporter.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>

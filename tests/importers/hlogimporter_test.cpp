@@ -1,9 +1,9 @@
 // HdrHistogram interval logs: the corpus logs written by jHiccup (HdrHistogram Java), whose
 // expected numbers are those HdrHistogram's own test suite asserts for the same files, and
 // logs written by Plimsoll's HdrLogWriter.
-#include "importers/hlogimporter.h"
+#include "importers/hdr/hlogimporter.h"
 #include "importertest.h"
-#include "model/hdrlogwriter.h"
+#include "export/hdrlogwriter.h"
 
 #include <gtest/gtest.h>
 

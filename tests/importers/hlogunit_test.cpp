@@ -4,7 +4,7 @@
 #include "importers/importservice.h"
 #include "importers/latencyunit.h"
 #include "importertest.h"
-#include "model/hdrlogwriter.h"
+#include "export/hdrlogwriter.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
 #include "importers/importservice.h"
-#include "importers/korvetresultimporter.h"
+#include "importers/korvet/korvetresultimporter.h"
 
 #include "importertest.h"
 

@@ -1,6 +1,6 @@
 // kafka-consumer-perf-test output: summary rows, detailed stats, columns by header name,
 // impossible values kept with a warning.
-#include "importers/kafkaconsumerperfimporter.h"
+#include "importers/kafka/kafkaconsumerperfimporter.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>

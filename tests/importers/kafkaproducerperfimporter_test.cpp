@@ -1,6 +1,6 @@
 // kafka-producer-perf-test output from the shared corpus and in every variant the tool has
 // printed: headline numbers exactly as the final line states them.
-#include "importers/kafkaproducerperfimporter.h"
+#include "importers/kafka/kafkaproducerperfimporter.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>

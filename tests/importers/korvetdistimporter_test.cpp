@@ -1,5 +1,5 @@
 // korvet-dist benchmark script outputs (hand-written after the script, see tests/data/korvet-dist).
-#include "importers/korvetdistimporter.h"
+#include "importers/korvet/korvetdistimporter.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "importers/korvetresultimporter.h"
+#include "importers/korvet/korvetresultimporter.h"
 
 #include "importertest.h"
 

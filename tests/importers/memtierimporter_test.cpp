@@ -1,7 +1,7 @@
 // memtier_benchmark: the corpus text block (memtier 2.x, -x 10: BEST/WORST/AGGREGATED with
 // the 9-column table), a hand-written 1.2-style 5-column ALL STATS table, and JSON in the shape
 // memtier's --json-out-file writer produces (tabs, "run information", "Percentile Latencies").
-#include "importers/memtierimporter.h"
+#include "importers/redis/memtierimporter.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // OpenMessaging Benchmark results from the shared corpus: headline numbers exactly as the files
 // state them, quantile maps with sci-notation keys, series, topology from the workload name.
-#include "importers/ombimporter.h"
+#include "importers/omb/ombimporter.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>

@@ -3,9 +3,9 @@
 // jmx_exporter trailing comma, untyped, timestamps, errors with line and column), and two
 // scrapes of a Korvet broker giving rates and produce-latency percentiles of the interval.
 #include "importers/importservice.h"
-#include "importers/prometheusimporter.h"
+#include "importers/prometheus/prometheusimporter.h"
 #include "importertest.h"
-#include "model/prometheusdiff.h"
+#include "model/formats/prometheusdiff.h"
 
 #include <gtest/gtest.h>
 

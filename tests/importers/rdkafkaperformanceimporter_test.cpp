@@ -1,6 +1,6 @@
 // rdkafka_performance output: the hand-written summaries (after its printf formats) and real
 // output of the tool (librdkafka 2.0.2, tests/data/rdkafka/README.md). MB/s is 10^6 B/s.
-#include "importers/rdkafkaperformanceimporter.h"
+#include "importers/kafka/rdkafkaperformanceimporter.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>

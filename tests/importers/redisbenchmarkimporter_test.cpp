@@ -1,7 +1,7 @@
 // redis-benchmark in its shapes: the corpus CSV (Valkey/Redis 7, header) and full text report
 // (7.x header with the summary table), plus hand-written old CSV (CRLF), -q and pre-6.2
 // text after the tool's printf formats.
-#include "importers/redisbenchmarkimporter.h"
+#include "importers/redis/redisbenchmarkimporter.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>

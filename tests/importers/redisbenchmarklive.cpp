@@ -1,7 +1,7 @@
 // Debian's redis-benchmark (redis-tools) against the test redis-server, in --csv, -q and full
 // text modes; each output is imported and the imported numbers must equal what the tool
 // printed. Needs the ctest fixture "services" (tests/services).
-#include "importers/redisbenchmarkimporter.h"
+#include "importers/redis/redisbenchmarkimporter.h"
 #include "runner/servicesenv.h"
 
 #include <QBuffer>

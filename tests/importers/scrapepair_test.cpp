@@ -3,9 +3,9 @@
 // interval, histogram percentiles of the bucket difference interpolated as Prometheus'
 // histogram_quantile does, the interval from the scrapes' times, --interval or the files'
 // modification times (inferred), and the refusals that keep a wrong pair out of the store.
-#include "importers/scrapepair.h"
+#include "importers/prometheus/scrapepair.h"
 #include "importertest.h"
-#include "model/store.h"
+#include "model/store/store.h"
 
 #include <gtest/gtest.h>
 

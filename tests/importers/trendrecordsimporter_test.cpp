@@ -1,5 +1,5 @@
-#include "importers/trendrecordsimporter.h"
-#include "importers/trendrecordwriter.h"
+#include "importers/plimsoll/trendrecordsimporter.h"
+#include "export/trendrecordwriter.h"
 
 #include "importertest.h"
 

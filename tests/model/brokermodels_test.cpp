@@ -1,7 +1,7 @@
 // The broker count three ways — the fit across runs that vary the broker count, the ramp's
 // CPU-linear capacity, the Korvet page's "+1 broker per ~200k msg/s" — side by side in the
 // sizing, with the one taken and why.
-#include "model/sizing.h"
+#include "model/sizing/sizing.h"
 #include "sampleruns.h"
 
 #include <gtest/gtest.h>

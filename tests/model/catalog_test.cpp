@@ -1,4 +1,4 @@
-#include "model/catalog.h"
+#include "model/core/catalog.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-#include "model/changepoints.h"
-#include "model/trendchanges.h"
+#include "model/trends/changepoints.h"
+#include "model/trends/trendchanges.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Change points kept between examinations: a series that grows by new runs (or changes in part)
 // is examined again only from where it changed, and gives exactly the change points a fresh
 // examination of the whole series gives.
-#include "model/changepoints.h"
+#include "model/trends/changepoints.h"
 
 #include <gtest/gtest.h>
 

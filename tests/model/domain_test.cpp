@@ -1,7 +1,7 @@
-// Domains of numeric inputs (model/domain.h) and the sizing engine's refusals, as the window
+// Domains of numeric inputs (model/core/domain.h) and the sizing engine's refusals, as the window
 // meets them: the same messages the command line prints, without the option's dashes.
-#include "model/domain.h"
-#include "model/sizing.h"
+#include "model/core/domain.h"
+#include "model/sizing/sizing.h"
 #include "sampleruns.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "model/downsample.h"
+#include "model/trends/downsample.h"
 
 #include <gtest/gtest.h>
 

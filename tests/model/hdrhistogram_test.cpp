@@ -1,5 +1,5 @@
-#include "model/hdrhistogram.h"
-#include "model/hdrhistogramcodec.h"
+#include "model/core/hdrhistogram.h"
+#include "model/core/hdrhistogramcodec.h"
 #include "support/tempdir.h"
 
 #include <QByteArray>

@@ -1,4 +1,4 @@
-#include "model/kneedetect.h"
+#include "model/scaling/kneedetect.h"
 
 #include <gtest/gtest.h>
 

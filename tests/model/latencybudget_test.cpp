@@ -1,4 +1,4 @@
-#include "model/latencybudget.h"
+#include "model/sizing/latencybudget.h"
 
 #include <gtest/gtest.h>
 

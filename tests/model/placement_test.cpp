@@ -1,4 +1,4 @@
-#include "model/placement.h"
+#include "model/sizing/placement.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "model/changepoints.h"
-#include "model/multipletesting.h"
-#include "model/otavacsv.h"
-#include "model/runcomparison.h"
-#include "model/trendchanges.h"
+#include "model/trends/changepoints.h"
+#include "model/trends/multipletesting.h"
+#include "export/otavacsv.h"
+#include "model/trends/runcomparison.h"
+#include "model/trends/trendchanges.h"
 
 #include <gtest/gtest.h>
 
@@ -185,7 +185,7 @@ TEST(TrendChanges, ChangeInLatencySeriesIsARegressionAndTuningChangeABaseline)
         runs.push_back(nightly(d, 640000 + (d % 3) * 1000, d < 15 ? 0.050 + (d % 4) * 0.0005 : 0.070 + (d % 4) * 0.0005));
     runs.push_back(nightly(29, 500000, 0.2, 65536));
     const TrendHistory h = TrendHistory::fromRuns(runs);
-    ChangesQuery q;
+    ChangesRequest q;
     q.metrics = {"latency_p99_s"};
     const ChangesReport r = findChanges(h, q, {});
     ASSERT_EQ(r.series.size(), 2u) << "the retuned night starts a series of its own";

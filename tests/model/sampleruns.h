@@ -1,7 +1,7 @@
 #pragma once
 // The bundled sample runs (resources/samples/*.jsonl) read straight into records, for model
 // tests that must not depend on the importers. Each line is one scenario of a run.
-#include "model/records.h"
+#include "model/core/records.h"
 
 #include <gtest/gtest.h>
 

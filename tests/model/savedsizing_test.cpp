@@ -1,8 +1,8 @@
 // Saved sizings beside the store: every input and the run selection come back as saved, a
 // damaged or newer file is refused by name and left as it is, a name is not taken twice unless
 // replaced, and two sizings of the sample store compare component by component.
-#include "model/savedsizing.h"
-#include "model/store.h"
+#include "model/store/savedsizing.h"
+#include "model/store/store.h"
 #include "sampleruns.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Per-window series travel with their scenario: written in the source's transaction, read
 // back exactly, removed with the run, and a version-2 store gains the table without losing data.
-#include "model/store.h"
-#include "model/storeschema.h"
+#include "model/store/store.h"
+#include "model/store/storeschema.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Sizing from the bundled sample data (the seed page's measurements) against the seed's own
 // sizing guidance, memory figure and ramp. Where the engine disagrees with a guidance row the
 // test prints why; it fails only where the disagreement is not the documented one.
-#include "model/sizing.h"
+#include "model/sizing/sizing.h"
 #include "sampleruns.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The store keeps what an import gave, exactly; refuses what it must; migrates old stores.
-#include "model/store.h"
-#include "model/storeschema.h"
+#include "model/store/store.h"
+#include "model/store/storeschema.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // The store's reads for views over years of history: pages of runs that continue each other in
 // every order the Library sorts by, one pass over every run giving what run() gives, the runs
 // with ramps, and the model inputs read from only the runs that carry them.
-#include "model/ramppoints.h"
-#include "model/sizing.h"
-#include "model/sizingmodels.h"
-#include "model/store.h"
+#include "model/scaling/ramppoints.h"
+#include "model/sizing/sizing.h"
+#include "model/sizing/sizingmodels.h"
+#include "model/store/store.h"
 #include "sampleruns.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Sweeps across runs: separate runs of separate cluster configurations assembled into one
 // model, their contracts checked as Trends checks them.
 #include "support/brokersweep.h"
-#include "model/sweep.h"
+#include "model/scaling/sweep.h"
 
 #include <gtest/gtest.h>
 

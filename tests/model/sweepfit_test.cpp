@@ -1,7 +1,7 @@
 // The fit-across-runs request the CLI and the window share: its domains, p99 against load as the
 // median of repeated points, predictions, the reason an interval is missing, and a selection's
 // scenario text keeping only those scenarios.
-#include "model/sweepfit.h"
+#include "model/scaling/sweepfit.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "model/units.h"
+#include "model/core/units.h"
 
 #include <gtest/gtest.h>
 

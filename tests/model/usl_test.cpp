@@ -1,4 +1,4 @@
-#include "model/usl.h"
+#include "model/scaling/usl.h"
 
 #include <gtest/gtest.h>
 

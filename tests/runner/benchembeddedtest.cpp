@@ -2,7 +2,7 @@
 // own where a delay must be injected), no services: the start-up is charged to no record,
 // the warm-up stays out of the numbers, and an interrupted run says so instead of calling
 // its in-flight records missing. The numbers describe the client, not a broker.
-#include "model/hdrhistogram.h"
+#include "model/core/hdrhistogram.h"
 #include "runner/benchengine.h"
 #include "runner/mockcluster.h"
 

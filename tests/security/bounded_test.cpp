@@ -1,6 +1,6 @@
 // Bounded resources: hostile or merely huge inputs end with a clear answer, in bounded
 // memory and time, never with a crash (a stack overflow is a crash).
-#include "model/hdrhistogramcodec.h"
+#include "model/core/hdrhistogramcodec.h"
 #include "security/securitysupport.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SQL reaches SQLite only through model/sqlite.cpp, whose Statement binds every value (see
+# SQL reaches SQLite only through model/store/sqlite.cpp, whose Statement binds every value (see
 # tests/security/sqlbinding_test.cpp for the runtime check of the statements themselves).
 # This check keeps the raw API from spreading: any other source calling a function that
 # takes SQL text, or formatting SQL with sqlite3_mprintf, fails it.
@@ -11,8 +11,8 @@ pattern='sqlite3_(prepare|prepare_v2|prepare_v3|prepare16|exec|get_table|mprintf
 hits=$(grep -rnE "$pattern" --include='*.cpp' --include='*.h' model importers runner app ui 2>/dev/null |
     grep -v '^model/sqlite\.cpp:' || true)
 if [[ -n $hits ]]; then
-    echo "SQL text handed to SQLite outside model/sqlite.cpp (use sql::Statement and bind):" >&2
+    echo "SQL text handed to SQLite outside model/store/sqlite.cpp (use sql::Statement and bind):" >&2
     echo "$hits" >&2
     exit 1
 fi
-echo "SQLite's SQL-text API is used only in model/sqlite.cpp"
+echo "SQLite's SQL-text API is used only in model/store/sqlite.cpp"

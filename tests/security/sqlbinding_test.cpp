@@ -3,7 +3,7 @@
 // every Store entry point is fed strings carrying a marker with SQL metacharacters; the
 // marker must never appear in statement text. Data concatenated into SQL anywhere in the
 // store fails this test, whatever the code looks like.
-#include "model/store.h"
+#include "model/store/store.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // as a team measures broker scaling (the same tuning, one scenario each), with throughput on a
 // known Universal Scalability Law curve (λ 200k records/s, σ 0.08, κ 0: the shape of the Korvet
 // page's single-broker contention ceiling).
-#include "model/records.h"
+#include "model/core/records.h"
 
 #include <string>
 

@@ -1,5 +1,5 @@
 // The charts' axes as a user reads them: whole partitions per shard on whole-numbered ticks.
-#include "model/placement.h"
+#include "model/sizing/placement.h"
 #include "ui/charts/chartpalette.h"
 #include "ui/charts/niceaxis.h"
 #include "ui/charts/placementchart.h"

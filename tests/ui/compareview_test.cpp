@@ -1,9 +1,9 @@
-// Compare and Trends over a real store: verdict rows, the incompatible section with its keys,
-// change points marked on the chart, a chosen baseline. Screenshots go to PLIMSOLL_ARTIFACT_DIR.
-#include "model/comparisonhistory.h"
-#include "model/runcomparison.h"
-#include "model/store.h"
-#include "model/trendhistory.h"
+// Compare over a real store: run pickers that search, verdict rows, the incompatible section
+// with its keys and undo, parity with `plimsoll compare`. Screenshots go to PLIMSOLL_ARTIFACT_DIR.
+#include "model/trends/comparisonhistory.h"
+#include "model/trends/runcomparison.h"
+#include "model/store/store.h"
+#include "model/trends/trendhistory.h"
 #include "ui/formatting.h"
 #include "ui/models/comparisontablemodel.h"
 #include "ui/models/runpickerlistmodel.h"
@@ -12,6 +12,7 @@
 #include "ui/views/trendsview.h"
 #include "ui/backgroundpool.h"
 #include "sizingtestsupport.h"
+#include "nightlystoretest.h"
 #include "uitestsupport.h"
 
 #include <gtest/gtest.h>
@@ -49,23 +50,8 @@ using plimsoll::test::waitUntil;
 
 namespace {
 
-class CompareViewTest : public ::testing::Test
-{
-protected:
-    void SetUp() override
-    {
-        ASSERT_TRUE(m_dir.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.filePath("settings"));
-        m_storePath = m_dir.filePath("store.plimsoll");
-        // Twenty quiet nights, a throughput drop from night 21, night 29 with p99 doubled,
-        // night 30 retuned (batch.size 65536).
-        std::vector<RunRecord> runs;
-        for (int d = 1; d <= 30; ++d) {
-            const double wiggle = ((d * 7) % 5 - 2) * 0.002;
-            const double rate = (d <= 20 ? 640000 : 560000) * (1 + wiggle);
-            RunRecord r = nightlyRun(d, "c0ffee" + std::to_string(1000 + d), rate);
-            r.scenarios[0].metrics = {{"records_per_s", rate},
-                                      {"latency_p99_s", (d == 29 ? 0.100 : 0.050) * (1 - wiggle)}};
+using CompareViewTest = plimsoll::test::NightlyStoreTest;
+
             if (d == 30)
                 r.tuning["batch.size"] = 65536;
             runs.push_back(r);
@@ -100,34 +86,6 @@ protected:
 };
 
 // The chart's series named `name` (the marks are series with object names).
-std::vector<QAbstractSeries *> seriesNamed(const TrendsView &view, const QString &name)
-{
-    std::vector<QAbstractSeries *> out;
-    for (QAbstractSeries *s : view.chartView()->chart()->series())
-        if (s->objectName() == name)
-            out.push_back(s);
-    return out;
-}
-
-qsizetype pointsOf(const TrendsView &view, const QString &name)
-{
-    const auto series = seriesNamed(view, name);
-    return series.empty() ? -1 : qobject_cast<QXYSeries *>(series.front())->count();
-}
-
-// Sends the pointer to `value` (chart coordinates of the trend line) on the chart's viewport.
-void pointerAt(TrendsView &view, QEvent::Type type, const QPointF &value)
-{
-    QChart *chart = view.chartView()->chart();
-    QLineSeries *line = qobject_cast<QLineSeries *>(seriesNamed(view, "trendLine").front());
-    const QPoint pos = view.chartView()->mapFromScene(chart->mapToScene(chart->mapToPosition(value, line)));
-    QWidget *viewport = view.chartView()->viewport();
-    QMouseEvent event(type, QPointF(pos), QPointF(viewport->mapToGlobal(pos)),
-                      type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton,
-                      type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton, Qt::NoModifier);
-    QCoreApplication::sendEvent(viewport, &event);
-}
-
 // The verdict of a metric's row in the delta table, or empty when there is no such row.
 QString verdictOf(const QTableView *table, const QString &metric)
 {
@@ -402,84 +360,6 @@ TEST_F(CompareViewTest, ComparesAsTheCommandLineCompares)
     }
 }
 
-TEST_F(CompareViewTest, TrendsMarksChangePointsAndBaseline)
-{
-    TrendsView view(m_storePath);
-    view.resize(1000, 640);
-    view.show();
-    view.reload();
-    ASSERT_TRUE(waitUntil([&] { return view.metricCombo()->count() > 0; }));
-    view.metricCombo()->setCurrentIndex(view.metricCombo()->findText("records_per_s"));
-    QString failure;
-    QObject::connect(&view, &StoreView::loadFailed, [&](const QString &e) { failure = e; });
-    ASSERT_TRUE(waitUntil([&] { return view.plottedMetric() == "records_per_s" && view.pointCount() == 30; }))
-        << view.plottedMetric().toStdString() << " " << view.pointCount() << " " << failure.toStdString();
-
-    // The drop at night 21 (index 20) is a change point and a regression; night 30 starts a
-    // new contract (a dashed line, not a change).
-    const auto changes = view.changePointIndexes();
-    ASSERT_EQ(changes.size(), 1u) << ::testing::PrintToString(changes);
-    EXPECT_EQ(changes[0], 20);
-    EXPECT_EQ(view.marks()[20].verdict, Verdict::Regression);
-    EXPECT_EQ(view.newBaselineIndexes(), std::vector<int>{29});
-    int regressionPoints = 0;
-    for (QAbstractSeries *s : view.chartView()->chart()->series())
-        if (s->objectName() == "regressionChanges")
-            regressionPoints = static_cast<int>(qobject_cast<QScatterSeries *>(s)->count());
-    EXPECT_EQ(regressionPoints, 1);
-
-    view.selectPoint(20);
-    EXPECT_TRUE(view.pointDetailText("change").contains("regression")) << view.pointDetailText("change").toStdString();
-    EXPECT_EQ(view.pointDetailText("commit"), "c0ffee1021");
-
-    view.setBaselineRun("nightly-2026-09-10");
-    view.selectPoint(25);
-    EXPECT_TRUE(view.pointDetailText("vsBaseline").contains("regression")) << view.pointDetailText("vsBaseline").toStdString();
-    EXPECT_TRUE(view.pointDetailText("vsBaseline").contains("%"));
-    view.selectPoint(29);
-    EXPECT_TRUE(view.pointDetailText("vsBaseline").contains("incompatible"));
-    view.selectPoint(25);
-    QTest::qWait(50);
-    EXPECT_TRUE(view.grab().save(artifact("trends-change-points.png")));
-}
-
-// A sample run of the same scenario, target and tuning on night 15 is no night of one's own:
-// Trends and the series `plimsoll changes` reads both leave it out (no fake spike and recovery),
-// and the chart title says so.
-TEST_F(CompareViewTest, TrendsLeavesASampleRunOutOfANightlySeries)
-{
-    RunRecord sample = nightlyRun(15, "5a3p1e", 900000);
-    sample.runKey = "sample:night-15";
-    sample.timestamp = "2026-09-15T12:00:00Z";
-    sample.sample = true;
-    {
-        Store store(m_storePath.toStdString());
-        store.importSource({"sample:night", "plimsoll-trend", "sha-s", "test", "1", "2026-10-01T00:00:00Z", true},
-                           {sample});
-        const auto series = TrendHistory::load(store).series("nightly/pipeline/produce/step-16", "records_per_s", {});
-        size_t points = 0;
-        for (const TrendSeries &ts : series)
-            for (const TrendPoint &p : ts.points) {
-                ++points;
-                EXPECT_NE(p.runKey, "sample:night-15");
-            }
-        EXPECT_EQ(points, 30u);
-    }
-    TrendsView view(m_storePath);
-    view.resize(1000, 640);
-    view.show();
-    view.reload();
-    ASSERT_TRUE(waitUntil([&] { return view.metricCombo()->count() > 0; }));
-    view.metricCombo()->setCurrentIndex(view.metricCombo()->findText("records_per_s"));
-    ASSERT_TRUE(waitUntil([&] { return view.plottedMetric() == "records_per_s" && view.pointCount() > 0; }));
-    EXPECT_EQ(view.pointCount(), 30);
-    for (const ChartPoint &p : view.points())
-        EXPECT_NE(p.runKey, "sample:night-15");
-    EXPECT_EQ(view.changePointIndexes(), std::vector<int>{20}); // only the real drop at night 21
-    EXPECT_TRUE(view.chartView()->chart()->title().contains("1 sample run left out"))
-        << view.chartView()->chart()->title().toStdString();
-}
-
 TEST(ComparisonTableModel, ShowsWhyAThroughputIsNotComparableAndCpuFollowsIt)
 {
     // Two ramp steps offered 20k and 10k records/s: the verdicts the model gives, as the table shows them.
@@ -566,219 +446,4 @@ TEST_F(CompareViewTest, LeavingAKeyOutCanBeUndone)
     EXPECT_EQ(view.deltaTable()->model()->rowCount(), 0);
     EXPECT_FALSE(view.undoButton()->isVisibleTo(&view));
     EXPECT_TRUE(ContractPolicies::load(m_storePath.toStdString()).forScenario("nightly/pipeline/produce/step-16").excluded.empty());
-}
-
-// Beside the chart, a list a user reads instead of hunting squares: the contract change of night 30
-// (newest first) naming its key, then the throughput drop of night 21 in red with its change and
-// p-value as the chart computes them. Clicking a row selects that run.
-TEST_F(CompareViewTest, TrendsListsChangePointsAndContractChanges)
-{
-    TrendsView view(m_storePath);
-    openTrends(view);
-    QTableView *list = view.changeList();
-    QAbstractItemModelTester tester(list->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
-    const QAbstractItemModel *m = list->model();
-    ASSERT_EQ(m->rowCount(), 2);
-    EXPECT_EQ(view.changeSummaryText(), "Changes: 1 regression, 1 new baseline");
-    using C = TrendChangesTableModel;
-    const auto cell = [&](int row, int column) { return m->index(row, column).data().toString(); };
-
-    EXPECT_EQ(cell(0, C::Run), "nightly-2026-09-30");
-    EXPECT_EQ(cell(0, C::Verdict), "new baseline");
-    EXPECT_EQ(cell(0, C::Change), "contract changed: tuning.batch.size");
-    EXPECT_EQ(cell(0, C::PValue), "—");
-    const auto contractLines = seriesNamed(view, "contractChange");
-    ASSERT_EQ(contractLines.size(), 1u);
-    EXPECT_EQ(m->index(0, C::Verdict).data(Qt::DecorationRole).value<QColor>(),
-              qobject_cast<QLineSeries *>(contractLines.front())->pen().color());
-
-    EXPECT_EQ(cell(1, C::Run), "nightly-2026-09-21");
-    EXPECT_EQ(cell(1, C::Time), displayTimestamp("2026-09-21T02:30:00Z"));
-    EXPECT_EQ(cell(1, C::Verdict), "regression");
-    // 640k to 560k records/s: about −12.5 %, the figure the chart's detail gives.
-    const double percent = view.marks()[20].forwardChangePercent;
-    EXPECT_NEAR(percent, -12.5, 0.5);
-    EXPECT_EQ(cell(1, C::Change), QString::asprintf("%+.1f %%", percent));
-    bool parsed = false;
-    EXPECT_LT(cell(1, C::PValue).toDouble(&parsed), 0.05);
-    EXPECT_TRUE(parsed) << cell(1, C::PValue).toStdString();
-    EXPECT_EQ(m->index(1, C::Verdict).data(Qt::DecorationRole).value<QColor>(),
-              qobject_cast<QScatterSeries *>(seriesNamed(view, "regressionChanges").front())->color());
-
-    // Readable at the width a 1024 px window gives the view: every column whole, no sideways scroll.
-    EXPECT_LE(view.minimumSizeHint().width(), 850);
-    EXPECT_LE(list->horizontalHeader()->length(), list->viewport()->width());
-    for (int c = 0; c < C::ColumnCount; ++c)
-        EXPECT_GE(list->columnWidth(c), static_cast<QAbstractItemView *>(list)->sizeHintForColumn(c)) << "column " << c;
-
-    QSignalSpy selected(&view, &TrendsView::pointSelected);
-    const QRect row = list->visualRect(m->index(1, C::Run));
-    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, row.center());
-    ASSERT_EQ(selected.count(), 1);
-    EXPECT_EQ(view.pointDetailText("runKey"), "nightly-2026-09-21");
-    EXPECT_TRUE(view.pointDetailText("change").contains("regression"));
-    // Picking the point on the chart selects its row.
-    view.selectPoint(29);
-    EXPECT_EQ(list->currentIndex().row(), 0);
-    view.selectPoint(3);
-    EXPECT_TRUE(list->selectionModel()->selectedRows().isEmpty());
-    view.selectPoint(20);
-    QTest::qWait(50);
-    EXPECT_TRUE(view.grab().save(artifact("trends-change-list.png")));
-}
-
-// The legend names every kind of mark, each entry whole at the width a small window gives.
-TEST_F(CompareViewTest, TrendsLegendNamesEveryMarkUnclipped)
-{
-    TrendsView view(m_storePath);
-    openTrends(view);
-    ASSERT_TRUE(view.legend()->isVisible());
-    QStringList texts;
-    for (QLabel *entry : view.legend()->findChildren<QLabel *>("legendEntry")) {
-        texts << entry->text();
-        EXPECT_TRUE(entry->isVisible());
-        EXPECT_GE(entry->width(), entry->sizeHint().width()) << entry->text().toStdString();
-        EXPECT_LE(entry->geometry().right(), view.legend()->width()) << entry->text().toStdString();
-        EXPECT_FALSE(entry->toolTip().isEmpty());
-    }
-    EXPECT_EQ(texts, QStringList({"Runs", "Regression", "Improvement", "Neutral change", "Contract change",
-                                  "Baseline"}));
-}
-
-// A date range narrows the time axis, the drawn points, the marks and the list, from the series
-// already in memory (the store is not read again); Reset shows every run.
-TEST_F(CompareViewTest, TrendsDateRangeNarrowsTheChartWithoutReadingTheStore)
-{
-    TrendsView view(m_storePath);
-    openTrends(view);
-    QSignalSpy reads(&view, &TrendsView::seriesLoaded);
-    auto *from = view.findChild<QDateEdit *>("rangeFrom");
-    auto *to = view.findChild<QDateEdit *>("rangeTo");
-    ASSERT_NE(from, nullptr);
-    ASSERT_NE(to, nullptr);
-    EXPECT_EQ(from->date(), QDate(2026, 9, 1));
-    EXPECT_EQ(to->date(), QDate(2026, 9, 30));
-
-    from->setDate(QDate(2026, 9, 15));
-    to->setDate(QDate(2026, 9, 25));
-    EXPECT_EQ(view.rangeCombo()->currentText(), "From – To");
-    EXPECT_EQ(view.drawnIndexes().size(), 11u);
-    EXPECT_EQ(pointsOf(view, "trendLine"), 11);
-    for (const std::size_t i : view.drawnIndexes()) {
-        const QDate day = QDateTime::fromMSecsSinceEpoch(qint64(view.points()[i].timeMs)).toLocalTime().date();
-        EXPECT_GE(day, QDate(2026, 9, 15));
-        EXPECT_LE(day, QDate(2026, 9, 25));
-    }
-    EXPECT_EQ(pointsOf(view, "regressionChanges"), 1);
-    EXPECT_TRUE(seriesNamed(view, "contractChange").empty()); // night 30 is outside
-    ASSERT_EQ(view.changeList()->model()->rowCount(), 1);
-    EXPECT_EQ(view.changeSummaryText(), "Changes: 1 regression");
-    EXPECT_EQ(view.changeList()->model()->index(0, TrendChangesTableModel::Run).data().toString(),
-              "nightly-2026-09-21");
-    auto *axis = qobject_cast<QDateTimeAxis *>(view.chartView()->chart()->axes(Qt::Horizontal).front());
-    EXPECT_GE(axis->min().date(), QDate(2026, 9, 13));
-    EXPECT_LE(axis->max().date(), QDate(2026, 9, 28)); // whole days of padding, not the month
-    QTest::qWait(30);
-    EXPECT_TRUE(view.grab().save(artifact("trends-date-range.png")));
-
-    // The quiet first ten nights: nothing to list, nothing marked.
-    view.setDateRange(QDate(2026, 9, 1), QDate(2026, 9, 10));
-    EXPECT_EQ(pointsOf(view, "trendLine"), 10);
-    EXPECT_EQ(pointsOf(view, "regressionChanges"), 0);
-    EXPECT_EQ(view.changeList()->model()->rowCount(), 0);
-    EXPECT_EQ(view.changeSummaryText(), "Changes: none among the runs shown");
-
-    QTest::mouseClick(view.findChild<QPushButton *>("resetRange"), Qt::LeftButton);
-    EXPECT_EQ(view.rangeCombo()->currentText(), "All runs");
-    EXPECT_EQ(pointsOf(view, "trendLine"), 30);
-    EXPECT_EQ(view.changeList()->model()->rowCount(), 2);
-    EXPECT_EQ(seriesNamed(view, "contractChange").size(), 1u);
-    EXPECT_EQ(from->date(), QDate(2026, 9, 1));
-
-    // The last 30 days end at the latest run (night 30): the whole month, shown in the fields.
-    view.setDateRange(QDate(2026, 9, 20), QDate(2026, 9, 22));
-    view.rangeCombo()->setCurrentIndex(view.rangeCombo()->findText("Last 30 days"));
-    EXPECT_EQ(pointsOf(view, "trendLine"), 30);
-    EXPECT_EQ(from->date(), QDate(2026, 9, 1));
-    EXPECT_EQ(to->date(), QDate(2026, 9, 30));
-    EXPECT_EQ(reads.count(), 0);
-}
-
-// Hovering a point shows its run; a point under the dashed contract line of night 30 is still
-// picked by a click there.
-TEST_F(CompareViewTest, TrendsHoverShowsTheRunAndAPointOnAContractLineIsClickable)
-{
-    TrendsView view(m_storePath);
-    openTrends(view, 1000);
-    QLineSeries *line = qobject_cast<QLineSeries *>(seriesNamed(view, "trendLine").front());
-    ASSERT_EQ(line->count(), 30);
-    pointerAt(view, QEvent::MouseMove, line->at(20));
-    ASSERT_TRUE(waitUntil([] { return QToolTip::isVisible(); }));
-    EXPECT_TRUE(QToolTip::text().contains("nightly-2026-09-21")) << QToolTip::text().toStdString();
-    EXPECT_TRUE(QToolTip::text().contains("c0ffee1021"));
-    EXPECT_TRUE(QToolTip::text().contains("regression"));
-
-    // Far from every point (the top of the plot at the first night's time): no tooltip.
-    QValueAxis *values = qobject_cast<QValueAxis *>(view.chartView()->chart()->axes(Qt::Vertical).front());
-    pointerAt(view, QEvent::MouseMove, QPointF(line->at(2).x(), values->max()));
-    EXPECT_TRUE(waitUntil([] { return !QToolTip::isVisible(); }));
-
-    QSignalSpy selected(&view, &TrendsView::pointSelected);
-    pointerAt(view, QEvent::MouseButtonPress, line->at(29));
-    ASSERT_EQ(selected.count(), 1);
-    EXPECT_EQ(view.pointDetailText("runKey"), "nightly-2026-09-30");
-    EXPECT_TRUE(view.pointDetailText("change").contains("tuning.batch.size"));
-}
-
-// A scenario measured on two targets: the target chooser appears and narrows the chart and the
-// list to one of them (each target has its own baseline and change points).
-TEST_F(CompareViewTest, TrendsTargetChooserNarrowsToOneTarget)
-{
-    std::vector<RunRecord> kafka;
-    for (int d = 1; d <= 10; ++d) {
-        RunRecord r = nightlyRun(d, "kafk4" + std::to_string(d), 300000 * (1 + (d % 3) * 0.001));
-        r.runKey = "kafka-2026-09-" + std::to_string(d);
-        r.timestamp = QStringLiteral("2026-09-%1T04:00:00Z").arg(d, 2, 10, QLatin1Char('0')).toStdString();
-        r.target = "kafka";
-        kafka.push_back(r);
-    }
-    Store(m_storePath.toStdString())
-        .importSource({"test:kafka", "plimsoll-trend", "sha-k", "test", "1", "2026-10-01T00:00:00Z", false}, kafka);
-
-    TrendsView view(m_storePath);
-    view.resize(800, 640);
-    view.show();
-    view.reload();
-    ASSERT_TRUE(waitUntil([&] { return view.metricCombo()->count() > 0; }));
-    view.metricCombo()->setCurrentIndex(view.metricCombo()->findText("records_per_s"));
-    ASSERT_TRUE(waitUntil([&] { return view.plottedMetric() == "records_per_s" && view.pointCount() == 40; }));
-    QComboBox *targets = view.targetCombo();
-    ASSERT_TRUE(targets->isVisible());
-    ASSERT_EQ(targets->count(), 3);
-    EXPECT_EQ(targets->itemText(0), "All targets");
-    EXPECT_EQ(pointsOf(view, "trendLine"), 40);
-
-    QSignalSpy reads(&view, &TrendsView::seriesLoaded);
-    targets->setCurrentIndex(targets->findText("kafka"));
-    EXPECT_EQ(pointsOf(view, "trendLine"), 10);
-    for (const std::size_t i : view.drawnIndexes())
-        EXPECT_EQ(view.points()[i].runKey.rfind("kafka-", 0), 0u) << view.points()[i].runKey;
-    EXPECT_EQ(view.changeList()->model()->rowCount(), 0); // a steady kafka series
-    EXPECT_EQ(pointsOf(view, "regressionChanges"), 0);
-
-    targets->setCurrentIndex(targets->findText("korvet"));
-    EXPECT_EQ(pointsOf(view, "trendLine"), 30);
-    EXPECT_EQ(view.changeList()->model()->rowCount(), 2);
-    EXPECT_EQ(pointsOf(view, "regressionChanges"), 1);
-    EXPECT_EQ(reads.count(), 0);
-    QTest::qWait(30);
-    EXPECT_TRUE(view.grab().save(artifact("trends-target.png")));
-}
-
-// One target only: no chooser to read past.
-TEST_F(CompareViewTest, TrendsHidesTheTargetChooserForOneTarget)
-{
-    TrendsView view(m_storePath);
-    openTrends(view);
-    EXPECT_FALSE(view.targetCombo()->isVisible());
 }

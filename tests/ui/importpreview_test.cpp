@@ -1,7 +1,7 @@
 // File > Import… shows what each source will become before anything is written; Import then
 // commits only the readable ones.
 #include "importers/samples.h"
-#include "model/store.h"
+#include "model/store/store.h"
 #include "ui/backgroundpool.h"
 #include "ui/importpreviewdialog.h"
 #include "ui/mainwindow.h"

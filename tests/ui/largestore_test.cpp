@@ -2,7 +2,7 @@
 // reads, and a view fills in when it is first shown; the Library reads further pages as the
 // table scrolls, as filters look further back and when it is sorted by another column; a trend
 // longer than the chart draws keeps its lowest and highest runs visible and clickable.
-#include "model/store.h"
+#include "model/store/store.h"
 #include "ui/backgroundpool.h"
 #include "ui/mainwindow.h"
 #include "ui/models/runsfilterproxymodel.h"

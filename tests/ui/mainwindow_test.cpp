@@ -1,7 +1,7 @@
 // The window over a real store: the Library lists every run, Trends plots a series and shows
 // the clicked run, imports report in the banner, the sample runs come and go.
 #include "importers/samples.h"
-#include "model/store.h"
+#include "model/store/store.h"
 #include "ui/mainwindow.h"
 #include "ui/messagebanner.h"
 #include "ui/models/runsfilterproxymodel.h"

@@ -1,7 +1,7 @@
 // The window's File > Export Report…: the dialog previews the PDF's pages for the Sizing
 // view's inputs and saves each format from a worker; the preview is saved as a PNG.
 #include "importers/samples.h"
-#include "model/store.h"
+#include "model/store/store.h"
 #include "ui/mainwindow.h"
 #include "ui/report/reportdialog.h"
 #include "ui/backgroundpool.h"

@@ -3,7 +3,7 @@
 #include "ui/models/runstablemodel.h"
 #include "ui/formatting.h"
 #include "ui/views/rundetailpanel.h"
-#include "importers/ombimporter.h"
+#include "importers/omb/ombimporter.h"
 #include "support/tempdir.h"
 
 #include <gtest/gtest.h>

@@ -2,8 +2,8 @@
 // saved sizings side by side (sized off the UI thread), removes one after asking, and loads one
 // back into the Sizing view; "Save sizing…" saves the view's inputs and asks before replacing.
 #include "importers/samples.h"
-#include "model/savedsizing.h"
-#include "model/store.h"
+#include "model/store/savedsizing.h"
+#include "model/store/store.h"
 #include "ui/views/sizingview.h"
 #include "ui/widgets/ratefield.h"
 #include "ui/widgets/savedsizingbuttons.h"

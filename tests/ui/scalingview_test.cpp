@@ -4,7 +4,7 @@
 // once the user leaves the differing key out, and is refused again when they put it back.
 #include "support/brokersweep.h"
 #include "importers/samples.h"
-#include "model/store.h"
+#include "model/store/store.h"
 #include "ui/backgroundpool.h"
 #include "ui/formatting.h"
 #include "ui/views/scalingview.h"

@@ -1,7 +1,7 @@
 // The runs a sizing rests on, chosen in the Sizing view as on the command line (--run, the
 // filters, --samples), and the skew target: each test drives the window and the real CLI with
 // the same choices and finds the same numbers.
-#include "model/sizing.h"
+#include "model/sizing/sizing.h"
 #include "ui/views/sizingview.h"
 #include "ui/widgets/evidencedialog.h"
 #include "sizingtestsupport.h"

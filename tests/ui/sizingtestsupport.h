@@ -2,7 +2,7 @@
 // Shared by the modelling views' tests: a store holding the sample runs, the CLI run on it as
 // a user runs it (`plimsoll COMMAND ... --json`), and screenshots for a person to look at.
 #include "importers/samples.h"
-#include "model/store.h"
+#include "model/store/store.h"
 
 #include <gtest/gtest.h>
 

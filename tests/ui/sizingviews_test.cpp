@@ -2,9 +2,9 @@
 // and recomputes live; Scaling fits the produce ramp and marks its saturated step; Placement
 // and Latency budget show what their models say. Each saves a PNG for a person to look at.
 #include "importers/samples.h"
-#include "model/ramppoints.h"
-#include "model/sizing.h"
-#include "model/store.h"
+#include "model/scaling/ramppoints.h"
+#include "model/sizing/sizing.h"
+#include "model/store/store.h"
 #include "ui/charts/serieslegend.h"
 #include "ui/views/latencybudgetview.h"
 #include "ui/views/placementview.h"

@@ -1,9 +1,10 @@
 // What the Trends view draws, read from the store: change points kept from the last read and
 // searched for again only where new runs landed, with the marks a fresh search of the whole
 // series gives; points placed at the times their runs were stored with.
-#include "model/store.h"
+#include "model/store/store.h"
 #include "ui/formatting.h"
-#include "ui/views/trendannotations.h"
+#include "model/trends/trendannotations.h"
+#include "sizingtestsupport.h"
 #include "uitestsupport.h"
 
 #include <gtest/gtest.h>
@@ -11,7 +12,10 @@
 #include <QDateTime>
 #include <QTemporaryDir>
 
+#include <cmath>
 #include <random>
+#include <set>
+#include <tuple>
 
 using namespace plimsoll;
 using plimsoll::test::nightlyRun;
@@ -119,4 +123,68 @@ TEST(TrendAnnotations, PointsSitAtTheTimesTheirRunsWereStoredWith)
     EXPECT_EQ(readable, runs.size() - 1) << "February 30th is no time";
     for (const ChartPoint &p : series.points)
         EXPECT_EQ(p.timeMs, double(parseStoredTimestamp(p.timestamp).toMSecsSinceEpoch())) << p.timestamp;
+}
+
+// The Trends view and `plimsoll trend changes` answer one question — where did this series
+// change — and must answer it alike: the same change points (run, verdict, size of the move)
+// in every series of every target and tuning contract, and the same runs starting a new
+// contract. Two targets, each with level shifts, and a retuning of one of them part-way.
+TEST(TrendAnnotations, ChangePointsAreThoseTheTrendChangesCommandFinds)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("parity.db"));
+    std::vector<RunRecord> runs;
+    const QDateTime start(QDate(2026, 3, 1), QTime(0, 0), Qt::UTC);
+    for (int i = 0; i < 1800; ++i) {
+        std::mt19937 rng{static_cast<unsigned>(i)};
+        std::normal_distribution<double> noise(0, 3000);
+        const bool kafka = i % 2 == 1;
+        const int n = i / 2;
+        const double level = kafka ? 300000 - 30000 * ((n / 250) % 2) : 600000 + 50000 * ((n / 300) % 3);
+        RunRecord r = nightlyRun(1, "c" + std::to_string(i), level + noise(rng));
+        r.runKey = "run-" + std::to_string(i);
+        r.target = kafka ? "kafka" : "korvet";
+        r.timestamp = start.addSecs(3600LL * i).toString(Qt::ISODate).toStdString();
+        if (!kafka && n >= 500)
+            r.tuning["linger.ms"] = 20; // retuned: a new series from here on
+        runs.push_back(std::move(r));
+    }
+    Store(path.toStdString()).importSource(source("/parity"), runs);
+
+    const AnnotatedSeries view = annotateSeries(path.toStdString(), kScenario, "records_per_s");
+    using Change = std::tuple<std::string, std::string, std::string, std::string, long>;
+    std::set<Change> drawn;
+    for (const int i : view.changePoints) {
+        const ChartPoint &p = view.points[std::size_t(i)];
+        const PointMark &m = view.marks[std::size_t(i)];
+        drawn.emplace(view.targets[std::size_t(p.target)], view.contracts[std::size_t(m.contract)],
+                      p.runKey, toString(m.verdict), std::lround(m.forwardChangePercent * 100));
+    }
+    std::set<std::string> drawnBaselines;
+    for (const int i : view.newBaselines)
+        drawnBaselines.insert(view.points[std::size_t(i)].runKey);
+
+    const nlohmann::json cli = plimsoll::test::cliJson(
+        path, QStringLiteral("trend"),
+        {QStringLiteral("changes"), QStringLiteral("--scenario"), QString::fromUtf8(kScenario),
+         QStringLiteral("--metric"), QStringLiteral("records_per_s")});
+    std::set<Change> found;
+    std::set<std::string> targets;
+    for (const auto &series : cli.at("series")) {
+        targets.insert(series.at("target").get<std::string>());
+        for (const auto &c : series.at("changes"))
+            found.emplace(series.at("target"), series.at("contract"), c.at("run_key"), c.at("verdict"),
+                          std::lround(c.at("forward_change_percent").get<double>() * 100));
+    }
+    std::set<std::string> foundBaselines;
+    for (const auto &b : cli.at("baseline_changes"))
+        foundBaselines.insert(b.at("run_key").get<std::string>());
+
+    EXPECT_EQ(targets, (std::set<std::string>{"kafka", "korvet"}));
+    EXPECT_EQ(cli.at("series").size(), 3u) << "kafka, korvet before and after its retuning";
+    EXPECT_GE(found.size(), 6u) << "level shifts in each series";
+    EXPECT_EQ(drawn, found);
+    EXPECT_EQ(drawnBaselines, (std::set<std::string>{"run-1000"}));
+    EXPECT_EQ(drawnBaselines, foundBaselines);
 }

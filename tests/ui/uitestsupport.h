@@ -1,6 +1,6 @@
 #pragma once
 // Helpers for the window tests: bounded waits on the event loop and run records built in code.
-#include "model/records.h"
+#include "model/core/records.h"
 
 #include <QAbstractButton>
 #include <QDeadlineTimer>

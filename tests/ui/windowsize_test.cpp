@@ -2,7 +2,7 @@
 // every view fits in the space beside the sidebar, and nothing a user needs (the Library's
 // buttons, its last column, the status bar) lies past the window's edge.
 #include "importers/samples.h"
-#include "model/store.h"
+#include "model/store/store.h"
 #include "ui/backgroundpool.h"
 #include "ui/importpreviewdialog.h"
 #include "ui/mainwindow.h"

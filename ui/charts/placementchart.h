@@ -4,7 +4,7 @@
 //
 // Threading: a QChart is a graphics item; build and fill it on the GUI thread.
 
-#include "model/placement.h"
+#include "model/sizing/placement.h"
 
 #include <QChart>
 

@@ -2,7 +2,7 @@
 
 #include "ui/charts/niceaxis.h"
 
-#include "model/catalog.h"
+#include "model/core/catalog.h"
 
 #include <QAreaSeries>
 #include <QLegend>

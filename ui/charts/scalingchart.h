@@ -5,9 +5,9 @@
 //
 // Threading: a QChart is a graphics item; build and fill it on the GUI thread.
 
-#include "model/ramppoints.h"
-#include "model/saturation.h"
-#include "model/usl.h"
+#include "model/scaling/ramppoints.h"
+#include "model/scaling/saturation.h"
+#include "model/scaling/usl.h"
 #include "ui/formatting.h"
 
 #include <QChart>

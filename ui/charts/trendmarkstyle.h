@@ -2,7 +2,7 @@
 // The colours of the Trends chart's marks, shared by the chart, its legend and the list of
 // change points so that a red row is the red square on the chart.
 
-#include "model/trendchanges.h"
+#include "model/trends/trendchanges.h"
 
 #include <QColor>
 

@@ -7,7 +7,7 @@
 // not comparable at different offered rates; a resource that follows throughput per record).
 // SortRole gives numbers as numbers.
 
-#include "model/runcomparison.h"
+#include "model/trends/runcomparison.h"
 
 #include <QAbstractTableModel>
 

@@ -7,7 +7,7 @@
 // A run chosen from elsewhere (a search, "compare with…") is put in its place with insertRun()
 // although its page was not read yet; pages read later skip it. Used from the UI thread only.
 
-#include "model/store.h"
+#include "model/store/store.h"
 
 #include <QAbstractListModel>
 

@@ -8,7 +8,7 @@
 // which the view reads in the background and hands to appendResults(). Rows stay in the order
 // the store gave them; the last row is where the next page starts.
 
-#include "model/store.h"
+#include "model/store/store.h"
 
 #include <QAbstractTableModel>
 #include <QDateTime>

@@ -8,7 +8,7 @@
 // The verdict cell carries the colour of its mark on the chart (DecorationRole); PointRole gives
 // the row's index into the series' points, SortRole numbers as numbers.
 
-#include "ui/views/trendannotations.h"
+#include "model/trends/trendannotations.h"
 
 #include <QAbstractTableModel>
 

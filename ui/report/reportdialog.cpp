@@ -1,10 +1,10 @@
 #include "ui/report/reportdialog.h"
 
-#include "model/reportmarkdown.h"
-#include "model/store.h"
+#include "model/report/reportmarkdown.h"
+#include "model/store/store.h"
 #include "ui/backgroundpool.h"
 #include "ui/latesttask.h"
-#include "ui/report/reportrenderer.h"
+#include "ui/charts/reportrenderer.h"
 
 #include <plimsoll/version.h>
 

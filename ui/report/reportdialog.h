@@ -6,7 +6,7 @@
 // pages are drawn on the UI thread (QCharts are graphics items, a few hundred ms); the file is
 // written on a worker. Nothing here blocks on I/O.
 
-#include "model/reportdocument.h"
+#include "model/report/reportdocument.h"
 
 #include <QDialog>
 #include <QFutureWatcher>

@@ -1,9 +1,9 @@
 #include "ui/views/benchview.h"
 
-#include "model/catalog.h"
+#include "model/core/catalog.h"
 #include "runner/clientproperties.h"
 
-#include "model/units.h"
+#include "model/core/units.h"
 #include "runner/benchconfig.h"
 #include "runner/benchrequest.h"
 #include "ui/views/benchworker.h"
@@ -36,7 +36,7 @@
 namespace plimsoll {
 
 BenchView::BenchView(const QString &storePath, QWidget *parent)
-    : StoreView(storePath, parent)
+    : StoreView(storePath, {QStringLiteral("bench"), tr("Bench"), QStyle::SP_MediaPlay}, parent)
 {
     setObjectName(QStringLiteral("benchView"));
     // Every default from the one request the CLI fills too (runner/benchrequest.h).
@@ -233,7 +233,6 @@ BenchView::~BenchView()
     }
 }
 
-QIcon BenchView::icon() const { return style()->standardIcon(QStyle::SP_MediaPlay); }
 
 void BenchView::setBootstrapServers(const QString &servers) { m_bootstrap->setText(servers); }
 void BenchView::setRecords(int records) { m_records->setValue(records); }

@@ -33,9 +33,6 @@ public:
     explicit BenchView(const QString &storePath, QWidget *parent = nullptr);
     ~BenchView() override;
 
-    QString key() const override { return QStringLiteral("bench"); }
-    QString title() const override { return tr("Bench"); }
-    QIcon icon() const override;
     void reload() override {}
 
     bool running() const { return m_worker != nullptr; }

@@ -1,6 +1,6 @@
 #include "ui/views/compareview.h"
 
-#include "model/comparisonhistory.h"
+#include "model/trends/comparisonhistory.h"
 #include "ui/formatting.h"
 #include "ui/latesttask.h"
 #include "ui/models/comparisontablemodel.h"
@@ -58,7 +58,7 @@ QTableView *makeTable(QAbstractItemModel *model, QWidget *parent, const QString 
 
 } // namespace
 
-CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(storePath, parent)
+CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(storePath, {QStringLiteral("compare"), tr("Compare"), QStyle::SP_FileDialogContentsView}, parent)
 {
     setObjectName(QStringLiteral("compareView"));
     m_runLoader = new LatestTask(this);
@@ -151,10 +151,6 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
     showComparison({});
 }
 
-QIcon CompareView::icon() const
-{
-    return style()->standardIcon(QStyle::SP_FileDialogContentsView);
-}
 
 QLabel *CompareView::identityLabel(const QString &name)
 {

@@ -8,10 +8,10 @@
 // The run pickers list the newest runs a page at a time (more as the list is scrolled), and a
 // search field beside each finds any run of the store by part of its key, scenario, commit,
 // tool or target. Comparing reads only the two runs and the recent history of their scenarios
-// (model/comparisonhistory.h), never the whole store. The run pages, the searches, the history
+// (model/trends/comparisonhistory.h), never the whole store. The run pages, the searches, the history
 // read and the comparison (with its USL fits) run in the background; the latest request wins.
 
-#include "model/runcomparison.h"
+#include "model/trends/runcomparison.h"
 #include "ui/views/storeview.h"
 
 class QComboBox;
@@ -36,9 +36,6 @@ class CompareView : public StoreView
 public:
     explicit CompareView(const QString &storePath, QWidget *parent = nullptr);
 
-    QString key() const override { return QStringLiteral("compare"); }
-    QString title() const override { return tr("Compare"); }
-    QIcon icon() const override;
     void reload() override;
 
     // Chooses the two runs by run key (for tests and for "compare with…" from other views).

@@ -4,8 +4,8 @@
 #include "ui/charts/niceaxis.h"
 #include "ui/charts/serieslegend.h"
 
-#include "model/downsample.h"
-#include "model/store.h"
+#include "model/trends/downsample.h"
+#include "model/store/store.h"
 #include "ui/backgroundpool.h"
 #include "ui/formatting.h"
 #include "ui/latesttask.h"
@@ -49,7 +49,7 @@ double msFor(int slider)
 }
 
 // One line per product + configuration, ordered by p99 as a sweep reads; a line longer than a
-// chart can show is drawn as an LTTB selection that keeps its extremes (model/downsample.h).
+// chart can show is drawn as an LTTB selection that keeps its extremes (model/trends/downsample.h).
 // Runs in the loader, off the UI thread.
 constexpr std::size_t kMaxDrawnPerLine = 1000;
 // A selection copies and explains every point: at a million points that is most of a second,
@@ -108,7 +108,7 @@ QString LatencyBudgetView::littleToolTip(const BudgetedPoint &b)
 }
 
 LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
-    : StoreView(storePath, parent)
+    : StoreView(storePath, {QStringLiteral("latency-budget"), tr("Latency budget"), QStyle::SP_MediaSeekForward}, parent)
 {
     setObjectName(QStringLiteral("latencyBudgetView"));
     m_loader = new LatestTask(this);
@@ -222,10 +222,6 @@ BudgetRequest LatencyBudgetView::request() const
     return request;
 }
 
-QIcon LatencyBudgetView::icon() const
-{
-    return style()->standardIcon(QStyle::SP_MediaSeekForward);
-}
 
 void LatencyBudgetView::reload()
 {

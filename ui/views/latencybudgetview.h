@@ -8,7 +8,7 @@
 // access, no fit) — or, past kSyncSelectionPoints points (a store of years of runs that each
 // measured p99), in the background too, the latest budget winning.
 
-#include "model/budgetrequest.h"
+#include "model/sizing/budgetrequest.h"
 #include "ui/views/storeview.h"
 
 #include <memory>
@@ -36,9 +36,6 @@ class LatencyBudgetView : public StoreView
 public:
     explicit LatencyBudgetView(const QString &storePath, QWidget *parent = nullptr);
 
-    QString key() const override { return QStringLiteral("latency-budget"); }
-    QString title() const override { return tr("Latency budget"); }
-    QIcon icon() const override;
     void reload() override;
 
     QDoubleSpinBox *budgetSpin() const { return m_budget; } // ms

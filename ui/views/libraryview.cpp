@@ -1,6 +1,6 @@
 #include "ui/views/libraryview.h"
 
-#include "model/store.h"
+#include "model/store/store.h"
 #include "ui/latesttask.h"
 #include "ui/models/runsfilterproxymodel.h"
 #include "ui/models/runstablemodel.h"
@@ -94,7 +94,7 @@ QDateEdit *makeDateEdit(const QString &objectName, QWidget *parent)
 } // namespace
 
 LibraryView::LibraryView(const QString &storePath, QWidget *parent)
-    : StoreView(storePath, parent)
+    : StoreView(storePath, {QStringLiteral("library"), tr("Library"), QStyle::SP_FileDialogDetailedView}, parent)
 {
     setObjectName(QStringLiteral("libraryView"));
     m_model = new RunsTableModel(this);
@@ -200,10 +200,6 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     });
 }
 
-QIcon LibraryView::icon() const
-{
-    return style()->standardIcon(QStyle::SP_FileDialogDetailedView);
-}
 
 void LibraryView::addToolAction(QAction *action)
 {

@@ -15,7 +15,7 @@
 // last loaded row in sight — and sorting by another column while pages remain reads again in
 // that order.
 
-#include "model/store.h"
+#include "model/store/store.h"
 #include "ui/views/storeview.h"
 
 class QDateEdit;
@@ -40,9 +40,6 @@ class LibraryView : public StoreView
 public:
     explicit LibraryView(const QString &storePath, QWidget *parent = nullptr);
 
-    QString key() const override { return QStringLiteral("library"); }
-    QString title() const override { return tr("Library"); }
-    QIcon icon() const override;
     void reload() override;
 
     // Puts a window action (e.g. "Remove Sample Runs") in the view's tool row.

@@ -3,7 +3,7 @@
 #include "ui/charts/placementchart.h"
 #include "ui/latesttask.h"
 
-#include "model/store.h"
+#include "model/store/store.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -23,10 +23,10 @@
 namespace plimsoll {
 
 PlacementView::PlacementView(const QString &storePath, QWidget *parent)
-    : StoreView(storePath, parent)
+    : StoreView(storePath, {QStringLiteral("placement"), tr("Placement"), QStyle::SP_DirIcon}, parent)
 {
     setObjectName(QStringLiteral("placementView"));
-    // The fields take what `plimsoll placement` takes (the domains of model/placement.h); they
+    // The fields take what `plimsoll placement` takes (the domains of model/sizing/placement.h); they
     // open on the sample ramp's configuration, 96 partitions of a topic on 24 shards, 3 brokers.
     auto spin = [this](const char *name, const Domain &domain, int value) {
         auto *s = new QSpinBox(this);
@@ -81,10 +81,6 @@ PlacementView::PlacementView(const QString &storePath, QWidget *parent)
     recompute();
 }
 
-QIcon PlacementView::icon() const
-{
-    return style()->standardIcon(QStyle::SP_DirIcon);
-}
 
 void PlacementView::reload()
 {

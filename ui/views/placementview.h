@@ -8,7 +8,7 @@
 // Threading: placement is a few thousand CRC16 sums, so it runs on the UI thread as the inputs
 // change; reload() reads the measured configuration in the background (LatestTask).
 
-#include "model/placementrequest.h"
+#include "model/sizing/placementrequest.h"
 #include "ui/views/storeview.h"
 
 class QBarSet;
@@ -32,9 +32,6 @@ class PlacementView : public StoreView
 public:
     explicit PlacementView(const QString &storePath, QWidget *parent = nullptr);
 
-    QString key() const override { return QStringLiteral("placement"); }
-    QString title() const override { return tr("Placement"); }
-    QIcon icon() const override;
     void reload() override;
 
     QSpinBox *shardsSpin() const { return m_shards; }

@@ -2,7 +2,7 @@
 // The details of one run: identity, provenance, tuning and its scenarios with topology and
 // metrics. Shows a RunDetail it is given; loading it is the Library view's job.
 
-#include "model/store.h"
+#include "model/store/store.h"
 
 #include <QWidget>
 

@@ -3,8 +3,8 @@
 #include "ui/charts/niceaxis.h"
 #include "ui/charts/scalingchart.h"
 
-#include "model/catalog.h"
-#include "model/store.h"
+#include "model/core/catalog.h"
+#include "model/store/store.h"
 #include "ui/formatting.h"
 #include "ui/latesttask.h"
 #include "ui/views/sweeppanel.h"
@@ -62,7 +62,7 @@ QValueAxis *axis(QChart *chart, Qt::Alignment where, const QString &title)
 
 } // namespace
 
-ScalingView::ScalingView(const QString &storePath, QWidget *parent) : StoreView(storePath, parent)
+ScalingView::ScalingView(const QString &storePath, QWidget *parent) : StoreView(storePath, {QStringLiteral("scaling"), tr("Scaling"), QStyle::SP_FileDialogInfoView}, parent)
 {
     setObjectName(QStringLiteral("scalingView"));
     m_runsLoader = new LatestTask(this);
@@ -162,10 +162,6 @@ QWidget *ScalingView::buildRampPage()
     return page;
 }
 
-QIcon ScalingView::icon() const
-{
-    return style()->standardIcon(QStyle::SP_FileDialogDetailedView);
-}
 
 void ScalingView::setMode(Mode mode)
 {

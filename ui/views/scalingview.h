@@ -11,9 +11,9 @@
 // bootstrap) runs in the background too, the latest choice winning. Only drawing happens on
 // the UI thread.
 
-#include "model/ramppoints.h"
-#include "model/saturation.h"
-#include "model/usl.h"
+#include "model/scaling/ramppoints.h"
+#include "model/scaling/saturation.h"
+#include "model/scaling/usl.h"
 #include "ui/views/storeview.h"
 
 #include <memory>
@@ -42,9 +42,6 @@ class ScalingView : public StoreView
 public:
     explicit ScalingView(const QString &storePath, QWidget *parent = nullptr);
 
-    QString key() const override { return QStringLiteral("scaling"); }
-    QString title() const override { return tr("Scaling"); }
-    QIcon icon() const override;
     void reload() override;
 
     enum Mode { WithinRun, AcrossRuns };

@@ -1,10 +1,10 @@
 #include "ui/views/sizingview.h"
 
-#include "model/placementrequest.h"
+#include "model/sizing/placementrequest.h"
 
-#include "model/ramppoints.h"
-#include "model/store.h"
-#include "model/units.h"
+#include "model/scaling/ramppoints.h"
+#include "model/store/store.h"
+#include "model/core/units.h"
 #include "ui/latesttask.h"
 #include "ui/widgets/evidencedialog.h"
 #include "ui/widgets/ratefield.h"
@@ -35,7 +35,7 @@
 
 namespace plimsoll {
 
-SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(storePath, parent)
+SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(storePath, {QStringLiteral("sizing"), tr("Sizing"), QStyle::SP_ComputerIcon}, parent)
 {
     setObjectName(QStringLiteral("sizingView"));
     m_loader = new LatestTask(this);
@@ -269,10 +269,6 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
 
 SizingView::~SizingView() = default;
 
-QIcon SizingView::icon() const
-{
-    return style()->standardIcon(QStyle::SP_ComputerIcon);
-}
 
 void SizingView::reload()
 {

@@ -9,8 +9,8 @@
 // arithmetic on them — measured well under a millisecond (Sizing.RecomputeIsWellUnderAMillisecond;
 // the view shows its own timing) — so it runs on the UI thread, on every change.
 
-#include "model/evidence.h"
-#include "model/sizing.h"
+#include "model/scaling/evidence.h"
+#include "model/sizing/sizing.h"
 #include "ui/views/storeview.h"
 
 #include <QStringList>
@@ -43,9 +43,6 @@ public:
     explicit SizingView(const QString &storePath, QWidget *parent = nullptr);
     ~SizingView() override;
 
-    QString key() const override { return QStringLiteral("sizing"); }
-    QString title() const override { return tr("Sizing"); }
-    QIcon icon() const override;
     void reload() override;
 
     RateField *rateField() const { return m_rate; }
@@ -76,7 +73,7 @@ public:
     SizingInputs inputs() const;
     // Puts `in` into the fields (a saved sizing loaded back); the sizing recomputes once.
     void setInputs(const SizingInputs &in);
-    // The runs the models are fitted from (model/evidence.h): the CLI's --run and filter.
+    // The runs the models are fitted from (model/scaling/evidence.h): the CLI's --run and filter.
     const EvidenceSelection &evidenceSelection() const { return m_evidence; }
     // Refits from `selection` in the background (modelsLoaded follows).
     void setEvidenceSelection(const EvidenceSelection &selection);

@@ -10,24 +10,34 @@
 
 #include <QIcon>
 #include <QShowEvent>
+#include <QStyle>
 #include <QWidget>
 
+#include <utility>
+
 namespace plimsoll {
+
+// How the window lists a view: its sidebar entry, menu item and settings key.
+struct ViewIdentity
+{
+    QString key;   // stable, for settings and --view: e.g. "library"
+    QString title; // translated
+    QStyle::StandardPixmap icon;
+};
 
 class StoreView : public QWidget
 {
     Q_OBJECT
 public:
-    StoreView(const QString &storePath, QWidget *parent = nullptr)
-        : QWidget(parent), m_storePath(storePath)
+    StoreView(const QString &storePath, ViewIdentity identity, QWidget *parent = nullptr)
+        : QWidget(parent), m_storePath(storePath), m_identity(std::move(identity))
     {
     }
 
     const QString &storePath() const { return m_storePath; }
-    // Stable key for settings, e.g. "library".
-    virtual QString key() const = 0;
-    virtual QString title() const = 0;
-    virtual QIcon icon() const = 0;
+    const QString &key() const { return m_identity.key; }
+    const QString &title() const { return m_identity.title; }
+    QIcon icon() const { return style()->standardIcon(m_identity.icon); }
     // Re-reads what the view shows, keeping the user's selections where they still exist.
     virtual void reload() = 0;
     // The store changed (or became ready): reload() now when on screen, else when next shown.
@@ -59,6 +69,7 @@ protected:
 
 private:
     QString m_storePath;
+    ViewIdentity m_identity;
     bool m_stale = false;
 };
 

@@ -1,6 +1,6 @@
 #include "ui/views/sweepfittext.h"
 
-#include "model/catalog.h"
+#include "model/core/catalog.h"
 #include "ui/formatting.h"
 
 #include <QObject>

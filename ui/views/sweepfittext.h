@@ -3,7 +3,7 @@
 // in its unit (records/s grouped, latencies in ms, dimensionless σ and κ without exponents), an
 // interval beside each parameter or the reason it has none.
 
-#include "model/sweepfit.h"
+#include "model/scaling/sweepfit.h"
 
 #include <QString>
 

@@ -2,8 +2,8 @@
 
 #include "ui/charts/niceaxis.h"
 
-#include "model/catalog.h"
-#include "model/store.h"
+#include "model/core/catalog.h"
+#include "model/store/store.h"
 #include "ui/charts/scalingchart.h"
 #include "ui/formatting.h"
 #include "ui/latesttask.h"

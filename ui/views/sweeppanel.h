@@ -13,7 +13,7 @@
 // Threading: the run list and the fit are read and computed in the background (LatestTask), the
 // latest choice winning; only drawing happens on the UI thread.
 
-#include "model/sweepfit.h"
+#include "model/scaling/sweepfit.h"
 
 #include <QString>
 #include <QWidget>

@@ -1,7 +1,7 @@
 #include "ui/views/trendsview.h"
 
-#include "model/catalog.h"
-#include "model/downsample.h"
+#include "model/core/catalog.h"
+#include "model/trends/downsample.h"
 #include "ui/backgroundpool.h"
 #include "ui/charts/trendmarkstyle.h"
 #include "ui/formatting.h"
@@ -105,7 +105,7 @@ TimeRange timeRangeFor(qint64 firstMs, qint64 lastMs)
 } // namespace
 
 TrendsView::TrendsView(const QString &storePath, QWidget *parent)
-    : StoreView(storePath, parent), m_series(std::make_shared<const AnnotatedSeries>())
+    : StoreView(storePath, {QStringLiteral("trends"), tr("Trends"), QStyle::SP_ArrowUp}, parent), m_series(std::make_shared<const AnnotatedSeries>())
 {
     setObjectName(QStringLiteral("trendsView"));
     m_scenarioLoader = new LatestTask(this);
@@ -255,10 +255,6 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     showEmptyChart(tr("Loading…"));
 }
 
-QIcon TrendsView::icon() const
-{
-    return style()->standardIcon(QStyle::SP_ArrowUp);
-}
 
 QLabel *TrendsView::addDetailField(QFormLayout *form, const QString &field, const QString &label)
 {

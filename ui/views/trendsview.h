@@ -20,7 +20,7 @@
 // and the list, from the series in memory: the store is not read again; so does a target, when
 // the scenario's runs measured several.
 
-#include "ui/views/trendannotations.h"
+#include "model/trends/trendannotations.h"
 #include "ui/views/storeview.h"
 
 #include <limits>
@@ -53,9 +53,6 @@ class TrendsView : public StoreView
 public:
     explicit TrendsView(const QString &storePath, QWidget *parent = nullptr);
 
-    QString key() const override { return QStringLiteral("trends"); }
-    QString title() const override { return tr("Trends"); }
-    QIcon icon() const override;
     void reload() override;
 
     QComboBox *scenarioCombo() const { return m_scenarioCombo; }

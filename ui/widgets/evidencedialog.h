@@ -2,14 +2,14 @@
 // "Runs to size from": the run selection (RunSelectionWidget: every run, a filter, or runs
 // picked by hand, and whether the sample runs take part) in a dialog, with the store's runs to
 // pick from and a count of what the choice selects. It edits an EvidenceSelection
-// (model/evidence.h), the value the CLI's --run, --scenario, --tool, --target, --since, --until
+// (model/scaling/evidence.h), the value the CLI's --run, --scenario, --tool, --target, --since, --until
 // and --samples fill.
 //
 // Threading: the run list and the filter's count are read on the background pool (LatestTask);
 // the dialog only shows them.
 
-#include "model/evidence.h"
-#include "model/store.h"
+#include "model/scaling/evidence.h"
+#include "model/store/store.h"
 
 #include <QDialog>
 

@@ -1,6 +1,6 @@
 #include "ui/widgets/ratefield.h"
 
-#include "model/units.h"
+#include "model/core/units.h"
 
 #include <QLabel>
 #include <QLineEdit>

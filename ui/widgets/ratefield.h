@@ -5,7 +5,7 @@
 // rate, why; the value stays the last one that was good, so a half-typed "1.2" → "1.2M" never
 // sizes for something the user did not mean to leave there.
 
-#include "model/domain.h"
+#include "model/core/domain.h"
 
 #include <QWidget>
 

@@ -7,8 +7,8 @@
 //
 // The widget reads nothing: the owner fills the list (setRuns) from a background read.
 
-#include "model/evidence.h"
-#include "model/store.h"
+#include "model/scaling/evidence.h"
+#include "model/store/store.h"
 
 #include <QWidget>
 

@@ -6,11 +6,11 @@
 //
 // Save sizing… asks for a name (a rate-based suggestion), asks before replacing a sizing saved
 // under it, and keeps the view's inputs and run selection beside the store
-// (model/savedsizing.h). Saved sizings… opens the SavedSizingsDialog; its Load puts the chosen
+// (model/store/savedsizing.h). Saved sizings… opens the SavedSizingsDialog; its Load puts the chosen
 // sizing's inputs and runs back into the view. Outcomes are said in a label in the row, never
 // in a modal error box.
 
-#include "model/savedsizing.h"
+#include "model/store/savedsizing.h"
 
 #include <QString>
 

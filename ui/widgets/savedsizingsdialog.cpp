@@ -1,6 +1,6 @@
 #include "ui/widgets/savedsizingsdialog.h"
 
-#include "model/store.h"
+#include "model/store/store.h"
 #include "ui/latesttask.h"
 
 #include <QDialogButtonBox>

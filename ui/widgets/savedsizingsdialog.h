@@ -1,5 +1,5 @@
 #pragma once
-// "Saved sizings": the sizings saved beside the store (model/savedsizing.h), checkable; Compare
+// "Saved sizings": the sizings saved beside the store (model/store/savedsizing.h), checkable; Compare
 // sizes the checked ones again from the store and shows them side by side, one row per
 // component and one column per sizing ("600k now | 1.2M next year"); Load hands the current one
 // back (loadRequested) for a view to put into its fields; Remove asks first.
@@ -9,7 +9,7 @@
 // (LatestTask, with copies of the saved sizings and the path); only the latest comparison is
 // shown.
 
-#include "model/savedsizing.h"
+#include "model/store/savedsizing.h"
 
 #include <QDialog>
 

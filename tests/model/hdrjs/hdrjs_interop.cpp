@@ -1,7 +1,7 @@
 // Plimsoll's HdrLogWriter output decoded by HdrHistogram's JavaScript implementation
 // (hdr-histogram-js, installed by the ctest fixture "hdrjs"): counts, percentiles, max,
 // tags and timestamps must be what Plimsoll recorded.
-#include "model/hdrlogwriter.h"
+#include "export/hdrlogwriter.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -71,7 +71,7 @@ def merge_retesting_both_neighbours(change_points, series, max_pvalue, min_magni
     position i, Otava re-tests positions i and i + 1 — the right neighbour and the point after
     it — and leaves the LEFT neighbour (i − 1) with statistics computed against a segment that
     no longer exists. The segment that grew borders i − 1 and i, so those two are re-tested
-    here, which is what Plimsoll does (model/changepoints.cpp, detectChangePoints)."""
+    here, which is what Plimsoll does (model/trends/changepoints.cpp, detectChangePoints)."""
     tester = TTestSignificanceTester(max_pvalue)
     change_points = list(change_points)
     while change_points:

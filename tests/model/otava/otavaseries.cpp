@@ -13,7 +13,7 @@
 // The series are generated here rather than in Python because libstdc++'s normal distribution
 // is what the C++ tests were written against; numpy could not reproduce it.
 
-#include "model/changepoints.h"
+#include "model/trends/changepoints.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,0 +1,250 @@
+#include "importers/hdr/hgrmimporter.h"
+
+#include "importers/latencyunit.h"
+#include "importers/linebounds.h"
+#include "importers/textsource.h"
+#include "model/core/textpattern.h"
+
+#include <QIODevice>
+
+#include <map>
+#include <utility>
+
+namespace plimsoll {
+
+namespace {
+
+constexpr int64_t kMaxBytes = 64LL * 1024 * 1024;
+
+struct Row
+{
+    double value = 0;
+    double percentile = 0; // 0..1
+    double totalCount = 0;
+};
+
+struct Table
+{
+    std::string name;
+    int64_t line = 0;
+    std::vector<Row> rows;
+    std::optional<double> mean, stdDeviation, max, totalCount;
+    // wrk2's own "99.000%   11.18ms" lines before the table: HdrHistogram's exact answer at
+    // those percentiles (in seconds), which the table's rows only bracket.
+    std::map<double, double> stated;
+};
+
+// "  99.000%   11.18ms" -> (99, 0.01118); wrk prints its unit.
+std::optional<std::pair<double, double>> statedPercentile(std::string_view line)
+{
+    static const TextPattern re(R"(\s*([0-9]+\.[0-9]+)%\s+([0-9.]+)(us|ms|s|m)\s*)");
+    PatternMatch m;
+    if (!re.fullMatch(line, &m))
+        return std::nullopt;
+    const auto p = parseNumber(m[1]), v = parseNumber(m[2]);
+    if (!p || !v)
+        return std::nullopt;
+    const std::string u = m.str(3);
+    const double scale = u == "us" ? 1e-6 : u == "ms" ? 1e-3 : u == "s" ? 1.0 : 60.0;
+    return std::make_pair(*p, *v * scale);
+}
+
+bool isHeader(std::string_view t)
+{
+    return t.find("Value") != std::string_view::npos &&
+           t.find("Percentile") != std::string_view::npos &&
+           t.find("TotalCount") != std::string_view::npos;
+}
+
+// Splits on whitespace and commas; quotes dropped.
+std::vector<std::string_view> cells(std::string_view t)
+{
+    std::vector<std::string_view> out;
+    size_t pos = 0;
+    while (pos < t.size()) {
+        pos = t.find_first_not_of(" \t,\"", pos);
+        if (pos == std::string_view::npos)
+            break;
+        const size_t end = t.find_first_of(" \t,\"", pos);
+        out.push_back(t.substr(pos, end == std::string_view::npos ? t.npos : end - pos));
+        pos = end == std::string_view::npos ? t.size() : end;
+    }
+    return out;
+}
+
+std::optional<double> footerNumber(std::string_view t, std::string_view key)
+{
+    const size_t at = t.find(key);
+    if (at == std::string_view::npos)
+        return std::nullopt;
+    std::string_view rest = t.substr(at + key.size());
+    rest = trimmed(rest.substr(rest.find('=') + 1));
+    return parseNumber(rest.substr(0, rest.find_first_of(",]")));
+}
+
+double valueAt(const Table &t, double percentile, double toSeconds)
+{
+    if (auto it = t.stated.find(percentile); it != t.stated.end())
+        return it->second;
+    const double target = percentile / 100.0 - 1e-12;
+    for (const Row &r : t.rows)
+        if (r.percentile >= target)
+            return r.value * toSeconds;
+    return t.rows.back().value * toSeconds;
+}
+
+} // namespace
+
+std::string HgrmImporter::description() const
+{
+    return "HdrHistogram percentile table (.hgrm; Java, C and wrk2 variants, CSV too)";
+}
+
+std::string HgrmImporter::detectionRule() const
+{
+    return "a header line with Value, Percentile and TotalCount followed by numeric rows";
+}
+
+int HgrmImporter::sniff(std::string_view head) const
+{
+    for (const TextLine &line : splitLines(head.substr(0, 32768)))
+        if (isHeader(line.text) && line.text.find("1/(1-Percentile)") != std::string_view::npos)
+            return 88;
+    return 0;
+}
+
+Resemblance HgrmImporter::resemblance(std::string_view head) const
+{
+    if (head.find("Percentile") != std::string_view::npos)
+        return {40, "mentions percentiles but has no \"Value Percentile TotalCount 1/(1-Percentile)\" header"};
+    return {};
+}
+
+ImportResult HgrmImporter::parse(QIODevice &in, const ImportOptions &options,
+                                 const Progress &progress) const
+{
+    ImportResult result;
+    std::string text;
+    if (!readWholeSource(in, progress, kMaxBytes, "percentile table", text, result))
+        return result;
+    if (!refuseLongLines(text, "percentile table", result))
+        return result;
+    const auto unit = resolveLatencyUnit(options.latencyUnit, splitLines(text), "ms", result);
+    if (!unit)
+        return result;
+    std::vector<Table> tables;
+    Table *open = nullptr;
+    bool uncorrected = false;
+    std::map<double, double> stated;
+    std::optional<int64_t> threads, connections;
+    std::optional<double> requestsPerS;
+    static const TextPattern threadsAndConnections(R"((\d{1,18}) threads and (\d{1,18}) connections)");
+    for (const TextLine &line : splitLines(text)) {
+        const std::string_view t = trimmed(line.text);
+        if (open) {
+            const auto c = cells(t);
+            if (t.empty() && open->rows.empty())
+                continue; // wrk2 leaves a blank line after the header
+            if (c.size() >= 3 && c.size() <= 4) {
+                const auto v = parseNumber(c[0]), p = parseNumber(c[1]), n = parseNumber(c[2]);
+                if (v && p && n) {
+                    if (*v < 0)
+                        result.warnings.push_back({"negative-time", line.number,
+                                                   "negative latency value in the table"});
+                    open->rows.push_back({*v, *p, *n});
+                    continue;
+                }
+            }
+            if (startsWith(t, "#[Mean")) {
+                open->mean = footerNumber(t, "Mean");
+                open->stdDeviation = footerNumber(t, "StdDeviation");
+                continue;
+            }
+            if (startsWith(t, "#[Max")) {
+                open->max = footerNumber(t, "Max");
+                open->totalCount = footerNumber(t, "Total count");
+                continue;
+            }
+            if (startsWith(t, "#[")) // #[Buckets = …]
+                continue;
+            if (open->rows.empty()) {
+                ImportError e{"a percentile table row was expected", line.number, line.offset,
+                              "Value"};
+                e.column = int64_t(t.data() - line.text.data()) + 1;
+                result.error = e;
+                return result;
+            }
+            open = nullptr;
+        }
+        PatternMatch m;
+        if (threadsAndConnections.search(t, &m)) {
+            threads = std::stoll(m.str(1));
+            connections = std::stoll(m.str(2));
+        }
+        if (startsWith(t, "Requests/sec:"))
+            requestsPerS = parseNumber(t.substr(13));
+        if (auto sp = statedPercentile(t))
+            stated[sp->first] = sp->second;
+        if (t.find("Uncorrected Latency") != std::string_view::npos)
+            uncorrected = true;
+        if (isHeader(t)) {
+            Table table;
+            table.line = line.number;
+            table.name = uncorrected ? "latency/uncorrected" : "latency";
+            table.stated = std::exchange(stated, {});
+            for (const Table &other : tables)
+                if (other.name == table.name)
+                    table.name += "/" + std::to_string(tables.size() + 1);
+            tables.push_back(std::move(table));
+            open = &tables.back();
+        }
+    }
+    std::erase_if(tables, [](const Table &t) { return t.rows.empty(); });
+    if (tables.empty()) {
+        result.error = ImportError{"holds no percentile table", 0, -1, {}};
+        return result;
+    }
+    RunRecord run;
+    run.line = 1;
+    run.tool = requestsPerS ? "wrk2" : "HdrHistogram";
+    run.runKey = contentRunKey(name(), text);
+    run.timestamp = inferredRunTime(in, result.warnings);
+    run.tuning["value_unit"] = unit->name;
+    std::vector<double> counts;
+    for (const Table &t : tables) {
+        ScenarioRecord sc;
+        sc.name = t.name;
+        sc.kind = "latency-distribution";
+        sc.line = t.line;
+        sc.provenance = "percentile table at line " + std::to_string(t.line);
+        const double s = unit->toSeconds;
+        sc.metrics = {{"latency_p50_s", valueAt(t, 50, s)},
+                      {"latency_p95_s", valueAt(t, 95, s)},
+                      {"latency_p99_s", valueAt(t, 99, s)},
+                      {"latency_p999_s", valueAt(t, 99.9, s)},
+                      {"hdr.latency_p9999_s", valueAt(t, 99.99, s)},
+                      {"latency_max_s", t.max.value_or(t.rows.back().value) * s},
+                      {"hdr.latency_min_s", t.rows.front().value * s}};
+        if (t.mean)
+            sc.metrics.push_back({"latency_avg_s", *t.mean * s});
+        if (t.stdDeviation)
+            sc.metrics.push_back({"hdr.latency_stddev_s", *t.stdDeviation * s});
+        const double total = t.totalCount.value_or(t.rows.back().totalCount);
+        sc.metrics.push_back({"hdr.total_count", total});
+        if (requestsPerS)
+            sc.metrics.push_back({"wrk.requests_per_s", *requestsPerS});
+        if (threads)
+            sc.topology.threads = threads;
+        if (connections)
+            sc.topology.connections = connections;
+        counts.push_back(total);
+        run.scenarios.push_back(std::move(sc));
+    }
+    warnIfAssumed(*unit, "percentile tables hold the writer's output unit; wrk2 writes ms",
+                  result.warnings);
+    warnIfZeroOnly(counts, 0, "total count", result.warnings);
+    result.runs.push_back(std::move(run));
+    return result;
+}
+
+} // namespace plimsoll

@@ -1,0 +1,414 @@
+#include "importers/kafka/kafkaconsumerperfimporter.h"
+
+#include "importers/kafka/kafkametrics.h"
+#include "importers/linebounds.h"
+#include "importers/textsource.h"
+
+#include <QIODevice>
+
+#include <algorithm>
+#include <map>
+
+namespace plimsoll {
+
+namespace {
+
+constexpr int64_t kMaxBytes = 256LL * 1024 * 1024;
+// A rebalance.time.ms this large is an epoch timestamp, the tool's known bug.
+constexpr double kEpochMs = 1e12;
+
+struct Failure
+{
+    ImportError error;
+};
+
+struct Cell
+{
+    std::string_view text;
+    int64_t column = 0; // 1-based
+};
+
+std::vector<Cell> splitCells(std::string_view line)
+{
+    std::vector<Cell> cells;
+    size_t pos = 0;
+    while (true) {
+        const size_t comma = line.find(',', pos);
+        const std::string_view raw =
+            line.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+        const size_t lead = raw.find_first_not_of(" \t");
+        cells.push_back({trimmed(raw), int64_t(pos + (lead == std::string_view::npos ? 0 : lead)) + 1});
+        if (comma == std::string_view::npos)
+            break;
+        pos = comma + 1;
+    }
+    return cells;
+}
+
+bool isHeader(std::string_view line)
+{
+    return line.find("data.consumed.in.") != std::string_view::npos &&
+           line.find("nMsg.sec") != std::string_view::npos;
+}
+
+// The columns Plimsoll reads; a row keeps its numbers under these names only (the others are
+// checked to be numbers and warned about once, at the header).
+constexpr std::string_view kKnownColumns[] = {
+    "start.time",          "end.time",          "time",          "threadId",
+    "data.consumed.in.MB", "MB.sec",            "data.consumed.in.nMsg", "nMsg.sec",
+    "rebalance.time.ms",   "fetch.time.ms",     "fetch.MB.sec",  "fetch.nMsg.sec"};
+
+struct Row
+{
+    int64_t line = 0;
+    // (known column, value): a few per row, in a flat list rather than a map of string keys,
+    // as a long run has hundreds of thousands of rows.
+    std::vector<std::pair<std::string_view, double>> values;
+    void set(std::string_view column, double v)
+    {
+        const auto known = std::find(std::begin(kKnownColumns), std::end(kKnownColumns), column);
+        if (known == std::end(kKnownColumns))
+            return;
+        for (auto &[name, value] : values)
+            if (name == column) {
+                value = v;
+                return;
+            }
+        values.emplace_back(*known, v);
+    }
+    const double *find(std::string_view column) const
+    {
+        for (const auto &[name, value] : values)
+            if (name == column)
+                return &value;
+        return nullptr;
+    }
+    std::string time; // start.time or time, UTC ISO-8601
+    std::string endTime;
+};
+
+struct Block
+{
+    std::string name;
+    int64_t headerLine = 0;
+    bool detailed = false;
+    std::vector<Row> rows;
+    std::optional<KafkaMetricsBlock> metrics;
+};
+
+class ConsumerReader
+{
+public:
+    ConsumerReader(const std::vector<TextLine> &lines, std::vector<ImportWarning> &warnings)
+        : m_lines(lines), m_warnings(warnings)
+    {
+    }
+    std::vector<Block> read();
+
+private:
+    [[noreturn]] void fail(const TextLine &line, const Cell &cell, const std::string &field,
+                           const std::string &message)
+    {
+        ImportError e;
+        e.message = message;
+        e.line = line.number;
+        e.column = cell.column;
+        e.offset = line.offset + cell.column - 1;
+        e.field = field;
+        throw Failure{e};
+    }
+    void readRow(const TextLine &line, const std::vector<Cell> &cells,
+                 const std::vector<std::string> &columns, Block &block);
+
+    const std::vector<TextLine> &m_lines;
+    std::vector<ImportWarning> &m_warnings;
+};
+
+// `cells`: the trimmed line's, as read() split it.
+void ConsumerReader::readRow(const TextLine &line, const std::vector<Cell> &cells,
+                             const std::vector<std::string> &columns, Block &block)
+{
+    // Columns count from the trimmed line; shift them back to the raw line's columns.
+    const int64_t indent = int64_t(line.text.find_first_not_of(" \t"));
+    Row row;
+    row.line = line.number;
+    for (size_t c = 0; c < columns.size(); ++c) {
+        Cell cell = cells[c];
+        cell.column += indent;
+        const std::string &name = columns[c];
+        if (name == "start.time" || name == "end.time" || name == "time") {
+            const auto t = localTimeAsUtc(cell.text);
+            if (!t)
+                fail(line, cell, name,
+                     "'" + std::string(cell.text) + "' is not a time like 2019-09-25 17:10:27:266");
+            (name == "end.time" ? row.endTime : row.time) = *t;
+            continue;
+        }
+        const auto value = parseNumber(cell.text);
+        if (!value)
+            fail(line, cell, name, "'" + std::string(cell.text) + "' is not a number");
+        row.set(name, *value);
+        if (name == "fetch.time.ms" && *value < 0)
+            m_warnings.push_back({"impossible-value", line.number,
+                                  "fetch.time.ms is negative (" + std::string(cell.text) +
+                                      ") at column " + std::to_string(cell.column) +
+                                      ": the tool saw no rebalance; kept as printed"});
+        if (name == "rebalance.time.ms" && *value > kEpochMs)
+            m_warnings.push_back({"impossible-value", line.number,
+                                  "rebalance.time.ms " + std::string(cell.text) +
+                                      " is an epoch time, not a duration; kept as printed"});
+    }
+    block.rows.push_back(std::move(row));
+}
+
+std::vector<Block> ConsumerReader::read()
+{
+    std::vector<Block> blocks;
+    std::string banner;
+    std::vector<std::string> columns;
+    for (size_t i = 0; i < m_lines.size(); ++i) {
+        const TextLine &line = m_lines[i];
+        const std::string_view t = trimmed(line.text);
+        if (isKafkaMetricsHeader(t)) {
+            KafkaMetricsBlock metrics;
+            i = readKafkaMetrics(m_lines, i, metrics, m_warnings) - 1;
+            if (!blocks.empty())
+                blocks.back().metrics = std::move(metrics);
+            continue;
+        }
+        if (startsWith(t, "==>")) {
+            banner = std::string(trimmed(t.substr(3)));
+            continue;
+        }
+        if (t.find("WARNING: Exiting before consuming the expected number") !=
+            std::string_view::npos) {
+            m_warnings.push_back({"incomplete-run", line.number,
+                                  "the consumer timed out before reading every record it "
+                                  "expected"});
+            continue;
+        }
+        if (isHeader(t)) {
+            columns.clear();
+            for (const Cell &c : splitCells(t))
+                columns.emplace_back(c.text);
+            Block block;
+            block.name = banner;
+            banner.clear();
+            block.headerLine = line.number;
+            block.detailed = std::find(columns.begin(), columns.end(), "time") != columns.end();
+            for (const std::string &c : columns) {
+                if (std::find(std::begin(kKnownColumns), std::end(kKnownColumns), c) ==
+                    std::end(kKnownColumns))
+                    m_warnings.push_back({"ignored-column", line.number,
+                                          "column '" + c + "' is not one Plimsoll reads; ignored"});
+            }
+            blocks.push_back(std::move(block));
+            continue;
+        }
+        if (columns.empty() || t.empty())
+            continue;
+        // A data row has the header's number of cells and starts with a date.
+        const std::vector<Cell> cells = splitCells(t);
+        if (cells.size() != columns.size() || cells.front().text.size() < 10 ||
+            !std::isdigit(static_cast<unsigned char>(cells.front().text.front())))
+            continue;
+        readRow(line, cells, columns, blocks.back());
+    }
+    return blocks;
+}
+
+double value(const Row &row, const char *column, double fallback = 0)
+{
+    const double *v = row.find(column);
+    return v ? *v : fallback;
+}
+
+void appendRowMetrics(const Row &row, std::vector<MetricValue> &out)
+{
+    // Catalog metrics first: the rates as printed.
+    struct Map
+    {
+        const char *column;
+        const char *metric;
+        double scale;
+    };
+    static const Map maps[] = {
+        {"nMsg.sec", "records_per_s", 1.0},
+        {"MB.sec", "bytes_per_s", kMiB},
+        {"data.consumed.in.nMsg", "consumer.records_consumed", 1.0},
+        {"data.consumed.in.MB", "consumer.bytes_consumed", kMiB},
+        {"rebalance.time.ms", "consumer.rebalance_time_s", 1e-3},
+        {"fetch.time.ms", "consumer.fetch_time_s", 1e-3},
+        {"fetch.nMsg.sec", "consumer.fetch_records_per_s", 1.0},
+        {"fetch.MB.sec", "consumer.fetch_bytes_per_s", kMiB},
+    };
+    for (const Map &m : maps) {
+        if (const double *v = row.find(m.column))
+            out.push_back({m.metric, *v * m.scale});
+    }
+}
+
+ScenarioRecord detailedScenario(const Block &block, const std::string &name)
+{
+    ScenarioRecord sc;
+    sc.name = name;
+    sc.kind = "consumer";
+    sc.line = block.rows.back().line;
+    const Row &first = block.rows.front();
+    const Row &last = block.rows.back();
+    const double records = value(last, "data.consumed.in.nMsg");
+    const double mb = value(last, "data.consumed.in.MB");
+    // The first row's interval began before its time: its records over its own rate.
+    const double firstRate = value(first, "nMsg.sec");
+    const double firstInterval =
+        firstRate > 0 ? value(first, "data.consumed.in.nMsg") / firstRate : 0;
+    const double elapsed = utcSeconds(last.time) - utcSeconds(first.time) + firstInterval;
+    if (elapsed > 0) {
+        sc.metrics.push_back({"records_per_s", records / elapsed});
+        sc.metrics.push_back({"bytes_per_s", mb * kMiB / elapsed});
+    }
+    sc.metrics.push_back({"consumer.records_consumed", records});
+    sc.metrics.push_back({"consumer.bytes_consumed", mb * kMiB});
+    sc.provenance = "detailed stats rows " + std::to_string(first.line) + "-" +
+                    std::to_string(last.line) +
+                    ": totals read from the last cumulative row; records_per_s and bytes_per_s "
+                    "inferred as totals over the rows' time span";
+
+    const double t0 = utcSeconds(first.time);
+    std::map<std::string, SeriesRecord> series;
+    for (const Row &row : block.rows) {
+        std::vector<MetricValue> metrics;
+        appendRowMetrics(row, metrics);
+        for (const MetricValue &m : metrics) {
+            SeriesRecord &s = series[m.name];
+            s.name = m.name;
+            s.samples.push_back({utcSeconds(row.time) - t0, m.value});
+        }
+    }
+    for (auto &[key, s] : series)
+        sc.series.push_back(std::move(s));
+    return sc;
+}
+
+} // namespace
+
+std::string KafkaConsumerPerfImporter::description() const
+{
+    return "kafka-consumer-perf-test output (6- and 10-column headers, --show-detailed-stats, "
+           "--print-metrics): one run, a scenario per summary row";
+}
+
+std::string KafkaConsumerPerfImporter::detectionRule() const
+{
+    return "a header line naming data.consumed.in.* and nMsg.sec columns";
+}
+
+int KafkaConsumerPerfImporter::sniff(std::string_view head) const
+{
+    for (const TextLine &line : splitLines(head)) {
+        if (isHeader(line.text))
+            return 80;
+    }
+    return 0;
+}
+
+Resemblance KafkaConsumerPerfImporter::resemblance(std::string_view head) const
+{
+    if (head.find("data.consumed.in") != std::string_view::npos ||
+        head.find("nMsg.sec") != std::string_view::npos)
+        return {60, "names consumer-perf columns but has no header line with both "
+                    "data.consumed.in.* and nMsg.sec"};
+    if (head.find("start.time") != std::string_view::npos)
+        return {20, "has a start.time column but none of kafka-consumer-perf-test's rate columns"};
+    return {};
+}
+
+ImportResult KafkaConsumerPerfImporter::parse(QIODevice &in, const ImportOptions &,
+                                              const Progress &progress) const
+{
+    ImportResult result;
+    std::string text;
+    if (!readWholeSource(in, progress, kMaxBytes, "kafka-consumer-perf-test output", text, result))
+        return result;
+    if (!refuseLongLines(text, "kafka-consumer-perf-test output", result))
+        return result;
+    const std::vector<TextLine> lines = splitLines(text);
+    std::vector<Block> blocks;
+    try {
+        blocks = ConsumerReader(lines, result.warnings).read();
+    } catch (const Failure &f) {
+        result.error = f.error;
+        return result;
+    }
+    blocks.erase(std::remove_if(blocks.begin(), blocks.end(),
+                                [&](const Block &b) {
+                                    if (b.rows.empty())
+                                        result.warnings.push_back(
+                                            {"no-rows", b.headerLine, "a header without data rows"});
+                                    return b.rows.empty();
+                                }),
+                 blocks.end());
+    if (blocks.empty()) {
+        result.error = ImportError{"holds no kafka-consumer-perf-test header with data rows", 0, -1, {}};
+        return result;
+    }
+
+    RunRecord run;
+    run.line = 1;
+    run.tool = "kafka-consumer-perf-test";
+    run.target = "kafka";
+    run.runKey = contentRunKey("kafka-consumer-perf", text);
+    run.timestamp = blocks.front().rows.front().time;
+    result.warnings.push_back({"timestamp-without-zone", blocks.front().rows.front().line,
+                               "the tool prints local times without a zone; read as UTC"});
+
+    size_t summaryRows = 0;
+    for (const Block &b : blocks)
+        summaryRows += b.detailed ? 1 : b.rows.size();
+    std::map<std::string, int> used;
+    std::vector<double> rates;
+    size_t ordinal = 0;
+    for (const Block &b : blocks) {
+        auto nameFor = [&](void) {
+            ++ordinal;
+            std::string name = !b.name.empty() ? b.name
+                               : summaryRows == 1 ? std::string("consumer")
+                                                  : "consumer-" + std::to_string(ordinal);
+            if (++used[name] > 1)
+                name += "-" + std::to_string(used[name]);
+            return name;
+        };
+        std::vector<ScenarioRecord> scenarios;
+        if (b.detailed) {
+            scenarios.push_back(detailedScenario(b, nameFor()));
+        } else {
+            for (const Row &row : b.rows) {
+                ScenarioRecord sc;
+                sc.name = nameFor();
+                sc.kind = "consumer";
+                sc.line = row.line;
+                appendRowMetrics(row, sc.metrics);
+                sc.provenance = "summary row " + std::to_string(row.line);
+                scenarios.push_back(std::move(sc));
+            }
+        }
+        for (const Row &row : b.rows)
+            rates.push_back(value(row, "nMsg.sec"));
+        if (b.metrics) {
+            if (!b.metrics->clientVersion.empty())
+                run.toolVersion = b.metrics->clientVersion;
+            for (const MetricValue &m : b.metrics->metrics)
+                scenarios.back().metrics.push_back(m);
+        }
+        for (auto &sc : scenarios) {
+            sc.topology.consumers = 1;
+            sc.topology.inferred.push_back("consumers");
+            run.scenarios.push_back(std::move(sc));
+        }
+    }
+    warnIfZeroOnly(rates, 0, "nMsg.sec", result.warnings);
+    result.runs.push_back(std::move(run));
+    return result;
+}
+
+} // namespace plimsoll

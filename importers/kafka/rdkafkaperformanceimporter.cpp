@@ -1,0 +1,403 @@
+#include "importers/kafka/rdkafkaperformanceimporter.h"
+
+#include "importers/linebounds.h"
+#include "importers/textsource.h"
+#include "model/core/textpattern.h"
+
+#include <QIODevice>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+namespace plimsoll {
+
+namespace {
+
+constexpr int64_t kMaxBytes = 256LL * 1024 * 1024;
+constexpr double kMB = 1e6; // rdkafka_performance: bytes / microseconds
+
+const TextPattern &producerPattern()
+{
+    static const TextPattern re(
+        R"(% (\d+) messages produced \((\d+) bytes\), (\d+) delivered \(offset (-?\d+), (\d+) failed\) )"
+        R"(in (\d+) ?ms: (\d+) msgs/s and ([0-9.]+) MB/s(?:, (\d+) produce failures)?)"
+        R"((?:, (-?\d+) in queue)?(?:, (\S+) compression)?)");
+    return re;
+}
+
+const TextPattern &consumerPattern()
+{
+    static const TextPattern re(
+        R"(% (\d+) messages \((\d+) bytes\) consumed in (\d+) ?ms: (\d+) msgs/s \(([0-9.]+) MB/s\))"
+        R"((?:, latency curr/avg/lo/hi ([0-9.]+)/([0-9.]+)/([0-9.]+)/([0-9.]+) ?ms)?)");
+    return re;
+}
+
+// "% Sending 200000 messages of size 1024 bytes" (without a count when -c is not given).
+const TextPattern &sendingPattern()
+{
+    static const TextPattern re(R"(^% Sending (?:\d+ )?messages of size (\d+) bytes)");
+    return re;
+}
+
+// Printed by the consumer after its last summary: fetch call time per message.
+const TextPattern &fetchLatencyPattern()
+{
+    static const TextPattern re(R"(^% Average application fetch latency: (\d+) ?us)");
+    return re;
+}
+
+struct Sample
+{
+    int64_t line = 0;
+    std::vector<MetricValue> metrics; // records_per_s first
+    double elapsedS = 0;
+    std::optional<std::string> compression;
+    bool tableRow = false; // -u
+};
+
+// A group's number; 0 for a group that did not take part.
+double num(std::string_view group)
+{
+    return parseNumber(group).value_or(0);
+}
+
+// One "| %10s " cell of a -u table: its trimmed text and the 1-based byte column it starts at.
+struct Cell
+{
+    std::string_view text;
+    int64_t column = 0;
+};
+
+std::vector<Cell> tableCells(std::string_view line)
+{
+    std::vector<Cell> cells;
+    size_t bar = line.find('|');
+    while (bar != std::string_view::npos) {
+        const size_t next = line.find('|', bar + 1);
+        const std::string_view raw =
+            line.substr(bar + 1, next == std::string_view::npos ? std::string_view::npos : next - bar - 1);
+        const std::string_view text = trimmed(raw);
+        const size_t start = text.empty() ? bar + 1 : size_t(text.data() - line.data());
+        cells.push_back({text, int64_t(start) + 1});
+        bar = next;
+    }
+    // The tool ends a row after its last cell ("| value "); a closing '|' leaves an empty one.
+    if (!cells.empty() && cells.back().text.empty())
+        cells.pop_back();
+    return cells;
+}
+
+bool isTableHeader(const std::vector<Cell> &cells)
+{
+    return cells.size() >= 2 && cells[0].text == "elapsed" && cells[1].text == "msgs";
+}
+
+// The -u table being read: its header's column names, and whose it is.
+struct Table
+{
+    std::vector<std::string> columns;
+    bool producer = false;
+    int64_t line = 0;
+};
+
+ImportError errorAt(const TextLine &line, int64_t column, const std::string &message,
+                    const std::string &field)
+{
+    ImportError e;
+    e.message = message;
+    e.line = line.number;
+    e.column = column;
+    e.offset = line.offset + column - 1;
+    e.field = field;
+    return e;
+}
+
+std::optional<ImportError> readHeader(const std::vector<Cell> &cells, const TextLine &line, Table &table)
+{
+    table.columns.clear();
+    for (const Cell &c : cells)
+        table.columns.emplace_back(c.text);
+    const auto has = [&](const char *name) {
+        return std::find(table.columns.begin(), table.columns.end(), name) != table.columns.end();
+    };
+    table.line = line.number;
+    table.producer = has("dr_m/s");
+    if (!table.producer && !has("m/s"))
+        return errorAt(line, cells.front().column,
+                       "is a table header with neither the producer's dr_m/s nor the consumer's "
+                       "m/s column",
+                       "table");
+    const std::vector<const char *> needed =
+        table.producer ? std::vector<const char *>{"bytes", "dr", "dr_MB/s"}
+                       : std::vector<const char *>{"bytes", "MB/s"};
+    for (const char *name : needed)
+        if (!has(name))
+            return errorAt(line, cells.front().column,
+                           std::string("is a table header without the '") + name + "' column",
+                           "table");
+    return std::nullopt;
+}
+
+std::optional<ImportError> readRow(const std::vector<Cell> &cells, const TextLine &line,
+                                   const Table &table, Sample &out)
+{
+    if (cells.size() != table.columns.size())
+        return errorAt(line, cells.empty() ? 1 : cells.front().column,
+                       "has " + std::to_string(cells.size()) + " cells, the table header on line " +
+                           std::to_string(table.line) + " " + std::to_string(table.columns.size()),
+                       "table");
+    std::map<std::string, double> v;
+    for (size_t i = 0; i < cells.size(); ++i) {
+        const std::optional<double> value = parseNumber(cells[i].text);
+        if (!value)
+            return errorAt(line, cells[i].column, "is not a number", table.columns[i]);
+        v[table.columns[i]] = *value;
+    }
+    const auto get = [&](const std::string &name) -> std::optional<double> {
+        const auto it = v.find(name);
+        return it == v.end() ? std::nullopt : std::optional<double>(it->second);
+    };
+    const std::string who = table.producer ? "producer" : "consumer";
+    out.line = line.number;
+    out.tableRow = true;
+    out.elapsedS = v["elapsed"] * 1e-3;
+    if (table.producer) {
+        out.metrics = {{"records_per_s", v["dr_m/s"]},
+                       {"bytes_per_s", v["dr_MB/s"] * kMB},
+                       {"producer.records_sent", v["msgs"]},
+                       {"producer.bytes_sent", v["bytes"]},
+                       {"producer.records_delivered", v["dr"]}};
+        if (const auto failed = get("dr_err")) {
+            out.metrics.push_back({"errors", *failed});
+            out.metrics.push_back({"producer.delivery_failures", *failed});
+        }
+        if (const auto refused = get("tx_err"))
+            out.metrics.push_back({"producer.produce_failures", *refused});
+        if (const auto queued = get("outq"))
+            out.metrics.push_back({"producer.in_queue", *queued});
+    } else {
+        out.metrics = {{"records_per_s", v["m/s"]},
+                       {"bytes_per_s", v["MB/s"] * kMB},
+                       {"consumer.records_consumed", v["msgs"]},
+                       {"consumer.bytes_consumed", v["bytes"]}};
+        if (const auto failed = get("rx_err"))
+            out.metrics.push_back({"errors", *failed});
+    }
+    out.metrics.push_back({who + ".elapsed_s", out.elapsedS});
+    // The mean broker round trip from librdkafka's statistics, whole ms; 0 until statistics
+    // arrive (and below 1 ms), so only a positive value is a measurement.
+    if (const auto rtt = get("rtt"); rtt && *rtt > 0)
+        out.metrics.push_back({who + ".broker_rtt_avg_s", *rtt * 1e-3});
+    // -l: all zero until the first measurement (the tool's summary omits them then too).
+    const auto avg = get("lat_avg"), lo = get("lat_lo"), hi = get("lat_hi");
+    if (avg && lo && hi && *avg > 0) {
+        if (table.producer) {
+            // Produce call to delivery report, one host's clock: send-to-ack.
+            out.metrics.push_back({"latency_avg_s", *avg * 1e-3});
+            out.metrics.push_back({"latency_max_s", *hi * 1e-3});
+            out.metrics.push_back({"producer.latency_min_s", *lo * 1e-3});
+        } else {
+            // The producer's wall clock in the payload against the consumer's: end to end.
+            out.metrics.push_back({"e2e.latency_avg_s", *avg * 1e-3});
+            out.metrics.push_back({"e2e.latency_min_s", *lo * 1e-3});
+            out.metrics.push_back({"e2e.latency_max_s", *hi * 1e-3});
+        }
+    }
+    return std::nullopt;
+}
+
+ScenarioRecord scenarioOf(const std::string &name, const std::vector<Sample> &samples)
+{
+    ScenarioRecord sc;
+    sc.name = name;
+    sc.kind = name;
+    sc.line = samples.back().line;
+    sc.metrics = samples.back().metrics;
+    sc.provenance = (samples.back().tableRow ? "last table row, line " : "last summary line ") +
+                    std::to_string(sc.line);
+    // The producer's final line measures up to the last delivery report, so its elapsed time
+    // can be shorter than that of the interval line printed just before it (2483 ms after
+    // 2547 ms): such lines give way to the final one, and the series runs forward in time.
+    std::vector<const Sample *> points;
+    for (const Sample &sample : samples) {
+        while (!points.empty() && points.back()->elapsedS >= sample.elapsedS)
+            points.pop_back();
+        points.push_back(&sample);
+    }
+    if (points.size() > 1) {
+        for (const MetricValue &m : samples.back().metrics) {
+            if (m.name != "records_per_s" && m.name != "bytes_per_s")
+                continue;
+            SeriesRecord s{m.name, {}};
+            for (const Sample *sampleAt : points) {
+                const Sample &sample = *sampleAt;
+                for (const MetricValue &v : sample.metrics)
+                    if (v.name == m.name)
+                        s.samples.push_back({sample.elapsedS, v.value});
+            }
+            sc.series.push_back(std::move(s));
+        }
+    }
+    return sc;
+}
+
+} // namespace
+
+std::string RdkafkaPerformanceImporter::description() const
+{
+    return "librdkafka rdkafka_performance output (producer and consumer summary lines, or the "
+           "-u table; MB/s = 10^6 B/s)";
+}
+
+std::string RdkafkaPerformanceImporter::detectionRule() const
+{
+    return "a line \"% N messages produced (B bytes), …\" or \"% N messages (B bytes) consumed in …\", "
+           "or a -u table header \"| elapsed | msgs | bytes | rtt | …\"";
+}
+
+int RdkafkaPerformanceImporter::sniff(std::string_view head) const
+{
+    const std::string text(head);
+    static const TextPattern produced(R"(% \d+ messages produced \(\d+ bytes\))");
+    static const TextPattern consumed(R"(% \d+ messages \(\d+ bytes\) consumed in)");
+    static const TextPattern table(R"((?:^|\n)\|\s*elapsed\s*\|\s*msgs\s*\|\s*bytes\s*\|\s*rtt\s*\|)");
+    if (produced.search(text) || consumed.search(text) ||
+        table.search(text))
+        return 85;
+    return 0;
+}
+
+Resemblance RdkafkaPerformanceImporter::resemblance(std::string_view head) const
+{
+    if (head.find("msgs/s") != std::string_view::npos)
+        return {50, "mentions msgs/s but has no \"% N messages produced (B bytes), …\" or "
+                    "\"% N messages (B bytes) consumed in …\" summary line"};
+    return {};
+}
+
+ImportResult RdkafkaPerformanceImporter::parse(QIODevice &in, const ImportOptions &,
+                                               const Progress &progress) const
+{
+    ImportResult result;
+    std::string text;
+    if (!readWholeSource(in, progress, kMaxBytes, "rdkafka_performance output", text, result))
+        return result;
+    if (!refuseLongLines(text, "rdkafka_performance output", result))
+        return result;
+    std::vector<Sample> produced, consumed;
+    std::optional<Table> table;
+    std::optional<int64_t> recordSize;
+    std::optional<double> fetchLatencyUs;
+    for (const TextLine &line : splitLines(text)) {
+        const std::string_view s = line.text;
+        const std::string_view t = trimmed(line.text);
+        PatternMatch m;
+        if (startsWith(t, "|")) {
+            const std::vector<Cell> cells = tableCells(line.text);
+            if (isTableHeader(cells)) {
+                table.emplace();
+                if (auto e = readHeader(cells, line, *table)) {
+                    result.error = *e;
+                    return result;
+                }
+                continue;
+            }
+            if (!table) {
+                result.error = errorAt(line, int64_t(line.text.find('|')) + 1,
+                                       "is a table row before any table header "
+                                       "(\"| elapsed | msgs | …\")",
+                                       "table");
+                return result;
+            }
+            Sample row;
+            if (auto e = readRow(cells, line, *table, row)) {
+                result.error = *e;
+                return result;
+            }
+            (table->producer ? produced : consumed).push_back(std::move(row));
+        } else if (producerPattern().search(s, &m)) {
+            Sample p;
+            p.line = line.number;
+            p.elapsedS = num(m[6]) * 1e-3;
+            p.metrics = {{"records_per_s", num(m[7])},
+                         {"bytes_per_s", num(m[8]) * kMB},
+                         {"producer.records_sent", num(m[1])},
+                         {"producer.bytes_sent", num(m[2])},
+                         {"producer.records_delivered", num(m[3])},
+                         {"errors", num(m[5])},
+                         {"producer.delivery_failures", num(m[5])},
+                         {"producer.elapsed_s", num(m[6]) * 1e-3}};
+            if (m.matched(9))
+                p.metrics.push_back({"producer.produce_failures", num(m[9])});
+            if (m.matched(10))
+                p.metrics.push_back({"producer.in_queue", num(m[10])});
+            if (m.matched(11))
+                p.compression = m.str(11) == "no" ? "none" : m.str(11);
+            produced.push_back(std::move(p));
+        } else if (consumerPattern().search(s, &m)) {
+            Sample c;
+            c.line = line.number;
+            c.elapsedS = num(m[3]) * 1e-3;
+            c.metrics = {{"records_per_s", num(m[4])},
+                         {"bytes_per_s", num(m[5]) * kMB},
+                         {"consumer.records_consumed", num(m[1])},
+                         {"consumer.bytes_consumed", num(m[2])},
+                         {"consumer.elapsed_s", num(m[3]) * 1e-3}};
+            if (m.matched(6)) {
+                // Wall-clock differences across hosts: includes their clock skew.
+                c.metrics.push_back({"e2e.latency_avg_s", num(m[7]) * 1e-3});
+                c.metrics.push_back({"e2e.latency_min_s", num(m[8]) * 1e-3});
+                c.metrics.push_back({"e2e.latency_max_s", num(m[9]) * 1e-3});
+            }
+            consumed.push_back(std::move(c));
+        } else if (sendingPattern().search(s, &m)) {
+            recordSize = int64_t(num(m[1]));
+        } else if (fetchLatencyPattern().search(s, &m)) {
+            fetchLatencyUs = num(m[1]);
+        } else if (startsWith(t, "% INTERVAL:")) {
+            // -M: the last interval's own rate; the cumulative lines carry the same counts.
+            continue;
+        } else if (startsWith(t, "% ") &&
+                   (s.find("messages produced") != std::string::npos ||
+                    s.find(" consumed in ") != std::string::npos)) {
+            result.error = errorAt(line, int64_t(line.text.find('%')) + 1,
+                                   "is not an rdkafka_performance summary line this importer reads",
+                                   "summary");
+            return result;
+        }
+    }
+    if (produced.empty() && consumed.empty()) {
+        result.error = ImportError{"holds no rdkafka_performance summary line or table row", 0, -1, {}};
+        return result;
+    }
+    RunRecord run;
+    run.line = 1;
+    run.tool = "rdkafka_performance";
+    run.target = "kafka";
+    run.runKey = contentRunKey("rdkafka-performance", text);
+    run.timestamp = inferredRunTime(in, result.warnings);
+    std::vector<double> rates;
+    if (!produced.empty()) {
+        ScenarioRecord sc = scenarioOf("producer", produced);
+        sc.topology.producers = 1; // one rdkafka_performance process is one client
+        sc.topology.recordSizeBytes = recordSize;
+        sc.topology.compression = produced.back().compression;
+        run.scenarios.push_back(std::move(sc));
+        rates.push_back(produced.back().metrics.front().value);
+    }
+    if (!consumed.empty()) {
+        ScenarioRecord sc = scenarioOf("consumer", consumed);
+        sc.topology.consumers = 1;
+        if (fetchLatencyUs)
+            sc.metrics.push_back({"consumer.fetch_latency_avg_s", *fetchLatencyUs * 1e-6});
+        run.scenarios.push_back(std::move(sc));
+        rates.push_back(consumed.back().metrics.front().value);
+    }
+    warnIfZeroOnly(rates, 0, "msgs/s", result.warnings);
+    result.runs.push_back(std::move(run));
+    return result;
+}
+
+} // namespace plimsoll

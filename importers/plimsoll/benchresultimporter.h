@@ -1,0 +1,22 @@
+#pragma once
+// Plimsoll's own bench result (`plimsoll bench --result-file` / `--output json`, format
+// "plimsoll-bench/1"): one run per file, the same RunRecord the bench stores when it runs
+// (model/formats/benchrunrecord.h holds the one mapping both use).
+
+#include "importers/importer.h"
+
+namespace plimsoll {
+
+class BenchResultImporter : public Importer
+{
+public:
+    std::string name() const override { return "plimsoll-bench-result"; }
+    std::string version() const override { return "1"; }
+    std::string description() const override;
+    std::string detectionRule() const override;
+    int sniff(std::string_view head) const override;
+    Resemblance resemblance(std::string_view head) const override;
+    ImportResult parse(QIODevice &in, const ImportOptions &options, const Progress &progress) const override;
+};
+
+} // namespace plimsoll

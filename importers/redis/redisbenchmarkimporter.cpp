@@ -1,0 +1,419 @@
+#include "importers/redis/redisbenchmarkimporter.h"
+
+#include "importers/commandblocks.h"
+#include "importers/linebounds.h"
+#include "importers/textsource.h"
+#include "model/core/textpattern.h"
+
+#include <QIODevice>
+
+#include <map>
+
+namespace plimsoll {
+
+namespace {
+
+constexpr int64_t kMaxBytes = 64LL * 1024 * 1024;
+
+struct Test
+{
+    std::string name;
+    int64_t line = 0;
+    std::optional<int64_t> clients, payloadBytes, requests;
+    std::optional<double> seconds;
+    std::vector<MetricValue> metrics;
+    std::vector<std::pair<double, double>> cumulative; // (percent, ms), as printed
+    bool inferredClients = false;
+    // What the command line before the test's block states (commandblocks.h).
+    std::string command;
+    int64_t commandLine = 0;
+    std::optional<int64_t> commandClients, commandPipeline, commandThreads, commandSize;
+};
+
+// redis-benchmark --csv (6.2+) without its header row: these columns, in this order.
+const std::vector<std::string> kCsvColumns = {"test",           "rps",
+                                              "avg_latency_ms", "min_latency_ms",
+                                              "p50_latency_ms", "p95_latency_ms",
+                                              "p99_latency_ms", "max_latency_ms"};
+
+// The quoted cells of a CSV line ("a","b,c","d""e"); nullopt when it is not such a line.
+std::optional<std::vector<std::string>> csvCells(std::string_view line)
+{
+    std::vector<std::string> out;
+    size_t i = 0;
+    while (i < line.size()) {
+        if (line[i] != '"')
+            return std::nullopt;
+        std::string cell;
+        ++i;
+        for (;;) {
+            if (i >= line.size())
+                return std::nullopt;
+            if (line[i] == '"') {
+                if (i + 1 < line.size() && line[i + 1] == '"') {
+                    cell += '"';
+                    i += 2;
+                    continue;
+                }
+                ++i;
+                break;
+            }
+            cell += line[i++];
+        }
+        out.push_back(std::move(cell));
+        if (i < line.size()) {
+            if (line[i] != ',')
+                return std::nullopt;
+            ++i;
+        }
+    }
+    return out;
+}
+
+std::optional<int64_t> fromUri(const std::string &uri, const TextPattern &re)
+{
+    const size_t slash = uri.find_last_of('/');
+    const std::string file = slash == std::string::npos ? uri : uri.substr(slash + 1);
+    PatternMatch m;
+    if (!re.search(file, &m))
+        return std::nullopt;
+    for (int i = 1; i < PatternMatch::kMaxGroups; ++i)
+        if (m.matched(i))
+            return std::stoll(m.str(i));
+    return std::nullopt;
+}
+
+double ms(double v)
+{
+    return v * 1e-3;
+}
+
+// HdrHistogram's percentile listing: the first printed line at or past `percent`.
+std::optional<double> cumulativeAt(const Test &t, double percent)
+{
+    for (const auto &[p, v] : t.cumulative)
+        if (p >= percent - 1e-9)
+            return v;
+    return std::nullopt;
+}
+
+ImportError lineError(const TextLine &line, const std::string &field, const std::string &message)
+{
+    ImportError e{message, line.number, line.offset, field};
+    e.column = 1;
+    return e;
+}
+
+// The tests of one redis-benchmark output (or one block of a file of several) appended to
+// `tests`; false with result.error set on a malformed line.
+bool readTests(std::span<const TextLine> lines, std::vector<Test> &tests, ImportResult &result)
+{
+    static const TextPattern sectionRe(R"(^====== (.+) ======\s*$)");
+    static const TextPattern quietRe(
+        R"(^(.+): ([0-9.]+) requests per second(?:, p50=([0-9.]+) msec)?\s*$)");
+    static const TextPattern completedRe(R"(^(\d{1,18}) requests completed in ([0-9.]+) seconds)");
+    static const TextPattern clientsRe(R"(^(\d{1,18}) parallel clients)");
+    static const TextPattern payloadRe(R"(^(\d{1,18}) bytes payload)");
+    static const TextPattern rpsRe(R"(^(?:throughput summary: )?([0-9.]+) requests per second)");
+    static const TextPattern percentRe(R"(^([0-9.]+)% <= ([0-9.]+) milliseconds)");
+
+    std::vector<std::string> csvHeader;
+    Test *section = nullptr;
+    bool summaryTable = false;
+    double summaryScale = 1e-3; // seconds per unit of the latency summary table
+    for (const TextLine &line : lines) {
+        const std::string_view t = trimmed(line.text);
+        if (t.empty())
+            continue;
+        const std::string_view s = t;
+        PatternMatch m;
+        if (t.front() == '"') {
+            const auto cells = csvCells(t);
+            if (!cells)
+                continue;
+            if (csvHeader.empty() && !cells->empty() && (*cells)[0] == "test") {
+                csvHeader = *cells;
+                continue;
+            }
+            if (cells->size() < 2)
+                continue;
+            Test test;
+            test.name = (*cells)[0];
+            test.line = line.number;
+            // No header: 2.x-6.0 wrote "test","rps"; 6.2+ without its header row has 8 columns.
+            const std::vector<std::string> names =
+                !csvHeader.empty()                   ? csvHeader
+                : cells->size() == kCsvColumns.size() ? kCsvColumns
+                                                      : std::vector<std::string>{"test", "rps"};
+            for (size_t i = 1; i < cells->size() && i < names.size(); ++i) {
+                const auto v = parseNumber((*cells)[i]);
+                if (!v) {
+                    ImportError e = lineError(line, names[i], "is not a number");
+                    result.error = e;
+                    return false;
+                }
+                const std::string &n = names[i];
+                if (n == "rps")
+                    test.metrics.push_back({"records_per_s", *v});
+                else if (n.size() > 11 && n.ends_with("_latency_ms")) {
+                    const std::string what = n.substr(0, n.size() - 11);
+                    if (*v < 0)
+                        result.warnings.push_back({"negative-time", line.number, n + " is negative"});
+                    test.metrics.push_back({what == "min" ? "redis.latency_min_s"
+                                                          : "latency_" + what + "_s",
+                                            ms(*v)});
+                }
+            }
+            tests.push_back(std::move(test));
+            section = nullptr;
+            continue;
+        }
+        if (sectionRe.fullMatch(s, &m)) {
+            tests.push_back({});
+            section = &tests.back();
+            section->name = m.str(1);
+            section->line = line.number;
+            summaryTable = false;
+            summaryScale = 1e-3;
+            continue;
+        }
+        if (section) {
+            if (completedRe.search(s, &m)) {
+                section->requests = std::stoll(m.str(1));
+                section->seconds = parseNumber(m[2]);
+            } else if (clientsRe.search(s, &m)) {
+                section->clients = std::stoll(m.str(1));
+            } else if (payloadRe.search(s, &m)) {
+                section->payloadBytes = std::stoll(m.str(1));
+            } else if (percentRe.search(s, &m)) {
+                section->cumulative.push_back({*parseNumber(m[1]), *parseNumber(m[2])});
+            } else if (rpsRe.search(s, &m)) {
+                std::erase_if(section->metrics, [](const MetricValue &v) { return v.name == "records_per_s"; });
+                section->metrics.push_back({"records_per_s", *parseNumber(m[1])});
+            } else if (startsWith(t, "latency summary (")) {
+                // The table's unit as the line states it: msec in every release so far.
+                const std::string_view unit = t.substr(17, t.find(')') - std::min(t.find(')'), size_t(17)));
+                if (unit == "msec" || unit == "ms")
+                    summaryScale = 1e-3;
+                else if (unit == "usec" || unit == "us")
+                    summaryScale = 1e-6;
+                else if (unit == "sec" || unit == "s")
+                    summaryScale = 1;
+                else {
+                    result.error = lineError(line, "latency summary",
+                                             "states the unit '" + std::string(unit) +
+                                                 "'; msec, usec or sec expected");
+                    return false;
+                }
+            } else if (startsWith(t, "avg") && t.find("p50") != std::string_view::npos) {
+                summaryTable = true;
+            } else if (summaryTable) {
+                summaryTable = false;
+                std::vector<double> v;
+                size_t pos = 0;
+                while (pos < t.size()) {
+                    const size_t start = t.find_first_not_of(' ', pos);
+                    if (start == std::string_view::npos)
+                        break;
+                    const size_t end = std::min(t.find(' ', start), t.size());
+                    if (auto n = parseNumber(t.substr(start, end - start)))
+                        v.push_back(*n);
+                    pos = end;
+                }
+                if (v.size() != 6) {
+                    result.error = lineError(line, "latency summary",
+                                             "has " + std::to_string(v.size()) +
+                                                 " numbers; avg, min, p50, p95, p99, max expected");
+                    return false;
+                }
+                const double k = summaryScale;
+                section->metrics.push_back({"latency_avg_s", v[0] * k});
+                section->metrics.push_back({"redis.latency_min_s", v[1] * k});
+                section->metrics.push_back({"latency_p50_s", v[2] * k});
+                section->metrics.push_back({"latency_p95_s", v[3] * k});
+                section->metrics.push_back({"latency_p99_s", v[4] * k});
+                section->metrics.push_back({"latency_max_s", v[5] * k});
+            }
+            continue;
+        }
+        if (quietRe.fullMatch(s, &m) && s.find("rps=") == std::string::npos) {
+            Test test;
+            test.name = m.str(1);
+            test.line = line.number;
+            test.metrics.push_back({"records_per_s", *parseNumber(m[2])});
+            if (m.matched(3))
+                test.metrics.push_back({"latency_p50_s", ms(*parseNumber(m[3]))});
+            tests.push_back(std::move(test));
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+std::string RedisBenchmarkImporter::description() const
+{
+    return "redis-benchmark output: --csv (with or without header), -q, and the full text "
+           "report (6.2+ summary or the older cumulative distribution)";
+}
+
+std::string RedisBenchmarkImporter::detectionRule() const
+{
+    return "a \"test\",\"rps\" CSV header or 8-column \"TEST\",\"rps\",… rows, \"====== CMD ======\" "
+           "sections, \"CMD: N requests per second\" lines, or a \"$ redis-benchmark …\" command line";
+}
+
+int RedisBenchmarkImporter::sniff(std::string_view head) const
+{
+    if (startsWith(trimmed(head), "\"test\",\"rps\""))
+        return 95;
+    const std::string text(head.substr(0, 16384));
+    static const TextPattern section(R"((^|[\r\n])====== [^\r\n]+ ======)");
+    static const TextPattern quiet(R"((^|[\r\n])[A-Za-z_][^\r\n:]*: [0-9.]+ requests per second)");
+    static const TextPattern oldCsv(R"(^\s*"[A-Z][A-Z_0-9 ()a-z]*","[0-9.]+"\s*(\r?\n|$))");
+    static const TextPattern header(R"((^|[\r\n])\s*"test","rps")");
+    static const TextPattern headerless(R"((^|[\r\n])\s*"[^"\r\n]+"(,"[0-9.]+"){7}\s*(\r?\n|$))");
+    if (header.search(text))
+        return 90;
+    if (section.search(text) && text.find("requests") != std::string::npos)
+        return 90;
+    if (hasCommandLine(text, {"redis-benchmark"}))
+        return 85;
+    if (quiet.search(text))
+        return 80;
+    if (headerless.search(text))
+        return 70;
+    if (oldCsv.search(text))
+        return 60;
+    return 0;
+}
+
+Resemblance RedisBenchmarkImporter::resemblance(std::string_view head) const
+{
+    if (head.find("requests per second") != std::string_view::npos)
+        return {50, "mentions requests per second but has no \"CMD: N requests per second\" "
+                    "line or \"====== CMD ======\" section"};
+    static const TextPattern quotedRow(R"((^|[\r\n])\s*"[^"\r\n]+"(,"[^"\r\n]*")+\s*(\r?\n|$))");
+    if (quotedRow.search(head.substr(0, 16384)))
+        return {40, "has quoted CSV rows, but neither the \"test\",\"rps\" header nor the 2 or 8 "
+                    "numeric columns of a headerless redis-benchmark --csv"};
+    return {};
+}
+
+ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &options,
+                                           const Progress &progress) const
+{
+    ImportResult result;
+    std::string text;
+    if (!readWholeSource(in, progress, kMaxBytes, "redis-benchmark output", text, result))
+        return result;
+    if (!refuseLongLines(text, "redis-benchmark output", result))
+        return result;
+    std::vector<Test> tests;
+    const std::vector<TextLine> lines = splitLines(text);
+    const std::vector<CommandBlock> blocks = commandBlocks(text, {"redis-benchmark"});
+    if (blocks.empty() && !readTests(lines, tests, result))
+        return result;
+    for (const CommandBlock &block : blocks) {
+        const size_t before = tests.size();
+        if (!readTests(blockLines(lines, block), tests, result))
+            return result;
+        if (block.line == 0)
+            continue;
+        if (tests.size() == before)
+            result.warnings.push_back({"no-output", block.line,
+                                       "the command has no redis-benchmark result after it"});
+        for (size_t i = before; i < tests.size(); ++i) {
+            Test &t = tests[i];
+            t.command = block.command;
+            t.commandLine = block.line;
+            t.commandClients = integerOption(block.args, {"-c"});
+            t.commandPipeline = integerOption(block.args, {"-P"});
+            t.commandThreads = integerOption(block.args, {"--threads"});
+            t.commandSize = integerOption(block.args, {"-d"});
+        }
+    }
+    std::erase_if(tests, [](const Test &t) { return t.metrics.empty() && t.cumulative.empty(); });
+    if (tests.empty()) {
+        result.error = ImportError{"holds no redis-benchmark result", 0, -1, {}};
+        return result;
+    }
+
+    static const TextPattern clientsInName(R"((?:clients?|conns?)[_-]?(\d{1,18})|(?:^|[_-])c(\d{1,18})(?:[_.-]|$))");
+    static const TextPattern pipelineInName(R"((?:pipeline|(?:^|[_-])P)[_-]?(\d{1,18}))");
+    const std::optional<int64_t> uriClients = fromUri(options.uri, clientsInName);
+    const std::optional<int64_t> uriPipeline = fromUri(options.uri, pipelineInName);
+
+    RunRecord run;
+    run.line = 1;
+    run.tool = "redis-benchmark";
+    run.target = "redis";
+    run.runKey = contentRunKey(name(), text);
+    run.timestamp = inferredRunTime(in, result.warnings);
+    std::vector<double> rates;
+    std::map<std::string, int> seen;
+    for (Test &t : tests) {
+        ScenarioRecord sc;
+        sc.kind = "benchmark";
+        sc.line = t.line;
+        sc.metrics = t.metrics;
+        // The old report has only the cumulative distribution: percentiles come from it.
+        auto fill = [&](const char *metric, double percent) {
+            if (sc.metric(metric))
+                return;
+            if (auto v = cumulativeAt(t, percent))
+                sc.metrics.push_back({metric, ms(*v)});
+        };
+        fill("latency_p50_s", 50);
+        fill("latency_p95_s", 95);
+        fill("latency_p99_s", 99);
+        fill("latency_p999_s", 99.9);
+        if (!t.cumulative.empty() && !sc.metric("latency_max_s"))
+            sc.metrics.push_back({"latency_max_s", ms(t.cumulative.back().second)});
+        if (t.requests)
+            sc.metrics.push_back({"redis.requests", double(*t.requests)});
+        if (t.seconds)
+            sc.metrics.push_back({"redis.elapsed_s", *t.seconds});
+        // What the output states, else its command line, else the file name (inferred).
+        if (t.clients || t.commandClients) {
+            sc.topology.clients = t.clients ? t.clients : t.commandClients;
+        } else if (uriClients) {
+            sc.topology.clients = uriClients;
+            sc.topology.inferred.push_back("clients");
+        }
+        if (sc.topology.clients)
+            sc.topology.connections = sc.topology.clients; // one connection per client
+        if (t.commandPipeline) {
+            sc.topology.pipeline = t.commandPipeline;
+        } else if (uriPipeline) {
+            sc.topology.pipeline = uriPipeline;
+            sc.topology.inferred.push_back("pipeline");
+        }
+        sc.topology.threads = t.commandThreads;
+        if (t.payloadBytes || t.commandSize)
+            sc.topology.recordSizeBytes = t.payloadBytes ? t.payloadBytes : t.commandSize;
+        sc.name = "redis-benchmark/" + t.name;
+        if (sc.topology.clients)
+            sc.name += "/c-" + std::to_string(*sc.topology.clients);
+        if (sc.topology.pipeline)
+            sc.name += "/P-" + std::to_string(*sc.topology.pipeline);
+        if (t.commandThreads)
+            sc.name += "/threads-" + std::to_string(*t.commandThreads);
+        if (t.commandSize)
+            sc.name += "/d-" + std::to_string(*t.commandSize); // so a value-size sweep lines up
+        if (int n = seen[sc.name]++; n > 0)
+            sc.name += "/" + std::to_string(n + 1); // the same test twice in one file
+        sc.provenance = "line " + std::to_string(t.line);
+        if (t.commandLine > 0)
+            sc.provenance += ", after the command on line " + std::to_string(t.commandLine) +
+                             ": " + t.command;
+        if (auto r = sc.metric("records_per_s"))
+            rates.push_back(*r);
+        run.scenarios.push_back(std::move(sc));
+    }
+    warnIfZeroOnly(rates, 0, "requests per second", result.warnings);
+    result.runs.push_back(std::move(run));
+    return result;
+}
+
+} // namespace plimsoll

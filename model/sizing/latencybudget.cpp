@@ -1,0 +1,137 @@
+#include "model/sizing/latencybudget.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace plimsoll {
+
+namespace {
+
+std::string ms(double seconds)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.4g ms", seconds * 1e3);
+    return buf;
+}
+
+// Ties on throughput go to the lower p99: the same work for a better tail.
+bool better(const LatencyPoint &a, const LatencyPoint &b)
+{
+    return a.throughput > b.throughput || (a.throughput == b.throughput && a.p99 < b.p99);
+}
+
+void offer(std::vector<BudgetSelection> &groups, const std::string &product,
+           const std::string &configuration, const BudgetedPoint &p)
+{
+    BudgetSelection *group = nullptr;
+    for (BudgetSelection &g : groups)
+        if (g.product == product && g.configuration == configuration)
+            group = &g;
+    if (!group) {
+        groups.push_back({product, configuration, false, {}, {}});
+        group = &groups.back();
+    }
+    if (p.qualifies && (!group->found || better(p.point, group->best.point))) {
+        group->found = true;
+        group->best = p;
+        group->missedBecause.clear();
+    }
+}
+
+// The nearest miss of each group without a qualifying point (see BudgetSelection).
+void explainMisses(std::vector<BudgetSelection> &groups, const std::vector<BudgetedPoint> &points, double p99Budget)
+{
+    for (BudgetSelection &g : groups) {
+        if (g.found)
+            continue;
+        const BudgetedPoint *nearest = nullptr;
+        for (const BudgetedPoint &b : points) {
+            if (b.point.product != g.product || (!g.configuration.empty() && b.point.configuration != g.configuration))
+                continue;
+            const bool p99Ok = b.point.p99 <= p99Budget;
+            if (!nearest)
+                nearest = &b;
+            else if (const bool nearestOk = nearest->point.p99 <= p99Budget; p99Ok != nearestOk)
+                nearest = p99Ok ? &b : nearest;
+            else if (p99Ok ? better(b.point, nearest->point) : b.point.p99 < nearest->point.p99)
+                nearest = &b;
+        }
+        if (nearest)
+            g.missedBecause = nearest->reason.substr(0, nearest->reason.find("; Little's law"));
+    }
+}
+
+} // namespace
+
+LatencyBudgetSelector::LatencyBudgetSelector(LatencyBudget budget) : m_budget(budget) {}
+
+LatencyBudgetSelector::LatencyBudgetSelector(double p99, std::optional<double> p999)
+{
+    m_budget.p99 = p99;
+    m_budget.p999 = p999;
+}
+
+LittleCheck LatencyBudgetSelector::littleCheck(const LatencyPoint &point, double tolerance)
+{
+    LittleCheck c;
+    if (!point.avgLatency || point.connections <= 0 || point.pipeline <= 0)
+        return c;
+    c.checked = true;
+    c.outstanding = point.throughput * *point.avgLatency;
+    c.expected = double(point.connections) * double(point.pipeline);
+    c.ratio = c.outstanding / c.expected;
+    c.flagged = std::abs(c.ratio - 1.0) > tolerance;
+    return c;
+}
+
+BudgetResult LatencyBudgetSelector::select(const std::vector<LatencyPoint> &points) const
+{
+    BudgetResult out;
+    out.overall.found = false;
+    for (const LatencyPoint &pt : points) {
+        BudgetedPoint b;
+        b.point = pt;
+        b.index = out.points.size();
+        b.little = littleCheck(pt, m_budget.littleTolerance);
+        out.flaggedPoints += b.little.flagged;
+
+        const bool p99Ok = pt.p99 <= m_budget.p99;
+        const bool p999Ok = !m_budget.p999 || (pt.p999 && *pt.p999 <= *m_budget.p999);
+        b.qualifies = p99Ok && p999Ok;
+        if (!p99Ok)
+            b.reason = "p99 " + ms(pt.p99) + " exceeds the " + ms(m_budget.p99) + " budget";
+        else if (!p999Ok)
+            b.reason = pt.p999 ? "p99.9 " + ms(*pt.p999) + " exceeds the " +
+                                     ms(*m_budget.p999) + " budget"
+                               : "p99.9 was not measured, so the p99.9 budget cannot be shown "
+                                 "to hold";
+        else
+            b.reason = "p99 " + ms(pt.p99) + " within " + ms(m_budget.p99) +
+                       (m_budget.p999 ? ", p99.9 " + ms(*pt.p999) + " within " +
+                                            ms(*m_budget.p999)
+                                      : std::string());
+        if (b.little.flagged) {
+            char buf[200];
+            std::snprintf(buf, sizeof buf,
+                          "; Little's law: %.4g in flight (throughput × avg latency) vs %.4g "
+                          "(connections × pipeline), off by %.1f%%",
+                          b.little.outstanding, b.little.expected,
+                          100.0 * (b.little.ratio - 1.0));
+            b.reason += buf;
+        }
+
+        offer(out.perConfiguration, pt.product, pt.configuration, b);
+        offer(out.perProduct, pt.product, std::string(), b);
+        if (b.qualifies && (!out.overall.found || better(pt, out.overall.best.point))) {
+            out.overall.found = true;
+            out.overall.best = b;
+            out.overall.product = pt.product;
+        }
+        out.points.push_back(std::move(b));
+    }
+    explainMisses(out.perConfiguration, out.points, m_budget.p99);
+    explainMisses(out.perProduct, out.points, m_budget.p99);
+    return out;
+}
+
+} // namespace plimsoll

@@ -1,0 +1,102 @@
+#pragma once
+// Choosing an operating point from a concurrency sweep by a latency budget: of the measured
+// points whose p99 (and optionally p99.9) fit the budget, the highest-throughput one, per
+// configuration, per product and overall. Only sampled points are selected, never an
+// interpolated limit: a budget met between two samples was not measured.
+//
+// Little's law (L = λW) checks each point: in a closed-loop sweep the requests in flight,
+// throughput × average latency, should match connections × pipeline depth. A large gap means
+// the numbers describe different request populations (client think time, a rate limit,
+// dropped connections, or a transcription error).
+//
+// Pure computation; no shared state.
+
+#include "model/core/domain.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plimsoll {
+
+struct LatencyPoint
+{
+    std::string product;       // e.g. "Redis 8.8.0"
+    std::string configuration; // e.g. "16 io-threads"; empty when the product has one
+    int connections = 0;
+    int pipeline = 1;       // requests in flight per connection
+    double throughput = 0;  // operations (or records) per second
+    std::optional<double> avgLatency; // seconds; needed only for the Little's law check
+    double p99 = 0;                   // seconds
+    std::optional<double> p999;       // seconds (p99.9)
+};
+
+struct LatencyBudget
+{
+    double p99 = 0;              // seconds; a point qualifies when its p99 ≤ this
+    std::optional<double> p999;  // seconds; when set, p99.9 ≤ this too (a point without p99.9
+                                 // then does not qualify: unmeasured is not within budget)
+    // |throughput × avg latency ÷ (connections × pipeline) − 1| above this flags a point.
+    double littleTolerance = 0.10;
+
+    static constexpr Domain kP99 = Domain::above(0, "s");
+    static constexpr Domain kP999 = Domain::above(0, "s");
+    static constexpr Domain kLittleTolerance =
+        Domain::between(0, 1).withNote("the fraction by which L = λW may miss; 0.1 = 10 %");
+};
+
+struct LittleCheck
+{
+    bool checked = false;   // false when the point has no average latency or no connections
+    double outstanding = 0; // throughput × avg latency: requests in flight by Little's law
+    double expected = 0;    // connections × pipeline
+    double ratio = 0;       // outstanding ÷ expected
+    bool flagged = false;   // |ratio − 1| > tolerance
+};
+
+struct BudgetedPoint
+{
+    LatencyPoint point;
+    std::size_t index = 0; // the point's place in the input (BudgetResult::points)
+    bool qualifies = false;
+    std::string reason; // why it does or does not qualify, in words
+    LittleCheck little;
+};
+
+struct BudgetSelection
+{
+    std::string product;
+    std::string configuration; // empty in the per-product and overall selections
+    bool found = false;        // false: no point of this group met the budget
+    BudgetedPoint best;        // the highest-throughput qualifying point, when found
+    // When none qualifies, why the nearest did not: of the points within the p99 budget the
+    // fastest (its p99.9 missed or was not measured), else the lowest p99. Empty when found.
+    std::string missedBecause;
+};
+
+struct BudgetResult
+{
+    std::vector<BudgetedPoint> points;             // every input point, in input order
+    std::vector<BudgetSelection> perConfiguration; // product + configuration, first-seen order
+    std::vector<BudgetSelection> perProduct;       // best across a product's configurations
+    BudgetSelection overall;
+    int flaggedPoints = 0; // points failing the Little's law check
+};
+
+class LatencyBudgetSelector
+{
+public:
+    explicit LatencyBudgetSelector(LatencyBudget budget);
+    // Budgets in seconds, default Little's law tolerance.
+    explicit LatencyBudgetSelector(double p99, std::optional<double> p999 = std::nullopt);
+
+    static LittleCheck littleCheck(const LatencyPoint &point, double tolerance = 0.10);
+    BudgetResult select(const std::vector<LatencyPoint> &points) const;
+
+    const LatencyBudget &budget() const { return m_budget; }
+
+private:
+    LatencyBudget m_budget;
+};
+
+} // namespace plimsoll

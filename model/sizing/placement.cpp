@@ -1,0 +1,253 @@
+#include "model/sizing/placement.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <map>
+
+namespace plimsoll {
+
+namespace {
+
+constexpr std::array<uint16_t, 256> makeCrcTable()
+{
+    std::array<uint16_t, 256> t{};
+    for (int i = 0; i < 256; ++i) {
+        uint16_t c = uint16_t(i << 8);
+        for (int b = 0; b < 8; ++b)
+            c = (c & 0x8000) ? uint16_t((c << 1) ^ 0x1021) : uint16_t(c << 1);
+        t[size_t(i)] = c;
+    }
+    return t;
+}
+constexpr std::array<uint16_t, 256> kCrcTable = makeCrcTable();
+
+void replaceAll(std::string &s, std::string_view what, std::string_view with)
+{
+    for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + with.size()))
+        s.replace(at, what.size(), with);
+}
+
+std::string skewText(double skew)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", skew);
+    return buf;
+}
+
+} // namespace
+
+uint16_t Placement::crc16(std::string_view bytes)
+{
+    uint16_t crc = 0;
+    for (unsigned char c : bytes)
+        crc = uint16_t((crc << 8) ^ kCrcTable[((crc >> 8) ^ c) & 0xff]);
+    return crc;
+}
+
+int Placement::hashSlot(std::string_view key)
+{
+    const size_t open = key.find('{');
+    if (open != std::string_view::npos) {
+        const size_t close = key.find('}', open + 1);
+        if (close != std::string_view::npos && close > open + 1)
+            return crc16(key.substr(open + 1, close - open - 1)) % kClusterSlots;
+    }
+    return crc16(key) % kClusterSlots;
+}
+
+std::string Placement::streamKey(std::string_view pattern, std::string_view topic, int partition)
+{
+    std::string key(pattern);
+    replaceAll(key, "{topic}", topic);
+    replaceAll(key, "{partition}", std::to_string(partition));
+    return key;
+}
+
+Placement Placement::evenShards(int shards, std::string keyPattern)
+{
+    std::vector<SlotRange> map;
+    if (shards > 0) {
+        const int base = kClusterSlots / shards;
+        const int remainder = kClusterSlots % shards;
+        int start = 0;
+        for (int i = 0; i < shards; ++i) {
+            const int size = base + (i < remainder ? 1 : 0);
+            map.push_back({start, start + size - 1, "shard-" + std::to_string(i + 1)});
+            start += size;
+        }
+    }
+    return Placement(std::move(map), std::move(keyPattern));
+}
+
+Placement::Placement(std::vector<SlotRange> slotMap, std::string keyPattern)
+    : m_slotOwner(kClusterSlots, -1), m_keyPattern(std::move(keyPattern))
+{
+    if (slotMap.empty()) {
+        m_error = "the slot map is empty: at least one shard is needed";
+        return;
+    }
+    std::map<std::string, int> index;
+    for (const SlotRange &r : slotMap) {
+        if (r.start < 0 || r.end >= kClusterSlots || r.start > r.end) {
+            m_error = "slot range " + std::to_string(r.start) + "-" + std::to_string(r.end) +
+                      " of " + r.shard + " is outside 0-16383 or reversed";
+            return;
+        }
+        auto [it, inserted] = index.emplace(r.shard, int(m_shardNames.size()));
+        if (inserted) {
+            m_shardNames.push_back(r.shard);
+            m_shardSlots.push_back(0);
+        }
+        for (int s = r.start; s <= r.end; ++s) {
+            if (m_slotOwner[size_t(s)] >= 0) {
+                m_error = "slot " + std::to_string(s) + " is owned by both " +
+                          m_shardNames[size_t(m_slotOwner[size_t(s)])] + " and " + r.shard;
+                return;
+            }
+            m_slotOwner[size_t(s)] = it->second;
+            ++m_shardSlots[size_t(it->second)];
+        }
+    }
+    // An unowned slot would leave some keys with nowhere to live: the cluster itself reports
+    // such a state as failed (cluster_state:fail), so the map is not worth placing on.
+    const auto hole = std::find(m_slotOwner.begin(), m_slotOwner.end(), -1);
+    if (hole != m_slotOwner.end())
+        m_error = "slot " + std::to_string(hole - m_slotOwner.begin()) +
+                  " is not owned by any shard in the slot map";
+}
+
+PlacementResult Placement::place(std::string_view topic, int partitions) const
+{
+    PlacementResult out;
+    if (!m_error.empty()) {
+        out.error = m_error;
+        return out;
+    }
+    if (partitions <= 0) {
+        out.error = "the partition count must be > 0";
+        return out;
+    }
+    out.ok = true;
+    out.partitions = partitions;
+    out.shards.resize(m_shardNames.size());
+    for (size_t i = 0; i < m_shardNames.size(); ++i) {
+        out.shards[i].shard = m_shardNames[i];
+        out.shards[i].slotCount = m_shardSlots[i];
+    }
+    for (int p = 0; p < partitions; ++p) {
+        const int slot = hashSlot(streamKey(m_keyPattern, topic, p));
+        const int shard = m_slotOwner[size_t(slot)];
+        out.partitionSlot.push_back(slot);
+        out.partitionShard.push_back(shard);
+        out.shards[size_t(shard)].partitions.push_back(p);
+    }
+    out.mean = double(partitions) / double(out.shards.size());
+    out.minPerShard = partitions;
+    for (const ShardLoad &s : out.shards) {
+        const int n = int(s.partitions.size());
+        out.maxPerShard = std::max(out.maxPerShard, n);
+        out.minPerShard = std::min(out.minPerShard, n);
+        if (n == 0)
+            out.emptyShards.push_back(s.shard);
+    }
+    out.maxSkew = out.maxPerShard / out.mean;
+    return out;
+}
+
+PartitionRecommendation Placement::recommendPartitions(int brokers, std::string_view topic,
+                                                       double skewTarget, int minFactor,
+                                                       int maxFactor) const
+{
+    PartitionRecommendation out;
+    if (!m_error.empty()) {
+        out.reason = m_error;
+        return out;
+    }
+    if (brokers <= 0 || minFactor <= 0 || maxFactor < minFactor) {
+        out.reason = "brokers and the partition factors must be positive (min ≤ max)";
+        return out;
+    }
+    const int shards = shardCount();
+    const int lowest = minFactor * shards;
+    const int first = (lowest + brokers - 1) / brokers * brokers;
+    const int limit = std::max(maxFactor * shards, first);
+
+    // Partition p's key does not depend on the count, so counts grow as a prefix: one pass,
+    // checking the skew at every candidate count.
+    std::vector<int> perShard(size_t(shards), 0);
+    double bestSkew = 0;
+    int bestCount = 0;
+    int maxLoad = 0; // loads only grow along the pass: the running maximum is the maximum
+    for (int p = 0; p < limit; ++p) {
+        maxLoad = std::max(maxLoad, ++perShard[size_t(m_slotOwner[size_t(hashSlot(streamKey(m_keyPattern, topic, p)))])]);
+        const int count = p + 1;
+        if (count < first || count % brokers != 0)
+            continue;
+        const double skew = maxLoad / (double(count) / shards);
+        if (bestCount == 0 || skew < bestSkew) {
+            bestSkew = skew;
+            bestCount = count;
+        }
+        if (skew <= skewTarget) {
+            out.found = true;
+            out.partitions = count;
+            out.skew = skew;
+            out.placement = place(topic, count);
+            out.reason = std::to_string(count) + " partitions: the smallest count ≥ " +
+                         std::to_string(minFactor) + "× " + std::to_string(shards) +
+                         " shards that is a multiple of " + std::to_string(brokers) +
+                         " brokers (" + std::to_string(count / brokers) +
+                         " leaders each) with max/mean skew " + skewText(skew) + " ≤ " +
+                         skewText(skewTarget);
+            return out;
+        }
+    }
+    out.partitions = bestCount;
+    out.skew = bestSkew;
+    out.placement = place(topic, bestCount);
+    out.reason = "no count from " + std::to_string(first) + " to " + std::to_string(limit) +
+                 " (multiples of " + std::to_string(brokers) + " brokers) reaches skew " +
+                 skewText(skewTarget) + "; the least skewed is " + std::to_string(bestCount) +
+                 " partitions at " + skewText(bestSkew) +
+                 ": hashing spreads keys like random draws, so evenness needs many partitions "
+                 "per shard";
+    return out;
+}
+
+PartitionPlan planPartitions(const PartitionPlanInputs &in)
+{
+    PartitionPlan plan;
+    if (in.shards <= 0 || in.brokers <= 0) {
+        plan.reason = "shards and brokers must be 1 or more";
+        return plan;
+    }
+    if (in.skewTarget) {
+        plan.target = *in.skewTarget;
+        plan.basis = "the skew target asked for";
+    } else if (in.measuredShards > 0 && in.measuredPartitions > 0) {
+        // Computed with this topic's keys: the measured run's topic name is not recorded.
+        plan.target = Placement::evenShards(in.measuredShards, in.keyPattern)
+                          .place(in.topic, in.measuredPartitions)
+                          .maxSkew;
+        plan.basis = "the skew of the measured " + std::to_string(in.measuredPartitions) +
+                     " partitions on " + std::to_string(in.measuredShards) + " shards";
+    } else {
+        plan.basis = "the placement default (no measured configuration)";
+    }
+    const PartitionRecommendation r = Placement::evenShards(in.shards, in.keyPattern)
+                                          .recommendPartitions(in.brokers, in.topic, plan.target + 1e-9);
+    plan.ok = r.partitions > 0;
+    plan.found = r.found;
+    plan.partitions = r.partitions;
+    plan.skew = r.skew;
+    plan.placement = r.placement;
+    plan.reason = r.found ? r.reason + ", " + plan.basis
+                          : "no partition count up to 64× the shards meets skew " + skewText(plan.target) +
+                                " (" + plan.basis + "); least skewed: " + std::to_string(r.partitions) +
+                                " (skew " + skewText(r.skew) + ")";
+    plan.reason += "; keys '" + in.keyPattern + "' of topic '" + in.topic + "'";
+    return plan;
+}
+
+} // namespace plimsoll

@@ -1,0 +1,320 @@
+// Store::beginSource and SourceWriter: one source written in one transaction, run by run.
+#include "model/store/sqlite.h"
+#include "model/store/store.h"
+#include "model/store/storeschema.h"
+
+#include <map>
+#include <set>
+
+namespace plimsoll {
+
+using sql::Statement;
+
+struct SourceWriter::Impl
+{
+    explicit Impl(sqlite3 *database)
+        : db(database), tx(database),
+          findRun(db, "SELECT r.id, r.source_id, src.uri FROM runs r "
+                      "JOIN sources src ON src.id = r.source_id WHERE r.run_key = ?"),
+          insRun(db, "INSERT INTO runs (source_id, run_key, timestamp, commit_sha, image_digest, "
+                     "tool, tool_version, target, environment, tuning, sample, provenance, line, "
+                     "scenario_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+          insScenario(db,
+                      "INSERT INTO scenarios (run_id, ordinal, name, kind, brokers, shards, "
+                      "partitions, producers, consumers, clients, connections, threads, pipeline, "
+                      "record_size_bytes, batch_bytes, compression, acks, inferred, provenance, "
+                      "line, run_time) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                      "(SELECT timestamp FROM runs WHERE id = ?1))"),
+          insMetric(db, "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES (?,?,?,?)"),
+          insSeries(db, "INSERT INTO series (scenario_id, name, idx, t_offset_s, value) "
+                        "VALUES (?,?,?,?,?)"),
+          addMetricName(db, "INSERT OR IGNORE INTO scenario_metrics (scenario, metric) VALUES (?, ?)"),
+          addScenarios(db, "UPDATE runs SET scenario_count = scenario_count + ? WHERE id = ?"),
+          nextOrdinal(db, "SELECT COALESCE(MAX(ordinal) + 1, 0) FROM scenarios WHERE run_id = ?"),
+          header(db, "SELECT timestamp, commit_sha, image_digest, tool, tool_version, target, "
+                     "environment, tuning, sample, provenance, line FROM runs WHERE id = ?"),
+          scenarioLine(db, "SELECT line FROM scenarios WHERE name = ? AND run_id = ?")
+    {
+    }
+
+    // This source's run with that key, or 0.
+    int64_t ownRun(const std::string &runKey)
+    {
+        findRun.reset();
+        findRun.bindText(1, runKey);
+        if (!findRun.step())
+            return 0;
+        return findRun.int64(1) == sourceId ? findRun.int64(0) : 0;
+    }
+
+    sqlite3 *db;
+    sql::Transaction tx;
+    Statement findRun, insRun, insScenario, insMetric, insSeries, addMetricName, addScenarios,
+        nextOrdinal, header, scenarioLine;
+    // The metric names this source has put into scenario_metrics already, by scenario name:
+    // looked up without building a key, as they repeat on every run of a nightly series.
+    std::map<std::string, std::set<std::string>> metricNames;
+    bool removedRuns = false; // an earlier import's runs were deleted: the names are checked at commit
+    int64_t sourceId = 0;
+    bool sample = false;
+    std::string uri;
+    bool committed = false;
+};
+
+std::unique_ptr<SourceWriter> Store::beginSource(const SourceRecord &source)
+{
+    return std::unique_ptr<SourceWriter>(new SourceWriter(m_db, source));
+}
+
+SourceWriter::SourceWriter(sqlite3 *db, const SourceRecord &source)
+    : m_impl(std::make_unique<Impl>(db))
+{
+    Impl &d = *m_impl;
+    d.sample = source.sample;
+    d.uri = source.uri;
+    {
+        Statement same(db, "SELECT id, runs_removed, uri FROM sources WHERE sha256 = ?");
+        same.bindText(1, source.sha256);
+        const bool found = same.step();
+        if (found && same.int64(1) > 0) {
+            // Some of its runs were removed: the same bytes bring them back, so the source is
+            // written again whole (its remaining runs replaced by the same ones).
+            const int64_t id = same.int64(0);
+            const int64_t removed = same.int64(1);
+            m_outcome.notes.push_back("restores the " + std::to_string(removed) +
+                                      (removed == 1 ? " run" : " runs") +
+                                      " removed since the earlier import of " + same.text(2));
+            same.reset();
+            Statement del(db, "DELETE FROM sources WHERE id = ?");
+            del.bind(1, id);
+            del.run();
+            d.removedRuns = true;
+        } else if (found) {
+            m_outcome.status = ImportOutcome::Status::Unchanged;
+            m_outcome.sourceId = same.int64(0);
+            Statement counts(db,
+                             "SELECT COUNT(DISTINCT r.id), COUNT(DISTINCT s.id), COUNT(m.name) "
+                             "FROM runs r LEFT JOIN scenarios s ON s.run_id = r.id "
+                             "LEFT JOIN metrics m ON m.scenario_id = s.id WHERE r.source_id = ?");
+            counts.bind(1, m_outcome.sourceId);
+            if (counts.step()) {
+                m_outcome.runs = counts.int64(0);
+                m_outcome.scenarios = counts.int64(1);
+                m_outcome.metrics = counts.int64(2);
+            }
+            return; // nothing to write
+        }
+    }
+    {
+        // A changed file at the same place replaces what it gave before (a nightly series
+        // that grows by a line a day).
+        Statement earlier(db, "SELECT id, (SELECT COUNT(*) FROM runs WHERE source_id = "
+                              "sources.id) FROM sources WHERE uri = ?");
+        earlier.bindText(1, source.uri);
+        std::vector<std::pair<int64_t, int64_t>> replaced;
+        while (earlier.step())
+            replaced.emplace_back(earlier.int64(0), earlier.int64(1));
+        for (const auto &[id, count] : replaced) {
+            Statement del(db, "DELETE FROM sources WHERE id = ?");
+            del.bind(1, id);
+            del.run();
+            d.removedRuns = true;
+            m_outcome.notes.push_back("replaces the earlier import of " + source.uri + " (" +
+                                      std::to_string(count) + " runs)");
+        }
+    }
+    Statement insSource(db, "INSERT INTO sources (uri, format, sha256, importer, "
+                            "importer_version, imported_at, sample) VALUES (?,?,?,?,?,?,?)");
+    insSource.bindText(1, source.uri)
+        .bindText(2, source.format)
+        .bindText(3, source.sha256)
+        .bindText(4, source.importer)
+        .bindText(5, source.importerVersion)
+        .bindText(6, source.importedAt)
+        .bind(7, int64_t(source.sample ? 1 : 0));
+    insSource.run();
+    d.sourceId = sqlite3_last_insert_rowid(db);
+    m_outcome.sourceId = d.sourceId;
+}
+
+SourceWriter::~SourceWriter() = default; // Impl's transaction rolls back unless committed
+
+void SourceWriter::put(RunRecord run)
+{
+    if (unchanged())
+        throw StoreError("internal: runs put into an unchanged source");
+    Impl &d = *m_impl;
+    d.findRun.reset();
+    d.findRun.bindText(1, run.runKey);
+    if (d.findRun.step()) {
+        if (d.findRun.int64(1) == d.sourceId)
+            throw StoreError("run key '" + run.runKey + "' appears twice in " + d.uri);
+        throw StoreError("run key '" + run.runKey + "' is already in the store (from " +
+                         d.findRun.text(2) + "); remove that run first");
+    }
+    d.insRun.reset();
+    d.insRun.bind(1, d.sourceId)
+        .bindText(2, run.runKey)
+        .bindText(3, run.timestamp)
+        .bind(4, run.commit)
+        .bind(5, run.imageDigest)
+        .bind(6, run.tool)
+        .bind(7, run.toolVersion)
+        .bind(8, run.target)
+        .bindText(9, run.environment.is_null() ? "{}" : run.environment.dump())
+        .bindText(10, run.tuning.is_null() ? "{}" : run.tuning.dump())
+        .bind(11, int64_t((run.sample || d.sample) ? 1 : 0))
+        .bind(12, run.provenance)
+        .bind(13, run.line > 0 ? std::optional<int64_t>(run.line) : std::nullopt)
+        .bind(14, int64_t(run.scenarios.size()));
+    d.insRun.run();
+    const int64_t runId = sqlite3_last_insert_rowid(d.db);
+    ++m_outcome.runs;
+    insertScenarios(runId, run.runKey, 0, run.scenarios);
+}
+
+void SourceWriter::append(const std::string &runKey, std::vector<ScenarioRecord> scenarios)
+{
+    Impl &d = *m_impl;
+    const int64_t runId = d.ownRun(runKey);
+    if (runId == 0)
+        throw StoreError("internal: no run '" + runKey + "' in this source to add scenarios to");
+    d.nextOrdinal.reset();
+    d.nextOrdinal.bind(1, runId);
+    d.nextOrdinal.step();
+    insertScenarios(runId, runKey, d.nextOrdinal.int64(0), scenarios);
+    d.addScenarios.reset();
+    d.addScenarios.bind(1, int64_t(scenarios.size())).bind(2, runId);
+    d.addScenarios.run();
+}
+
+void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int64_t firstOrdinal,
+                                   const std::vector<ScenarioRecord> &scenarios)
+{
+    Impl &d = *m_impl;
+    int64_t ordinal = firstOrdinal;
+    for (const ScenarioRecord &sc : scenarios) {
+        const Topology &t = sc.topology;
+        d.insScenario.reset();
+        d.insScenario.bind(1, runId)
+            .bind(2, ordinal++)
+            .bindText(3, sc.name)
+            .bind(4, sc.kind)
+            .bind(5, t.brokers)
+            .bind(6, t.shards)
+            .bind(7, t.partitions)
+            .bind(8, t.producers)
+            .bind(9, t.consumers)
+            .bind(10, t.clients)
+            .bind(11, t.connections)
+            .bind(12, t.threads)
+            .bind(13, t.pipeline)
+            .bind(14, t.recordSizeBytes)
+            .bind(15, t.batchBytes)
+            .bind(16, t.compression)
+            .bind(17, t.acks)
+            .bind(18, t.inferred.empty() ? std::string() : nlohmann::json(t.inferred).dump())
+            .bind(19, sc.provenance)
+            .bind(20, sc.line > 0 ? std::optional<int64_t>(sc.line) : std::nullopt);
+        d.insScenario.run();
+        const int64_t scenarioId = sqlite3_last_insert_rowid(d.db);
+        ++m_outcome.scenarios;
+        int64_t metricOrdinal = 0;
+        std::set<std::string> &known = d.metricNames[sc.name];
+        for (const MetricValue &m : sc.metrics) {
+            d.insMetric.reset();
+            d.insMetric.bind(1, scenarioId).bind(2, metricOrdinal++).bindText(3, m.name).bind(4, m.value);
+            try {
+                d.insMetric.run();
+            } catch (const StoreError &) {
+                throw StoreError("scenario '" + sc.name + "' of run '" + runKey +
+                                 "' has metric '" + m.name + "' twice");
+            }
+            ++m_outcome.metrics;
+            if (known.find(m.name) == known.end()) {
+                known.insert(m.name);
+                d.addMetricName.reset();
+                d.addMetricName.bindText(1, sc.name).bindText(2, m.name);
+                d.addMetricName.run();
+            }
+        }
+        for (const SeriesRecord &series : sc.series) {
+            int64_t idx = 0;
+            for (const SeriesSample &sample : series.samples) {
+                d.insSeries.reset();
+                d.insSeries.bind(1, scenarioId)
+                    .bindText(2, series.name)
+                    .bind(3, idx++)
+                    .bind(4, sample.tOffsetS)
+                    .bind(5, sample.value);
+                try {
+                    d.insSeries.run();
+                } catch (const StoreError &) {
+                    throw StoreError("scenario '" + sc.name + "' of run '" + runKey +
+                                     "' has series '" + series.name +
+                                     "' twice (or a value that is not a number)");
+                }
+            }
+        }
+    }
+}
+
+std::optional<RunRecord> SourceWriter::earlierRun(const std::string &runKey)
+{
+    Impl &d = *m_impl;
+    const int64_t runId = d.ownRun(runKey);
+    if (runId == 0)
+        return std::nullopt;
+    d.header.reset();
+    d.header.bind(1, runId);
+    if (!d.header.step())
+        return std::nullopt;
+    auto storedJson = [](const std::string &text) {
+        auto j = nlohmann::json::parse(text, nullptr, false);
+        return j.is_discarded() ? nlohmann::json::object() : j;
+    };
+    RunRecord run;
+    run.runKey = runKey;
+    run.timestamp = d.header.text(0);
+    run.commit = d.header.text(1);
+    run.imageDigest = d.header.text(2);
+    run.tool = d.header.text(3);
+    run.toolVersion = d.header.text(4);
+    run.target = d.header.text(5);
+    run.environment = storedJson(d.header.text(6));
+    run.tuning = storedJson(d.header.text(7));
+    run.sample = d.header.int64(8) != 0; // as stored: true for every run of a sample source
+    run.provenance = d.header.text(9);
+    run.line = d.header.int64(10);
+    return run;
+}
+
+std::optional<int64_t> SourceWriter::earlierScenarioLine(const std::string &runKey,
+                                                         const std::string &scenario)
+{
+    Impl &d = *m_impl;
+    const int64_t runId = d.ownRun(runKey);
+    if (runId == 0)
+        return std::nullopt;
+    d.scenarioLine.reset();
+    d.scenarioLine.bindText(1, scenario).bind(2, runId);
+    if (!d.scenarioLine.step())
+        return std::nullopt;
+    return d.scenarioLine.int64(0);
+}
+
+ImportOutcome SourceWriter::commit()
+{
+    Impl &d = *m_impl;
+    if (d.committed)
+        throw StoreError("internal: a source committed twice");
+    d.committed = true;
+    if (!unchanged()) {
+        if (d.removedRuns)
+            forgetVanishedMetricNames(d.db);
+        d.tx.commit();
+    }
+    return m_outcome;
+}
+
+} // namespace plimsoll

@@ -1,0 +1,612 @@
+#include "model/store/store.h"
+
+#include "model/store/sqlite.h"
+#include "model/store/storeschema.h"
+#include "model/store/storerows.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <set>
+#include <cstdlib>
+
+namespace plimsoll {
+
+using sql::Statement;
+
+namespace storerows {
+
+// Columns 1 to 7 of a run row, in the order every query of whole runs selects them: run key,
+// timestamp, commit, image digest, tool, tool version, target.
+void readRunIdentity(const Statement &st, RunRecord &run)
+{
+    run.runKey = st.text(1);
+    run.timestamp = st.text(2);
+    run.commit = st.text(3);
+    run.imageDigest = st.text(4);
+    run.tool = st.text(5);
+    run.toolVersion = st.text(6);
+    run.target = st.text(7);
+}
+
+bool isNumber(const std::string &s)
+{
+    if (s.empty() || s.size() > 18)
+        return false;
+    for (char c : s)
+        if (c < '0' || c > '9')
+            return false;
+    return true;
+}
+
+const char *kRunSummaryColumns =
+    "r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, r.tool_version, "
+    "r.target, r.sample, r.scenario_count, "
+    "src.uri, src.format";
+
+RunSummary readSummary(const Statement &q)
+{
+    RunSummary s;
+    s.id = q.int64(0);
+    s.runKey = q.text(1);
+    s.timestamp = q.text(2);
+    s.commit = q.text(3);
+    s.imageDigest = q.text(4);
+    s.tool = q.text(5);
+    s.toolVersion = q.text(6);
+    s.target = q.text(7);
+    s.sample = q.int64(8) != 0;
+    s.scenarioCount = q.int64(9);
+    s.sourceUri = q.text(10);
+    s.sourceFormat = q.text(11);
+    return s;
+}
+
+nlohmann::json parseStoredJson(const std::string &text, nlohmann::json fallback)
+{
+    if (text.empty())
+        return fallback;
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    return j.is_discarded() ? fallback : j;
+}
+
+// Series of one scenario, by name (the store keeps no order among series), samples in order.
+std::vector<SeriesRecord> readSeries(Statement &q, int64_t scenarioId)
+{
+    q.reset();
+    q.bind(1, scenarioId);
+    std::vector<SeriesRecord> out;
+    while (q.step()) {
+        const std::string name = q.text(0);
+        if (out.empty() || out.back().name != name)
+            out.push_back({name, {}});
+        out.back().samples.push_back({q.real(1), q.real(2)});
+    }
+    return out;
+}
+
+ScenarioRecord readScenario(const Statement &q, int c)
+{
+    ScenarioRecord s;
+    s.name = q.text(c);
+    s.kind = q.text(c + 1);
+    Topology &t = s.topology;
+    t.brokers = q.optInt64(c + 2);
+    t.shards = q.optInt64(c + 3);
+    t.partitions = q.optInt64(c + 4);
+    t.producers = q.optInt64(c + 5);
+    t.consumers = q.optInt64(c + 6);
+    t.clients = q.optInt64(c + 7);
+    t.connections = q.optInt64(c + 8);
+    t.threads = q.optInt64(c + 9);
+    t.pipeline = q.optInt64(c + 10);
+    t.recordSizeBytes = q.optInt64(c + 11);
+    t.batchBytes = q.optInt64(c + 12);
+    t.compression = q.optText(c + 13);
+    t.acks = q.optText(c + 14);
+    const auto inferred = parseStoredJson(q.text(c + 15), nlohmann::json::array());
+    for (const auto &v : inferred)
+        if (v.is_string())
+            t.inferred.push_back(v.get<std::string>());
+    s.provenance = q.text(c + 16);
+    return s;
+}
+
+// The conditions of a RunFilter on `runs r`, as parameters ?1 .. ?5 and ?9 (bindRunFilter binds them).
+std::string runFilterConditions(const RunFilter &filter)
+{
+    std::string q;
+    // Every value is bound; only the shape of the WHERE clause varies.
+    if (!filter.scenarioContains.empty())
+        q += " AND EXISTS (SELECT 1 FROM scenarios s WHERE s.run_id = r.id AND "
+             "instr(s.name, ?1) > 0)";
+    if (!filter.commitPrefix.empty())
+        q += " AND substr(r.commit_sha, 1, length(?2)) = ?2";
+    if (!filter.since.empty())
+        q += " AND r.timestamp >= ?3";
+    if (!filter.until.empty())
+        q += " AND r.timestamp < ?4";
+    if (filter.sample)
+        q += " AND r.sample = ?5";
+    if (!filter.textContains.empty())
+        q += " AND (instr(lower(r.run_key), lower(?9)) > 0 OR instr(lower(r.tool), lower(?9)) > 0"
+             " OR instr(lower(r.tool_version), lower(?9)) > 0"
+             " OR instr(lower(r.target), lower(?9)) > 0"
+             " OR instr(lower(r.commit_sha), lower(?9)) > 0"
+             " OR EXISTS (SELECT 1 FROM scenarios t WHERE t.run_id = r.id AND "
+             "instr(lower(t.name), lower(?9)) > 0))";
+    return q;
+}
+
+void bindRunFilter(Statement &st, const RunFilter &filter)
+{
+    if (!filter.scenarioContains.empty())
+        st.bindText(1, filter.scenarioContains);
+    if (!filter.commitPrefix.empty())
+        st.bindText(2, filter.commitPrefix);
+    if (!filter.since.empty())
+        st.bindText(3, filter.since);
+    if (!filter.until.empty())
+        st.bindText(4, filter.until);
+    if (filter.sample)
+        st.bind(5, int64_t(*filter.sample ? 1 : 0));
+    if (!filter.textContains.empty())
+        st.bindText(9, filter.textContains);
+}
+
+// The sort key of a page order as SQL over `runs r`, and the same key of a run as read (the
+// cursor a page continues after). Text keys compare as RunsTableModel shows them: without case.
+// Each key is, to the letter, the expression of an index of the schema (version 6), which is
+// what lets SQLite read a page from that index instead of sorting every run.
+std::string pageOrderKey(RunPage::Order order)
+{
+    switch (order) {
+    case RunPage::Order::Time:
+        return "r.timestamp";
+    case RunPage::Order::RunKey:
+        return "r.run_key COLLATE NOCASE";
+    case RunPage::Order::Tool:
+        return "(COALESCE(r.tool, '') || ' ' || COALESCE(r.tool_version, '')) COLLATE NOCASE";
+    case RunPage::Order::Target:
+        return "COALESCE(r.target, '') COLLATE NOCASE";
+    case RunPage::Order::Commit:
+        return "COALESCE(r.commit_sha, '') COLLATE NOCASE";
+    case RunPage::Order::Scenarios:
+        return "r.scenario_count";
+    case RunPage::Order::Sample:
+        return "r.sample";
+    }
+    return "r.timestamp";
+}
+
+void bindPageCursor(Statement &st, int index, RunPage::Order order, const RunSummary &after)
+{
+    switch (order) {
+    case RunPage::Order::Time:
+        st.bindText(index, after.timestamp);
+        break;
+    case RunPage::Order::RunKey:
+        st.bindText(index, after.runKey);
+        break;
+    case RunPage::Order::Tool:
+        st.bindText(index, after.tool + " " + after.toolVersion);
+        break;
+    case RunPage::Order::Target:
+        st.bindText(index, after.target);
+        break;
+    case RunPage::Order::Commit:
+        st.bindText(index, after.commit);
+        break;
+    case RunPage::Order::Scenarios:
+        st.bind(index, after.scenarioCount);
+        break;
+    case RunPage::Order::Sample:
+        st.bind(index, int64_t(after.sample ? 1 : 0));
+        break;
+    }
+}
+
+// The family of a scenario name: up to its last '/', or empty when it has none.
+std::string familyOf(const std::string &scenario)
+{
+    const auto slash = scenario.rfind('/');
+    return slash == std::string::npos ? std::string() : scenario.substr(0, slash);
+}
+
+} // namespace storerows
+
+using namespace storerows;
+
+void forgetVanishedMetricNames(sqlite3 *db)
+{
+    // A name still measured is found at its first row; only a vanished one is looked for through
+    // the runs of its scenario.
+    sql::exec(db, "DELETE FROM scenario_metrics WHERE NOT EXISTS (SELECT 1 FROM scenarios s "
+                  "JOIN metrics m ON m.scenario_id = s.id AND m.name = scenario_metrics.metric "
+                  "WHERE s.name = scenario_metrics.scenario)");
+}
+
+Store::Store(const std::string &path) : m_path(path)
+{
+    const bool existed = QFileInfo::exists(QString::fromStdString(path));
+    if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+        SQLITE_OK) {
+        const std::string why = m_db ? sqlite3_errmsg(m_db) : "out of memory";
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw StoreError("cannot open store " + path + ": " + why);
+    }
+    sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+    try {
+        // Reading the header first turns "file is not a database" into a clear message.
+        // (Statements are scoped: an unfinished one holds a read transaction open.)
+        int64_t appId = 0;
+        int64_t version = 0;
+        {
+            Statement app(m_db, "PRAGMA application_id");
+            app.step();
+            appId = app.int64(0);
+        }
+        version = schemaVersion();
+        if (existed && appId != kStoreApplicationId) {
+            Statement tables(m_db, "SELECT COUNT(*) FROM sqlite_master");
+            tables.step();
+            const bool hasTables = tables.int64(0) > 0;
+            tables.reset();
+            if (appId != 0 || hasTables)
+                throw StoreError("not a Plimsoll store");
+        }
+        if (version > kSchemaVersion)
+            throw StoreError("written by a newer Plimsoll (schema version " +
+                             std::to_string(version) + ", this one reads up to " +
+                             std::to_string(kSchemaVersion) + "); it was left untouched");
+        sql::exec(m_db, "PRAGMA journal_mode=WAL");
+        sql::exec(m_db, "PRAGMA foreign_keys=ON");
+        sql::exec(m_db, "PRAGMA synchronous=NORMAL");
+        migrate();
+    } catch (const StoreError &e) {
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        std::string what = e.what();
+        if (what.find("file is not a database") != std::string::npos)
+            what = "not a Plimsoll store (not an SQLite database)";
+        throw StoreError("cannot open store " + path + ": " + what);
+    }
+}
+
+Store::~Store() { sqlite3_close(m_db); }
+
+int Store::schemaVersion() const
+{
+    Statement q(m_db, "PRAGMA user_version");
+    q.step();
+    return static_cast<int>(q.int64(0));
+}
+
+void Store::migrate()
+{
+    const auto &steps = storeMigrations();
+    static_assert(kSchemaVersion > 0);
+    if (static_cast<int>(steps.size()) != kSchemaVersion)
+        throw StoreError("internal: schema steps do not match the schema version");
+    if (schemaVersion() >= kSchemaVersion)
+        return; // the common case takes no write lock
+    sql::Transaction tx(m_db);
+    int version = schemaVersion(); // again, under the lock: another process may have migrated
+    if (version >= kSchemaVersion)
+        return;
+    for (; version < kSchemaVersion; ++version)
+        sql::exec(m_db, steps[static_cast<size_t>(version)].c_str());
+    // PRAGMA takes no bound parameters; both values are compile-time integers.
+    sql::exec(m_db, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
+    sql::exec(m_db, ("PRAGMA application_id=" + std::to_string(kStoreApplicationId)).c_str());
+    tx.commit();
+}
+
+bool Store::hasSourceWithSha256(const std::string &sha256) const
+{
+    Statement q(m_db, "SELECT 1 FROM sources WHERE sha256 = ?");
+    q.bindText(1, sha256);
+    return q.step();
+}
+
+ImportOutcome Store::importSource(const SourceRecord &source, const std::vector<RunRecord> &runs)
+{
+    std::unique_ptr<SourceWriter> writer = beginSource(source);
+    if (!writer->unchanged())
+        for (const RunRecord &run : runs)
+            writer->put(run);
+    return writer->commit();
+}
+
+std::vector<RunSummary> Store::runs(const RunFilter &filter) const
+{
+    Statement st(m_db, std::string("SELECT ") + kRunSummaryColumns +
+                           " FROM runs r JOIN sources src ON src.id = r.source_id WHERE 1=1" +
+                           runFilterConditions(filter) + " ORDER BY r.timestamp, r.id");
+    bindRunFilter(st, filter);
+    std::vector<RunSummary> out;
+    while (st.step())
+        out.push_back(readSummary(st));
+    return out;
+}
+
+std::vector<RunSummary> Store::runs(const RunFilter &filter, const RunPage &page) const
+{
+    // Keyset paging: the page starts after the cursor in the order's key, then id, so a page deep
+    // in a large store costs what the first one does (an OFFSET would re-read every run before).
+    const std::string key = pageOrderKey(page.order);
+    const char *dir = page.descending ? " DESC" : "";
+    std::string q = std::string("SELECT ") + kRunSummaryColumns +
+                    " FROM runs r JOIN sources src ON src.id = r.source_id WHERE 1=1" +
+                    runFilterConditions(filter);
+    // The key's own bound first: SQLite seeks its index to it, where the row value alone would
+    // have it walk the index from the start to the cursor.
+    if (page.after)
+        q += " AND " + key + (page.descending ? " <= ?6" : " >= ?6") + " AND (" + key + ", r.id) " +
+             (page.descending ? "<" : ">") + " (?6, ?7)";
+    q += " ORDER BY " + key + dir + ", r.id" + dir + " LIMIT ?8";
+    Statement st(m_db, q);
+    bindRunFilter(st, filter);
+    if (page.after) {
+        bindPageCursor(st, 6, page.order, *page.after);
+        st.bind(7, page.after->id);
+    }
+    st.bind(8, std::max<int64_t>(page.limit, 0));
+    std::vector<RunSummary> out;
+    while (st.step())
+        out.push_back(readSummary(st));
+    return out;
+}
+
+void Store::forEachRun(const RunRecordFilter &filter,
+                       const std::function<void(int64_t id, RunRecord &&run)> &visit) const
+{
+    // One row per metric (a scenario without metrics, a run without scenarios: one row with
+    // NULLs), grouped back into runs in order. Parameters: ?1 contains, ?2 the only scenario,
+    // ?10.. kinds, ?40.. metrics — only their number varies, never SQL made from data.
+    std::string q = "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
+                    "r.tool_version, r.target, r.environment, r.tuning, r.sample, r.provenance, "
+                    "r.line, s.id, s.line, ";
+    q += kScenarioColumns;
+    // Driven by the time index: rows come in order as they are read, with no sort of the whole
+    // result first (a temporary B-tree of every row at a million runs), so the first run arrives
+    // at once and a visitor that stops early stops the work.
+    q += ", m.name, m.value FROM runs r INDEXED BY runs_by_time ";
+    q += filter.onlyScenario.empty() ? "LEFT JOIN scenarios s ON s.run_id = r.id "
+                                     : "JOIN scenarios s ON s.run_id = r.id AND s.name = ?2 ";
+    q += "LEFT JOIN metrics m ON m.scenario_id = s.id WHERE 1=1";
+    if (!filter.scenarioContains.empty())
+        q += " AND EXISTS (SELECT 1 FROM scenarios c WHERE c.run_id = r.id AND "
+             "instr(c.name, ?1) > 0)";
+    constexpr size_t kMaxListed = 30;
+    if (filter.scenarioKinds.size() > kMaxListed || filter.metrics.size() > kMaxListed)
+        throw StoreError("internal: too many kinds or metrics in one run filter");
+    const auto placeholders = [](int first, size_t count) {
+        std::string p;
+        for (size_t i = 0; i < count; ++i)
+            p += (i ? ", ?" : "?") + std::to_string(first + int(i));
+        return p;
+    };
+    // Factor names become column names: only those of the schema, never the caller's text.
+    static const std::set<std::string> kFactorColumns = {
+        "brokers", "shards", "partitions", "producers", "consumers", "clients",
+        "connections", "threads", "pipeline", "record_size_bytes", "batch_bytes"};
+    for (const std::string &f : filter.factors)
+        if (!kFactorColumns.count(f))
+            throw StoreError("internal: '" + f + "' is not a load factor column");
+    if (!filter.scenarioKinds.empty() || !filter.metrics.empty() || !filter.factors.empty()) {
+        q += " AND EXISTS (SELECT 1 FROM scenarios c WHERE c.run_id = r.id AND (0";
+        for (const std::string &f : filter.factors)
+            q += " OR c." + f + " IS NOT NULL";
+        if (!filter.scenarioKinds.empty())
+            q += " OR c.kind IN (" + placeholders(10, filter.scenarioKinds.size()) + ")";
+        if (!filter.metrics.empty())
+            q += " OR EXISTS (SELECT 1 FROM metrics cm WHERE cm.scenario_id = c.id AND "
+                 "cm.name IN (" + placeholders(40, filter.metrics.size()) + "))";
+        q += "))";
+    }
+    q += " ORDER BY r.timestamp, r.id, s.ordinal, m.ordinal";
+    Statement st(m_db, q);
+    if (!filter.scenarioContains.empty())
+        st.bindText(1, filter.scenarioContains);
+    if (!filter.onlyScenario.empty())
+        st.bindText(2, filter.onlyScenario);
+    for (size_t i = 0; i < filter.scenarioKinds.size(); ++i)
+        st.bindText(10 + int(i), filter.scenarioKinds[i]);
+    for (size_t i = 0; i < filter.metrics.size(); ++i)
+        st.bindText(40 + int(i), filter.metrics[i]);
+
+    constexpr int kScenarioId = 13, kScenario = 15, kMetric = 32;
+    RunRecord run;
+    int64_t runId = 0, scenarioId = 0;
+    bool haveRun = false;
+    // Runs of a nightly series mostly carry the same environment and tuning: parse each text once.
+    std::optional<std::string> environmentText, tuningText;
+    nlohmann::json environment, tuning;
+    while (st.step()) {
+        const int64_t id = st.int64(0);
+        if (!haveRun || id != runId) {
+            if (haveRun)
+                visit(runId, std::move(run));
+            run = RunRecord{};
+            haveRun = true;
+            runId = id;
+            scenarioId = 0;
+            readRunIdentity(st, run);
+            if (std::string text = st.text(8); !environmentText || text != *environmentText) {
+                environment = parseStoredJson(text, nlohmann::json::object());
+                environmentText = std::move(text);
+            }
+            run.environment = environment;
+            if (std::string text = st.text(9); !tuningText || text != *tuningText) {
+                tuning = parseStoredJson(text, nlohmann::json::object());
+                tuningText = std::move(text);
+            }
+            run.tuning = tuning;
+            run.sample = st.int64(10) != 0;
+            run.provenance = st.text(11);
+            run.line = st.int64(12);
+        }
+        if (st.isNull(kScenarioId))
+            continue; // a run without scenarios
+        if (const int64_t sid = st.int64(kScenarioId); run.scenarios.empty() || sid != scenarioId) {
+            scenarioId = sid;
+            run.scenarios.push_back(readScenario(st, kScenario));
+            run.scenarios.back().line = st.int64(14);
+        }
+        if (!st.isNull(kMetric))
+            run.scenarios.back().metrics.push_back({st.text(kMetric), st.real(kMetric + 1)});
+    }
+    if (haveRun)
+        visit(runId, std::move(run));
+}
+
+std::vector<std::string> Store::rampRunKeys() const
+{
+    Statement q(m_db, "SELECT r.id, r.run_key, s.name FROM runs r "
+                      "JOIN scenarios s ON s.run_id = r.id "
+                      "WHERE instr(s.name, '/') > 0 ORDER BY r.timestamp, r.id");
+    std::vector<std::string> out;
+    int64_t runId = 0;
+    bool first = true;
+    std::string runKey;
+    std::vector<std::string> families; // of the current run, to count steps per family
+    bool ramp = false;
+    const auto finish = [&] {
+        if (ramp)
+            out.push_back(runKey);
+    };
+    while (q.step()) {
+        if (first || q.int64(0) != runId) {
+            if (!first)
+                finish();
+            first = false;
+            runId = q.int64(0);
+            runKey = q.text(1);
+            families.clear();
+            ramp = false;
+        }
+        std::string family = familyOf(q.text(2));
+        if (!ramp && std::find(families.begin(), families.end(), family) != families.end())
+            ramp = true;
+        families.push_back(std::move(family));
+    }
+    if (!first)
+        finish();
+    return out;
+}
+
+std::optional<RunDetail> Store::run(const std::string &idOrKey) const
+{
+    const bool byId = isNumber(idOrKey);
+    Statement q(m_db, std::string("SELECT ") + kRunSummaryColumns +
+                          ", r.environment, r.tuning, r.provenance, src.sha256, src.importer, "
+                          "src.importer_version, src.imported_at, src.sample "
+                          "FROM runs r JOIN sources src ON src.id = r.source_id WHERE " +
+                          (byId ? "r.id = ?1 OR r.run_key = ?2" : "r.run_key = ?2") +
+                          " ORDER BY (r.run_key = ?2) DESC LIMIT 1");
+    if (byId)
+        q.bind(1, static_cast<int64_t>(std::strtoll(idOrKey.c_str(), nullptr, 10)));
+    q.bindText(2, idOrKey);
+    if (!q.step())
+        return std::nullopt;
+    RunDetail d;
+    d.summary = readSummary(q);
+    RunRecord &r = d.record;
+    r.runKey = d.summary.runKey;
+    r.timestamp = d.summary.timestamp;
+    r.commit = d.summary.commit;
+    r.imageDigest = d.summary.imageDigest;
+    r.tool = d.summary.tool;
+    r.toolVersion = d.summary.toolVersion;
+    r.target = d.summary.target;
+    r.sample = d.summary.sample;
+    r.environment = parseStoredJson(q.text(12), nlohmann::json::object());
+    r.tuning = parseStoredJson(q.text(13), nlohmann::json::object());
+    r.provenance = q.text(14);
+    d.source.uri = d.summary.sourceUri;
+    d.source.format = d.summary.sourceFormat;
+    d.source.sha256 = q.text(15);
+    d.source.importer = q.text(16);
+    d.source.importerVersion = q.text(17);
+    d.source.importedAt = q.text(18);
+    d.source.sample = q.int64(19) != 0;
+
+    Statement sc(m_db, std::string("SELECT s.id, ") + kScenarioColumns +
+                           " FROM scenarios s WHERE s.run_id = ? ORDER BY s.ordinal");
+    sc.bind(1, d.summary.id);
+    Statement mq(m_db, "SELECT name, value FROM metrics WHERE scenario_id = ? ORDER BY ordinal");
+    Statement sq(m_db, "SELECT name, t_offset_s, value FROM series WHERE scenario_id = ? "
+                       "ORDER BY name, idx");
+    while (sc.step()) {
+        ScenarioRecord s = readScenario(sc, 1);
+        mq.reset();
+        mq.bind(1, sc.int64(0));
+        while (mq.step())
+            s.metrics.push_back({mq.text(0), mq.real(1)});
+        s.series = readSeries(sq, sc.int64(0));
+        r.scenarios.push_back(std::move(s));
+    }
+    return d;
+}
+
+std::vector<SeriesRecord> Store::scenarioSeries(const std::string &runIdOrKey,
+                                                const std::string &scenario) const
+{
+    const auto detail = run(runIdOrKey);
+    if (!detail)
+        return {};
+    for (const ScenarioRecord &s : detail->record.scenarios) {
+        if (s.name == scenario)
+            return s.series;
+    }
+    return {};
+}
+
+int64_t Store::removeRun(const std::string &idOrKey)
+{
+    const auto detail = run(idOrKey);
+    if (!detail)
+        return 0;
+    sql::Transaction tx(m_db);
+    // The source remembers the loss, so that importing its bytes again restores the run.
+    Statement mark(m_db, "UPDATE sources SET runs_removed = runs_removed + 1 "
+                         "WHERE id = (SELECT source_id FROM runs WHERE id = ?)");
+    mark.bind(1, detail->summary.id);
+    mark.run();
+    Statement del(m_db, "DELETE FROM runs WHERE id = ?");
+    del.bind(1, detail->summary.id);
+    del.run();
+    forgetVanishedMetricNames(m_db);
+    // A source with nothing left is forgotten, so importing the file again brings it back.
+    sql::exec(m_db, "DELETE FROM sources WHERE NOT EXISTS "
+                    "(SELECT 1 FROM runs WHERE runs.source_id = sources.id)");
+    tx.commit();
+    return 1;
+}
+
+int64_t Store::removeSamples()
+{
+    sql::Transaction tx(m_db);
+    Statement count(m_db, "SELECT COUNT(*) FROM runs WHERE sample = 1");
+    count.step();
+    const int64_t n = count.int64(0);
+    sql::exec(m_db, "UPDATE sources SET runs_removed = runs_removed + (SELECT COUNT(*) FROM runs "
+                    "WHERE runs.source_id = sources.id AND runs.sample = 1)");
+    sql::exec(m_db, "DELETE FROM runs WHERE sample = 1");
+    forgetVanishedMetricNames(m_db);
+    sql::exec(m_db, "DELETE FROM sources WHERE NOT EXISTS "
+                    "(SELECT 1 FROM runs WHERE runs.source_id = sources.id)");
+    tx.commit();
+    return n;
+}
+
+int64_t Store::runCount() const
+{
+    Statement q(m_db, "SELECT COUNT(*) FROM runs");
+    q.step();
+    return q.int64(0);
+}
+
+} // namespace plimsoll

@@ -1,0 +1,249 @@
+#pragma once
+// The SQLite trend store. One Store object is one connection: use it from one thread only
+// (open another Store on the same path in another thread). WAL mode lets the window read
+// while a CLI imports.
+//
+// Invariant: a source and everything it produced are written in one transaction, so a
+// source is either fully present or absent.
+
+#include "model/core/records.h"
+#include "model/core/runsink.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+struct sqlite3;
+
+namespace plimsoll {
+
+class StoreError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct RunSummary
+{
+    int64_t id = 0;
+    std::string runKey;
+    std::string timestamp;
+    std::string commit;
+    std::string imageDigest;
+    std::string tool;
+    std::string toolVersion;
+    std::string target;
+    bool sample = false;
+    int64_t scenarioCount = 0;
+    std::string sourceUri;
+    std::string sourceFormat;
+};
+
+struct RunDetail
+{
+    RunSummary summary;
+    RunRecord record; // with scenarios and metrics
+    SourceRecord source;
+};
+
+struct RunFilter
+{
+    std::string scenarioContains; // runs having a scenario whose name contains this
+    // Runs whose key, tool, tool version, target or commit, or one of whose scenario names,
+    // contains this, ignoring ASCII case (the Library's search field).
+    std::string textContains;
+    std::string commitPrefix;
+    std::string since; // ISO-8601, inclusive
+    std::string until; // ISO-8601, exclusive
+    std::optional<bool> sample;
+};
+
+// Where a page of runs starts and how the runs are ordered: a view shows the first page at once
+// and reads on as the user scrolls, whatever the size of the store. The page after `after`
+// (the last run of the page before, as read) continues the same order; ties are broken by id.
+struct RunPage
+{
+    // Text keys compare case-insensitively; Tool is the tool and its version.
+    enum class Order { Time, RunKey, Tool, Target, Commit, Scenarios, Sample };
+    Order order = Order::Time;
+    bool descending = false;
+    std::optional<RunSummary> after; // none: from the first run of the order
+    int64_t limit = 1000;
+};
+
+// Which runs Store::forEachRun reads, and how much of each.
+struct RunRecordFilter
+{
+    std::string scenarioContains; // runs having a scenario whose name contains this
+    // Runs having a scenario of one of these kinds or measuring one of these metrics (both
+    // empty: no such condition).
+    std::vector<std::string> scenarioKinds;
+    std::vector<std::string> metrics;
+    // ... or stating one of these load factors in its topology ("brokers", "shards": the
+    // sweeps across runs the sizing fits). Only the integer factors of a Topology.
+    std::vector<std::string> factors;
+    // Each run with this one scenario only; runs without it are left out.
+    std::string onlyScenario;
+};
+
+struct SeriesPoint
+{
+    int64_t runId = 0;
+    std::string runKey;
+    std::string timestamp;
+    std::string commit;
+    std::string imageDigest;
+    nlohmann::json tuning;
+    double value = 0;
+};
+
+// One run's scenario as a trend reads it (Store::forEachTrendRun): the run's identity, what its
+// tuning contract is made of, and the metric's value when the scenario measured it.
+struct TrendRunRow
+{
+    int64_t runId = 0;
+    std::string runKey;
+    std::string timestamp;
+    std::string commit;
+    std::string imageDigest;
+    std::string tool;
+    std::string toolVersion;
+    std::string target;
+    bool sample = false;
+    std::string tuningText; // the tuning JSON as stored: a caller parses each distinct text once
+    Topology topology;      // of the scenario (without the inferred list)
+    std::optional<double> value;
+};
+
+struct ImportOutcome
+{
+    enum class Status { Imported, Unchanged };
+    Status status = Status::Imported;
+    int64_t sourceId = 0;
+    int64_t runs = 0;
+    int64_t scenarios = 0;
+    int64_t metrics = 0;
+    std::vector<std::string> notes; // e.g. "replaces the earlier import of this file"
+};
+
+class Store;
+
+// The writing of one source, as a sink its importer streams runs into: everything put goes
+// into one transaction, committed by commit() and rolled back when the writer is destroyed
+// without it (an error, a cancel, a dry run). While it lives, the store takes no other write.
+class SourceWriter final : public RunSink
+{
+public:
+    ~SourceWriter() override;
+    SourceWriter(const SourceWriter &) = delete;
+    SourceWriter &operator=(const SourceWriter &) = delete;
+
+    // The same bytes are already in the store: nothing will be written; commit() reports
+    // the earlier import as Unchanged.
+    bool unchanged() const { return m_outcome.status == ImportOutcome::Status::Unchanged; }
+
+    // A run key already in the store (from another source, or put twice) -> StoreError.
+    void put(RunRecord run) override;
+    void append(const std::string &runKey, std::vector<ScenarioRecord> scenarios) override;
+    std::optional<RunRecord> earlierRun(const std::string &runKey) override;
+    std::optional<int64_t> earlierScenarioLine(const std::string &runKey,
+                                               const std::string &scenario) override;
+
+    ImportOutcome commit();
+
+private:
+    friend class Store;
+    struct Impl;
+    SourceWriter(sqlite3 *db, const SourceRecord &source);
+    void insertScenarios(int64_t runId, const std::string &runKey, int64_t firstOrdinal,
+                         const std::vector<ScenarioRecord> &scenarios);
+    std::unique_ptr<Impl> m_impl;
+    ImportOutcome m_outcome;
+};
+
+class Store
+{
+public:
+    static constexpr int kSchemaVersion = 6;
+
+    // Opens (creating when missing) and migrates forward. Throws StoreError with the path in
+    // the message when the file is not a Plimsoll store or was written by a newer version.
+    explicit Store(const std::string &path);
+    ~Store();
+    Store(const Store &) = delete;
+    Store &operator=(const Store &) = delete;
+
+    const std::string &path() const { return m_path; }
+    int schemaVersion() const;
+
+    // Writes the source and its runs (scenarios, metrics, series) in one transaction. Same sha256 already present ->
+    // Unchanged, nothing written. Same uri with other bytes -> the earlier import of that uri is
+    // replaced. A run key already present from another source -> StoreError, nothing written.
+    // Same sha256 of a source some of whose runs were removed since -> imported again whole
+    // (the removed runs restored), with a note saying so.
+    ImportOutcome importSource(const SourceRecord &source, const std::vector<RunRecord> &runs);
+    // The same, streamed: put the runs into the writer, then commit it. Takes the write lock
+    // (waits for another writer up to a few seconds, then throws StoreError "busy").
+    std::unique_ptr<SourceWriter> beginSource(const SourceRecord &source);
+    bool hasSourceWithSha256(const std::string &sha256) const;
+
+    std::vector<RunSummary> runs(const RunFilter &filter = {}) const;
+    // One page of runs(filter) in the page's order.
+    std::vector<RunSummary> runs(const RunFilter &filter, const RunPage &page) const;
+    // Every run of the filter with its scenarios and metrics (no per-window series), oldest first
+    // (time, then id), read by one statement over the joined tables however many runs there are.
+    // `visit` gets each run, with its store id, as soon as it is complete, so a caller that
+    // keeps less than whole runs never holds them all in memory. The read is open meanwhile:
+    // `visit` must not write to this Store; an exception from it ends the read.
+    void forEachRun(const RunRecordFilter &filter,
+                    const std::function<void(int64_t id, RunRecord &&run)> &visit) const;
+    // Keys of the runs having at least two scenarios of one family (the name up to its last
+    // '/'): the runs with steps a scaling fit can use. Oldest first.
+    std::vector<std::string> rampRunKeys() const;
+    // By numeric id or by run key; scenarios come with their metrics and series.
+    std::optional<RunDetail> run(const std::string &idOrKey) const;
+    // The per-window series of one scenario of one run (by run id or key), by series name.
+    std::vector<SeriesRecord> scenarioSeries(const std::string &runIdOrKey,
+                                             const std::string &scenario) const;
+    std::vector<std::string> scenarioNames() const;
+    std::vector<std::string> metricNames(const std::string &scenario) const;
+    // One metric of one scenario over time, oldest first.
+    std::vector<SeriesPoint> series(const std::string &scenario, const std::string &metric) const;
+    // Every run having `scenario` (its first scenario of that name), oldest first (time, then
+    // id), with `metric`'s value when it has one: read from the scenario's time index, so the
+    // cost follows that scenario's runs, not the store's. The read is open during `visit`, which
+    // must not write to this Store; an exception from it ends the read.
+    void forEachTrendRun(const std::string &scenario, const std::string &metric,
+                         const std::function<void(TrendRunRow &row)> &visit) const;
+    // Kept change-point examinations (ChangePointState's bytes) by a key naming the series. Only
+    // a saving of work: keepChangePoints() does nothing when another writer holds the store or
+    // the file is read-only, rather than wait or fail.
+    std::optional<std::string> keptChangePoints(const std::string &seriesKey) const;
+    void keepChangePoints(const std::vector<std::pair<std::string, std::string>> &states);
+
+    // A source left with no runs is forgotten; one left with some remembers that it lost
+    // runs, so importing its bytes again restores them.
+    int64_t removeRun(const std::string &idOrKey); // returns runs removed (0 or 1)
+    int64_t removeSamples();                        // returns runs removed
+    int64_t runCount() const;
+
+    // The recent history of one scenario on one target, what a comparison judges a delta by: the
+    // `limit` newest runs having `scenario`, measured on `target` ("" for none), at or before
+    // `until` (ISO-8601), oldest first (time, then id), each with that one scenario and its
+    // metrics (no per-window series, no environment). Reads about `limit` runs however large the
+    // store is.
+    std::vector<RunRecord> recentRunsOf(const std::string &scenario, const std::string &target,
+                                        const std::string &until, int64_t limit) const;
+
+private:
+    void migrate();
+    std::string m_path;
+    sqlite3 *m_db = nullptr;
+};
+
+} // namespace plimsoll

@@ -1,0 +1,126 @@
+#include "model/store/storeschema.h"
+
+namespace plimsoll {
+
+const std::vector<std::string> &storeMigrations()
+{
+    static const std::vector<std::string> steps = {
+        // 0 -> 1: sources, runs, scenarios, metrics.
+        R"sql(
+CREATE TABLE sources (
+    id INTEGER PRIMARY KEY,
+    uri TEXT NOT NULL,
+    format TEXT NOT NULL,
+    sha256 TEXT NOT NULL UNIQUE,
+    importer TEXT NOT NULL,
+    importer_version TEXT NOT NULL,
+    imported_at TEXT NOT NULL,
+    sample INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+    run_key TEXT NOT NULL UNIQUE,
+    timestamp TEXT NOT NULL,
+    commit_sha TEXT,
+    image_digest TEXT,
+    tool TEXT,
+    tool_version TEXT,
+    target TEXT,
+    environment TEXT NOT NULL DEFAULT '{}',
+    tuning TEXT NOT NULL DEFAULT '{}',
+    sample INTEGER NOT NULL DEFAULT 0,
+    provenance TEXT
+);
+CREATE TABLE scenarios (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT,
+    brokers INTEGER, shards INTEGER, partitions INTEGER,
+    producers INTEGER, consumers INTEGER, clients INTEGER, connections INTEGER,
+    threads INTEGER, pipeline INTEGER,
+    record_size_bytes INTEGER, batch_bytes INTEGER,
+    compression TEXT, acks TEXT,
+    inferred TEXT,
+    provenance TEXT
+);
+CREATE TABLE metrics (
+    scenario_id INTEGER NOT NULL REFERENCES scenarios(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    value REAL NOT NULL,
+    PRIMARY KEY (scenario_id, name)
+) WITHOUT ROWID;
+)sql",
+        // 1 -> 2: indexes for the trend queries (a metric of a scenario over time) and for
+        // cascading deletes, which otherwise scan whole tables.
+        R"sql(
+CREATE INDEX runs_by_source ON runs(source_id);
+CREATE INDEX runs_by_time ON runs(timestamp);
+CREATE INDEX scenarios_by_run ON scenarios(run_id);
+CREATE INDEX scenarios_by_name ON scenarios(name, run_id);
+CREATE INDEX metrics_by_name ON metrics(name, scenario_id);
+)sql",
+        // 2 -> 3: per-window series a tool reports beside its aggregates (OMB's publishRate,
+        // backlog, per-window latency percentiles). Values in SI, like metrics.
+        R"sql(
+CREATE TABLE series (
+    scenario_id INTEGER NOT NULL REFERENCES scenarios(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    t_offset_s REAL NOT NULL,
+    value REAL NOT NULL,
+    PRIMARY KEY (scenario_id, name, idx)
+) WITHOUT ROWID;
+)sql",
+        // 3 -> 4: the line of the source each run and scenario came from (provenance, and how
+        // an import streamed in pieces finds a run's earlier lines).
+        R"sql(
+ALTER TABLE runs ADD COLUMN line INTEGER;
+ALTER TABLE scenarios ADD COLUMN line INTEGER;
+)sql",
+        // 4 -> 5: how many runs of a source were removed since it was imported, so that
+        // importing the same bytes again restores them instead of calling them unchanged.
+        R"sql(
+ALTER TABLE sources ADD COLUMN runs_removed INTEGER NOT NULL DEFAULT 0;
+)sql",
+        // 5 -> 6: reads at a million runs. A scenario carries its run's time, and one index
+        // walks a scenario's runs in time order (a metric's series without sorting the whole
+        // history first). A run carries its scenario count, and each column the Library sorts
+        // by has an index in that column's order (the same expression and collation as the
+        // page query), so a page in any order is read from an index, not sorted from every run.
+        // The metric names each scenario name has (kept exact by the store's writes and
+        // removals), so that a scenario's metrics are listed without visiting its every run.
+        // Change-point examinations are kept per series (a cache: ChangePointState's bytes), so
+        // that new runs are examined, not the years before them.
+        R"sql(
+ALTER TABLE scenarios ADD COLUMN run_time TEXT;
+UPDATE scenarios SET run_time = (SELECT timestamp FROM runs WHERE runs.id = scenarios.run_id);
+CREATE INDEX scenarios_by_name_time ON scenarios(name, run_time, run_id, ordinal);
+ALTER TABLE runs ADD COLUMN scenario_count INTEGER NOT NULL DEFAULT 0;
+UPDATE runs SET scenario_count = (SELECT COUNT(*) FROM scenarios WHERE scenarios.run_id = runs.id);
+CREATE INDEX runs_by_scenario_count ON runs(scenario_count);
+CREATE INDEX runs_by_key_nocase ON runs(run_key COLLATE NOCASE);
+CREATE INDEX runs_by_tool ON runs((COALESCE(tool, '') || ' ' || COALESCE(tool_version, '')) COLLATE NOCASE);
+CREATE INDEX runs_by_target ON runs(COALESCE(target, '') COLLATE NOCASE);
+CREATE INDEX runs_by_commit ON runs(COALESCE(commit_sha, '') COLLATE NOCASE);
+CREATE INDEX runs_by_sample ON runs(sample);
+CREATE TABLE scenario_metrics (
+    scenario TEXT NOT NULL,
+    metric TEXT NOT NULL,
+    PRIMARY KEY (scenario, metric)
+) WITHOUT ROWID;
+INSERT INTO scenario_metrics (scenario, metric)
+    SELECT DISTINCT s.name, m.name FROM metrics m JOIN scenarios s ON s.id = m.scenario_id;
+CREATE TABLE change_point_states (
+    series_key TEXT PRIMARY KEY,
+    state BLOB NOT NULL
+) WITHOUT ROWID;
+)sql",
+    };
+    return steps;
+}
+
+} // namespace plimsoll

@@ -1,0 +1,198 @@
+// The store's trend reads: scenario and metric names, a metric's series, the runs of one
+// scenario in time order (with the change-point searches kept between reads), and the recent
+// runs of a scenario a comparison reads. The rest of Store is in model/store/store.cpp.
+#include "model/store/store.h"
+
+#include "model/store/sqlite.h"
+#include "model/store/storerows.h"
+
+#include <optional>
+
+namespace plimsoll {
+
+using sql::Statement;
+using namespace storerows;
+
+std::vector<std::string> Store::scenarioNames() const
+{
+    Statement q(m_db, "SELECT DISTINCT name FROM scenarios ORDER BY name");
+    std::vector<std::string> out;
+    while (q.step())
+        out.push_back(q.text(0));
+    return out;
+}
+
+std::vector<std::string> Store::metricNames(const std::string &scenario) const
+{
+    Statement q(m_db, "SELECT metric FROM scenario_metrics WHERE scenario = ? ORDER BY metric");
+    q.bindText(1, scenario);
+    std::vector<std::string> out;
+    while (q.step())
+        out.push_back(q.text(0));
+    return out;
+}
+
+std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::string &metric) const
+{
+    // Walks the scenario's runs in time order by its index (no sort of the result), one seek
+    // into metrics and one into runs per point.
+    Statement q(m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, "
+                      "r.tuning, m.value FROM scenarios s INDEXED BY scenarios_by_name_time "
+                      "JOIN metrics m ON m.scenario_id = s.id AND m.name = ?2 "
+                      "JOIN runs r ON r.id = s.run_id "
+                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal");
+    q.bindText(1, scenario).bindText(2, metric);
+    std::vector<SeriesPoint> out;
+    // A nightly series is tuned alike for long stretches: each tuning text is parsed once.
+    std::string tuningText;
+    nlohmann::json tuning = nlohmann::json::object();
+    bool parsed = false;
+    while (q.step()) {
+        SeriesPoint p;
+        p.runId = q.int64(0);
+        p.runKey = q.text(1);
+        p.timestamp = q.text(2);
+        p.commit = q.text(3);
+        p.imageDigest = q.text(4);
+        if (std::string text = q.text(5); !parsed || text != tuningText) {
+            tuning = parseStoredJson(text, nlohmann::json::object());
+            tuningText = std::move(text);
+            parsed = true;
+        }
+        p.tuning = tuning;
+        p.value = q.real(6);
+        out.push_back(std::move(p));
+    }
+    return out;
+}
+
+void Store::forEachTrendRun(const std::string &scenario, const std::string &metric,
+                            const std::function<void(TrendRunRow &row)> &visit) const
+{
+    Statement q(m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
+                      "r.tool_version, r.target, r.sample, r.tuning, s.brokers, s.shards, "
+                      "s.partitions, s.producers, s.consumers, s.clients, s.connections, s.threads, "
+                      "s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, s.acks, "
+                      "m.value FROM scenarios s INDEXED BY scenarios_by_name_time "
+                      "JOIN runs r ON r.id = s.run_id "
+                      "LEFT JOIN metrics m ON m.scenario_id = s.id AND m.name = ?2 "
+                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal");
+    q.bindText(1, scenario).bindText(2, metric);
+    TrendRunRow row;
+    bool first = true;
+    while (q.step()) {
+        const int64_t id = q.int64(0);
+        if (!first && id == row.runId)
+            continue; // a later scenario of the same name in that run
+        first = false;
+        row.runId = id;
+        row.runKey = q.text(1);
+        row.timestamp = q.text(2);
+        row.commit = q.text(3);
+        row.imageDigest = q.text(4);
+        row.tool = q.text(5);
+        row.toolVersion = q.text(6);
+        row.target = q.text(7);
+        row.sample = q.int64(8) != 0;
+        row.tuningText = q.text(9);
+        Topology &t = row.topology;
+        t.brokers = q.optInt64(10);
+        t.shards = q.optInt64(11);
+        t.partitions = q.optInt64(12);
+        t.producers = q.optInt64(13);
+        t.consumers = q.optInt64(14);
+        t.clients = q.optInt64(15);
+        t.connections = q.optInt64(16);
+        t.threads = q.optInt64(17);
+        t.pipeline = q.optInt64(18);
+        t.recordSizeBytes = q.optInt64(19);
+        t.batchBytes = q.optInt64(20);
+        t.compression = q.optText(21);
+        t.acks = q.optText(22);
+        row.value = q.isNull(23) ? std::nullopt : std::optional<double>(q.real(23));
+        visit(row);
+    }
+}
+
+std::optional<std::string> Store::keptChangePoints(const std::string &seriesKey) const
+{
+    Statement q(m_db, "SELECT state FROM change_point_states WHERE series_key = ?");
+    q.bindText(1, seriesKey);
+    if (!q.step())
+        return std::nullopt;
+    return q.blob(0);
+}
+
+void Store::keepChangePoints(const std::vector<std::pair<std::string, std::string>> &states)
+{
+    if (states.empty())
+        return;
+    // A reader keeps what it computed on the way: it never waits for an import to finish.
+    sqlite3_busy_timeout(m_db, 0);
+    try {
+        sql::Transaction tx(m_db);
+        Statement put(m_db, "INSERT OR REPLACE INTO change_point_states (series_key, state) "
+                            "VALUES (?, ?)");
+        for (const auto &[key, state] : states) {
+            put.reset();
+            put.bindText(1, key).bindBlob(2, state);
+            put.run();
+        }
+        tx.commit();
+    } catch (const StoreError &) {
+        // Busy or read-only: the next reader examines these series again.
+    }
+    sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+}
+
+
+std::vector<RunRecord> Store::recentRunsOf(const std::string &scenario, const std::string &target,
+                                           const std::string &until, int64_t limit) const
+{
+    // Driven backwards by the time index from `until`, so the read stops after `limit` runs of
+    // the scenario instead of collecting a long series and sorting it.
+    std::string q = "WITH recent(id) AS (SELECT r.id FROM runs r INDEXED BY runs_by_time "
+                    "WHERE r.timestamp <= ?3 AND IFNULL(r.target, '') = ?2 AND EXISTS "
+                    "(SELECT 1 FROM scenarios c WHERE c.run_id = r.id AND c.name = ?1) "
+                    "ORDER BY r.timestamp DESC, r.id DESC LIMIT ?4) "
+                    "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
+                    "r.tool_version, r.target, r.tuning, r.sample, s.id, ";
+    q += kScenarioColumns;
+    // CROSS JOIN keeps the few recent runs outermost: driven by the scenario's name instead, the
+    // planner would walk every run of the scenario (a million) to find them.
+    q += ", m.name, m.value FROM recent CROSS JOIN runs r ON r.id = recent.id "
+         "CROSS JOIN scenarios s ON s.run_id = r.id AND s.name = ?1 "
+         "LEFT JOIN metrics m ON m.scenario_id = s.id ORDER BY r.timestamp, r.id, s.ordinal, m.ordinal";
+    Statement st(m_db, q);
+    st.bindText(1, scenario).bindText(2, target).bindText(3, until);
+    st.bind(4, std::max<int64_t>(limit, 0));
+    constexpr int kScenarioId = 10, kScenario = 11, kMetric = 28;
+    std::vector<RunRecord> out;
+    int64_t runId = 0, scenarioId = 0;
+    std::optional<std::string> tuningText; // a series mostly keeps its tuning: parse it once
+    nlohmann::json tuning;
+    while (st.step()) {
+        if (const int64_t id = st.int64(0); out.empty() || id != runId) {
+            runId = id;
+            scenarioId = 0;
+            RunRecord &run = out.emplace_back();
+            readRunIdentity(st, run);
+            if (std::string text = st.text(8); !tuningText || text != *tuningText) {
+                tuning = parseStoredJson(text, nlohmann::json::object());
+                tuningText = std::move(text);
+            }
+            run.tuning = tuning;
+            run.sample = st.int64(9) != 0;
+        }
+        RunRecord &run = out.back();
+        if (const int64_t sid = st.int64(kScenarioId); run.scenarios.empty() || sid != scenarioId) {
+            scenarioId = sid;
+            run.scenarios.push_back(readScenario(st, kScenario));
+        }
+        if (!st.isNull(kMetric))
+            run.scenarios.back().metrics.push_back({st.text(kMetric), st.real(kMetric + 1)});
+    }
+    return out;
+}
+
+} // namespace plimsoll

@@ -1,0 +1,45 @@
+#pragma once
+// The part of a store's history a comparison of two runs reads: the two runs whole, and for each
+// scenario the current run measured, the recent runs of that scenario on the current run's
+// target up to the current run (that scenario only) — the series a delta's noise comes from.
+// Every other scenario and every later run stay unread, so comparing costs the same on a store
+// of a thousand runs or a million.
+//
+// compareRuns() over this history gives what it gives over the whole store while no chosen
+// scenario has more than `perScenario` runs on that target before the current run (a nightly
+// series of more than five years at the default); beyond it, the noise band and its change
+// points come from the newest `perScenario` runs of the series.
+//
+// Threading: reads through the Store it is given (use it on that Store's thread).
+
+#include "model/trends/runcomparison.h"
+#include "model/store/store.h"
+#include "model/trends/trendhistory.h"
+
+#include <cstdint>
+#include <string>
+
+namespace plimsoll {
+
+inline constexpr int64_t kComparisonHistoryRuns = 2000;
+
+// Throws std::invalid_argument naming a run that is not in the store.
+TrendHistory comparisonHistory(const Store &store, const std::string &baselineRun,
+                               const std::string &currentRun, int64_t perScenario = kComparisonHistoryRuns);
+
+// `plimsoll compare` and the Compare view as one request: the two runs and the options (the
+// defaults live in ComparisonOptions). Both front ends compare through compareStoredRuns(), over
+// the history above (never fewer runs per scenario than options.historyRuns asks for), so the
+// window and the command line give the same verdicts.
+struct CompareRequest
+{
+    std::string baseline;
+    std::string current;
+    ComparisonOptions options;
+};
+
+// Throws std::invalid_argument naming a run that is not in the store.
+RunComparison compareStoredRuns(const Store &store, const CompareRequest &request,
+                                const ContractPolicies &policies);
+
+} // namespace plimsoll

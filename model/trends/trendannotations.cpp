@@ -1,0 +1,284 @@
+#include "model/trends/trendannotations.h"
+
+#include "model/trends/downsample.h"
+#include "model/store/store.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+namespace plimsoll {
+
+namespace {
+
+// One series as TrendHistory::series() cuts it: a target under one contract.
+struct SeriesCut
+{
+    std::vector<double> values;       // every point, as change detection sees them
+    std::vector<std::ptrdiff_t> point; // the point each value is drawn as (-1: unreadable time)
+    std::string target;
+    int contract = 0; // index into AnnotatedSeries::contracts
+};
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+int64_t daysFromCivil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    const int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const int64_t yoe = y - era * 400;
+    const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+// Milliseconds since the epoch of a stored time, as parseStoredTimestamp() reads it. The form
+// every importer stores (2026-08-11T03:00:00Z, or with milliseconds) is read here directly,
+// without a QString and a QDateTime per point of a million-point series.
+std::optional<double> storedTimeMs(const std::string &t)
+{
+    const auto number = [&t](std::size_t at, std::size_t digits, int &value) {
+        value = 0;
+        for (std::size_t i = at; i < at + digits; ++i) {
+            if (t[i] < '0' || t[i] > '9')
+                return false;
+            value = value * 10 + (t[i] - '0');
+        }
+        return true;
+    };
+    int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, ms = 0;
+    const bool plain = t.size() == 20 || (t.size() == 24 && t[19] == '.' && number(20, 3, ms));
+    if (plain && t[4] == '-' && t[7] == '-' && t[10] == 'T' && t[13] == ':' && t[16] == ':' &&
+        t.back() == 'Z' && number(0, 4, y) && number(5, 2, mo) && number(8, 2, d) &&
+        number(11, 2, h) && number(14, 2, mi) && number(17, 2, s) && y >= 1 && mo >= 1 &&
+        mo <= 12 && d >= 1 && d <= QDate(y, mo, 1).daysInMonth() && h < 24 && mi < 60 && s < 60)
+        return double((daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * 1000 + ms);
+    // Anything else the store holds: the ISO-8601 forms normalizeTimestamp() accepts.
+    const std::optional<std::string> normalized = normalizeTimestamp(t);
+    if (!normalized)
+        return std::nullopt;
+    const QDateTime time = QDateTime::fromString(QString::fromStdString(*normalized), Qt::ISODateWithMs);
+    if (!time.isValid())
+        return std::nullopt;
+    return double(time.toMSecsSinceEpoch());
+}
+
+// The store's key of one series' kept examination: everything that makes it that series.
+std::string keptStateKey(const std::string &scenario, const std::string &metric,
+                         const std::string &target, const std::string &contract,
+                         const ChangePointOptions &options)
+{
+    constexpr char kSep = '\x1f'; // unit separator: in no name or canonical text
+    return std::string("trend1") + kSep + scenario + kSep + metric + kSep + target + kSep + contract +
+           kSep + std::to_string(options.window) + kSep + std::to_string(options.pValue);
+}
+
+} // namespace
+
+std::vector<int> marksToDraw(const AnnotatedSeries &series, const std::vector<int> &marked,
+                             double fromMs, double toMs, bool byLargestMove,
+                             const std::function<bool(int)> &keep)
+{
+    std::vector<int> inRange;
+    for (const int i : marked) {
+        const double ms = series.points[std::size_t(i)].timeMs;
+        if (ms >= fromMs && ms <= toMs && (!keep || keep(i)))
+            inRange.push_back(i);
+    }
+    if (inRange.size() <= kMaxDrawnMarks)
+        return inRange;
+    const auto move = [&series](int i) {
+        return std::abs(series.marks[std::size_t(i)].forwardChangePercent);
+    };
+    const double span = std::max(toMs - fromMs, 1.0);
+    std::vector<int> best(kMaxDrawnMarks, -1);
+    for (const int i : inRange) {
+        const double at = (series.points[std::size_t(i)].timeMs - fromMs) / span;
+        const auto column = std::min(kMaxDrawnMarks - 1, std::size_t(at * double(kMaxDrawnMarks)));
+        if (best[column] < 0 || (byLargestMove && move(i) > move(best[column])))
+            best[column] = i;
+    }
+    std::erase(best, -1);
+    return best;
+}
+
+AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &scenario,
+                               const std::string &metric, const ChangePointOptions &options,
+                               std::size_t maxDrawn, const std::function<bool()> &stopped)
+{
+    const auto giveUpWhenStopped = [&stopped] {
+        if (stopped && stopped())
+            throw std::runtime_error("the series was no longer wanted");
+    };
+    AnnotatedSeries out;
+    out.scenario = scenario;
+    out.metric = metric;
+    const ContractPolicy policy = ContractPolicies::load(storePath).forScenario(scenario);
+
+    // Contracts met so far. A nightly series is tuned alike for long stretches, so the contract
+    // of the run before is reused while its inputs (tuning, tool, topology) are the same.
+    std::vector<TuningContract> contracts;
+    std::map<std::string, int> contractIndex; // by canonical text
+    struct Inputs
+    {
+        std::string tuningText, tool, toolVersion;
+        Topology topology;
+    };
+    std::optional<Inputs> lastInputs;
+    int lastContract = -1;
+    RunRecord contractRun; // what TuningContract::of reads of a run and its scenario
+    ScenarioRecord contractScenario;
+    const auto contractOf = [&](const TrendRunRow &row, const nlohmann::json &tuning) {
+        if (lastInputs && lastInputs->tuningText == row.tuningText && lastInputs->tool == row.tool &&
+            lastInputs->toolVersion == row.toolVersion && lastInputs->topology == row.topology)
+            return lastContract;
+        contractRun.tuning = tuning;
+        contractRun.tool = row.tool;
+        contractRun.toolVersion = row.toolVersion;
+        contractScenario.topology = row.topology;
+        TuningContract contract = TuningContract::of(contractRun, contractScenario, policy);
+        const auto [it, added] = contractIndex.emplace(contract.canonical(), int(contracts.size()));
+        if (added) {
+            contracts.push_back(std::move(contract));
+            out.contracts.push_back(it->first);
+        }
+        lastInputs = Inputs{row.tuningText, row.tool, row.toolVersion, row.topology};
+        lastContract = it->second;
+        return lastContract;
+    };
+
+    std::vector<SeriesCut> cuts;
+    std::map<std::pair<std::string, int>, std::size_t> cutIndex; // (target, contract) -> cut
+    std::map<std::string, int> lastContractOfTarget; // each target keeps its own baseline
+    // Parsed once per distinct text, and shared by the consecutive runs tuned alike.
+    std::shared_ptr<const nlohmann::json> tuning;
+    std::string tuningText;
+    std::map<std::string, int> targetIndex;
+
+    const auto visit = [&](TrendRunRow &row) {
+        if (!tuning || row.tuningText != tuningText) {
+            auto parsed = nlohmann::json::parse(row.tuningText, nullptr, false);
+            if (row.tuningText.empty() || parsed.is_discarded())
+                parsed = nlohmann::json::object();
+            tuning = std::make_shared<const nlohmann::json>(std::move(parsed));
+            tuningText = row.tuningText;
+        }
+        const int contract = contractOf(row, *tuning);
+        PointMark mark;
+        mark.contract = contract;
+        const auto last = lastContractOfTarget.find(row.target);
+        if (last != lastContractOfTarget.end() && last->second != contract) {
+            mark.newBaseline = true;
+            mark.differences = contracts[std::size_t(last->second)].differences(
+                contracts[std::size_t(contract)]);
+        }
+        lastContractOfTarget.insert_or_assign(row.target, contract);
+        if (!row.value)
+            return;
+        const auto [cut, added] = cutIndex.emplace(std::pair{row.target, contract}, cuts.size());
+        if (added)
+            cuts.push_back({{}, {}, row.target, contract});
+        SeriesCut &series = cuts[cut->second];
+        series.values.push_back(*row.value);
+        // Only a point with a readable time can be placed on the time axis.
+        const std::optional<double> timeMs = storedTimeMs(row.timestamp);
+        if (!timeMs) {
+            series.point.push_back(-1);
+            return;
+        }
+        series.point.push_back(std::ptrdiff_t(out.points.size()));
+        const auto [target, newTarget] = targetIndex.emplace(row.target, int(out.targets.size()));
+        if (newTarget)
+            out.targets.push_back(row.target);
+        out.points.push_back({std::move(row.runKey), std::move(row.timestamp), std::move(row.commit),
+                              std::move(row.imageDigest), tuning, *row.value, *timeMs, target->second});
+        out.marks.push_back(std::move(mark));
+    };
+    Store store(storePath);
+    std::size_t visited = 0;
+    // Sample runs wait aside: they are drawn only when no run of one's own measured the metric
+    // (as TrendHistory::series() cuts it).
+    std::vector<TrendRunRow> samples;
+    bool ownPoint = false;
+    store.forEachTrendRun(scenario, metric, [&](TrendRunRow &row) {
+        if (++visited % 4096 == 0)
+            giveUpWhenStopped();
+        if (row.sample) {
+            if (row.value)
+                samples.push_back(row);
+            return;
+        }
+        ownPoint = ownPoint || row.value.has_value();
+        visit(row);
+    });
+    if (ownPoint)
+        out.samplesLeftOut = int(samples.size());
+    else
+        for (TrendRunRow &row : samples)
+            visit(row);
+
+    giveUpWhenStopped();
+    const Direction direction = trendDirection(metric);
+    // Each series' examination is kept in the store: the next read examines only the runs that
+    // landed since (or changed), with the same result as examining the whole series.
+    std::vector<std::pair<std::string, std::string>> keep;
+    for (const SeriesCut &series : cuts) {
+        const std::string key = keptStateKey(scenario, metric, series.target,
+                                             out.contracts[std::size_t(series.contract)], options);
+        ChangePointState state;
+        if (const auto bytes = store.keptChangePoints(key))
+            state = ChangePointState::parse(*bytes).value_or(ChangePointState{});
+        const ChangePointState before = state;
+        std::size_t from = 0;
+        // What changesOf() reports for the same series.
+        const ChangePointResult result = detectChangePoints(series.values, options, state, &from);
+        out.valuesExamined += series.values.size() - from;
+        if (!(state == before))
+            keep.emplace_back(key, state.serialize());
+        for (const ChangePoint &cp : result.strong) {
+            const std::ptrdiff_t at = series.point[cp.index];
+            if (at < 0)
+                continue;
+            PointMark &m = out.marks[std::size_t(at)];
+            m.changePoint = true;
+            m.verdict = verdictForDelta(direction, cp.meanAfter - cp.meanBefore);
+            m.forwardChangePercent = cp.forwardChangePercent();
+            m.pValue = cp.pValue;
+        }
+    }
+    store.keepChangePoints(keep);
+    for (std::size_t i = 0; i < out.marks.size(); ++i) {
+        if (out.marks[i].changePoint)
+            out.changePoints.push_back(int(i));
+        if (out.marks[i].newBaseline)
+            out.newBaselines.push_back(int(i));
+    }
+
+    if (out.points.empty())
+        return out;
+    std::vector<double> x, y;
+    x.reserve(out.points.size());
+    y.reserve(out.points.size());
+    out.minValue = std::numeric_limits<double>::max();
+    out.maxValue = std::numeric_limits<double>::lowest();
+    for (const ChartPoint &p : out.points) {
+        x.push_back(p.timeMs);
+        y.push_back(p.value);
+        out.minValue = std::min(out.minValue, p.value);
+        out.maxValue = std::max(out.maxValue, p.value);
+    }
+    const auto [first, last] = std::minmax_element(x.begin(), x.end());
+    out.firstMs = *first;
+    out.lastMs = *last;
+    out.drawn = lttbIndices(x, y, maxDrawn);
+    out.drawnChangePoints = marksToDraw(out, out.changePoints, out.firstMs, out.lastMs, true);
+    out.drawnNewBaselines = marksToDraw(out, out.newBaselines, out.firstMs, out.lastMs, false);
+    return out;
+}
+
+} // namespace plimsoll

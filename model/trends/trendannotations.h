@@ -1,0 +1,93 @@
+#pragma once
+// What the Trends view draws for one metric of one scenario, computed in the background: the
+// points (one per run that measured the metric, oldest first), the change points of each series
+// (one per target and tuning contract), the runs where the contract changed, and which points
+// the chart draws when there are more than it can show (LTTB keeping the extremes). Plain values.
+//
+// Sized for years of nightly history: the scenario's runs are read in one pass in time order
+// (Store::forEachTrendRun) and no run is kept whole — a million points cost a few hundred bytes
+// each, and the UI thread only ever touches the drawn selection and the marks. Change points are
+// searched for only where runs landed since the last read (ChangePointState, kept in the store).
+
+#include "model/trends/trendchanges.h"
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace plimsoll {
+
+struct ChartPoint
+{
+    std::string runKey;
+    std::string timestamp; // as stored (ISO-8601 UTC)
+    std::string commit;
+    std::string imageDigest;
+    std::shared_ptr<const nlohmann::json> tuning; // shared by consecutive runs tuned alike
+    double value = 0;                             // SI, as stored
+    double timeMs = 0;                            // the point's x: ms since the epoch
+    int target = 0;                               // index into AnnotatedSeries::targets
+};
+
+struct PointMark
+{
+    int contract = -1; // index into AnnotatedSeries::contracts: the tuning contract of its series
+    bool changePoint = false;
+    Verdict verdict = Verdict::Changed;
+    double forwardChangePercent = 0;
+    double pValue = 1;
+    // The first run under a new contract: its differences from the run before.
+    bool newBaseline = false;
+    std::vector<ContractDifference> differences;
+};
+
+struct AnnotatedSeries
+{
+    std::string scenario;
+    std::string metric;
+    std::vector<ChartPoint> points;     // oldest first, every contract; only readable times
+    std::vector<PointMark> marks;       // parallel to points
+    std::vector<std::string> contracts; // canonical text of each contract met
+    std::vector<std::string> targets;   // the targets of the points, in the order first met
+    std::vector<std::size_t> drawn;     // ascending indices of the points the chart draws
+    std::vector<int> changePoints;      // indices of points that are change points
+    std::vector<int> newBaselines;      // indices of points that start a new contract
+    // The marks the chart draws: all of them when they fit, else per column of time the change
+    // with the largest move and the first new contract (kMaxDrawnMarks columns).
+    std::vector<int> drawnChangePoints;
+    std::vector<int> drawnNewBaselines;
+    double minValue = 0, maxValue = 0;  // over every point, SI
+    double firstMs = 0, lastMs = 0;
+    int samplesLeftOut = 0; // sample runs with the metric, left out beside runs of one's own
+    // Values the change-point search examined in this read; the rest of each series was
+    // examined by an earlier read and kept in the store (the runs before those that landed).
+    std::size_t valuesExamined = 0;
+};
+
+// Past a few points per pixel column a chart only gets slower, not more exact: a longer series
+// is drawn as this many LTTB-chosen points plus its global minimum and maximum.
+inline constexpr std::size_t kMaxDrawnTrendPoints = 2000;
+// A noisy metric over years can have change points by the hundred thousand; more marks than
+// pixel columns only hide each other (and Qt Charts makes each one a graphics item).
+inline constexpr std::size_t kMaxDrawnMarks = 250;
+
+// Of the marked points `marked` (ascending indices into series.points), those with a time in
+// [fromMs, toMs] (and that `keep` accepts, when given) that the chart draws: every one when they
+// fit, else per column of that time span the change with the largest move (`byLargestMove`) or the
+// first. Cheap: visits `marked` only.
+std::vector<int> marksToDraw(const AnnotatedSeries &series, const std::vector<int> &marked,
+                             double fromMs, double toMs, bool byLargestMove,
+                             const std::function<bool(int)> &keep = {});
+
+// Opens its own Store on `storePath`: call from a worker thread. The same change points and
+// contract changes as `plimsoll trend changes` finds (TrendHistory, findChanges) for this
+// scenario and metric; what it examined is kept in the store for the next read. When `stopped`
+// turns true (a newer choice made this one stale) it gives up, throwing std::runtime_error.
+AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &scenario,
+                               const std::string &metric, const ChangePointOptions &options = {},
+                               std::size_t maxDrawn = kMaxDrawnTrendPoints,
+                               const std::function<bool()> &stopped = {});
+
+} // namespace plimsoll

@@ -1,0 +1,79 @@
+#pragma once
+// Change points across the history: every series of the chosen scenarios and metrics through
+// detectChangePoints(), each change with the run it happened at and a verdict from the metric's
+// direction; and the baseline changes — the runs where a scenario's tuning contract changed,
+// which start a new series instead of counting as a change.
+//
+// Threading: pure functions over an immutable TrendHistory.
+
+#include "model/trends/changepoints.h"
+#include "model/trends/trendhistory.h"
+
+#include <string>
+#include <vector>
+
+namespace plimsoll {
+
+// NotComparable: a throughput of runs at different offered rates (neither better nor worse).
+// FollowsThroughput: a resource (CPU, memory) that moved with the throughput, its use per record
+// within the noise.
+enum class Verdict { Improvement, Regression, Unchanged, Changed, Incompatible, NotComparable, FollowsThroughput };
+const char *toString(Verdict v);
+// A move of `delta` (after − before) in a metric of this direction: improvement or regression;
+// Changed for a neutral metric, Unchanged for no move.
+Verdict verdictForDelta(Direction direction, double delta);
+
+struct DetectedChange
+{
+    ChangePoint change; // index into the series' points
+    std::string runKey;
+    std::string timestamp;
+    std::string commit;
+    std::string imageDigest;
+    Verdict verdict = Verdict::Changed;
+};
+
+struct SeriesChanges
+{
+    TrendSeries series;
+    std::vector<DetectedChange> changes;
+};
+
+struct BaselineChange
+{
+    std::string target;
+    std::string scenario;
+    std::string runKey; // the first run under the new contract
+    std::string timestamp;
+    std::string commit;
+    std::string previousRunKey;
+    std::vector<ContractDifference> differences;
+};
+
+// `plimsoll trend changes` as one request. The Trends view asks the same of one series
+// (annotateSeries in model/trends/trendannotations.h, with the same ChangePointOptions);
+// TrendAnnotations.ChangePointsAreThoseTheTrendChangesCommandFinds checks that they agree.
+struct ChangesRequest
+{
+    std::string scenarioContains;     // empty: every scenario
+    std::vector<std::string> metrics; // empty: every metric
+    std::string since;                // report only changes at or after (normalized ISO-8601)
+    ChangePointOptions options;
+};
+
+struct ChangesReport
+{
+    ChangesRequest query;
+    std::vector<SeriesChanges> series; // every series examined, with or without changes
+    std::vector<BaselineChange> baselineChanges;
+    int changeCount() const;
+};
+
+ChangesReport findChanges(const TrendHistory &history, const ChangesRequest &query,
+                          const ContractPolicies &policies);
+// Changes of one series only (what the Trends view draws).
+std::vector<DetectedChange> changesOf(const TrendSeries &series, const ChangePointOptions &options);
+std::vector<BaselineChange> baselineChanges(const TrendHistory &history, const std::string &scenario,
+                                            const ContractPolicies &policies);
+
+} // namespace plimsoll
