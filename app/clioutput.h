@@ -3,7 +3,7 @@
 // plain-text forms for people.
 
 #include "importers/importservice.h"
-#include "importers/scrapepair.h"
+#include "importers/scrapepairimport.h"
 #include "model/latencybudget.h"
 #include "model/store.h"
 
