@@ -540,6 +540,44 @@ TEST(ScrapePair, ThePairAgainWithAnotherIntervalKeepsTheStoredRunAndSaysSo)
     EXPECT_EQ(store.run(runs[0].runKey)->record.environment["interval_s"], 90);
 }
 
+// A pair is checked against the metrics' domains as any source is: a produce latency of days
+// is kept, and said to be implausible.
+TEST(ScrapePair, APairsValuesAreCheckedAgainstTheirDomains)
+{
+    const std::string histogram = "# TYPE korvet_broker_produce_seconds histogram\n"
+                                  "korvet_broker_produce_seconds_bucket{le=\"1\"} 0\n"
+                                  "korvet_broker_produce_seconds_bucket{le=\"200000\"} N\n"
+                                  "korvet_broker_produce_seconds_bucket{le=\"+Inf\"} N\n"
+                                  "korvet_broker_produce_seconds_sum S\n"
+                                  "korvet_broker_produce_seconds_count N\n";
+    auto scrape = [&](const std::string &n, const std::string &sum) {
+        std::string text = histogram;
+        for (size_t at; (at = text.find(" N\n")) != std::string::npos;)
+            text.replace(at, 3, " " + n + "\n");
+        return replaceOnce(text, " S\n", " " + sum + "\n");
+    };
+    QTemporaryDir dir;
+    const std::string before = writeFile(dir, "before.prom", scrape("0", "0"), kAfterMs - 60000);
+    const std::string after = writeFile(dir, "after.prom", scrape("100", "1e7"), kAfterMs);
+    Store store(dir.filePath("store.db").toStdString());
+    ImportService service(store);
+
+    const ScrapePairReport pair = importScrapePair(service, pairOf(before, after));
+    ASSERT_EQ(pair.report.status, "imported") << pair.report.errorText;
+    const nlohmann::json json = pair.toJson();
+    // p99: rank 99 of the 100 observations in (1, 200000] s, interpolated linearly.
+    const nlohmann::json *implausible = nullptr;
+    for (const auto &w : json["warnings"])
+        if (w["kind"] == "out-of-domain" && contains(w["detail"], "latency_p99_s is 198000 "))
+            implausible = &w;
+    ASSERT_NE(implausible, nullptr) << json.dump(2);
+    EXPECT_TRUE(contains((*implausible)["detail"], "over a day (86,400 s) is implausible); kept "
+                                                   "as imported"))
+        << json.dump(2);
+    EXPECT_TRUE((*implausible)["file"].is_null());
+    EXPECT_EQ(store.runCount(), 1);
+}
+
 TEST(ScrapePair, TheWindowOrdersTwoChosenFilesByTheirScrapes)
 {
     QTemporaryDir dir;
