@@ -2,10 +2,10 @@
 // What the CLI prints: JSON shapes that scripts rely on (documented in the README) and the
 // plain-text forms for people.
 
-#include "importers/importservice.h"
-#include "importers/prometheus/scrapepair.h"
-#include "model/sizing/latencybudget.h"
 #include "export/runexport.h"
+#include "importers/importservice.h"
+#include "importers/prometheus/scrapepairimport.h"
+#include "model/sizing/latencybudget.h"
 #include "model/store/store.h"
 
 #include <nlohmann/json.hpp>

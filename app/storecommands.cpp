@@ -4,7 +4,7 @@
 
 #include "importers/importservice.h"
 #include "importers/samples.h"
-#include "importers/prometheus/scrapepair.h"
+#include "importers/prometheus/scrapepairimport.h"
 #include "model/core/catalog.h"
 #include "model/store/store.h"
 #include "model/core/units.h"
@@ -91,7 +91,7 @@ int runImport(const CliContext &c, const ImportArgs &args)
         request.after = args.scrapes[i + 1];
         request.intervalS = intervalS;
         request.dryRun = args.dryRun;
-        const ScrapePairReport pair = importScrapePair(*store, request);
+        const ScrapePairReport pair = importScrapePair(service, request);
         anyFailed |= pair.report.status == "failed";
         if (args.json)
             sources.push_back(pair.toJson());

@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -45,6 +46,143 @@ std::string sha256Hex(QIODevice &device)
     return hash.result().toHex().toStdString();
 }
 
+// The importer for a source: the one --format names, else the one its first bytes suggest;
+// nullptr with the report failed when there is none.
+const Importer *chooseImporter(QIODevice &device, const ImportRequest &request,
+                               const std::string &displayName, SourceReport &report)
+{
+    const ImporterRegistry &registry = ImporterRegistry::instance();
+    if (!request.format.empty()) {
+        const Importer *importer = registry.byName(request.format);
+        if (!importer)
+            fail(report, displayName,
+                 {"unknown format '" + request.format + "' (known: " + knownFormats() + ")",
+                  0, -1, {}});
+        return importer;
+    }
+    const QByteArray head = device.peek(kSniffBytes);
+    const std::string_view bytes(head.constData(), size_t(head.size()));
+    const Importer *importer = registry.detect(bytes);
+    if (!importer)
+        fail(report, displayName, {registry.explainRefusal(bytes), 0, -1, {}});
+    return importer;
+}
+
+// A --hlog-unit against the unit the file states is refused before anything else, so that
+// bytes imported before (unchanged, not parsed again) are refused the same way.
+std::optional<ImportError> latencyUnitRefusal(const Importer &importer, QIODevice &device,
+                                              const ImportRequest &request)
+{
+    if (request.latencyUnit.empty() ||
+        (importer.name() != "hdrhistogram-log" && importer.name() != "hdrhistogram-percentiles"))
+        return std::nullopt;
+    const QByteArray head = device.peek(kSniffBytes);
+    ImportResult check;
+    if (resolveLatencyUnit(request.latencyUnit,
+                           splitLines(std::string_view(head.constData(), size_t(head.size()))),
+                           "ns", check))
+        return std::nullopt;
+    return *check.error;
+}
+
+// Where a source is written: its writer on the user's store, or for a dry run on a scratch
+// store that checks what the real import would and is thrown away with this object.
+class SourceTarget
+{
+public:
+    // Throws StoreError.
+    SourceTarget(Store &store, const SourceRecord &source, bool dryRun)
+    {
+        Store *target = &store;
+        if (dryRun) {
+            m_scratchDir.emplace();
+            if (!m_scratchDir->isValid())
+                throw StoreError("cannot create a scratch store for the dry run: " +
+                                 m_scratchDir->errorString().toStdString());
+            m_scratch = std::make_unique<Store>(m_scratchDir->filePath("dry-run.db").toStdString());
+            target = m_scratch.get();
+        }
+        m_writer = target->beginSource(source);
+    }
+    SourceWriter &writer() { return *m_writer; }
+
+private:
+    std::optional<QTemporaryDir> m_scratchDir;
+    std::unique_ptr<Store> m_scratch;
+    std::unique_ptr<SourceWriter> m_writer; // destroyed first: it rolls back on the store
+};
+
+// What putting a source's runs into the store gave: the reader's warnings and its error.
+struct Filled
+{
+    std::vector<ImportWarning> warnings;
+    std::optional<ImportError> error;
+};
+using FillSource = std::function<Filled(RunSink &sink)>;
+
+// Puts the runs through the domain check into `writer`; false with the report failed when
+// the reader, the check or the store refused them (the writer then rolls back).
+bool fillSource(SourceWriter &writer, const FillSource &fill, const std::string &displayName,
+                SourceReport &report)
+{
+    std::vector<ImportWarning> domainWarnings;
+    DomainCheckSink checked(writer, domainWarnings);
+    Filled filled;
+    try {
+        filled = fill(checked);
+        checked.finish();
+    } catch (const DomainError &e) {
+        fail(report, displayName, e.error);
+        return false; // an impossible value: nothing of this source is written
+    } catch (const StoreError &e) {
+        fail(report, displayName, {e.what(), 0, -1, {}});
+        return false;
+    } catch (const std::exception &e) {
+        // A backstop: importers report errors as values, but a conversion they did not
+        // guard must fail this source, not end the process (and a directory import).
+        fail(report, displayName, {std::string("cannot be read: ") + e.what(), 0, -1, {}});
+        return false;
+    }
+    report.warnings = std::move(filled.warnings);
+    report.warnings.insert(report.warnings.end(), domainWarnings.begin(), domainWarnings.end());
+    if (filled.error) {
+        fail(report, displayName, *filled.error);
+        return false;
+    }
+    return true;
+}
+
+// One source in one transaction: `fill` is asked for its runs unless the store holds these
+// bytes already (then "unchanged", nothing read or written).
+SourceReport writeSource(Store &store, const SourceRecord &source, bool dryRun,
+                         const std::string &displayName, const FillSource &fill)
+{
+    SourceReport report;
+    report.uri = source.uri;
+    report.format = source.format;
+    try {
+        SourceTarget target(store, source, dryRun);
+        SourceWriter &writer = target.writer();
+        if (!writer.unchanged() && !fillSource(writer, fill, displayName, report))
+            return report;
+        const ImportOutcome outcome = writer.commit();
+        report.runs = outcome.runs;
+        report.scenarios = outcome.scenarios;
+        report.metrics = outcome.metrics;
+        if (dryRun) {
+            report.status = "checked";
+        } else {
+            report.status =
+                outcome.status == ImportOutcome::Status::Unchanged ? "unchanged" : "imported";
+            for (const std::string &note : outcome.notes)
+                report.warnings.push_back({"note", 0, note});
+        }
+    } catch (const StoreError &e) {
+        fail(report, displayName, {e.what(), 0, -1, {}});
+    }
+    return report;
+}
+
 // The part shared by files and in-memory bytes: `device` is open and at its start.
 SourceReport importDevice(Store &store, QIODevice &device, const std::string &uri,
                           const std::string &displayName, const ImportRequest &request,
@@ -52,43 +190,14 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
 {
     SourceReport report;
     report.uri = uri;
-
-    const Importer *importer = nullptr;
-    if (!request.format.empty()) {
-        importer = ImporterRegistry::instance().byName(request.format);
-        if (!importer) {
-            fail(report, displayName,
-                 {"unknown format '" + request.format + "' (known: " + knownFormats() + ")",
-                  0, -1, {}});
-            return report;
-        }
-    } else {
-        const QByteArray head = device.peek(kSniffBytes);
-        importer = ImporterRegistry::instance().detect(
-            std::string_view(head.constData(), size_t(head.size())));
-        if (!importer) {
-            fail(report, displayName,
-                 {ImporterRegistry::instance().explainRefusal(
-                      std::string_view(head.constData(), size_t(head.size()))),
-                  0, -1, {}});
-            return report;
-        }
-    }
+    const Importer *importer = chooseImporter(device, request, displayName, report);
+    if (!importer)
+        return report;
     report.format = importer->name();
-    // A --hlog-unit against the unit the file states is refused before anything else, so that
-    // bytes imported before (unchanged, not parsed again) are refused the same way.
-    if (!request.latencyUnit.empty() &&
-        (importer->name() == "hdrhistogram-log" || importer->name() == "hdrhistogram-percentiles")) {
-        const QByteArray head = device.peek(kSniffBytes);
-        ImportResult check;
-        if (!resolveLatencyUnit(request.latencyUnit,
-                                splitLines(std::string_view(head.constData(), size_t(head.size()))),
-                                "ns", check)) {
-            fail(report, displayName, *check.error);
-            return report;
-        }
+    if (auto refused = latencyUnitRefusal(*importer, device, request)) {
+        fail(report, displayName, *refused);
+        return report;
     }
-
     const std::string sha256 = sha256Hex(device);
     if (!device.seek(0)) {
         fail(report, displayName, {"cannot read it twice: " + device.errorString().toStdString(),
@@ -102,84 +211,17 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
     if (bom)
         device.read(3);
 
-    SourceRecord source;
-    source.uri = uri;
-    source.format = importer->name();
-    source.sha256 = sha256;
-    source.importer = importer->name();
-    source.importerVersion = importer->version();
-    source.importedAt = nowTimestamp();
-    source.sample = request.sample;
-
-    // A dry run goes through the same writer into a scratch store, so that it checks what
-    // the real import would and never touches the user's store.
-    std::optional<QTemporaryDir> scratchDir;
-    std::unique_ptr<Store> scratch;
-    std::unique_ptr<SourceWriter> writer;
-    try {
-        Store *target = &store;
-        if (request.dryRun) {
-            scratchDir.emplace();
-            if (!scratchDir->isValid())
-                throw StoreError("cannot create a scratch store for the dry run: " +
-                                 scratchDir->errorString().toStdString());
-            scratch = std::make_unique<Store>(scratchDir->filePath("dry-run.db").toStdString());
-            target = scratch.get();
-        }
-        writer = target->beginSource(source);
-    } catch (const StoreError &e) {
-        fail(report, displayName, {e.what(), 0, -1, {}});
-        return report;
-    }
-
-    ImportResult parsed;
-    if (!writer->unchanged()) {
-        ImportOptions options;
-        options.uri = uri;
-        options.latencyUnit = request.latencyUnit;
-        std::vector<ImportWarning> domainWarnings;
-        DomainCheckSink checked(*writer, domainWarnings);
-        try {
-            parsed = importer->parseInto(device, options, progress, checked);
-            checked.finish();
-        } catch (const DomainError &e) {
-            fail(report, displayName, e.error);
-            return report; // an impossible value: nothing of this source is written
-        } catch (const StoreError &e) {
-            fail(report, displayName, {e.what(), 0, -1, {}});
-            return report; // the writer rolls back: nothing of this source is written
-        } catch (const std::exception &e) {
-            // A backstop: importers report errors as values, but a conversion they did not
-            // guard must fail this source, not end the process (and a directory import).
-            fail(report, displayName, {std::string("cannot be read: ") + e.what(), 0, -1, {}});
-            return report;
-        }
-        report.warnings = parsed.warnings;
-        report.warnings.insert(report.warnings.end(), domainWarnings.begin(), domainWarnings.end());
-        if (!parsed.ok()) {
-            if (bom && parsed.error->offset >= 0)
-                parsed.error->offset += 3;
-            fail(report, displayName, *parsed.error);
-            return report;
-        }
-    }
-    try {
-        const ImportOutcome outcome = writer->commit();
-        report.runs = outcome.runs;
-        report.scenarios = outcome.scenarios;
-        report.metrics = outcome.metrics;
-        if (request.dryRun) {
-            report.status = "checked";
-        } else {
-            report.status =
-                outcome.status == ImportOutcome::Status::Unchanged ? "unchanged" : "imported";
-            for (const std::string &note : outcome.notes)
-                report.warnings.push_back({"note", 0, note});
-        }
-    } catch (const StoreError &e) {
-        fail(report, displayName, {e.what(), 0, -1, {}});
-    }
-    return report;
+    ImportOptions options;
+    options.uri = uri;
+    options.latencyUnit = request.latencyUnit;
+    auto parse = [&](RunSink &sink) {
+        ImportResult parsed = importer->parseInto(device, options, progress, sink);
+        if (bom && parsed.error && parsed.error->offset >= 0)
+            parsed.error->offset += 3;
+        return Filled{std::move(parsed.warnings), std::move(parsed.error)};
+    };
+    return writeSource(store, sourceRecordOf(*importer, uri, sha256, request.sample),
+                       request.dryRun, displayName, parse);
 }
 
 } // namespace
@@ -213,6 +255,39 @@ nlohmann::json SourceReport::toJson() const
         j["error"] = nullptr;
     }
     return j;
+}
+
+SourceRecord sourceRecordOf(const Importer &importer, const std::string &uri,
+                            const std::string &sha256, bool sample)
+{
+    SourceRecord source;
+    source.uri = uri;
+    source.format = importer.name();
+    source.sha256 = sha256;
+    source.importer = importer.name();
+    source.importerVersion = importer.version();
+    source.importedAt = nowTimestamp();
+    source.sample = sample;
+    return source;
+}
+
+SourceReport ImportService::importRuns(const SourceRecord &source,
+                                       const std::vector<RunRecord> &runs, bool dryRun,
+                                       const std::string &displayName)
+{
+    return writeSource(m_store, source, dryRun, displayName, [&runs](RunSink &sink) {
+        for (const RunRecord &run : runs)
+            sink.put(run);
+        return Filled{};
+    });
+}
+
+std::optional<RunRecord> ImportService::storedRun(const std::string &runKey) const
+{
+    auto detail = m_store.run(runKey);
+    if (!detail)
+        return std::nullopt;
+    return std::move(detail->record);
 }
 
 SourceReport ImportService::importFile(const ImportRequest &request, const Progress &progress)

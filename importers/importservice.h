@@ -55,6 +55,10 @@ struct ImportSummary
     nlohmann::json toJson() const;
 };
 
+// The record of a source `importer` reads, imported now; `sha256` is over its bytes.
+SourceRecord sourceRecordOf(const Importer &importer, const std::string &uri,
+                            const std::string &sha256, bool sample);
+
 class ImportService
 {
 public:
@@ -69,6 +73,15 @@ public:
     // For bytes already in memory (bundled samples); `uri` names them.
     SourceReport importBytes(const std::string &uri, const QByteArray &bytes,
                              const ImportRequest &request, const Progress &progress = {});
+    // Runs read otherwise than by one importer from one source (two Prometheus scrapes paired
+    // into one run: importers/prometheus/scrapepairimport.h), written as a file's are: one transaction,
+    // through the domain check, "unchanged" when the store holds `source.sha256` already, a
+    // scratch store for a dry run. `displayName` starts the error's text (may be empty).
+    SourceReport importRuns(const SourceRecord &source, const std::vector<RunRecord> &runs,
+                            bool dryRun, const std::string &displayName);
+    // A run as the store keeps it, by key: after an unchanged import, what the earlier import
+    // of the same bytes wrote.
+    std::optional<RunRecord> storedRun(const std::string &runKey) const;
 
 private:
     SourceReport importUrl(const ImportRequest &request, const Progress &progress);

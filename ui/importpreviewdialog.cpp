@@ -64,7 +64,7 @@ Preview dryRun(const std::string &storePath, const QStringList &sources, bool in
             request.before = before;
             request.after = after;
             request.dryRun = true;
-            out.pair = importScrapePair(store, request);
+            out.pair = importScrapePair(service, request);
         }
     } catch (const std::exception &e) {
         SourceReport failed;

@@ -5,7 +5,7 @@
 //
 // Two Prometheus scrapes chosen together (exactly two files, each one scrape) are offered as a
 // pair: a checkbox, on by default when they pair cleanly, makes them one source and one run of
-// the interval between them (importers/prometheus/scrapepair.h), in scrape order whatever order they
+// the interval between them (importers/prometheus/scrapepairimport.h), in scrape order whatever order they
 // were chosen in. The window has no --interval: the scrapes' times or the files'
 // modification times give it, as the preview's warnings say.
 //
@@ -13,7 +13,7 @@
 // its own; the dialog is used from the UI thread only.
 
 #include "importers/importservice.h"
-#include "importers/prometheus/scrapepair.h"
+#include "importers/prometheus/scrapepairimport.h"
 
 #include <QDialog>
 #include <QFutureWatcher>

@@ -2,7 +2,7 @@
 
 #include "importers/importservice.h"
 #include "importers/samples.h"
-#include "importers/prometheus/scrapepair.h"
+#include "importers/prometheus/scrapepairimport.h"
 #include "model/store/store.h"
 #include "ui/backgroundpool.h"
 
@@ -178,12 +178,14 @@ void StoreWriter::importScrapePair(const QString &before, const QString &after)
         outcome.kind = Outcome::Kind::Imported;
         promise.setProgressRange(0, 2);
         Store store(path);
+        ImportService service(store);
         const Progress progress = [&promise](int64_t done, int64_t) {
             promise.setProgressValue(static_cast<int>(done));
             return !promise.isCanceled();
         };
         try {
-            addReport(outcome.summary, plimsoll::importScrapePair(store, request, progress).report);
+            addReport(outcome.summary,
+                      plimsoll::importScrapePair(service, request, progress).report);
         } catch (const std::exception &e) {
             ++outcome.summary.files;
             outcome.summary.failures << QStringLiteral("Failed to import %1 + %2: %3")

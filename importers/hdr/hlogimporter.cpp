@@ -88,6 +88,249 @@ ImportError errorAt(const TextLine &line, size_t column, const std::string &fiel
     return e;
 }
 
+// An interval line's fields after its tag: start, length, max and the histogram, each with
+// its column in the line. Commas separate them (or, in some writers, spaces).
+std::vector<std::pair<std::string_view, size_t>> intervalFields(std::string_view rest,
+                                                                size_t column)
+{
+    std::vector<std::pair<std::string_view, size_t>> fields;
+    size_t pos = 0;
+    while (pos <= rest.size() && fields.size() < 4) {
+        const size_t end = fields.size() < 3 ? rest.find_first_of(", ", pos) : rest.size();
+        const size_t stop = end == std::string_view::npos ? rest.size() : end;
+        fields.push_back({rest.substr(pos, stop - pos), column + pos});
+        pos = stop + 1;
+    }
+    return fields;
+}
+
+// Where the interval stamps count from, by HistogramLogReader's rule: with no BaseTime,
+// stamps more than a year before StartTime are relative to it; otherwise they are absolute
+// epoch seconds.
+struct TimeBase
+{
+    double startTime = 0; // the log's start, epoch seconds when it states one
+    double base = 0;      // added to each stamp
+    double runStart = 0;  // series times count from here
+
+    TimeBase(std::optional<double> stated, std::optional<double> baseTime, double firstStart)
+    {
+        startTime = stated ? *stated : baseTime ? *baseTime + firstStart : firstStart;
+        if (baseTime)
+            base = *baseTime;
+        else if (firstStart < startTime - kOneYearS)
+            base = startTime;
+        runStart = std::min(startTime, base + firstStart);
+    }
+};
+
+// The log's lines read: its header comments, and per tag the merged histogram and what the
+// series need of each interval. Stops at the first line it cannot read (result.error), or at
+// an incomplete last line, which is warned and skipped.
+class HlogReader
+{
+public:
+    HlogReader(const std::string &text, ImportResult &result)
+        : m_endsWithNewline(!text.empty() && (text.back() == '\n' || text.back() == '\r')),
+          m_result(result)
+    {
+    }
+
+    // False when a line is refused.
+    bool read(const std::vector<TextLine> &lines)
+    {
+        for (const TextLine &line : lines) {
+            const std::string_view t = trimmed(line.text);
+            if (t.empty())
+                continue;
+            if (t.front() == '#') {
+                readComment(t);
+                continue;
+            }
+            if (t.front() == '"') {
+                legacyEndTimestamp = startsWith(t, "\"EndTimestamp\"");
+                continue;
+            }
+            const Step step = readInterval(line, t, &line == &lines.back());
+            if (step == Step::Refused)
+                return false;
+            if (step == Step::Stop)
+                break;
+        }
+        return true;
+    }
+
+    std::optional<double> startTime, baseTime;
+    std::string formatVersion, writer;
+    bool legacyEndTimestamp = false;
+    std::map<std::string, TagData> tags;
+    std::vector<std::string> tagOrder;
+    double firstStart = NAN;
+
+private:
+    enum class Step { Read, Skipped, Stop, Refused };
+
+    void readComment(std::string_view t)
+    {
+        if (auto v = bracketNumber(t, "#[StartTime:"))
+            startTime = v;
+        else if (auto b = bracketNumber(t, "#[BaseTime:"))
+            baseTime = b;
+        else if (startsWith(t, "#[Histogram log format version "))
+            formatVersion = std::string(trimmed(t.substr(31, t.find(']') - 31)));
+        else if (startsWith(t, "#[Logged with "))
+            writer = std::string(t.substr(14, t.find(']') - 14));
+    }
+
+    // An incomplete last line is what a log still being written ends with: warned, not refused.
+    bool skipTruncatedLast(const TextLine &line, bool last, const char *what)
+    {
+        if (!last || m_endsWithNewline)
+            return false;
+        m_result.warnings.push_back({"truncated-final-line", line.number,
+                                     std::string("the last interval") + what +
+                                         " is incomplete; skipped"});
+        return true;
+    }
+
+    Step readInterval(const TextLine &line, std::string_view t, bool last)
+    {
+        static const char *names[] = {"StartTimestamp", "Interval_Length", "Interval_Max",
+                                      "Interval_Compressed_Histogram"};
+        std::string_view rest = t;
+        const size_t indent = size_t(t.data() - line.text.data());
+        std::string tag;
+        if (startsWith(rest, "Tag=")) {
+            const size_t comma = rest.find(',');
+            if (comma == std::string_view::npos)
+                return Step::Skipped;
+            tag = std::string(rest.substr(4, comma - 4));
+            rest.remove_prefix(comma + 1);
+        }
+        const auto fields = intervalFields(rest, indent + size_t(rest.data() - t.data()));
+        std::optional<double> nums[3];
+        for (size_t i = 0; i < 3 && i < fields.size(); ++i)
+            nums[i] = parseNumber(fields[i].first);
+        if (fields.size() < 4 || !nums[0] || !nums[1] || !nums[2]) {
+            if (skipTruncatedLast(line, last, " line"))
+                return Step::Stop;
+            size_t bad = 0;
+            while (bad < 3 && bad < fields.size() && nums[bad])
+                ++bad;
+            const size_t column = bad < fields.size() ? fields[bad].second : line.text.size();
+            m_result.error = errorAt(line, column, names[std::min<size_t>(bad, 3)],
+                                     bad < fields.size()
+                                         ? "is not a number"
+                                         : "is missing (an interval line has four fields)");
+            return Step::Refused;
+        }
+        std::string decodeError = "is not base64";
+        const std::optional<HdrHistogram> h = decodeHistogram(fields[3].first, decodeError);
+        if (!h) {
+            if (skipTruncatedLast(line, last, "'s histogram"))
+                return Step::Stop;
+            m_result.error = errorAt(line, fields[3].second, names[3], decodeError);
+            return Step::Refused;
+        }
+        addInterval(line, tag, *nums[0], *nums[1], *nums[2], *h);
+        return Step::Read;
+    }
+
+    static std::optional<HdrHistogram> decodeHistogram(std::string_view field, std::string &error)
+    {
+        const QByteArray raw = QByteArray::fromStdString(std::string(trimmed(field)));
+        const auto decoded =
+            QByteArray::fromBase64Encoding(raw, QByteArray::AbortOnBase64DecodingErrors);
+        if (!decoded)
+            return std::nullopt;
+        return HdrHistogram::decode(
+            std::string_view(decoded.decoded.constData(), size_t(decoded.decoded.size())), &error);
+    }
+
+    void addInterval(const TextLine &line, const std::string &tag, double start, double second,
+                     double intervalMax, const HdrHistogram &h)
+    {
+        double length = second;
+        if (legacyEndTimestamp && start > 1e9 && second >= start)
+            length = second - start; // HdrHistogram_c's legacy writer: an absolute end
+        if (start < 0 || length < 0)
+            m_result.warnings.push_back({"negative-time", line.number,
+                                         "interval start or length is negative"});
+        if (std::isnan(firstStart))
+            firstStart = start;
+        if (!tags.count(tag))
+            tagOrder.push_back(tag);
+        TagData &data = tags[tag];
+        mergeInto(data.merged, h);
+        data.intervals.push_back({line.number, start, length, intervalMax,
+                                  h.valueAtPercentile(50), h.valueAtPercentile(99), h.max(),
+                                  h.totalCount()});
+    }
+
+    bool m_endsWithNewline;
+    ImportResult &m_result;
+};
+
+// Interval_Max is the max divided by the writer's unit ratio (Java: 1e6 for ns -> ms), so the
+// ratio over the intervals says which unit the histograms hold.
+struct UnitRatio
+{
+    double logSum = 0;
+    int count = 0;
+
+    void add(const Interval &iv)
+    {
+        if (iv.intervalMax > 0 && iv.max > 0) {
+            logSum += std::log10(double(iv.max) / iv.intervalMax);
+            ++count;
+        }
+    }
+    // What the ratio suggests, said beside an assumed unit.
+    std::string why() const
+    {
+        std::string out = "HdrHistogram logs hold the writer's integers";
+        if (count > 0) {
+            const double decade = std::round(logSum / count);
+            out += "; histogram max / Interval_Max is about 1e" + std::to_string(int(decade)) +
+                   (decade == 6   ? ", as for nanoseconds with Interval_Max in ms"
+                    : decade == 3 ? ", as for microseconds with Interval_Max in ms"
+                                  : "");
+        }
+        return out;
+    }
+};
+
+// One tag's scenario: percentiles of its merged histogram, per-interval series.
+ScenarioRecord scenarioOfTag(const std::string &tag, const TagData &data, const LatencyUnit &unit,
+                             const TimeBase &time, UnitRatio &ratio)
+{
+    ScenarioRecord sc;
+    sc.name = tag.empty() ? "latency" : "latency/" + tag;
+    sc.kind = "latency-distribution";
+    sc.line = data.intervals.front().line;
+    sc.metrics = latencyMetrics(*data.merged, unit);
+    double first = INFINITY, end = -INFINITY;
+    SeriesRecord p50{"latency_p50_s", {}}, p99{"latency_p99_s", {}}, mx{"latency_max_s", {}},
+        count{"hdr.count", {}};
+    for (const Interval &iv : data.intervals) {
+        const double t = (time.base - time.runStart) + iv.start;
+        first = std::min(first, time.base + iv.start);
+        end = std::max(end, time.base + iv.start + iv.length);
+        p50.samples.push_back({t, double(iv.p50) * unit.toSeconds});
+        p99.samples.push_back({t, double(iv.p99) * unit.toSeconds});
+        mx.samples.push_back({t, double(iv.max) * unit.toSeconds});
+        count.samples.push_back({t, double(iv.count)});
+        ratio.add(iv);
+    }
+    sc.metrics.push_back({"hdr.duration_s", end - first});
+    if (end > first)
+        sc.metrics.push_back(
+            {"hdr.count_per_s", double(data.merged->totalCount()) / (end - first)});
+    sc.series = {p50, p99, mx, count};
+    sc.provenance = std::to_string(data.intervals.size()) + " intervals merged";
+    return sc;
+}
+
 } // namespace
 
 std::string HlogImporter::description() const
@@ -130,183 +373,37 @@ ImportResult HlogImporter::parse(QIODevice &in, const ImportOptions &options,
     const auto unit = resolveLatencyUnit(options.latencyUnit, lines, "ns", result);
     if (!unit)
         return result;
-    const bool endsWithNewline = !text.empty() && (text.back() == '\n' || text.back() == '\r');
-
-    std::optional<double> startTime, baseTime;
-    std::string formatVersion, writer;
-    bool legacyEndTimestamp = false;
-    std::map<std::string, TagData> tags;
-    std::vector<std::string> tagOrder;
-    double firstStart = NAN;
-
-    for (const TextLine &line : lines) {
-        const std::string_view t = trimmed(line.text);
-        if (t.empty())
-            continue;
-        if (t.front() == '#') {
-            if (auto v = bracketNumber(t, "#[StartTime:"))
-                startTime = v;
-            else if (auto b = bracketNumber(t, "#[BaseTime:"))
-                baseTime = b;
-            else if (startsWith(t, "#[Histogram log format version "))
-                formatVersion = std::string(trimmed(t.substr(31, t.find(']') - 31)));
-            else if (startsWith(t, "#[Logged with "))
-                writer = std::string(t.substr(14, t.find(']') - 14));
-            continue;
-        }
-        if (t.front() == '"') {
-            legacyEndTimestamp = startsWith(t, "\"EndTimestamp\"");
-            continue;
-        }
-        std::string_view rest = t;
-        const size_t indent = size_t(t.data() - line.text.data());
-        std::string tag;
-        if (startsWith(rest, "Tag=")) {
-            const size_t comma = rest.find(',');
-            if (comma == std::string_view::npos)
-                continue;
-            tag = std::string(rest.substr(4, comma - 4));
-            rest.remove_prefix(comma + 1);
-        }
-        // Fields are separated by commas (or, in some writers, spaces).
-        std::vector<std::pair<std::string_view, size_t>> fields;
-        size_t pos = 0;
-        while (pos <= rest.size() && fields.size() < 4) {
-            const size_t end = fields.size() < 3 ? rest.find_first_of(", ", pos) : rest.size();
-            const size_t stop = end == std::string_view::npos ? rest.size() : end;
-            fields.push_back({rest.substr(pos, stop - pos),
-                              indent + size_t(rest.data() - t.data()) + pos});
-            pos = stop + 1;
-        }
-        const bool last = &line == &lines.back();
-        static const char *names[] = {"StartTimestamp", "Interval_Length", "Interval_Max",
-                                      "Interval_Compressed_Histogram"};
-        std::optional<double> nums[3];
-        for (size_t i = 0; i < 3 && i < fields.size(); ++i)
-            nums[i] = parseNumber(fields[i].first);
-        if (fields.size() < 4 || !nums[0] || !nums[1] || !nums[2]) {
-            if (last && !endsWithNewline) {
-                result.warnings.push_back({"truncated-final-line", line.number,
-                                           "the last interval line is incomplete; skipped"});
-                break;
-            }
-            size_t bad = 0;
-            while (bad < 3 && bad < fields.size() && nums[bad])
-                ++bad;
-            const size_t column = bad < fields.size() ? fields[bad].second : line.text.size();
-            result.error = errorAt(line, column, names[std::min<size_t>(bad, 3)],
-                                   bad < fields.size() ? "is not a number"
-                                                       : "is missing (an interval line has four fields)");
-            return result;
-        }
-        const QByteArray raw = QByteArray::fromStdString(std::string(trimmed(fields[3].first)));
-        const auto decoded = QByteArray::fromBase64Encoding(raw, QByteArray::AbortOnBase64DecodingErrors);
-        std::string decodeError = "is not base64";
-        std::optional<HdrHistogram> h;
-        if (decoded)
-            h = HdrHistogram::decode(std::string_view(decoded.decoded.constData(), size_t(decoded.decoded.size())),
-                                     &decodeError);
-        if (!h) {
-            if (last && !endsWithNewline) {
-                result.warnings.push_back({"truncated-final-line", line.number,
-                                           "the last interval's histogram is incomplete; skipped"});
-                break;
-            }
-            result.error = errorAt(line, fields[3].second, names[3], decodeError);
-            return result;
-        }
-        double length = *nums[1];
-        if (legacyEndTimestamp && *nums[0] > 1e9 && *nums[1] >= *nums[0])
-            length = *nums[1] - *nums[0]; // HdrHistogram_c's legacy writer: an absolute end
-        if (*nums[0] < 0 || length < 0)
-            result.warnings.push_back({"negative-time", line.number,
-                                       "interval start or length is negative"});
-        if (std::isnan(firstStart))
-            firstStart = *nums[0];
-        if (!tags.count(tag))
-            tagOrder.push_back(tag);
-        TagData &data = tags[tag];
-        mergeInto(data.merged, *h);
-        data.intervals.push_back({line.number, *nums[0], length, *nums[2], h->valueAtPercentile(50),
-                                  h->valueAtPercentile(99), h->max(), h->totalCount()});
-    }
-    if (tags.empty()) {
+    HlogReader log(text, result);
+    if (!log.read(lines))
+        return result;
+    if (log.tags.empty()) {
         result.error = ImportError{"holds no interval line", 0, -1, {}};
         return result;
     }
-
-    // HistogramLogReader's rule: with no BaseTime, stamps more than a year before StartTime
-    // are relative to it; otherwise they are absolute epoch seconds.
-    if (!startTime)
-        startTime = baseTime ? *baseTime + firstStart : firstStart;
-    double base = 0;
-    if (baseTime)
-        base = *baseTime;
-    else if (firstStart < *startTime - kOneYearS)
-        base = *startTime;
-    const double runStart = std::min(*startTime, base + firstStart);
+    const TimeBase time(log.startTime, log.baseTime, log.firstStart);
 
     RunRecord run;
     run.line = 1;
-    run.tool = writer.empty() ? "HdrHistogram" : writer;
+    run.tool = log.writer.empty() ? "HdrHistogram" : log.writer;
     run.runKey = contentRunKey(name(), text);
-    if (*startTime > 1e9)
-        run.timestamp = isoOfEpoch(*startTime);
+    if (time.startTime > 1e9)
+        run.timestamp = isoOfEpoch(time.startTime);
     else
         run.timestamp = inferredRunTime(in, result.warnings);
-    run.tuning["hlog_format_version"] = formatVersion;
+    run.tuning["hlog_format_version"] = log.formatVersion;
     run.tuning["value_unit"] = unit->name;
     run.provenance = "merged interval histograms per tag; values in " + unit->name +
                      (unit->statedAt > 0 ? " as line " + std::to_string(unit->statedAt) + " states"
                       : unit->assumed    ? " (assumed)"
                                          : " (--hlog-unit)");
-
-    double ratioSum = 0;
-    int ratioCount = 0;
+    UnitRatio ratio;
     std::vector<double> counts;
-    for (const std::string &tag : tagOrder) {
-        const TagData &data = tags[tag];
-        ScenarioRecord sc;
-        sc.name = tag.empty() ? "latency" : "latency/" + tag;
-        sc.kind = "latency-distribution";
-        sc.line = data.intervals.front().line;
-        sc.metrics = latencyMetrics(*data.merged, *unit);
-        double first = INFINITY, end = -INFINITY;
-        SeriesRecord p50{"latency_p50_s", {}}, p99{"latency_p99_s", {}}, mx{"latency_max_s", {}},
-            count{"hdr.count", {}};
-        for (const Interval &iv : data.intervals) {
-            const double t = (base - runStart) + iv.start;
-            first = std::min(first, base + iv.start);
-            end = std::max(end, base + iv.start + iv.length);
-            p50.samples.push_back({t, double(iv.p50) * unit->toSeconds});
-            p99.samples.push_back({t, double(iv.p99) * unit->toSeconds});
-            mx.samples.push_back({t, double(iv.max) * unit->toSeconds});
-            count.samples.push_back({t, double(iv.count)});
-            if (iv.intervalMax > 0 && iv.max > 0) {
-                ratioSum += std::log10(double(iv.max) / iv.intervalMax);
-                ++ratioCount;
-            }
-        }
-        sc.metrics.push_back({"hdr.duration_s", end - first});
-        if (end > first)
-            sc.metrics.push_back(
-                {"hdr.count_per_s", double(data.merged->totalCount()) / (end - first)});
-        sc.series = {p50, p99, mx, count};
-        sc.provenance = std::to_string(data.intervals.size()) + " intervals merged";
+    for (const std::string &tag : log.tagOrder) {
+        const TagData &data = log.tags[tag];
+        run.scenarios.push_back(scenarioOfTag(tag, data, *unit, time, ratio));
         counts.push_back(double(data.merged->totalCount()));
-        run.scenarios.push_back(std::move(sc));
     }
-    // Interval_Max is the max divided by the writer's unit ratio (Java: 1e6 for ns -> ms):
-    // say what the ratio suggests beside the assumed unit.
-    std::string why = "HdrHistogram logs hold the writer's integers";
-    if (ratioCount > 0) {
-        const double decade = std::round(ratioSum / ratioCount);
-        why += "; histogram max / Interval_Max is about 1e" + std::to_string(int(decade)) +
-               (decade == 6 ? ", as for nanoseconds with Interval_Max in ms"
-                : decade == 3 ? ", as for microseconds with Interval_Max in ms"
-                              : "");
-    }
-    warnIfAssumed(*unit, why, result.warnings);
+    warnIfAssumed(*unit, ratio.why(), result.warnings);
     warnIfZeroOnly(counts, 0, "recorded values", result.warnings);
     result.runs.push_back(std::move(run));
     return result;

@@ -127,7 +127,7 @@ ImportResult KorvetDistImporter::parse(QIODevice &in, const ImportOptions &,
         if (isSummary(text))
             readKorvetDistSummary(lines, run, result.warnings);
         else if (isTestFile(text))
-            readKorvetDistTest(lines, run, result.warnings);
+            readKorvetDistResult(lines, run, result.warnings);
         else
             throw KorvetDistFailure{ImportError{
                 "is neither a korvet-dist test result (\"Test: producers-…\") nor its SUMMARY.txt",

@@ -26,8 +26,10 @@ std::optional<double> korvetDistNumber(std::string_view text);
 // is `bareUnit`). nullopt when the number or the unit is not one of those.
 std::optional<double> korvetDistBytes(std::string_view text, double bareUnit);
 
-void readKorvetDistTest(const std::vector<TextLine> &lines, RunRecord &run,
-                        std::vector<ImportWarning> &warnings);
+// A per-test result file (producers-<N>_batch-<B>msg_pool-<P>.txt): korvetdistresult.cpp.
+void readKorvetDistResult(const std::vector<TextLine> &lines, RunRecord &run,
+                          std::vector<ImportWarning> &warnings);
+// SUMMARY.txt, one row per test: korvetdistsummary.cpp.
 void readKorvetDistSummary(const std::vector<TextLine> &lines, RunRecord &run,
                            std::vector<ImportWarning> &warnings);
 

@@ -7,7 +7,8 @@
 //     plimsoll import --scrapes before.prom after.prom
 //
 // They become ONE source (uri "<before> + <after>", sha256 over the bytes of both files in
-// that order) and one run, tool "prometheus", committed in one transaction. Its scenario
+// that order) and one run, tool "prometheus", committed in one transaction
+// (importers/prometheus/scrapepairimport.h; this file is the pure part). Its scenario
 // "prometheus[/<instance>]/window-1" (kind "interval") holds what happened between the scrapes:
 // counter rates = increase / interval, histogram percentiles of the bucket difference with
 // Prometheus' histogram_quantile interpolation (linear within the bucket holding the rank:
@@ -36,10 +37,9 @@
 // Prometheus' rate() does), series in one file only, an --interval that disagrees with the
 // scrapes' times, two scrapes with the same values.
 
-#include "importers/importservice.h"
+#include "importers/importer.h"
 
-#include <nlohmann/json.hpp>
-
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -76,44 +76,8 @@ ScrapePair pairScrapes(const ScrapeFile &before, const ScrapeFile &after,
 // "<before uri> + <after uri>": the source uri of a pair.
 std::string scrapePairUri(const std::string &beforeUri, const std::string &afterUri);
 
-// Reads a file for pairScrapes: ScrapeFile or a message without the file name.
-std::optional<ScrapeFile> readScrapeFile(const std::string &path, std::string &error);
-
-// Two files in scrape order for the window, where chosen files come in no particular order:
-// by the times the scrapes state when both do, else by the files' modification times, else
-// as given.
-std::pair<std::string, std::string> scrapeOrder(const std::string &a, const std::string &b);
-
-struct ScrapePairRequest
-{
-    std::string before; // path of the scrape taken first
-    std::string after;  // path of the scrape taken last
-    std::optional<double> intervalS;
-    bool dryRun = false;
-    bool sample = false;
-};
-
-struct ScrapePairReport
-{
-    SourceReport report; // one source: uri scrapePairUri(…), format "prometheus"
-    std::vector<ScrapeSide> warningSides; // one per report.warnings
-    ScrapeSide errorSide = ScrapeSide::Neither;
-    std::string beforeUri, afterUri;
-    std::string beforeName, afterName; // as given
-    std::optional<double> intervalS;
-    std::string intervalFrom;
-
-    // SourceReport::toJson() plus "scrapes": [before uri, after uri], "interval_s",
-    // "interval_from", and "file" (the uri of the file the line is in, or null) on each
-    // warning and on the error.
-    nlohmann::json toJson() const;
-    // The file a warning (by index) or the error concerns, as the user gave it; empty for both.
-    std::string fileOfWarning(size_t index) const;
-    std::string fileOfError() const;
-};
-
-// Reads both files, pairs them and (unless a dry run) commits the run in one transaction.
-ScrapePairReport importScrapePair(Store &store, const ScrapePairRequest &request,
-                                  const Progress &progress = {});
+// A number as the pair's messages write it: the shortest text that reads back as it, in no
+// locale.
+std::string scrapeNumberText(double v);
 
 } // namespace plimsoll

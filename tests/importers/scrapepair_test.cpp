@@ -3,7 +3,7 @@
 // interval, histogram percentiles of the bucket difference interpolated as Prometheus'
 // histogram_quantile does, the interval from the scrapes' times, --interval or the files'
 // modification times (inferred), and the refusals that keep a wrong pair out of the store.
-#include "importers/prometheus/scrapepair.h"
+#include "importers/prometheus/scrapepairimport.h"
 #include "importertest.h"
 #include "model/store/store.h"
 
@@ -440,33 +440,36 @@ TEST(ScrapePair, OneSourceOneRunAndNothingWrittenForAFailedPair)
     const std::string before = writeFile(dir, "before.prom", kBefore, kAfterMs - 60000);
     const std::string after = writeFile(dir, "after.prom", kAfter, kAfterMs);
     Store store(dir.filePath("store.db").toStdString());
+    ImportService service(store);
 
     // Refused pairs write nothing.
     for (const auto &[b, a] : {std::pair{after, before}, std::pair{before, before}}) {
-        const ScrapePairReport failed = importScrapePair(store, pairOf(b, a));
+        const ScrapePairReport failed = importScrapePair(service, pairOf(b, a));
         EXPECT_EQ(failed.report.status, "failed");
         EXPECT_FALSE(failed.report.errorText.empty());
     }
-    const ScrapePairReport missing = importScrapePair(store, pairOf(before, dir.filePath("nope.prom").toStdString()));
+    const ScrapePairReport missing =
+        importScrapePair(service, pairOf(before, dir.filePath("nope.prom").toStdString()));
     EXPECT_EQ(missing.report.status, "failed");
     EXPECT_TRUE(contains(missing.report.errorText, "nope.prom")) << missing.report.errorText;
     EXPECT_EQ(missing.toJson()["error"]["file"], missing.afterUri);
-    const ScrapePairReport url = importScrapePair(store, pairOf("http://broker:9404/metrics", after));
+    const ScrapePairReport url =
+        importScrapePair(service, pairOf("http://broker:9404/metrics", after));
     EXPECT_EQ(url.report.status, "failed");
     EXPECT_TRUE(contains(url.report.errorText, "is a URL")) << url.report.errorText;
     EXPECT_EQ(store.runCount(), 0);
 
-    const ScrapePairReport reversed = importScrapePair(store, pairOf(after, before));
+    const ScrapePairReport reversed = importScrapePair(service, pairOf(after, before));
     // Given as (after, before): the second file given, before.prom, is the older one.
     EXPECT_TRUE(contains(reversed.report.errorText, before + ": is older than " + after))
         << reversed.report.errorText;
 
     ScrapePairRequest dry = pairOf(before, after);
     dry.dryRun = true;
-    EXPECT_EQ(importScrapePair(store, dry).report.status, "checked");
+    EXPECT_EQ(importScrapePair(service, dry).report.status, "checked");
     EXPECT_EQ(store.runCount(), 0);
 
-    const ScrapePairReport ok = importScrapePair(store, pairOf(before, after));
+    const ScrapePairReport ok = importScrapePair(service, pairOf(before, after));
     ASSERT_EQ(ok.report.status, "imported") << ok.report.errorText;
     EXPECT_EQ(ok.report.runs, 1);
     EXPECT_EQ(ok.report.uri, before + " + " + after);
@@ -491,7 +494,87 @@ TEST(ScrapePair, OneSourceOneRunAndNothingWrittenForAFailedPair)
     EXPECT_TRUE(inferredWarning) << json.dump();
 
     // The same pair again: unchanged.
-    EXPECT_EQ(importScrapePair(store, pairOf(before, after)).report.status, "unchanged");
+    EXPECT_EQ(importScrapePair(service, pairOf(before, after)).report.status, "unchanged");
+    EXPECT_EQ(store.runCount(), 1);
+}
+
+// The interval is not in the bytes: the same pair imported again with another one is unchanged,
+// keeps the run of the first import, and says which interval the store holds and how to
+// replace it.
+TEST(ScrapePair, ThePairAgainWithAnotherIntervalKeepsTheStoredRunAndSaysSo)
+{
+    QTemporaryDir dir;
+    const std::string before = writeFile(dir, "before.prom", kBefore, kAfterMs - 60000);
+    const std::string after = writeFile(dir, "after.prom", kAfter, kAfterMs);
+    Store store(dir.filePath("store.db").toStdString());
+    ImportService service(store);
+    ScrapePairRequest first = pairOf(before, after);
+    first.intervalS = 90;
+    ASSERT_EQ(importScrapePair(service, first).report.status, "imported");
+
+    // The same interval: unchanged, nothing to say about it.
+    const ScrapePairReport same = importScrapePair(service, first);
+    EXPECT_EQ(same.report.status, "unchanged");
+    for (const ImportWarning &w : same.report.warnings)
+        EXPECT_NE(w.kind, "interval-differs") << w.detail;
+
+    // Now by the files' modification times, 60 s apart.
+    const ScrapePairReport again = importScrapePair(service, pairOf(before, after));
+    EXPECT_EQ(again.report.status, "unchanged");
+    EXPECT_EQ(again.report.runs, 1);
+    const auto runs = store.runs();
+    ASSERT_EQ(runs.size(), 1u);
+    const nlohmann::json json = again.toJson();
+    const nlohmann::json *differs = nullptr;
+    for (const auto &w : json["warnings"])
+        if (w["kind"] == "interval-differs")
+            differs = &w;
+    ASSERT_NE(differs, nullptr) << json.dump();
+    EXPECT_EQ((*differs)["detail"],
+              "these scrapes are in the store already, with an interval of 90 s (--interval), "
+              "not 60 s (file modification times): nothing was written; `plimsoll remove " +
+                  runs[0].runKey + "` first to import them again");
+    EXPECT_TRUE((*differs)["file"].is_null());
+    // The pair's own warnings come first.
+    EXPECT_EQ(json["warnings"][0]["kind"], "interval-inferred");
+    EXPECT_EQ(store.run(runs[0].runKey)->record.environment["interval_s"], 90);
+}
+
+// A pair is checked against the metrics' domains as any source is: a produce latency of days
+// is kept, and said to be implausible.
+TEST(ScrapePair, APairsValuesAreCheckedAgainstTheirDomains)
+{
+    const std::string histogram = "# TYPE korvet_broker_produce_seconds histogram\n"
+                                  "korvet_broker_produce_seconds_bucket{le=\"1\"} 0\n"
+                                  "korvet_broker_produce_seconds_bucket{le=\"200000\"} N\n"
+                                  "korvet_broker_produce_seconds_bucket{le=\"+Inf\"} N\n"
+                                  "korvet_broker_produce_seconds_sum S\n"
+                                  "korvet_broker_produce_seconds_count N\n";
+    auto scrape = [&](const std::string &n, const std::string &sum) {
+        std::string text = histogram;
+        for (size_t at; (at = text.find(" N\n")) != std::string::npos;)
+            text.replace(at, 3, " " + n + "\n");
+        return replaceOnce(text, " S\n", " " + sum + "\n");
+    };
+    QTemporaryDir dir;
+    const std::string before = writeFile(dir, "before.prom", scrape("0", "0"), kAfterMs - 60000);
+    const std::string after = writeFile(dir, "after.prom", scrape("100", "1e7"), kAfterMs);
+    Store store(dir.filePath("store.db").toStdString());
+    ImportService service(store);
+
+    const ScrapePairReport pair = importScrapePair(service, pairOf(before, after));
+    ASSERT_EQ(pair.report.status, "imported") << pair.report.errorText;
+    const nlohmann::json json = pair.toJson();
+    // p99: rank 99 of the 100 observations in (1, 200000] s, interpolated linearly.
+    const nlohmann::json *implausible = nullptr;
+    for (const auto &w : json["warnings"])
+        if (w["kind"] == "out-of-domain" && contains(w["detail"], "latency_p99_s is 198000 "))
+            implausible = &w;
+    ASSERT_NE(implausible, nullptr) << json.dump(2);
+    EXPECT_TRUE(contains((*implausible)["detail"], "over a day (86,400 s) is implausible); kept "
+                                                   "as imported"))
+        << json.dump(2);
+    EXPECT_TRUE((*implausible)["file"].is_null());
     EXPECT_EQ(store.runCount(), 1);
 }
 
