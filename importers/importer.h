@@ -74,12 +74,20 @@ struct Resemblance
     std::string whyNot; // "has a 'workload' key but no publishRate or aggregated latencies"
 };
 
+// What names an importer: constants of each one, given at construction.
+struct ImporterIdentity
+{
+    std::string name;    // format name used by --format
+    std::string version; // bumped whenever parsing changes results
+};
+
 class Importer
 {
 public:
+    explicit Importer(ImporterIdentity identity) : m_identity(std::move(identity)) {}
     virtual ~Importer() = default;
-    virtual std::string name() const = 0;    // format name used by --format
-    virtual std::string version() const = 0; // bumped whenever parsing changes results
+    const std::string &name() const { return m_identity.name; }
+    const std::string &version() const { return m_identity.version; }
     virtual std::string description() const = 0;
     virtual std::string detectionRule() const = 0; // human sentence, `plimsoll formats`
     // Confidence 0..100 that `head` (the first bytes of a source, up to 64 KiB) is this format.
@@ -98,6 +106,9 @@ public:
     // to put runs as they read them; the default parse()s and then puts every run.
     virtual ImportResult parseInto(QIODevice &in, const ImportOptions &options,
                                    const Progress &progress, RunSink &sink) const;
+
+private:
+    ImporterIdentity m_identity;
 };
 
 class ImporterRegistry

@@ -19,8 +19,7 @@ namespace plimsoll {
 class HgrmImporter : public Importer
 {
 public:
-    std::string name() const override { return "hdrhistogram-percentiles"; }
-    std::string version() const override { return "2"; }
+    HgrmImporter() : Importer({"hdrhistogram-percentiles", "2"}) {}
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

@@ -20,8 +20,7 @@ namespace plimsoll {
 class HlogImporter : public Importer
 {
 public:
-    std::string name() const override { return "hdrhistogram-log"; }
-    std::string version() const override { return "2"; }
+    HlogImporter() : Importer({"hdrhistogram-log", "2"}) {}
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

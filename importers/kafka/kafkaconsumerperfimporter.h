@@ -14,8 +14,7 @@ namespace plimsoll {
 class KafkaConsumerPerfImporter : public Importer
 {
 public:
-    std::string name() const override { return "kafka-consumer-perf"; }
-    std::string version() const override { return "1"; }
+    KafkaConsumerPerfImporter() : Importer({"kafka-consumer-perf", "1"}) {}
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

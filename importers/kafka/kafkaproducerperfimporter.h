@@ -16,8 +16,7 @@ namespace plimsoll {
 class KafkaProducerPerfImporter : public Importer
 {
 public:
-    std::string name() const override { return "kafka-producer-perf"; }
-    std::string version() const override { return "2"; }
+    KafkaProducerPerfImporter() : Importer({"kafka-producer-perf", "2"}) {}
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

@@ -20,10 +20,9 @@ namespace plimsoll {
 class RdkafkaPerformanceImporter : public Importer
 {
 public:
-    std::string name() const override { return "rdkafka-performance"; }
-    // 2: errors are failed deliveries (were the produce() retries); -u tables; the send line's
-    //    message size, the compression, the consumer's fetch latency.
-    std::string version() const override { return "2"; }
+    // Version 2: errors are failed deliveries (were the produce() retries); -u tables; the send
+    // line's message size, the compression, the consumer's fetch latency.
+    RdkafkaPerformanceImporter() : Importer({"rdkafka-performance", "2"}) {}
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

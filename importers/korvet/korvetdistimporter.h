@@ -14,8 +14,7 @@ namespace plimsoll {
 class KorvetDistImporter : public Importer
 {
 public:
-    std::string name() const override { return "korvet-dist"; }
-    std::string version() const override { return "2"; }
+    KorvetDistImporter() : Importer({"korvet-dist", "2"}) {}
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

@@ -10,8 +10,7 @@ namespace plimsoll {
 class KorvetResultImporter : public Importer
 {
 public:
-    std::string name() const override { return "korvet-result"; }
-    std::string version() const override { return "1"; }
+    KorvetResultImporter() : Importer({"korvet-result", "1"}) {}
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

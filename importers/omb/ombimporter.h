@@ -20,8 +20,7 @@ namespace plimsoll {
 class OmbImporter : public Importer
 {
 public:
-    std::string name() const override { return "omb"; }
-    std::string version() const override { return "1"; }
+    OmbImporter() : Importer({"omb", "1"}) {}
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

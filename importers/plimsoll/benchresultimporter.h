@@ -10,8 +10,7 @@ namespace plimsoll {
 class BenchResultImporter : public Importer
 {
 public:
-    std::string name() const override { return "plimsoll-bench-result"; }
-    std::string version() const override { return "1"; }
+    BenchResultImporter() : Importer({"plimsoll-bench-result", "1"}) {}
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

@@ -14,8 +14,7 @@ class TrendRecordsImporter : public Importer
 public:
     static constexpr const char *kFormatTag = kTrendRecordFormat;
 
-    std::string name() const override { return "plimsoll-trend"; }
-    std::string version() const override { return "2"; }
+    TrendRecordsImporter() : Importer({"plimsoll-trend", "2"}) {}
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

@@ -29,8 +29,7 @@ namespace plimsoll {
 class PrometheusImporter : public Importer
 {
 public:
-    std::string name() const override { return "prometheus"; }
-    std::string version() const override { return "1"; }
+    PrometheusImporter() : Importer({"prometheus", "1"}) {}
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

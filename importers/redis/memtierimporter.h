@@ -36,8 +36,7 @@ namespace plimsoll {
 class MemtierImporter : public Importer
 {
 public:
-    std::string name() const override { return "memtier"; }
-    std::string version() const override { return "2"; }
+    MemtierImporter() : Importer({"memtier", "2"}) {}
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;

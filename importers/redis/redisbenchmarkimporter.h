@@ -22,8 +22,7 @@ namespace plimsoll {
 class RedisBenchmarkImporter : public Importer
 {
 public:
-    std::string name() const override { return "redis-benchmark"; }
-    std::string version() const override { return "2"; }
+    RedisBenchmarkImporter() : Importer({"redis-benchmark", "2"}) {}
     std::string description() const override;
     std::string detectionRule() const override;
     int sniff(std::string_view head) const override;
