@@ -1,7 +1,6 @@
 #include "importers/korvetdistimporter.h"
 
 #include "importers/korvetdistparts.h"
-#include "importers/linebounds.h"
 
 #include <QIODevice>
 
@@ -113,9 +112,7 @@ ImportResult KorvetDistImporter::parse(QIODevice &in, const ImportOptions &,
 {
     ImportResult result;
     std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "a korvet-dist result", text, result))
-        return result;
-    if (!refuseLongLines(text, "a korvet-dist result", result))
+    if (!readToolOutput(in, progress, kMaxBytes, "a korvet-dist result", text, result))
         return result;
     const std::vector<TextLine> lines = splitLines(text);
     RunRecord run;
