@@ -42,24 +42,10 @@ std::optional<int64_t> member(const nlohmann::json &obj, std::initializer_list<c
 // The document, or nullopt with result.error set when the text is not a JSON object.
 std::optional<nlohmann::json> parseDocument(const std::string &text, ImportResult &result)
 {
-    if (auto tooDeep = checkJsonNesting(text)) {
-        result.error = std::move(tooDeep);
+    std::optional<nlohmann::json> doc = parseJsonDocument(text, "", result.error);
+    if (!doc)
         return std::nullopt;
-    }
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error &e) {
-        const JsonPosition at = JsonLocator(text).positionOf(int64_t(e.byte) - 1);
-        ImportError error{jsonParseErrorDetail(e), at.line, at.offset, {}};
-        error.column = at.column;
-        result.error = error;
-        return std::nullopt;
-    } catch (const nlohmann::json::out_of_range &) {
-        result.error = ImportError{kJsonNumberOutOfRange, 0, -1, {}}; // see jsonnesting.h
-        return std::nullopt;
-    }
-    if (!doc.is_object()) {
+    if (!doc->is_object()) {
         result.error = ImportError{"is JSON but not an object", 1, 0, {}};
         return std::nullopt;
     }

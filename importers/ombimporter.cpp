@@ -434,25 +434,11 @@ ImportResult OmbImporter::parse(QIODevice &in, const ImportOptions &, const Prog
     std::string text;
     if (!readWholeSource(in, progress, kMaxBytes, "an OMB result", text, result))
         return result;
-    if (auto tooDeep = checkJsonNesting(text)) {
-        result.error = std::move(tooDeep);
+    const std::optional<json> doc = parseJsonDocument(text, "is not valid JSON: ", result.error);
+    if (!doc)
         return result;
-    }
-    json doc;
     try {
-        doc = json::parse(text);
-    } catch (const json::parse_error &e) {
-        const JsonPosition pos = JsonLocator(text).positionOf(int64_t(e.byte) - 1);
-        ImportError error{"is not valid JSON: " + jsonParseErrorDetail(e), pos.line, pos.offset, {}};
-        error.column = pos.column;
-        result.error = error;
-        return result;
-    } catch (const json::out_of_range &) {
-        result.error = ImportError{kJsonNumberOutOfRange, 0, -1, {}}; // see jsonnesting.h
-        return result;
-    }
-    try {
-        result.runs.push_back(OmbReader(text, result.warnings).read(doc, in));
+        result.runs.push_back(OmbReader(text, result.warnings).read(*doc, in));
     } catch (const Failure &f) {
         result.error = f.error;
         result.runs.clear();
