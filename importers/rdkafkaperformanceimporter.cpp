@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <span>
 
 namespace plimsoll {
 
@@ -242,19 +243,37 @@ ScenarioRecord scenarioOf(const std::string &name, const std::vector<Sample> &sa
     return sc;
 }
 
+// A summary line's number: its pattern's group, the metric it becomes and the factor to SI.
+struct Field
+{
+    int group;
+    const char *metric;
+    double scale;
+};
+
+// The line's metrics, records_per_s first; `elapsed` is the group of its milliseconds.
+Sample summarySample(const PatternMatch &m, const TextLine &line, int elapsed,
+                     std::span<const Field> fields)
+{
+    Sample sample;
+    sample.line = line.number;
+    sample.elapsedS = num(m[elapsed]) * 1e-3;
+    for (const Field &f : fields)
+        sample.metrics.push_back({f.metric, num(m[f.group]) * f.scale});
+    return sample;
+}
+
 Sample producerSample(const PatternMatch &m, const TextLine &line)
 {
-    Sample p;
-    p.line = line.number;
-    p.elapsedS = num(m[6]) * 1e-3;
-    p.metrics = {{"records_per_s", num(m[7])},
-                 {"bytes_per_s", num(m[8]) * kMB},
-                 {"producer.records_sent", num(m[1])},
-                 {"producer.bytes_sent", num(m[2])},
-                 {"producer.records_delivered", num(m[3])},
-                 {"errors", num(m[5])},
-                 {"producer.delivery_failures", num(m[5])},
-                 {"producer.elapsed_s", num(m[6]) * 1e-3}};
+    static constexpr Field fields[] = {{7, "records_per_s", 1},
+                                       {8, "bytes_per_s", kMB},
+                                       {1, "producer.records_sent", 1},
+                                       {2, "producer.bytes_sent", 1},
+                                       {3, "producer.records_delivered", 1},
+                                       {5, "errors", 1},
+                                       {5, "producer.delivery_failures", 1},
+                                       {6, "producer.elapsed_s", 1e-3}};
+    Sample p = summarySample(m, line, 6, fields);
     if (m.matched(9))
         p.metrics.push_back({"producer.produce_failures", num(m[9])});
     if (m.matched(10))
@@ -266,19 +285,19 @@ Sample producerSample(const PatternMatch &m, const TextLine &line)
 
 Sample consumerSample(const PatternMatch &m, const TextLine &line)
 {
-    Sample c;
-    c.line = line.number;
-    c.elapsedS = num(m[3]) * 1e-3;
-    c.metrics = {{"records_per_s", num(m[4])},
-                 {"bytes_per_s", num(m[5]) * kMB},
-                 {"consumer.records_consumed", num(m[1])},
-                 {"consumer.bytes_consumed", num(m[2])},
-                 {"consumer.elapsed_s", num(m[3]) * 1e-3}};
+    static constexpr Field fields[] = {{4, "records_per_s", 1},
+                                       {5, "bytes_per_s", kMB},
+                                       {1, "consumer.records_consumed", 1},
+                                       {2, "consumer.bytes_consumed", 1},
+                                       {3, "consumer.elapsed_s", 1e-3}};
+    Sample c = summarySample(m, line, 3, fields);
     if (m.matched(6)) {
         // Wall-clock differences across hosts: includes their clock skew.
-        c.metrics.push_back({"e2e.latency_avg_s", num(m[7]) * 1e-3});
-        c.metrics.push_back({"e2e.latency_min_s", num(m[8]) * 1e-3});
-        c.metrics.push_back({"e2e.latency_max_s", num(m[9]) * 1e-3});
+        static constexpr Field latency[] = {{7, "e2e.latency_avg_s", 1e-3},
+                                            {8, "e2e.latency_min_s", 1e-3},
+                                            {9, "e2e.latency_max_s", 1e-3}};
+        for (const Field &f : latency)
+            c.metrics.push_back({f.metric, num(m[f.group]) * f.scale});
     }
     return c;
 }
