@@ -1,5 +1,7 @@
 #include "importers/jsonnesting.h"
 
+#include "importers/jsonlocator.h"
+
 #include <string>
 
 namespace plimsoll {
@@ -50,6 +52,24 @@ std::optional<ImportError> checkJsonNesting(std::string_view text, int64_t first
         default:
             break;
         }
+    }
+    return std::nullopt;
+}
+
+std::optional<nlohmann::json> parseJsonDocument(const std::string &text,
+                                                const std::string &syntaxPrefix,
+                                                std::optional<ImportError> &error)
+{
+    if ((error = checkJsonNesting(text)))
+        return std::nullopt;
+    try {
+        return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error &e) {
+        const JsonPosition at = JsonLocator(text).positionOf(int64_t(e.byte) - 1);
+        error = ImportError{syntaxPrefix + jsonParseErrorDetail(e), at.line, at.offset, {}};
+        error->column = at.column;
+    } catch (const nlohmann::json::out_of_range &) {
+        error = ImportError{kJsonNumberOutOfRange, 0, -1, {}};
     }
     return std::nullopt;
 }

@@ -11,6 +11,7 @@
 #include "importers/importer.h"
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace plimsoll {
@@ -27,5 +28,12 @@ inline constexpr const char *kJsonNumberOutOfRange =
 // Brackets inside strings do not count.
 std::optional<ImportError> checkJsonNesting(std::string_view text, int64_t firstLine = 1,
                                             int64_t baseOffset = 0);
+
+// The document `text` holds, or nullopt with `error` set: nested too deep (checkJsonNesting), a
+// syntax error at its line and column (the message: `syntaxPrefix` and nlohmann's detail), or
+// a number out of range.
+std::optional<nlohmann::json> parseJsonDocument(const std::string &text,
+                                                const std::string &syntaxPrefix,
+                                                std::optional<ImportError> &error);
 
 } // namespace plimsoll

@@ -1,5 +1,6 @@
 #include "importers/textsource.h"
 
+#include "importers/linebounds.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -40,6 +41,13 @@ bool readWholeSource(QIODevice &in, const Progress &progress, int64_t maxBytes,
         }
     }
     return true;
+}
+
+bool readToolOutput(QIODevice &in, const Progress &progress, int64_t maxBytes,
+                    const std::string &what, std::string &text, ImportResult &result)
+{
+    return readWholeSource(in, progress, maxBytes, what, text, result) &&
+           refuseLongLines(text, what, result);
 }
 
 std::vector<TextLine> splitLines(std::string_view text)

@@ -18,6 +18,11 @@ namespace plimsoll {
 bool readWholeSource(QIODevice &in, const Progress &progress, int64_t maxBytes,
                      const std::string &what, std::string &text, ImportResult &result);
 
+// readWholeSource, then refuseLongLines (linebounds.h): how every reader of a tool's line
+// output starts. False with result.error set when either refuses the source.
+bool readToolOutput(QIODevice &in, const Progress &progress, int64_t maxBytes,
+                    const std::string &what, std::string &text, ImportResult &result);
+
 struct TextLine
 {
     std::string_view text; // without the line terminator (\n, \r\n or a lone \r)

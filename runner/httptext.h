@@ -9,14 +9,13 @@
 
 namespace plimsoll {
 
-// libcurl write callback appending to the std::string passed as userdata. Stops (returns 0,
-// failing the transfer) past 64 MiB: collector responses are kilobytes, so a larger body is a
-// runaway endpoint, not data.
-std::size_t appendCappedBody(char *data, std::size_t size, std::size_t count, void *out);
-
 // The URL without its user-info part ("https://***@host/..."): credentials never reach a
 // message or a log.
 std::string urlWithoutUserInfo(const std::string &url);
+
+// Collector responses are kilobytes: a body past 64 MiB is a runaway endpoint, not data, and
+// fails the transfer.
+inline constexpr std::size_t kMaxCollectorBodyBytes = std::size_t(64) << 20;
 
 struct HttpGetOptions
 {
@@ -28,12 +27,12 @@ struct HttpGetOptions
 
 struct HttpGetResult
 {
-    std::string body;  // at most 64 MiB (appendCappedBody)
+    std::string body;  // at most kMaxCollectorBodyBytes
     long status = 0;   // HTTP status, 0 when none arrived
     std::string error; // libcurl's message when the transfer failed (an HTTP error ≥ 400 too)
 };
 
-// A GET over http or https, with no signals (safe off the main thread).
+// A GET over http or https (net/httptransfer.h), with no signals (safe off the main thread).
 HttpGetResult httpGet(const std::string &url, const HttpGetOptions &options);
 
 } // namespace plimsoll

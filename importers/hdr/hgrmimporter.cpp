@@ -1,7 +1,6 @@
 #include "importers/hdr/hgrmimporter.h"
 
 #include "importers/latencyunit.h"
-#include "importers/linebounds.h"
 #include "importers/textsource.h"
 #include "model/core/textpattern.h"
 
@@ -93,6 +92,139 @@ double valueAt(const Table &t, double percentile, double toSeconds)
     return t.rows.back().value * toSeconds;
 }
 
+// What wrk2's report around the tables states: its load and the requests it measured.
+struct Report
+{
+    std::optional<int64_t> threads, connections;
+    std::optional<double> requestsPerS;
+};
+
+// The tables of a file, and the report lines around them, read line by line. A line where a
+// table's first row was expected throws its ImportError.
+class TableReader
+{
+public:
+    explicit TableReader(std::vector<ImportWarning> &warnings) : m_warnings(warnings) {}
+    void read(const std::vector<TextLine> &lines);
+
+    std::vector<Table> tables; // those with rows, in file order
+    Report report;
+
+private:
+    bool readTableLine(const TextLine &line, std::string_view t);
+    void readReportLine(const TextLine &line, std::string_view t);
+
+    std::vector<ImportWarning> &m_warnings;
+    Table *m_open = nullptr; // the table whose rows are being read
+    bool m_uncorrected = false;
+    std::map<double, double> m_stated; // wrk2's percentiles since the last table
+};
+
+void TableReader::read(const std::vector<TextLine> &lines)
+{
+    for (const TextLine &line : lines) {
+        const std::string_view t = trimmed(line.text);
+        if (m_open && readTableLine(line, t))
+            continue;
+        readReportLine(line, t);
+    }
+    std::erase_if(tables, [](const Table &t) { return t.rows.empty(); });
+}
+
+// A row or footer of the open table: true when the line was one; false when it ends the table.
+bool TableReader::readTableLine(const TextLine &line, std::string_view t)
+{
+    const auto c = cells(t);
+    if (t.empty() && m_open->rows.empty())
+        return true; // wrk2 leaves a blank line after the header
+    if (c.size() >= 3 && c.size() <= 4) {
+        const auto v = parseNumber(c[0]), p = parseNumber(c[1]), n = parseNumber(c[2]);
+        if (v && p && n) {
+            if (*v < 0)
+                m_warnings.push_back({"negative-time", line.number,
+                                       "negative latency value in the table"});
+            m_open->rows.push_back({*v, *p, *n});
+            return true;
+        }
+    }
+    if (startsWith(t, "#[Mean")) {
+        m_open->mean = footerNumber(t, "Mean");
+        m_open->stdDeviation = footerNumber(t, "StdDeviation");
+        return true;
+    }
+    if (startsWith(t, "#[Max")) {
+        m_open->max = footerNumber(t, "Max");
+        m_open->totalCount = footerNumber(t, "Total count");
+        return true;
+    }
+    if (startsWith(t, "#[")) // #[Buckets = …]
+        return true;
+    if (m_open->rows.empty()) {
+        ImportError e{"a percentile table row was expected", line.number, line.offset, "Value"};
+        e.column = int64_t(t.data() - line.text.data()) + 1;
+        throw e;
+    }
+    m_open = nullptr;
+    return false;
+}
+
+// Outside a table: wrk2's report lines, and the header that opens the next table.
+void TableReader::readReportLine(const TextLine &line, std::string_view t)
+{
+    static const TextPattern threadsAndConnections(R"((\d{1,18}) threads and (\d{1,18}) connections)");
+    PatternMatch m;
+    if (threadsAndConnections.search(t, &m)) {
+        report.threads = std::stoll(m.str(1));
+        report.connections = std::stoll(m.str(2));
+    }
+    if (startsWith(t, "Requests/sec:"))
+        report.requestsPerS = parseNumber(t.substr(13));
+    if (auto sp = statedPercentile(t))
+        m_stated[sp->first] = sp->second;
+    if (t.find("Uncorrected Latency") != std::string_view::npos)
+        m_uncorrected = true;
+    if (!isHeader(t))
+        return;
+    Table table;
+    table.line = line.number;
+    table.name = m_uncorrected ? "latency/uncorrected" : "latency";
+    table.stated = std::exchange(m_stated, {});
+    for (const Table &other : tables)
+        if (other.name == table.name)
+            table.name += "/" + std::to_string(tables.size() + 1);
+    tables.push_back(std::move(table));
+    m_open = &tables.back();
+}
+
+ScenarioRecord tableScenario(const Table &t, const LatencyUnit &unit, const Report &report)
+{
+    ScenarioRecord sc;
+    sc.name = t.name;
+    sc.kind = "latency-distribution";
+    sc.line = t.line;
+    sc.provenance = "percentile table at line " + std::to_string(t.line);
+    const double s = unit.toSeconds;
+    sc.metrics = {{"latency_p50_s", valueAt(t, 50, s)},
+                  {"latency_p95_s", valueAt(t, 95, s)},
+                  {"latency_p99_s", valueAt(t, 99, s)},
+                  {"latency_p999_s", valueAt(t, 99.9, s)},
+                  {"hdr.latency_p9999_s", valueAt(t, 99.99, s)},
+                  {"latency_max_s", t.max.value_or(t.rows.back().value) * s},
+                  {"hdr.latency_min_s", t.rows.front().value * s}};
+    if (t.mean)
+        sc.metrics.push_back({"latency_avg_s", *t.mean * s});
+    if (t.stdDeviation)
+        sc.metrics.push_back({"hdr.latency_stddev_s", *t.stdDeviation * s});
+    sc.metrics.push_back({"hdr.total_count", t.totalCount.value_or(t.rows.back().totalCount)});
+    if (report.requestsPerS)
+        sc.metrics.push_back({"wrk.requests_per_s", *report.requestsPerS});
+    if (report.threads)
+        sc.topology.threads = report.threads;
+    if (report.connections)
+        sc.topology.connections = report.connections;
+    return sc;
+}
+
 } // namespace
 
 std::string HgrmImporter::description() const
@@ -125,120 +257,33 @@ ImportResult HgrmImporter::parse(QIODevice &in, const ImportOptions &options,
 {
     ImportResult result;
     std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "percentile table", text, result))
+    if (!readToolOutput(in, progress, kMaxBytes, "percentile table", text, result))
         return result;
-    if (!refuseLongLines(text, "percentile table", result))
-        return result;
-    const auto unit = resolveLatencyUnit(options.latencyUnit, splitLines(text), "ms", result);
+    const std::vector<TextLine> lines = splitLines(text);
+    const auto unit = resolveLatencyUnit(options.latencyUnit, lines, "ms", result);
     if (!unit)
         return result;
-    std::vector<Table> tables;
-    Table *open = nullptr;
-    bool uncorrected = false;
-    std::map<double, double> stated;
-    std::optional<int64_t> threads, connections;
-    std::optional<double> requestsPerS;
-    static const TextPattern threadsAndConnections(R"((\d{1,18}) threads and (\d{1,18}) connections)");
-    for (const TextLine &line : splitLines(text)) {
-        const std::string_view t = trimmed(line.text);
-        if (open) {
-            const auto c = cells(t);
-            if (t.empty() && open->rows.empty())
-                continue; // wrk2 leaves a blank line after the header
-            if (c.size() >= 3 && c.size() <= 4) {
-                const auto v = parseNumber(c[0]), p = parseNumber(c[1]), n = parseNumber(c[2]);
-                if (v && p && n) {
-                    if (*v < 0)
-                        result.warnings.push_back({"negative-time", line.number,
-                                                   "negative latency value in the table"});
-                    open->rows.push_back({*v, *p, *n});
-                    continue;
-                }
-            }
-            if (startsWith(t, "#[Mean")) {
-                open->mean = footerNumber(t, "Mean");
-                open->stdDeviation = footerNumber(t, "StdDeviation");
-                continue;
-            }
-            if (startsWith(t, "#[Max")) {
-                open->max = footerNumber(t, "Max");
-                open->totalCount = footerNumber(t, "Total count");
-                continue;
-            }
-            if (startsWith(t, "#[")) // #[Buckets = …]
-                continue;
-            if (open->rows.empty()) {
-                ImportError e{"a percentile table row was expected", line.number, line.offset,
-                              "Value"};
-                e.column = int64_t(t.data() - line.text.data()) + 1;
-                result.error = e;
-                return result;
-            }
-            open = nullptr;
-        }
-        PatternMatch m;
-        if (threadsAndConnections.search(t, &m)) {
-            threads = std::stoll(m.str(1));
-            connections = std::stoll(m.str(2));
-        }
-        if (startsWith(t, "Requests/sec:"))
-            requestsPerS = parseNumber(t.substr(13));
-        if (auto sp = statedPercentile(t))
-            stated[sp->first] = sp->second;
-        if (t.find("Uncorrected Latency") != std::string_view::npos)
-            uncorrected = true;
-        if (isHeader(t)) {
-            Table table;
-            table.line = line.number;
-            table.name = uncorrected ? "latency/uncorrected" : "latency";
-            table.stated = std::exchange(stated, {});
-            for (const Table &other : tables)
-                if (other.name == table.name)
-                    table.name += "/" + std::to_string(tables.size() + 1);
-            tables.push_back(std::move(table));
-            open = &tables.back();
-        }
+    TableReader reader(result.warnings);
+    try {
+        reader.read(lines);
+    } catch (const ImportError &e) {
+        result.error = e;
+        return result;
     }
-    std::erase_if(tables, [](const Table &t) { return t.rows.empty(); });
-    if (tables.empty()) {
+    if (reader.tables.empty()) {
         result.error = ImportError{"holds no percentile table", 0, -1, {}};
         return result;
     }
     RunRecord run;
     run.line = 1;
-    run.tool = requestsPerS ? "wrk2" : "HdrHistogram";
+    run.tool = reader.report.requestsPerS ? "wrk2" : "HdrHistogram";
     run.runKey = contentRunKey(name(), text);
     run.timestamp = inferredRunTime(in, result.warnings);
     run.tuning["value_unit"] = unit->name;
     std::vector<double> counts;
-    for (const Table &t : tables) {
-        ScenarioRecord sc;
-        sc.name = t.name;
-        sc.kind = "latency-distribution";
-        sc.line = t.line;
-        sc.provenance = "percentile table at line " + std::to_string(t.line);
-        const double s = unit->toSeconds;
-        sc.metrics = {{"latency_p50_s", valueAt(t, 50, s)},
-                      {"latency_p95_s", valueAt(t, 95, s)},
-                      {"latency_p99_s", valueAt(t, 99, s)},
-                      {"latency_p999_s", valueAt(t, 99.9, s)},
-                      {"hdr.latency_p9999_s", valueAt(t, 99.99, s)},
-                      {"latency_max_s", t.max.value_or(t.rows.back().value) * s},
-                      {"hdr.latency_min_s", t.rows.front().value * s}};
-        if (t.mean)
-            sc.metrics.push_back({"latency_avg_s", *t.mean * s});
-        if (t.stdDeviation)
-            sc.metrics.push_back({"hdr.latency_stddev_s", *t.stdDeviation * s});
-        const double total = t.totalCount.value_or(t.rows.back().totalCount);
-        sc.metrics.push_back({"hdr.total_count", total});
-        if (requestsPerS)
-            sc.metrics.push_back({"wrk.requests_per_s", *requestsPerS});
-        if (threads)
-            sc.topology.threads = threads;
-        if (connections)
-            sc.topology.connections = connections;
-        counts.push_back(total);
-        run.scenarios.push_back(std::move(sc));
+    for (const Table &t : reader.tables) {
+        run.scenarios.push_back(tableScenario(t, *unit, reader.report));
+        counts.push_back(*run.scenarios.back().metric("hdr.total_count"));
     }
     warnIfAssumed(*unit, "percentile tables hold the writer's output unit; wrk2 writes ms",
                   result.warnings);

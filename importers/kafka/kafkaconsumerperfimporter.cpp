@@ -1,7 +1,6 @@
 #include "importers/kafka/kafkaconsumerperfimporter.h"
 
 #include "importers/kafka/kafkametrics.h"
-#include "importers/linebounds.h"
 #include "importers/textsource.h"
 
 #include <QIODevice>
@@ -290,6 +289,87 @@ ScenarioRecord detailedScenario(const Block &block, const std::string &name)
     return sc;
 }
 
+void dropEmptyBlocks(std::vector<Block> &blocks, std::vector<ImportWarning> &warnings)
+{
+    std::erase_if(blocks, [&](const Block &b) {
+        if (b.rows.empty())
+            warnings.push_back({"no-rows", b.headerLine, "a header without data rows"});
+        return b.rows.empty();
+    });
+}
+
+// Scenario names in file order: a block's banner, else "consumer" when the file has one
+// summary, else "consumer-N" by the summary's place; a repeated name gets "-2", "-3", ….
+class ScenarioNames
+{
+public:
+    explicit ScenarioNames(const std::vector<Block> &blocks)
+    {
+        for (const Block &b : blocks)
+            m_summaries += b.detailed ? 1 : b.rows.size();
+    }
+    std::string next(const Block &b)
+    {
+        ++m_ordinal;
+        std::string name = !b.name.empty()       ? b.name
+                           : m_summaries == 1 ? std::string("consumer")
+                                              : "consumer-" + std::to_string(m_ordinal);
+        if (++m_used[name] > 1)
+            name += "-" + std::to_string(m_used[name]);
+        return name;
+    }
+
+private:
+    size_t m_summaries = 0;
+    size_t m_ordinal = 0;
+    std::map<std::string, int> m_used;
+};
+
+// One scenario for a detailed-stats block, one per summary row otherwise.
+std::vector<ScenarioRecord> blockScenarios(const Block &b, ScenarioNames &names)
+{
+    std::vector<ScenarioRecord> scenarios;
+    if (b.detailed) {
+        scenarios.push_back(detailedScenario(b, names.next(b)));
+        return scenarios;
+    }
+    for (const Row &row : b.rows) {
+        ScenarioRecord sc;
+        sc.name = names.next(b);
+        sc.kind = "consumer";
+        sc.line = row.line;
+        appendRowMetrics(row, sc.metrics);
+        sc.provenance = "summary row " + std::to_string(row.line);
+        scenarios.push_back(std::move(sc));
+    }
+    return scenarios;
+}
+
+// The blocks' scenarios, a --print-metrics block's metrics on the scenario before it.
+void addScenarios(const std::vector<Block> &blocks, RunRecord &run,
+                  std::vector<ImportWarning> &warnings)
+{
+    ScenarioNames names(blocks);
+    std::vector<double> rates;
+    for (const Block &b : blocks) {
+        std::vector<ScenarioRecord> scenarios = blockScenarios(b, names);
+        for (const Row &row : b.rows)
+            rates.push_back(value(row, "nMsg.sec"));
+        if (b.metrics) {
+            if (!b.metrics->clientVersion.empty())
+                run.toolVersion = b.metrics->clientVersion;
+            for (const MetricValue &m : b.metrics->metrics)
+                scenarios.back().metrics.push_back(m);
+        }
+        for (auto &sc : scenarios) {
+            sc.topology.consumers = 1;
+            sc.topology.inferred.push_back("consumers");
+            run.scenarios.push_back(std::move(sc));
+        }
+    }
+    warnIfZeroOnly(rates, 0, "nMsg.sec", warnings);
+}
+
 } // namespace
 
 std::string KafkaConsumerPerfImporter::description() const
@@ -328,9 +408,7 @@ ImportResult KafkaConsumerPerfImporter::parse(QIODevice &in, const ImportOptions
 {
     ImportResult result;
     std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "kafka-consumer-perf-test output", text, result))
-        return result;
-    if (!refuseLongLines(text, "kafka-consumer-perf-test output", result))
+    if (!readToolOutput(in, progress, kMaxBytes, "kafka-consumer-perf-test output", text, result))
         return result;
     const std::vector<TextLine> lines = splitLines(text);
     std::vector<Block> blocks;
@@ -340,19 +418,11 @@ ImportResult KafkaConsumerPerfImporter::parse(QIODevice &in, const ImportOptions
         result.error = f.error;
         return result;
     }
-    blocks.erase(std::remove_if(blocks.begin(), blocks.end(),
-                                [&](const Block &b) {
-                                    if (b.rows.empty())
-                                        result.warnings.push_back(
-                                            {"no-rows", b.headerLine, "a header without data rows"});
-                                    return b.rows.empty();
-                                }),
-                 blocks.end());
+    dropEmptyBlocks(blocks, result.warnings);
     if (blocks.empty()) {
         result.error = ImportError{"holds no kafka-consumer-perf-test header with data rows", 0, -1, {}};
         return result;
     }
-
     RunRecord run;
     run.line = 1;
     run.tool = "kafka-consumer-perf-test";
@@ -361,52 +431,7 @@ ImportResult KafkaConsumerPerfImporter::parse(QIODevice &in, const ImportOptions
     run.timestamp = blocks.front().rows.front().time;
     result.warnings.push_back({"timestamp-without-zone", blocks.front().rows.front().line,
                                "the tool prints local times without a zone; read as UTC"});
-
-    size_t summaryRows = 0;
-    for (const Block &b : blocks)
-        summaryRows += b.detailed ? 1 : b.rows.size();
-    std::map<std::string, int> used;
-    std::vector<double> rates;
-    size_t ordinal = 0;
-    for (const Block &b : blocks) {
-        auto nameFor = [&](void) {
-            ++ordinal;
-            std::string name = !b.name.empty() ? b.name
-                               : summaryRows == 1 ? std::string("consumer")
-                                                  : "consumer-" + std::to_string(ordinal);
-            if (++used[name] > 1)
-                name += "-" + std::to_string(used[name]);
-            return name;
-        };
-        std::vector<ScenarioRecord> scenarios;
-        if (b.detailed) {
-            scenarios.push_back(detailedScenario(b, nameFor()));
-        } else {
-            for (const Row &row : b.rows) {
-                ScenarioRecord sc;
-                sc.name = nameFor();
-                sc.kind = "consumer";
-                sc.line = row.line;
-                appendRowMetrics(row, sc.metrics);
-                sc.provenance = "summary row " + std::to_string(row.line);
-                scenarios.push_back(std::move(sc));
-            }
-        }
-        for (const Row &row : b.rows)
-            rates.push_back(value(row, "nMsg.sec"));
-        if (b.metrics) {
-            if (!b.metrics->clientVersion.empty())
-                run.toolVersion = b.metrics->clientVersion;
-            for (const MetricValue &m : b.metrics->metrics)
-                scenarios.back().metrics.push_back(m);
-        }
-        for (auto &sc : scenarios) {
-            sc.topology.consumers = 1;
-            sc.topology.inferred.push_back("consumers");
-            run.scenarios.push_back(std::move(sc));
-        }
-    }
-    warnIfZeroOnly(rates, 0, "nMsg.sec", result.warnings);
+    addScenarios(blocks, run, result.warnings);
     result.runs.push_back(std::move(run));
     return result;
 }

@@ -3,7 +3,6 @@
 #include "importers/commandblocks.h"
 #include "importers/kafka/kafkametrics.h"
 #include "importers/kafka/kafkaproducerline.h"
-#include "importers/linebounds.h"
 #include "importers/textsource.h"
 #include "model/core/textpattern.h"
 
@@ -147,6 +146,162 @@ ScenarioRecord aggregateScenario(const std::vector<const ProducerPerfLine *> &fi
     return sc;
 }
 
+// What a pass over the lines finds: the segments, and the first harness timestamp.
+struct ProducerOutput
+{
+    std::vector<Segment> segments = std::vector<Segment>(1);
+    std::optional<std::string> firstTime;
+    int64_t firstTimeLine = 0;
+};
+
+// The segment a banner or command line opens: the current one while it is still empty.
+Segment &openSegment(std::vector<Segment> &segments)
+{
+    if (!segments.back().empty())
+        segments.emplace_back();
+    return segments.back();
+}
+
+// A final line follows its segment's periodic lines; a steady-state line follows the final
+// one; anything after a final line or the metrics block starts the next producer.
+void addResultLine(ProducerOutput &out, const TextLine &line, const ProducerPerfLine &parsed)
+{
+    if (parsed.prefixTime && !out.firstTime) {
+        out.firstTime = parsed.prefixTime;
+        out.firstTimeLine = line.number;
+    }
+    Segment *s = &out.segments.back();
+    if (parsed.steadyState && s->final && !s->steady) {
+        s->steady = parsed;
+        s->steadyLine = line.number;
+        return;
+    }
+    if (s->final || s->metrics) {
+        out.segments.emplace_back();
+        s = &out.segments.back();
+    }
+    if (parsed.final) {
+        s->final = parsed;
+        s->finalLine = line.number;
+    } else {
+        s->interim.push_back(parsed);
+        s->interimLines.push_back(line.number);
+    }
+}
+
+ImportError notAResultLine(const TextLine &line)
+{
+    ImportError e;
+    e.message = "is not a kafka-producer-perf-test result: expected \"N records "
+                "sent, R records/sec (M MB/sec), A ms avg latency, X ms max latency…\"";
+    e.line = line.number;
+    e.column = int64_t(line.text.find("records sent")) + 1;
+    e.offset = line.offset + e.column - 1;
+    e.field = "records sent";
+    return e;
+}
+
+// The segments of the output in file order; the error of a line that looks like a result
+// line but does not read as one.
+std::optional<ImportError> readSegments(const std::vector<TextLine> &lines, ProducerOutput &out,
+                                        std::vector<ImportWarning> &warnings)
+{
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const TextLine &line = lines[i];
+        if (isKafkaMetricsHeader(line.text)) {
+            KafkaMetricsBlock block;
+            i = readKafkaMetrics(lines, i, block, warnings) - 1;
+            out.segments.back().metrics = std::move(block);
+        } else if (auto args = commandArgs(line.text, {"kafka-producer-perf-test"})) {
+            Segment &s = openSegment(out.segments);
+            s.command = std::string(trimmed(line.text));
+            s.args = std::move(*args);
+            s.commandLine = line.number;
+        } else if (const std::string banner = bannerName(line.text); !banner.empty()) {
+            openSegment(out.segments).name = banner;
+        } else if (const auto parsed = parseProducerPerfLine(line.text)) {
+            addResultLine(out, line, *parsed);
+        } else if (looksLikeProducerPerfLine(line.text)) {
+            return notAResultLine(line);
+        }
+    }
+    return std::nullopt;
+}
+
+// Segments without a result line are left out; a command that printed none is warned about.
+void dropSilentSegments(std::vector<Segment> &segments, std::vector<ImportWarning> &warnings)
+{
+    for (const Segment &s : segments)
+        if (s.commandLine > 0 && !s.final && s.interim.empty())
+            warnings.push_back({"no-output", s.commandLine,
+                                "the command has no kafka-producer-perf-test result after it"});
+    std::erase_if(segments, [](const Segment &s) { return !s.final && s.interim.empty(); });
+}
+
+// The name a segment's scenario takes: its banner, its command, else its place in the file.
+std::string segmentName(const std::vector<Segment> &segments, size_t i)
+{
+    const Segment &s = segments[i];
+    if (!s.name.empty())
+        return s.name;
+    if (s.commandLine > 0)
+        return commandName(s);
+    return segments.size() == 1 ? std::string("producer") : "producer-" + std::to_string(i + 1);
+}
+
+ScenarioRecord steadyScenario(const Segment &s, const std::string &name, const Topology &topology)
+{
+    ScenarioRecord steady;
+    steady.name = name + "/steady-state";
+    steady.kind = "producer";
+    steady.line = s.steadyLine;
+    steady.topology = topology;
+    appendProducerMetrics(*s.steady, steady.metrics);
+    steady.metrics.push_back({"producer.records_sent", double(s.steady->records)});
+    steady.provenance = "steady-state line " + std::to_string(s.steadyLine) +
+                        " (the run without its warm-up records)";
+    return steady;
+}
+
+// A scenario per segment (and its steady state), then the aggregate of several producers.
+void addScenarios(const std::vector<Segment> &segments, RunRecord &run,
+                  std::vector<ImportWarning> &warnings)
+{
+    // Named or commanded segments are steps of a sweep, not producers running together.
+    const bool named = std::any_of(segments.begin(), segments.end(), [](const Segment &s) {
+        return !s.name.empty() || s.commandLine > 0;
+    });
+    std::map<std::string, int> used;
+    std::vector<const ProducerPerfLine *> finals;
+    std::vector<double> rates;
+    for (size_t i = 0; i < segments.size(); ++i) {
+        const Segment &s = segments[i];
+        std::string name = segmentName(segments, i);
+        if (++used[name] > 1)
+            name += "-" + std::to_string(used[name]);
+        run.scenarios.push_back(segmentScenario(s, name, warnings));
+        applyCommand(s, run.scenarios.back());
+        if (s.metrics && !s.metrics->clientVersion.empty())
+            run.toolVersion = s.metrics->clientVersion;
+        if (s.steady)
+            run.scenarios.push_back(steadyScenario(s, name, run.scenarios.back().topology));
+        for (const auto &l : s.interim)
+            rates.push_back(l.recordsPerSec);
+        if (s.final) {
+            finals.push_back(&*s.final);
+            rates.push_back(s.final->recordsPerSec);
+        }
+    }
+    if (!named && finals.size() >= 2) {
+        run.scenarios.push_back(aggregateScenario(finals));
+        warnings.push_back(
+            {"assumed-concurrent", 0,
+             "the file holds " + std::to_string(finals.size()) +
+                 " producers' results; their aggregate assumes they ran at the same time"});
+    }
+    warnIfZeroOnly(rates, 0, "records/sec", warnings);
+}
+
 } // namespace
 
 std::string KafkaProducerPerfImporter::description() const
@@ -187,146 +342,32 @@ ImportResult KafkaProducerPerfImporter::parse(QIODevice &in, const ImportOptions
 {
     ImportResult result;
     std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "kafka-producer-perf-test output", text, result))
+    if (!readToolOutput(in, progress, kMaxBytes, "kafka-producer-perf-test output", text, result))
         return result;
-    if (!refuseLongLines(text, "kafka-producer-perf-test output", result))
+    ProducerOutput output;
+    if (auto error = readSegments(splitLines(text), output, result.warnings)) {
+        result.error = std::move(error);
         return result;
-    const std::vector<TextLine> lines = splitLines(text);
-
-    std::vector<Segment> segments(1);
-    std::optional<std::string> firstTime;
-    int64_t firstTimeLine = 0;
-    for (size_t i = 0; i < lines.size(); ++i) {
-        const TextLine &line = lines[i];
-        if (isKafkaMetricsHeader(line.text)) {
-            KafkaMetricsBlock block;
-            i = readKafkaMetrics(lines, i, block, result.warnings) - 1;
-            segments.back().metrics = std::move(block);
-            continue;
-        }
-        if (auto args = commandArgs(line.text, {"kafka-producer-perf-test"})) {
-            if (!segments.back().empty())
-                segments.emplace_back();
-            segments.back().command = std::string(trimmed(line.text));
-            segments.back().args = std::move(*args);
-            segments.back().commandLine = line.number;
-            continue;
-        }
-        if (const std::string banner = bannerName(line.text); !banner.empty()) {
-            if (!segments.back().empty())
-                segments.emplace_back();
-            segments.back().name = banner;
-            continue;
-        }
-        const auto parsed = parseProducerPerfLine(line.text);
-        if (!parsed) {
-            if (looksLikeProducerPerfLine(line.text)) {
-                ImportError e;
-                e.message = "is not a kafka-producer-perf-test result: expected \"N records "
-                            "sent, R records/sec (M MB/sec), A ms avg latency, X ms max latency…\"";
-                e.line = line.number;
-                e.column = int64_t(line.text.find("records sent")) + 1;
-                e.offset = line.offset + e.column - 1;
-                e.field = "records sent";
-                result.error = e;
-                return result;
-            }
-            continue;
-        }
-        if (parsed->prefixTime && !firstTime) {
-            firstTime = parsed->prefixTime;
-            firstTimeLine = line.number;
-        }
-        Segment *s = &segments.back();
-        if (parsed->steadyState && s->final && !s->steady) {
-            s->steady = *parsed;
-            s->steadyLine = line.number;
-            continue;
-        }
-        if (s->final || s->metrics) {
-            segments.emplace_back();
-            s = &segments.back();
-        }
-        if (parsed->final) {
-            s->final = *parsed;
-            s->finalLine = line.number;
-        } else {
-            s->interim.push_back(*parsed);
-            s->interimLines.push_back(line.number);
-        }
     }
-    for (const Segment &s : segments)
-        if (s.commandLine > 0 && !s.final && s.interim.empty())
-            result.warnings.push_back({"no-output", s.commandLine,
-                                       "the command has no kafka-producer-perf-test result after it"});
-    segments.erase(std::remove_if(segments.begin(), segments.end(),
-                                  [](const Segment &s) { return !s.final && s.interim.empty(); }),
-                   segments.end());
-    if (segments.empty()) {
+    dropSilentSegments(output.segments, result.warnings);
+    if (output.segments.empty()) {
         result.error = ImportError{"holds no \"N records sent, …\" line of kafka-producer-perf-test",
                                    0, -1, {}};
         return result;
     }
-
     RunRecord run;
     run.line = 1;
     run.tool = "kafka-producer-perf-test";
     run.target = "kafka";
     run.runKey = contentRunKey("kafka-producer-perf", text);
-    if (firstTime) {
-        run.timestamp = *firstTime;
-        result.warnings.push_back({"timestamp-without-zone", firstTimeLine,
+    if (output.firstTime) {
+        run.timestamp = *output.firstTime;
+        result.warnings.push_back({"timestamp-without-zone", output.firstTimeLine,
                                    "the harness timestamps have no zone; read as UTC"});
     } else {
         run.timestamp = inferredRunTime(in, result.warnings);
     }
-
-    // Named or commanded segments are steps of a sweep, not producers running together.
-    const bool named = std::any_of(segments.begin(), segments.end(), [](const Segment &s) {
-        return !s.name.empty() || s.commandLine > 0;
-    });
-    std::map<std::string, int> used;
-    std::vector<const ProducerPerfLine *> finals;
-    std::vector<double> rates;
-    for (size_t i = 0; i < segments.size(); ++i) {
-        const Segment &s = segments[i];
-        std::string name = !s.name.empty()         ? s.name
-                           : s.commandLine > 0      ? commandName(s)
-                           : segments.size() == 1 ? std::string("producer")
-                                                  : "producer-" + std::to_string(i + 1);
-        if (++used[name] > 1)
-            name += "-" + std::to_string(used[name]);
-        run.scenarios.push_back(segmentScenario(s, name, result.warnings));
-        applyCommand(s, run.scenarios.back());
-        if (s.metrics && !s.metrics->clientVersion.empty())
-            run.toolVersion = s.metrics->clientVersion;
-        if (s.steady) {
-            ScenarioRecord steady;
-            steady.name = name + "/steady-state";
-            steady.kind = "producer";
-            steady.line = s.steadyLine;
-            steady.topology = run.scenarios.back().topology;
-            appendProducerMetrics(*s.steady, steady.metrics);
-            steady.metrics.push_back({"producer.records_sent", double(s.steady->records)});
-            steady.provenance = "steady-state line " + std::to_string(s.steadyLine) +
-                                " (the run without its warm-up records)";
-            run.scenarios.push_back(steady);
-        }
-        if (s.final)
-            finals.push_back(&*s.final);
-        for (const auto &l : s.interim)
-            rates.push_back(l.recordsPerSec);
-        if (s.final)
-            rates.push_back(s.final->recordsPerSec);
-    }
-    if (!named && finals.size() >= 2) {
-        run.scenarios.push_back(aggregateScenario(finals));
-        result.warnings.push_back(
-            {"assumed-concurrent", 0,
-             "the file holds " + std::to_string(finals.size()) +
-                 " producers' results; their aggregate assumes they ran at the same time"});
-    }
-    warnIfZeroOnly(rates, 0, "records/sec", result.warnings);
+    addScenarios(output.segments, run, result.warnings);
     result.runs.push_back(std::move(run));
     return result;
 }

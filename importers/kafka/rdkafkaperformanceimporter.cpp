@@ -1,6 +1,5 @@
 #include "importers/kafka/rdkafkaperformanceimporter.h"
 
-#include "importers/linebounds.h"
 #include "importers/textsource.h"
 #include "model/core/textpattern.h"
 
@@ -9,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <span>
 
 namespace plimsoll {
 
@@ -243,6 +243,140 @@ ScenarioRecord scenarioOf(const std::string &name, const std::vector<Sample> &sa
     return sc;
 }
 
+// A summary line's number: its pattern's group, the metric it becomes and the factor to SI.
+struct Field
+{
+    int group;
+    const char *metric;
+    double scale;
+};
+
+// The line's metrics, records_per_s first; `elapsed` is the group of its milliseconds.
+Sample summarySample(const PatternMatch &m, const TextLine &line, int elapsed,
+                     std::span<const Field> fields)
+{
+    Sample sample;
+    sample.line = line.number;
+    sample.elapsedS = num(m[elapsed]) * 1e-3;
+    for (const Field &f : fields)
+        sample.metrics.push_back({f.metric, num(m[f.group]) * f.scale});
+    return sample;
+}
+
+Sample producerSample(const PatternMatch &m, const TextLine &line)
+{
+    static constexpr Field fields[] = {{7, "records_per_s", 1},
+                                       {8, "bytes_per_s", kMB},
+                                       {1, "producer.records_sent", 1},
+                                       {2, "producer.bytes_sent", 1},
+                                       {3, "producer.records_delivered", 1},
+                                       {5, "errors", 1},
+                                       {5, "producer.delivery_failures", 1},
+                                       {6, "producer.elapsed_s", 1e-3}};
+    Sample p = summarySample(m, line, 6, fields);
+    if (m.matched(9))
+        p.metrics.push_back({"producer.produce_failures", num(m[9])});
+    if (m.matched(10))
+        p.metrics.push_back({"producer.in_queue", num(m[10])});
+    if (m.matched(11))
+        p.compression = m.str(11) == "no" ? "none" : m.str(11);
+    return p;
+}
+
+Sample consumerSample(const PatternMatch &m, const TextLine &line)
+{
+    static constexpr Field fields[] = {{4, "records_per_s", 1},
+                                       {5, "bytes_per_s", kMB},
+                                       {1, "consumer.records_consumed", 1},
+                                       {2, "consumer.bytes_consumed", 1},
+                                       {3, "consumer.elapsed_s", 1e-3}};
+    Sample c = summarySample(m, line, 3, fields);
+    if (m.matched(6)) {
+        // Wall-clock differences across hosts: includes their clock skew.
+        static constexpr Field latency[] = {{7, "e2e.latency_avg_s", 1e-3},
+                                            {8, "e2e.latency_min_s", 1e-3},
+                                            {9, "e2e.latency_max_s", 1e-3}};
+        for (const Field &f : latency)
+            c.metrics.push_back({f.metric, num(m[f.group]) * f.scale});
+    }
+    return c;
+}
+
+// The producer's and the consumer's samples of one output: summary lines and -u table rows,
+// in file order, with the record size and fetch latency the tool prints beside them.
+struct Output
+{
+    std::vector<Sample> produced, consumed;
+    std::optional<int64_t> recordSize;
+    std::optional<double> fetchLatencyUs;
+};
+
+class OutputReader
+{
+public:
+    // The error of the first line that is not what it looks like, else nullopt.
+    std::optional<ImportError> read(const std::vector<TextLine> &lines);
+    Output output;
+
+private:
+    std::optional<ImportError> readTableLine(const TextLine &line);
+    std::optional<ImportError> readSummaryLine(const TextLine &line);
+
+    std::optional<Table> m_table;
+};
+
+std::optional<ImportError> OutputReader::read(const std::vector<TextLine> &lines)
+{
+    for (const TextLine &line : lines) {
+        auto error = startsWith(trimmed(line.text), "|") ? readTableLine(line) : readSummaryLine(line);
+        if (error)
+            return error;
+    }
+    return std::nullopt;
+}
+
+std::optional<ImportError> OutputReader::readTableLine(const TextLine &line)
+{
+    const std::vector<Cell> cells = tableCells(line.text);
+    if (isTableHeader(cells)) {
+        m_table.emplace();
+        return readHeader(cells, line, *m_table);
+    }
+    if (!m_table)
+        return errorAt(line, int64_t(line.text.find('|')) + 1,
+                       "is a table row before any table header (\"| elapsed | msgs | …\")",
+                       "table");
+    Sample row;
+    if (auto e = readRow(cells, line, *m_table, row))
+        return e;
+    (m_table->producer ? output.produced : output.consumed).push_back(std::move(row));
+    return std::nullopt;
+}
+
+std::optional<ImportError> OutputReader::readSummaryLine(const TextLine &line)
+{
+    const std::string_view s = line.text;
+    const std::string_view t = trimmed(line.text);
+    PatternMatch m;
+    if (producerPattern().search(s, &m)) {
+        output.produced.push_back(producerSample(m, line));
+    } else if (consumerPattern().search(s, &m)) {
+        output.consumed.push_back(consumerSample(m, line));
+    } else if (sendingPattern().search(s, &m)) {
+        output.recordSize = int64_t(num(m[1]));
+    } else if (fetchLatencyPattern().search(s, &m)) {
+        output.fetchLatencyUs = num(m[1]);
+    } else if (startsWith(t, "% INTERVAL:")) {
+        // -M: the last interval's own rate; the cumulative lines carry the same counts.
+    } else if (startsWith(t, "% ") && (s.find("messages produced") != std::string::npos ||
+                                       s.find(" consumed in ") != std::string::npos)) {
+        return errorAt(line, int64_t(line.text.find('%')) + 1,
+                       "is not an rdkafka_performance summary line this importer reads",
+                       "summary");
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 std::string RdkafkaPerformanceImporter::description() const
@@ -282,93 +416,15 @@ ImportResult RdkafkaPerformanceImporter::parse(QIODevice &in, const ImportOption
 {
     ImportResult result;
     std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "rdkafka_performance output", text, result))
+    if (!readToolOutput(in, progress, kMaxBytes, "rdkafka_performance output", text, result))
         return result;
-    if (!refuseLongLines(text, "rdkafka_performance output", result))
+    OutputReader reader;
+    if (auto error = reader.read(splitLines(text))) {
+        result.error = std::move(error);
         return result;
-    std::vector<Sample> produced, consumed;
-    std::optional<Table> table;
-    std::optional<int64_t> recordSize;
-    std::optional<double> fetchLatencyUs;
-    for (const TextLine &line : splitLines(text)) {
-        const std::string_view s = line.text;
-        const std::string_view t = trimmed(line.text);
-        PatternMatch m;
-        if (startsWith(t, "|")) {
-            const std::vector<Cell> cells = tableCells(line.text);
-            if (isTableHeader(cells)) {
-                table.emplace();
-                if (auto e = readHeader(cells, line, *table)) {
-                    result.error = *e;
-                    return result;
-                }
-                continue;
-            }
-            if (!table) {
-                result.error = errorAt(line, int64_t(line.text.find('|')) + 1,
-                                       "is a table row before any table header "
-                                       "(\"| elapsed | msgs | …\")",
-                                       "table");
-                return result;
-            }
-            Sample row;
-            if (auto e = readRow(cells, line, *table, row)) {
-                result.error = *e;
-                return result;
-            }
-            (table->producer ? produced : consumed).push_back(std::move(row));
-        } else if (producerPattern().search(s, &m)) {
-            Sample p;
-            p.line = line.number;
-            p.elapsedS = num(m[6]) * 1e-3;
-            p.metrics = {{"records_per_s", num(m[7])},
-                         {"bytes_per_s", num(m[8]) * kMB},
-                         {"producer.records_sent", num(m[1])},
-                         {"producer.bytes_sent", num(m[2])},
-                         {"producer.records_delivered", num(m[3])},
-                         {"errors", num(m[5])},
-                         {"producer.delivery_failures", num(m[5])},
-                         {"producer.elapsed_s", num(m[6]) * 1e-3}};
-            if (m.matched(9))
-                p.metrics.push_back({"producer.produce_failures", num(m[9])});
-            if (m.matched(10))
-                p.metrics.push_back({"producer.in_queue", num(m[10])});
-            if (m.matched(11))
-                p.compression = m.str(11) == "no" ? "none" : m.str(11);
-            produced.push_back(std::move(p));
-        } else if (consumerPattern().search(s, &m)) {
-            Sample c;
-            c.line = line.number;
-            c.elapsedS = num(m[3]) * 1e-3;
-            c.metrics = {{"records_per_s", num(m[4])},
-                         {"bytes_per_s", num(m[5]) * kMB},
-                         {"consumer.records_consumed", num(m[1])},
-                         {"consumer.bytes_consumed", num(m[2])},
-                         {"consumer.elapsed_s", num(m[3]) * 1e-3}};
-            if (m.matched(6)) {
-                // Wall-clock differences across hosts: includes their clock skew.
-                c.metrics.push_back({"e2e.latency_avg_s", num(m[7]) * 1e-3});
-                c.metrics.push_back({"e2e.latency_min_s", num(m[8]) * 1e-3});
-                c.metrics.push_back({"e2e.latency_max_s", num(m[9]) * 1e-3});
-            }
-            consumed.push_back(std::move(c));
-        } else if (sendingPattern().search(s, &m)) {
-            recordSize = int64_t(num(m[1]));
-        } else if (fetchLatencyPattern().search(s, &m)) {
-            fetchLatencyUs = num(m[1]);
-        } else if (startsWith(t, "% INTERVAL:")) {
-            // -M: the last interval's own rate; the cumulative lines carry the same counts.
-            continue;
-        } else if (startsWith(t, "% ") &&
-                   (s.find("messages produced") != std::string::npos ||
-                    s.find(" consumed in ") != std::string::npos)) {
-            result.error = errorAt(line, int64_t(line.text.find('%')) + 1,
-                                   "is not an rdkafka_performance summary line this importer reads",
-                                   "summary");
-            return result;
-        }
     }
-    if (produced.empty() && consumed.empty()) {
+    const Output &out = reader.output;
+    if (out.produced.empty() && out.consumed.empty()) {
         result.error = ImportError{"holds no rdkafka_performance summary line or table row", 0, -1, {}};
         return result;
     }
@@ -379,21 +435,21 @@ ImportResult RdkafkaPerformanceImporter::parse(QIODevice &in, const ImportOption
     run.runKey = contentRunKey("rdkafka-performance", text);
     run.timestamp = inferredRunTime(in, result.warnings);
     std::vector<double> rates;
-    if (!produced.empty()) {
-        ScenarioRecord sc = scenarioOf("producer", produced);
+    if (!out.produced.empty()) {
+        ScenarioRecord sc = scenarioOf("producer", out.produced);
         sc.topology.producers = 1; // one rdkafka_performance process is one client
-        sc.topology.recordSizeBytes = recordSize;
-        sc.topology.compression = produced.back().compression;
+        sc.topology.recordSizeBytes = out.recordSize;
+        sc.topology.compression = out.produced.back().compression;
         run.scenarios.push_back(std::move(sc));
-        rates.push_back(produced.back().metrics.front().value);
+        rates.push_back(out.produced.back().metrics.front().value);
     }
-    if (!consumed.empty()) {
-        ScenarioRecord sc = scenarioOf("consumer", consumed);
+    if (!out.consumed.empty()) {
+        ScenarioRecord sc = scenarioOf("consumer", out.consumed);
         sc.topology.consumers = 1;
-        if (fetchLatencyUs)
-            sc.metrics.push_back({"consumer.fetch_latency_avg_s", *fetchLatencyUs * 1e-6});
+        if (out.fetchLatencyUs)
+            sc.metrics.push_back({"consumer.fetch_latency_avg_s", *out.fetchLatencyUs * 1e-6});
         run.scenarios.push_back(std::move(sc));
-        rates.push_back(consumed.back().metrics.front().value);
+        rates.push_back(out.consumed.back().metrics.front().value);
     }
     warnIfZeroOnly(rates, 0, "msgs/s", result.warnings);
     result.runs.push_back(std::move(run));

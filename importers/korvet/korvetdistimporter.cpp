@@ -1,7 +1,6 @@
 #include "importers/korvet/korvetdistimporter.h"
 
 #include "importers/korvet/korvetdistparts.h"
-#include "importers/linebounds.h"
 
 #include <QIODevice>
 
@@ -113,9 +112,7 @@ ImportResult KorvetDistImporter::parse(QIODevice &in, const ImportOptions &,
 {
     ImportResult result;
     std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "a korvet-dist result", text, result))
-        return result;
-    if (!refuseLongLines(text, "a korvet-dist result", result))
+    if (!readToolOutput(in, progress, kMaxBytes, "a korvet-dist result", text, result))
         return result;
     const std::vector<TextLine> lines = splitLines(text);
     RunRecord run;
@@ -127,7 +124,7 @@ ImportResult KorvetDistImporter::parse(QIODevice &in, const ImportOptions &,
         if (isSummary(text))
             readKorvetDistSummary(lines, run, result.warnings);
         else if (isTestFile(text))
-            readKorvetDistResult(lines, run, result.warnings);
+            readKorvetDistTest(lines, run, result.warnings);
         else
             throw KorvetDistFailure{ImportError{
                 "is neither a korvet-dist test result (\"Test: producers-…\") nor its SUMMARY.txt",

@@ -146,10 +146,21 @@ private:
     }
     void readQuantiles(const json &doc, const std::string &key, const std::string &prefix,
                        double scale, ScenarioRecord &sc);
+    void readIdentity(const json &doc, RunRecord &run);
+    std::string beginTime(const json &doc);
+    void readTopology(const json &doc, const OmbWorkloadName &fromName, Topology &t);
+    void readRates(const json &doc, ScenarioRecord &sc);
+    void readLatencies(const json &doc, ScenarioRecord &sc);
+    void warnIgnoredKeys(const json &doc);
+    void warnInferred(const Topology &t);
 
     const std::string &m_text;
     std::vector<ImportWarning> &m_warnings;
     std::optional<JsonLocator> m_locator;
+    std::string m_workload = "omb";
+    bool m_sizeInferred = false;   // messageSize taken from the workload name
+    double m_windowS = kDefaultWindowSeconds;
+    std::set<std::string> m_known; // the keys read so far, for the ignored-field warning
 };
 
 void OmbReader::readQuantiles(const json &doc, const std::string &key, const std::string &prefix,
@@ -183,14 +194,41 @@ RunRecord OmbReader::read(const json &doc, QIODevice &in)
 {
     if (!doc.is_object())
         fail("", "is " + jsonTypePhrase(doc) + ", not an OpenMessaging Benchmark result object");
-
     RunRecord run;
+    readIdentity(doc, run);
+    run.timestamp = beginTime(doc);
+    if (run.timestamp.empty())
+        run.timestamp = inferredRunTime(in, m_warnings);
+
+    ScenarioRecord sc;
+    sc.name = m_workload;
+    sc.kind = "benchmark";
+    sc.line = 1;
+    const OmbWorkloadName fromName = parseOmbWorkloadName(m_workload);
+    readTopology(doc, fromName, sc.topology);
+    if (fromName.producerRate)
+        run.tuning["producerRate"] = *fromName.producerRate;
+
+    m_windowS = number(doc, "sampleRateMillis").value_or(kDefaultWindowSeconds * 1000) / 1000;
+    m_known = kIdentityKeys;
+    readRates(doc, sc);
+    readLatencies(doc, sc);
+    if (sc.metrics.empty() && sc.series.empty())
+        fail("", "has none of an OMB result's rate or latency keys (publishRate, "
+                 "aggregatedPublishLatency…): not an OpenMessaging Benchmark result");
+    warnIgnoredKeys(doc);
+    warnInferred(sc.topology);
+    run.scenarios.push_back(std::move(sc));
+    return run;
+}
+
+void OmbReader::readIdentity(const json &doc, RunRecord &run)
+{
     run.line = 1;
     run.tool = "openmessaging-benchmark";
     run.runKey = contentRunKey("omb", m_text);
-    std::string workload = "omb";
     if (const auto w = doc.find("workload"); w != doc.end() && w->is_string())
-        workload = w->get<std::string>();
+        m_workload = w->get<std::string>();
     if (const auto d = doc.find("driver"); d != doc.end() && d->is_string()) {
         run.target = d->get<std::string>();
         std::transform(run.target.begin(), run.target.end(), run.target.begin(),
@@ -198,32 +236,30 @@ RunRecord OmbReader::read(const json &doc, QIODevice &in)
     }
     if (const auto v = doc.find("version"); v != doc.end() && v->is_string())
         run.toolVersion = v->get<std::string>();
+}
 
-    run.timestamp.clear();
-    if (const auto b = doc.find("beginTime"); b != doc.end() && !b->is_null()) {
-        if (b->is_string()) {
-            if (auto t = normalizeTimestamp(b->get<std::string>()))
-                run.timestamp = *t;
-        } else if (b->is_number()) {
-            const auto ms = int64_t(b->get<double>());
-            if (auto t = normalizeTimestamp(
-                    QDateTime::fromMSecsSinceEpoch(ms).toUTC().toString(Qt::ISODateWithMs).toStdString()))
-                run.timestamp = *t;
-        }
-        if (run.timestamp.empty())
-            fail("/beginTime", "is not a time (ISO-8601 or epoch milliseconds)");
+// beginTime as ISO-8601 or epoch milliseconds; empty when the file has none.
+std::string OmbReader::beginTime(const json &doc)
+{
+    const auto b = doc.find("beginTime");
+    if (b == doc.end() || b->is_null())
+        return {};
+    std::optional<std::string> t;
+    if (b->is_string()) {
+        t = normalizeTimestamp(b->get<std::string>());
+    } else if (b->is_number()) {
+        const auto ms = int64_t(b->get<double>());
+        t = normalizeTimestamp(
+            QDateTime::fromMSecsSinceEpoch(ms).toUTC().toString(Qt::ISODateWithMs).toStdString());
     }
-    if (run.timestamp.empty())
-        run.timestamp = inferredRunTime(in, m_warnings);
+    if (!t || t->empty())
+        fail("/beginTime", "is not a time (ISO-8601 or epoch milliseconds)");
+    return *t;
+}
 
-    ScenarioRecord sc;
-    sc.name = workload;
-    sc.kind = "benchmark";
-    sc.line = 1;
-
-    // Topology: fields first; the workload name fills what they leave out, marked inferred.
-    const OmbWorkloadName fromName = parseOmbWorkloadName(workload);
-    Topology &t = sc.topology;
+// Topology: fields first; the workload name fills what they leave out, marked inferred.
+void OmbReader::readTopology(const json &doc, const OmbWorkloadName &fromName, Topology &t)
+{
     auto pick = [&](const char *key, const std::optional<int64_t> &fromWorkload,
                     bool &wasInferred) -> std::optional<int64_t> {
         if (auto v = count(doc, key))
@@ -231,12 +267,12 @@ RunRecord OmbReader::read(const json &doc, QIODevice &in)
         wasInferred = fromWorkload.has_value();
         return fromWorkload;
     };
-    bool topicsInf = false, partsInf = false, prodInf = false, consInf = false, sizeInf = false;
+    bool topicsInf = false, partsInf = false, prodInf = false, consInf = false;
     const auto topics = pick("topics", fromName.topics, topicsInf);
     const auto perTopic = pick("partitions", fromName.partitionsPerTopic, partsInf);
     const auto producers = pick("producersPerTopic", fromName.producersPerTopic, prodInf);
     const auto consumers = pick("consumersPerTopic", fromName.consumersPerTopic, consInf);
-    const auto size = pick("messageSize", fromName.messageSizeBytes, sizeInf);
+    const auto size = pick("messageSize", fromName.messageSizeBytes, m_sizeInferred);
     // Totals are per-topic counts times topics; with no topic count anywhere, one topic.
     const int64_t topicCount = topics.value_or(1);
     const bool topicsRead = topics.has_value() && !topicsInf;
@@ -253,52 +289,56 @@ RunRecord OmbReader::read(const json &doc, QIODevice &in)
     total(consumers, consInf, "consumers", t.consumers);
     if (size) {
         t.recordSizeBytes = *size;
-        if (sizeInf)
+        if (m_sizeInferred)
             t.inferred.push_back("record_size_bytes");
     }
-    if (fromName.producerRate)
-        run.tuning["producerRate"] = *fromName.producerRate;
+}
 
-    const double window = number(doc, "sampleRateMillis").value_or(kDefaultWindowSeconds * 1000) / 1000;
-    std::set<std::string> known = kIdentityKeys;
-    std::string provenance;
-
+// The per-window rate arrays as series, their means as the headline metrics.
+void OmbReader::readRates(const json &doc, ScenarioRecord &sc)
+{
+    const std::optional<int64_t> size = sc.topology.recordSizeBytes;
     for (const RateSeries &r : kRates) {
-        known.insert(r.key);
+        m_known.insert(r.key);
         const auto values = array(doc, r.key);
         if (!values || values->empty())
             continue;
         SeriesRecord s{r.name, {}};
         for (size_t i = 0; i < values->size(); ++i)
-            s.samples.push_back({double(i) * window, (*values)[i]});
+            s.samples.push_back({double(i) * m_windowS, (*values)[i]});
         sc.series.push_back(std::move(s));
         const double mean = std::accumulate(values->begin(), values->end(), 0.0) / double(values->size());
-        if (std::string(r.key) == "publishRate") {
+        const std::string key = r.key;
+        if (key == "publishRate") {
             sc.metrics.push_back({"records_per_s", mean});
-            if (t.recordSizeBytes)
-                sc.metrics.push_back({"bytes_per_s", mean * double(*t.recordSizeBytes)});
-            provenance = "records_per_s is the mean of " + std::to_string(values->size()) +
-                         " publishRate windows";
-            if (t.recordSizeBytes)
-                provenance += std::string("; bytes_per_s = records_per_s x ") +
-                              (sizeInf ? "the message size inferred from the workload name"
-                                       : "messageSize");
+            if (size)
+                sc.metrics.push_back({"bytes_per_s", mean * double(*size)});
+            sc.provenance = "records_per_s is the mean of " + std::to_string(values->size()) +
+                            " publishRate windows";
+            if (size)
+                sc.provenance += std::string("; bytes_per_s = records_per_s x ") +
+                                 (m_sizeInferred ? "the message size inferred from the workload name"
+                                                 : "messageSize");
             warnIfZeroOnly(*values, locator().locate("/publishRate").line, "publishRate", m_warnings);
-        } else if (std::string(r.key) == "consumeRate") {
+        } else if (key == "consumeRate") {
             sc.metrics.push_back({"consume.records_per_s", mean});
-            if (t.recordSizeBytes)
-                sc.metrics.push_back({"consume.bytes_per_s", mean * double(*t.recordSizeBytes)});
-        } else if (std::string(r.key) == "publishErrorRate") {
+            if (size)
+                sc.metrics.push_back({"consume.bytes_per_s", mean * double(*size)});
+        } else if (key == "publishErrorRate") {
             sc.metrics.push_back({"publish.errors_per_s", mean});
         }
     }
+}
 
+// Each latency group's aggregated statistics, per-window arrays and quantile maps, in seconds.
+void OmbReader::readLatencies(const json &doc, ScenarioRecord &sc)
+{
     for (const LatencyGroup &g : kGroups) {
         for (const auto &[stat, label] : kStats) {
             const std::string seriesKey = std::string(g.series) + stat;
             const std::string aggKey = std::string(g.aggregated) + stat;
-            known.insert(seriesKey);
-            known.insert(aggKey);
+            m_known.insert(seriesKey);
+            m_known.insert(aggKey);
             const std::string metric = latencyMetric(g.prefix, label);
             if (const auto v = number(doc, aggKey)) {
                 sc.metrics.push_back({metric, *v * g.scale});
@@ -308,42 +348,42 @@ RunRecord OmbReader::read(const json &doc, QIODevice &in)
             if (const auto values = array(doc, seriesKey); values && !values->empty()) {
                 SeriesRecord s{metric, {}};
                 for (size_t i = 0; i < values->size(); ++i)
-                    s.samples.push_back({double(i) * window, (*values)[i] * g.scale});
+                    s.samples.push_back({double(i) * m_windowS, (*values)[i] * g.scale});
                 sc.series.push_back(std::move(s));
             }
         }
         const std::string quantiles = std::string(g.aggregated) + "Quantiles";
-        known.insert(quantiles);
+        m_known.insert(quantiles);
         readQuantiles(doc, quantiles, g.prefix, g.scale, sc);
     }
-    sc.provenance = provenance;
+}
 
-    if (sc.metrics.empty() && sc.series.empty())
-        fail("", "has none of an OMB result's rate or latency keys (publishRate, "
-                 "aggregatedPublishLatency…): not an OpenMessaging Benchmark result");
-
+void OmbReader::warnIgnoredKeys(const json &doc)
+{
     std::vector<std::string> ignored;
     for (const auto &[key, value] : doc.items()) {
-        if (!known.count(key))
+        if (!m_known.count(key))
             ignored.push_back(key);
     }
-    if (!ignored.empty()) {
-        std::string list;
-        for (const auto &k : ignored)
-            list += (list.empty() ? "" : ", ") + k;
-        m_warnings.push_back({"ignored-field", locator().locate(JsonLocator::pointer({ignored.front()})).line,
-                              std::to_string(ignored.size()) +
-                                  " fields are not ones Plimsoll reads; ignored: " + list});
-    }
-    if (!t.inferred.empty()) {
-        std::string list;
-        for (const auto &f : t.inferred)
-            list += (list.empty() ? "" : ", ") + f;
-        m_warnings.push_back({"inferred-topology", locator().locate("/workload").line,
-                              "taken from the workload name '" + workload + "': " + list});
-    }
-    run.scenarios.push_back(std::move(sc));
-    return run;
+    if (ignored.empty())
+        return;
+    std::string list;
+    for (const auto &k : ignored)
+        list += (list.empty() ? "" : ", ") + k;
+    m_warnings.push_back({"ignored-field", locator().locate(JsonLocator::pointer({ignored.front()})).line,
+                          std::to_string(ignored.size()) +
+                              " fields are not ones Plimsoll reads; ignored: " + list});
+}
+
+void OmbReader::warnInferred(const Topology &t)
+{
+    if (t.inferred.empty())
+        return;
+    std::string list;
+    for (const auto &f : t.inferred)
+        list += (list.empty() ? "" : ", ") + f;
+    m_warnings.push_back({"inferred-topology", locator().locate("/workload").line,
+                          "taken from the workload name '" + m_workload + "': " + list});
 }
 
 } // namespace
@@ -394,25 +434,11 @@ ImportResult OmbImporter::parse(QIODevice &in, const ImportOptions &, const Prog
     std::string text;
     if (!readWholeSource(in, progress, kMaxBytes, "an OMB result", text, result))
         return result;
-    if (auto tooDeep = checkJsonNesting(text)) {
-        result.error = std::move(tooDeep);
+    const std::optional<json> doc = parseJsonDocument(text, "is not valid JSON: ", result.error);
+    if (!doc)
         return result;
-    }
-    json doc;
     try {
-        doc = json::parse(text);
-    } catch (const json::parse_error &e) {
-        const JsonPosition pos = JsonLocator(text).positionOf(int64_t(e.byte) - 1);
-        ImportError error{"is not valid JSON: " + jsonParseErrorDetail(e), pos.line, pos.offset, {}};
-        error.column = pos.column;
-        result.error = error;
-        return result;
-    } catch (const json::out_of_range &) {
-        result.error = ImportError{kJsonNumberOutOfRange, 0, -1, {}}; // see jsonnesting.h
-        return result;
-    }
-    try {
-        result.runs.push_back(OmbReader(text, result.warnings).read(doc, in));
+        result.runs.push_back(OmbReader(text, result.warnings).read(*doc, in));
     } catch (const Failure &f) {
         result.error = f.error;
         result.runs.clear();

@@ -75,6 +75,41 @@ std::optional<int64_t> fromUri(const std::string &uri, const TextPattern &re)
     return std::stoll(m.str(1));
 }
 
+// A row of a result table under `header`; nullopt with result.error set when its cells do
+// not match the header or one is not a number.
+std::optional<MemtierRow> tableRow(const TextLine &line, const std::vector<Token> &cells,
+                                   const std::vector<std::string> &header, ImportResult &result)
+{
+    if (cells.size() != header.size()) {
+        ImportError e{"has " + std::to_string(cells.size()) + " columns; the header has " +
+                          std::to_string(header.size()),
+                      line.number, line.offset, std::string(cells.front().text)};
+        e.column = 1;
+        result.error = e;
+        return std::nullopt;
+    }
+    MemtierRow row;
+    row.command = memtierCommand(std::string(cells[0].text));
+    row.line = line.number;
+    for (size_t i = 1; i < cells.size(); ++i) {
+        if (cells[i].text == "---")
+            continue;
+        const auto v = parseNumber(cells[i].text);
+        if (!v) {
+            ImportError e{"'" + std::string(cells[i].text) + "' is not a number", line.number,
+                          line.offset + int64_t(cells[i].column), header[i]};
+            e.column = int64_t(cells[i].column) + 1;
+            result.error = e;
+            return std::nullopt;
+        }
+        if (*v < 0 && header[i].find("Latency") != std::string::npos)
+            result.warnings.push_back({"negative-time", line.number,
+                                       header[i] + " of " + row.command + " is negative"});
+        addMemtierValue(header[i], *v, row);
+    }
+    return row;
+}
+
 bool parseText(std::span<const TextLine> lines, bool lastTerminated, std::vector<MemtierSection> &sections,
                MemtierConfig &config, ImportResult &result)
 {
@@ -118,42 +153,17 @@ bool parseText(std::span<const TextLine> lines, bool lastTerminated, std::vector
             continue;
         }
         const std::vector<Token> cells = tokens(line.text);
-        if (cells.size() != header.size()) {
-            if (&line == &lines.back() && !lastTerminated) {
-                result.warnings.push_back({"truncated-line", line.number,
-                                           "the last line is cut short (" +
-                                               std::to_string(cells.size()) + " of " +
-                                               std::to_string(header.size()) +
-                                               " columns): left out"});
-                break;
-            }
-            ImportError e{"has " + std::to_string(cells.size()) + " columns; the header has " +
-                              std::to_string(header.size()),
-                          line.number, line.offset, std::string(cells.front().text)};
-            e.column = 1;
-            result.error = e;
+        if (cells.size() != header.size() && &line == &lines.back() && !lastTerminated) {
+            result.warnings.push_back({"truncated-line", line.number,
+                                       "the last line is cut short (" +
+                                           std::to_string(cells.size()) + " of " +
+                                           std::to_string(header.size()) + " columns): left out"});
+            break;
+        }
+        auto row = tableRow(line, cells, header, result);
+        if (!row)
             return false;
-        }
-        MemtierRow row;
-        row.command = memtierCommand(std::string(cells[0].text));
-        row.line = line.number;
-        for (size_t i = 1; i < cells.size(); ++i) {
-            if (cells[i].text == "---")
-                continue;
-            const auto v = parseNumber(cells[i].text);
-            if (!v) {
-                ImportError e{"'" + std::string(cells[i].text) + "' is not a number", line.number,
-                              line.offset + int64_t(cells[i].column), header[i]};
-                e.column = int64_t(cells[i].column) + 1;
-                result.error = e;
-                return false;
-            }
-            if (*v < 0 && header[i].find("Latency") != std::string::npos)
-                result.warnings.push_back({"negative-time", line.number,
-                                           header[i] + " of " + row.command + " is negative"});
-            addMemtierValue(header[i], *v, row);
-        }
-        sections.back().rows.push_back(std::move(row));
+        sections.back().rows.push_back(std::move(*row));
     }
     return true;
 }
@@ -175,16 +185,9 @@ std::string sectionPrefix(const std::string &title)
     return "all_stats";
 }
 
-// The scenarios of one output (or one block of a file of several) added to `run`: one per
-// command of the headline table, the other tables' figures beside it.
-// Returns the headline table's line.
-int64_t addScenarios(const std::vector<MemtierSection> &sections, MemtierConfig config,
-                     const CommandBlock *block, const std::string &uri, RunRecord &run,
-                     std::vector<double> &rates)
+// What the output states, else its command line, else the file name (inferred).
+void completeConfig(MemtierConfig &config, const CommandBlock *block, const std::string &uri)
 {
-    if (sections.empty())
-        return 0;
-    // What the output states, else its command line, else the file name (inferred).
     if (block) {
         auto stated = [&](std::optional<int64_t> &field, std::initializer_list<std::string_view> names) {
             if (!field)
@@ -208,63 +211,91 @@ int64_t addScenarios(const std::vector<MemtierSection> &sections, MemtierConfig 
     infer(config.threads, threadsInName, "threads");
     infer(config.clients, clientsInName, "clients");
     infer(config.pipeline, pipelineInName, "pipeline");
+}
 
-    // The headline: ALL STATS, else memtier's aggregated average, else the first block.
-    const MemtierSection *headline = &sections.front();
+// The headline: ALL STATS, else memtier's aggregated average, else the first block.
+const MemtierSection &headlineSection(const std::vector<MemtierSection> &sections)
+{
     for (const MemtierSection &s : sections)
-        if (s.title == "ALL STATS" || s.title.starts_with("AGGREGATED")) {
-            headline = &s;
-            break;
-        }
+        if (s.title == "ALL STATS" || s.title.starts_with("AGGREGATED"))
+            return s;
+    return sections.front();
+}
 
-    for (const MemtierRow &row : headline->rows) {
-        ScenarioRecord sc;
-        sc.kind = "benchmark";
-        sc.line = row.line;
-        sc.metrics = row.metrics;
-        for (const MemtierSection &other : sections) {
-            if (&other == headline)
-                continue;
-            for (const MemtierRow &o : other.rows)
-                if (o.command == row.command)
-                    for (const MetricValue &m : o.metrics)
-                        sc.metrics.push_back({prefixed(sectionPrefix(other.title), m.name), m.value});
-        }
-        sc.topology.threads = config.threads;
-        sc.topology.pipeline = config.pipeline;
-        if (config.clients && config.threads) {
-            sc.topology.clients = *config.clients * *config.threads;
-            sc.topology.connections = sc.topology.clients;
-        }
-        // Clients and connections derive from threads x clients per thread: inferred when
-        // either factor was.
-        sc.topology.inferred = config.inferred;
-        const bool derivedInferred = std::any_of(
-            config.inferred.begin(), config.inferred.end(),
-            [](const std::string &f) { return f == "threads" || f == "clients"; });
-        if (sc.topology.clients && derivedInferred)
-            sc.topology.inferred.push_back("connections");
-        if (sc.topology.clients && derivedInferred &&
-            std::find(sc.topology.inferred.begin(), sc.topology.inferred.end(), "clients") ==
-                sc.topology.inferred.end())
-            sc.topology.inferred.push_back("clients");
-        sc.name = "memtier/" + row.command;
-        if (config.threads)
-            sc.name += "/t-" + std::to_string(*config.threads);
-        if (config.clients)
-            sc.name += "/c-" + std::to_string(*config.clients);
-        if (config.pipeline)
-            sc.name += "/P-" + std::to_string(*config.pipeline);
-        if (block && block->line > 0 && config.dataSize)
-            sc.name += "/d-" + std::to_string(*config.dataSize); // so a value-size sweep lines up
-        sc.provenance = headline->title + ", line " + std::to_string(row.line) +
-                        "; latencies in ms, KB/sec read as 1024 B";
-        if (block && block->line > 0) {
-            sc.provenance += "; after the command on line " + std::to_string(block->line) + ": " +
-                             block->command;
-            if (config.dataSize)
-                sc.topology.recordSizeBytes = config.dataSize;
-        }
+void applyTopology(const MemtierConfig &config, Topology &topology)
+{
+    topology.threads = config.threads;
+    topology.pipeline = config.pipeline;
+    if (config.clients && config.threads) {
+        topology.clients = *config.clients * *config.threads;
+        topology.connections = topology.clients;
+    }
+    // Clients and connections derive from threads x clients per thread: inferred when
+    // either factor was.
+    topology.inferred = config.inferred;
+    const bool derivedInferred = std::any_of(
+        config.inferred.begin(), config.inferred.end(),
+        [](const std::string &f) { return f == "threads" || f == "clients"; });
+    if (topology.clients && derivedInferred)
+        topology.inferred.push_back("connections");
+    if (topology.clients && derivedInferred &&
+        std::find(topology.inferred.begin(), topology.inferred.end(), "clients") ==
+            topology.inferred.end())
+        topology.inferred.push_back("clients");
+}
+
+// One command's scenario: the headline row, the other tables' figures of the same command.
+ScenarioRecord rowScenario(const MemtierRow &row, const std::vector<MemtierSection> &sections,
+                           const MemtierSection &headline, const MemtierConfig &config,
+                           const CommandBlock *block)
+{
+    ScenarioRecord sc;
+    sc.kind = "benchmark";
+    sc.line = row.line;
+    sc.metrics = row.metrics;
+    for (const MemtierSection &other : sections) {
+        if (&other == &headline)
+            continue;
+        for (const MemtierRow &o : other.rows)
+            if (o.command == row.command)
+                for (const MetricValue &m : o.metrics)
+                    sc.metrics.push_back({prefixed(sectionPrefix(other.title), m.name), m.value});
+    }
+    applyTopology(config, sc.topology);
+    const bool commanded = block && block->line > 0;
+    sc.name = "memtier/" + row.command;
+    if (config.threads)
+        sc.name += "/t-" + std::to_string(*config.threads);
+    if (config.clients)
+        sc.name += "/c-" + std::to_string(*config.clients);
+    if (config.pipeline)
+        sc.name += "/P-" + std::to_string(*config.pipeline);
+    if (commanded && config.dataSize)
+        sc.name += "/d-" + std::to_string(*config.dataSize); // so a value-size sweep lines up
+    sc.provenance = headline.title + ", line " + std::to_string(row.line) +
+                    "; latencies in ms, KB/sec read as 1024 B";
+    if (commanded) {
+        sc.provenance += "; after the command on line " + std::to_string(block->line) + ": " +
+                         block->command;
+        if (config.dataSize)
+            sc.topology.recordSizeBytes = config.dataSize;
+    }
+    return sc;
+}
+
+// The scenarios of one output (or one block of a file of several) added to `run`: one per
+// command of the headline table, the other tables' figures beside it.
+// Returns the headline table's line.
+int64_t addScenarios(const std::vector<MemtierSection> &sections, MemtierConfig config,
+                     const CommandBlock *block, const std::string &uri, RunRecord &run,
+                     std::vector<double> &rates)
+{
+    if (sections.empty())
+        return 0;
+    completeConfig(config, block, uri);
+    const MemtierSection &headline = headlineSection(sections);
+    for (const MemtierRow &row : headline.rows) {
+        ScenarioRecord sc = rowScenario(row, sections, headline, config, block);
         if (auto r = sc.metric("records_per_s"))
             rates.push_back(*r);
         // memtier prints a Waits row of zeros and dashes when the workload has no WAIT.
@@ -272,7 +303,7 @@ int64_t addScenarios(const std::vector<MemtierSection> &sections, MemtierConfig 
             continue;
         run.scenarios.push_back(std::move(sc));
     }
-    return headline->line;
+    return headline.line;
 }
 
 // The tables of one command's block in a file of several.

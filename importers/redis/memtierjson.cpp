@@ -39,33 +39,22 @@ std::optional<int64_t> member(const nlohmann::json &obj, std::initializer_list<c
     return std::nullopt;
 }
 
-} // namespace
-
-bool parseMemtierJson(const std::string &text, std::vector<MemtierSection> &sections,
-                      MemtierConfig &config, std::string &timestamp, ImportResult &result)
+// The document, or nullopt with result.error set when the text is not a JSON object.
+std::optional<nlohmann::json> parseDocument(const std::string &text, ImportResult &result)
 {
-    if (auto tooDeep = checkJsonNesting(text)) {
-        result.error = std::move(tooDeep);
-        return false;
-    }
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error &e) {
-        const JsonPosition at = JsonLocator(text).positionOf(int64_t(e.byte) - 1);
-        ImportError error{jsonParseErrorDetail(e), at.line, at.offset, {}};
-        error.column = at.column;
-        result.error = error;
-        return false;
-    } catch (const nlohmann::json::out_of_range &) {
-        result.error = ImportError{kJsonNumberOutOfRange, 0, -1, {}}; // see jsonnesting.h
-        return false;
-    }
-    if (!doc.is_object()) {
+    std::optional<nlohmann::json> doc = parseJsonDocument(text, "", result.error);
+    if (!doc)
+        return std::nullopt;
+    if (!doc->is_object()) {
         result.error = ImportError{"is JSON but not an object", 1, 0, {}};
-        return false;
+        return std::nullopt;
     }
-    const JsonLocator locator(text);
+    return doc;
+}
+
+// "run information" states what ran; "configuration" what was asked for.
+void readConfig(const nlohmann::json &doc, MemtierConfig &config)
+{
     const nlohmann::json &cfg = doc.value("configuration", nlohmann::json::object());
     const nlohmann::json &info = doc.value("run information", nlohmann::json::object());
     config.threads = member(info, {"Threads"});
@@ -77,70 +66,123 @@ bool parseMemtierJson(const std::string &text, std::vector<MemtierSection> &sect
     config.pipeline = member(cfg, {"pipeline"});
     config.dataSize = member(cfg, {"data_size"});
     config.runs = member(cfg, {"run_count"});
+}
 
+// The result blocks of the document, read with their positions in the text. A value that
+// must be a number and is not throws its ImportError.
+class BlockReader
+{
+public:
+    BlockReader(const std::string &text, std::vector<ImportWarning> &warnings)
+        : m_locator(text), m_warnings(warnings)
+    {
+    }
+    MemtierSection readBlock(const std::string &key, const nlohmann::json &block,
+                             std::string &timestamp);
+
+private:
+    void readRuntime(const std::string &key, const nlohmann::json &runtime, int64_t line,
+                     std::string &timestamp);
+    MemtierRow readRow(const std::string &key, const std::string &type,
+                       const nlohmann::json &stats, const std::string &pointer);
+
+    const JsonLocator m_locator;
+    std::vector<ImportWarning> &m_warnings;
+};
+
+MemtierSection BlockReader::readBlock(const std::string &key, const nlohmann::json &block,
+                                      std::string &timestamp)
+{
+    const std::string blockPointer = JsonLocator::pointer({key});
+    MemtierSection section{key, {}, m_locator.locate(blockPointer).line};
+    if (auto rt = block.find("Runtime"); rt != block.end() && rt->is_object())
+        readRuntime(key, *rt, m_locator.locate(JsonLocator::child(blockPointer, "Runtime")).line,
+                    timestamp);
+    for (const auto &[type, stats] : block.items()) {
+        if (type == "Runtime" || !stats.is_object() || !stats.contains("Ops/sec"))
+            continue;
+        section.rows.push_back(readRow(key, type, stats, JsonLocator::child(blockPointer, type)));
+    }
+    return section;
+}
+
+// The run's time from the first block's start; a warning when the run was interrupted.
+void BlockReader::readRuntime(const std::string &key, const nlohmann::json &runtime, int64_t line,
+                              std::string &timestamp)
+{
+    const auto start = member(runtime, {"Start time"});
+    const auto finish = member(runtime, {"Finish time"});
+    const auto duration = member(runtime, {"Total duration"});
+    if (start && *start > 0 && timestamp.empty()) {
+        const QString iso =
+            QDateTime::fromMSecsSinceEpoch(*start, Qt::UTC).toString(Qt::ISODateWithMs);
+        timestamp = normalizeTimestamp(iso.toStdString()).value_or("");
+    }
+    if ((duration && *duration < 0) || (finish && *finish == 0) ||
+        runtime.value("Interrupted", false))
+        m_warnings.push_back({"negative-time", line,
+                              key + ": the run was interrupted (Finish time " +
+                                  std::to_string(finish.value_or(0)) + ", Total duration " +
+                                  std::to_string(duration.value_or(0)) + " ms)"});
+}
+
+MemtierRow BlockReader::readRow(const std::string &key, const std::string &type,
+                                const nlohmann::json &stats, const std::string &pointer)
+{
+    MemtierRow row;
+    row.command = memtierCommand(type);
+    row.line = m_locator.locate(pointer).line;
+    for (const auto &[name, value] : stats.items()) {
+        if (name == "Percentile Latencies" && value.is_object()) {
+            for (const auto &[p, v] : value.items())
+                if (v.is_number())
+                    addMemtierValue(p, v.get<double>(), row);
+            continue;
+        }
+        if (!value.is_number()) {
+            // A figure memtier writes as a number, written otherwise: the file is not its own.
+            const bool figure = name == "Ops/sec" || name == "KB/sec" || name.ends_with("Latency");
+            if ((value.is_string() || value.is_boolean()) && figure) {
+                const std::string at = JsonLocator::child(pointer, name);
+                const JsonPosition pos = m_locator.locate(at);
+                ImportError e{"is not a number", pos.line, pos.offset, JsonLocator::fieldName(at)};
+                e.column = pos.column;
+                throw e;
+            }
+            continue;
+        }
+        if (value.get<double>() < 0 && name.find("Latency") != std::string::npos)
+            m_warnings.push_back(
+                {"negative-time", row.line, key + " " + type + " " + name + " is negative"});
+        addMemtierValue(name, value.get<double>(), row);
+    }
+    return row;
+}
+
+} // namespace
+
+bool parseMemtierJson(const std::string &text, std::vector<MemtierSection> &sections,
+                      MemtierConfig &config, std::string &timestamp, ImportResult &result)
+{
+    const std::optional<nlohmann::json> doc = parseDocument(text, result);
+    if (!doc)
+        return false;
+    readConfig(*doc, config);
     static const TextPattern blockRe(
         R"(^(ALL STATS|BEST RUN RESULTS|WORST RUN RESULTS|AGGREGATED AVERAGE RESULTS \((\d{1,18}) runs?\))$)");
-    for (const auto &[key, block] : doc.items()) {
+    BlockReader reader(text, result.warnings);
+    for (const auto &[key, block] : doc->items()) {
         PatternMatch m;
         if (!blockRe.fullMatch(key, &m) || !block.is_object())
             continue;
-        const std::string blockPointer = JsonLocator::pointer({key});
-        MemtierSection section{key, {}, locator.locate(blockPointer).line};
         if (m.matched(2))
             config.runs = std::stoll(m.str(2));
-        if (auto rt = block.find("Runtime"); rt != block.end() && rt->is_object()) {
-            const auto start = member(*rt, {"Start time"});
-            const auto finish = member(*rt, {"Finish time"});
-            const auto duration = member(*rt, {"Total duration"});
-            const int64_t line = locator.locate(JsonLocator::child(blockPointer, "Runtime")).line;
-            if (start && *start > 0 && timestamp.empty()) {
-                const QString iso = QDateTime::fromMSecsSinceEpoch(*start, Qt::UTC)
-                                        .toString(Qt::ISODateWithMs);
-                timestamp = normalizeTimestamp(iso.toStdString()).value_or("");
-            }
-            if ((duration && *duration < 0) || (finish && *finish == 0) ||
-                rt->value("Interrupted", false))
-                result.warnings.push_back(
-                    {"negative-time", line,
-                     key + ": the run was interrupted (Finish time " +
-                         std::to_string(finish.value_or(0)) + ", Total duration " +
-                         std::to_string(duration.value_or(0)) + " ms)"});
+        try {
+            sections.push_back(reader.readBlock(key, block, timestamp));
+        } catch (const ImportError &e) {
+            result.error = e;
+            return false;
         }
-        for (const auto &[type, stats] : block.items()) {
-            if (type == "Runtime" || !stats.is_object() || !stats.contains("Ops/sec"))
-                continue;
-            const std::string pointer = JsonLocator::child(blockPointer, type);
-            MemtierRow row;
-            row.command = memtierCommand(type);
-            row.line = locator.locate(pointer).line;
-            for (const auto &[name, value] : stats.items()) {
-                if (name == "Percentile Latencies" && value.is_object()) {
-                    for (const auto &[p, v] : value.items())
-                        if (v.is_number())
-                            addMemtierValue(p, v.get<double>(), row);
-                    continue;
-                }
-                if (!value.is_number()) {
-                    if (value.is_string() || value.is_boolean()) {
-                        const JsonPosition at = locator.locate(JsonLocator::child(pointer, name));
-                        ImportError e{"is not a number", at.line, at.offset,
-                                      JsonLocator::fieldName(JsonLocator::child(pointer, name))};
-                        e.column = at.column;
-                        if (name == "Ops/sec" || name == "KB/sec" || name.ends_with("Latency")) {
-                            result.error = e;
-                            return false;
-                        }
-                    }
-                    continue;
-                }
-                if (value.get<double>() < 0 && name.find("Latency") != std::string::npos)
-                    result.warnings.push_back({"negative-time", row.line,
-                                               key + " " + type + " " + name + " is negative"});
-                addMemtierValue(name, value.get<double>(), row);
-            }
-            section.rows.push_back(std::move(row));
-        }
-        sections.push_back(std::move(section));
     }
     return true;
 }

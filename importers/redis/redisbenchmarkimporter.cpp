@@ -1,7 +1,6 @@
 #include "importers/redis/redisbenchmarkimporter.h"
 
 #include "importers/commandblocks.h"
-#include "importers/linebounds.h"
 #include "importers/textsource.h"
 #include "model/core/textpattern.h"
 
@@ -104,149 +103,299 @@ ImportError lineError(const TextLine &line, const std::string &field, const std:
     return e;
 }
 
-// The tests of one redis-benchmark output (or one block of a file of several) appended to
-// `tests`; false with result.error set on a malformed line.
-bool readTests(std::span<const TextLine> lines, std::vector<Test> &tests, ImportResult &result)
+// The tests of one redis-benchmark output (or one block of a file of several), read line by
+// line: --csv rows, "====== CMD ======" sections of the full report, and -q lines. A malformed
+// line throws its ImportError.
+class TestReader
+{
+public:
+    TestReader(std::vector<Test> &tests, std::vector<ImportWarning> &warnings)
+        : m_tests(tests), m_warnings(warnings)
+    {
+    }
+    void read(std::span<const TextLine> lines);
+
+private:
+    void readCsvRow(const TextLine &line, std::string_view t);
+    void readSectionLine(const TextLine &line, std::string_view t);
+    void readSummaryUnit(const TextLine &line, std::string_view t);
+    void readSummaryRow(const TextLine &line, std::string_view t);
+    void readQuietLine(const TextLine &line, std::string_view t);
+
+    std::vector<Test> &m_tests;
+    std::vector<ImportWarning> &m_warnings;
+    std::vector<std::string> m_csvHeader;
+    Test *m_section = nullptr;
+    bool m_summaryTable = false;
+    double m_summaryScale = 1e-3; // seconds per unit of the latency summary table
+};
+
+void TestReader::read(std::span<const TextLine> lines)
 {
     static const TextPattern sectionRe(R"(^====== (.+) ======\s*$)");
-    static const TextPattern quietRe(
-        R"(^(.+): ([0-9.]+) requests per second(?:, p50=([0-9.]+) msec)?\s*$)");
+    for (const TextLine &line : lines) {
+        const std::string_view t = trimmed(line.text);
+        PatternMatch m;
+        if (t.empty())
+            continue;
+        if (t.front() == '"') {
+            readCsvRow(line, t);
+        } else if (sectionRe.fullMatch(t, &m)) {
+            m_tests.push_back({});
+            m_section = &m_tests.back();
+            m_section->name = m.str(1);
+            m_section->line = line.number;
+            m_summaryTable = false;
+            m_summaryScale = 1e-3;
+        } else if (m_section) {
+            readSectionLine(line, t);
+        } else {
+            readQuietLine(line, t);
+        }
+    }
+}
+
+void TestReader::readCsvRow(const TextLine &line, std::string_view t)
+{
+    const auto cells = csvCells(t);
+    if (!cells)
+        return;
+    if (m_csvHeader.empty() && !cells->empty() && (*cells)[0] == "test") {
+        m_csvHeader = *cells;
+        return;
+    }
+    if (cells->size() < 2)
+        return;
+    Test test;
+    test.name = (*cells)[0];
+    test.line = line.number;
+    // No header: 2.x-6.0 wrote "test","rps"; 6.2+ without its header row has 8 columns.
+    const std::vector<std::string> names =
+        !m_csvHeader.empty()                  ? m_csvHeader
+        : cells->size() == kCsvColumns.size() ? kCsvColumns
+                                              : std::vector<std::string>{"test", "rps"};
+    for (size_t i = 1; i < cells->size() && i < names.size(); ++i) {
+        const auto v = parseNumber((*cells)[i]);
+        if (!v)
+            throw lineError(line, names[i], "is not a number");
+        const std::string &n = names[i];
+        if (n == "rps") {
+            test.metrics.push_back({"records_per_s", *v});
+        } else if (n.size() > 11 && n.ends_with("_latency_ms")) {
+            const std::string what = n.substr(0, n.size() - 11);
+            if (*v < 0)
+                m_warnings.push_back({"negative-time", line.number, n + " is negative"});
+            test.metrics.push_back(
+                {what == "min" ? "redis.latency_min_s" : "latency_" + what + "_s", ms(*v)});
+        }
+    }
+    m_tests.push_back(std::move(test));
+    m_section = nullptr;
+}
+
+// A line inside a "====== CMD ======" section: the full report's figures of that test.
+void TestReader::readSectionLine(const TextLine &line, std::string_view t)
+{
     static const TextPattern completedRe(R"(^(\d{1,18}) requests completed in ([0-9.]+) seconds)");
     static const TextPattern clientsRe(R"(^(\d{1,18}) parallel clients)");
     static const TextPattern payloadRe(R"(^(\d{1,18}) bytes payload)");
     static const TextPattern rpsRe(R"(^(?:throughput summary: )?([0-9.]+) requests per second)");
     static const TextPattern percentRe(R"(^([0-9.]+)% <= ([0-9.]+) milliseconds)");
+    PatternMatch m;
+    if (completedRe.search(t, &m)) {
+        m_section->requests = std::stoll(m.str(1));
+        m_section->seconds = parseNumber(m[2]);
+    } else if (clientsRe.search(t, &m)) {
+        m_section->clients = std::stoll(m.str(1));
+    } else if (payloadRe.search(t, &m)) {
+        m_section->payloadBytes = std::stoll(m.str(1));
+    } else if (percentRe.search(t, &m)) {
+        m_section->cumulative.push_back({*parseNumber(m[1]), *parseNumber(m[2])});
+    } else if (rpsRe.search(t, &m)) {
+        std::erase_if(m_section->metrics,
+                      [](const MetricValue &v) { return v.name == "records_per_s"; });
+        m_section->metrics.push_back({"records_per_s", *parseNumber(m[1])});
+    } else if (startsWith(t, "latency summary (")) {
+        readSummaryUnit(line, t);
+    } else if (startsWith(t, "avg") && t.find("p50") != std::string_view::npos) {
+        m_summaryTable = true;
+    } else if (m_summaryTable) {
+        m_summaryTable = false;
+        readSummaryRow(line, t);
+    }
+}
 
-    std::vector<std::string> csvHeader;
-    Test *section = nullptr;
-    bool summaryTable = false;
-    double summaryScale = 1e-3; // seconds per unit of the latency summary table
-    for (const TextLine &line : lines) {
-        const std::string_view t = trimmed(line.text);
-        if (t.empty())
+// The table's unit as the "latency summary (msec):" line states it: msec in every release so far.
+void TestReader::readSummaryUnit(const TextLine &line, std::string_view t)
+{
+    const std::string_view unit = t.substr(17, t.find(')') - std::min(t.find(')'), size_t(17)));
+    if (unit == "msec" || unit == "ms")
+        m_summaryScale = 1e-3;
+    else if (unit == "usec" || unit == "us")
+        m_summaryScale = 1e-6;
+    else if (unit == "sec" || unit == "s")
+        m_summaryScale = 1;
+    else
+        throw lineError(line, "latency summary",
+                        "states the unit '" + std::string(unit) + "'; msec, usec or sec expected");
+}
+
+// The row under the summary table's "avg min p50 p95 p99 max" header.
+void TestReader::readSummaryRow(const TextLine &line, std::string_view t)
+{
+    std::vector<double> v;
+    size_t pos = 0;
+    while (pos < t.size()) {
+        const size_t start = t.find_first_not_of(' ', pos);
+        if (start == std::string_view::npos)
+            break;
+        const size_t end = std::min(t.find(' ', start), t.size());
+        if (auto n = parseNumber(t.substr(start, end - start)))
+            v.push_back(*n);
+        pos = end;
+    }
+    if (v.size() != 6)
+        throw lineError(line, "latency summary",
+                        "has " + std::to_string(v.size()) +
+                            " numbers; avg, min, p50, p95, p99, max expected");
+    const double k = m_summaryScale;
+    m_section->metrics.push_back({"latency_avg_s", v[0] * k});
+    m_section->metrics.push_back({"redis.latency_min_s", v[1] * k});
+    m_section->metrics.push_back({"latency_p50_s", v[2] * k});
+    m_section->metrics.push_back({"latency_p95_s", v[3] * k});
+    m_section->metrics.push_back({"latency_p99_s", v[4] * k});
+    m_section->metrics.push_back({"latency_max_s", v[5] * k});
+}
+
+// -q: "SET: 123.45 requests per second, p50=0.5 msec" (not the progress lines with "rps=").
+void TestReader::readQuietLine(const TextLine &line, std::string_view t)
+{
+    static const TextPattern quietRe(
+        R"(^(.+): ([0-9.]+) requests per second(?:, p50=([0-9.]+) msec)?\s*$)");
+    PatternMatch m;
+    if (!quietRe.fullMatch(t, &m) || t.find("rps=") != std::string::npos)
+        return;
+    Test test;
+    test.name = m.str(1);
+    test.line = line.number;
+    test.metrics.push_back({"records_per_s", *parseNumber(m[2])});
+    if (m.matched(3))
+        test.metrics.push_back({"latency_p50_s", ms(*parseNumber(m[3]))});
+    m_tests.push_back(std::move(test));
+}
+
+// The tests of every command block (or of the whole output when it has none), each with what
+// its command line states.
+std::vector<Test> readAllTests(const std::string &text, std::vector<ImportWarning> &warnings)
+{
+    std::vector<Test> tests;
+    const std::vector<TextLine> lines = splitLines(text);
+    const std::vector<CommandBlock> blocks = commandBlocks(text, {"redis-benchmark"});
+    if (blocks.empty())
+        TestReader(tests, warnings).read(lines);
+    for (const CommandBlock &block : blocks) {
+        const size_t before = tests.size();
+        TestReader(tests, warnings).read(blockLines(lines, block));
+        if (block.line == 0)
             continue;
-        const std::string_view s = t;
-        PatternMatch m;
-        if (t.front() == '"') {
-            const auto cells = csvCells(t);
-            if (!cells)
-                continue;
-            if (csvHeader.empty() && !cells->empty() && (*cells)[0] == "test") {
-                csvHeader = *cells;
-                continue;
-            }
-            if (cells->size() < 2)
-                continue;
-            Test test;
-            test.name = (*cells)[0];
-            test.line = line.number;
-            // No header: 2.x-6.0 wrote "test","rps"; 6.2+ without its header row has 8 columns.
-            const std::vector<std::string> names =
-                !csvHeader.empty()                   ? csvHeader
-                : cells->size() == kCsvColumns.size() ? kCsvColumns
-                                                      : std::vector<std::string>{"test", "rps"};
-            for (size_t i = 1; i < cells->size() && i < names.size(); ++i) {
-                const auto v = parseNumber((*cells)[i]);
-                if (!v) {
-                    ImportError e = lineError(line, names[i], "is not a number");
-                    result.error = e;
-                    return false;
-                }
-                const std::string &n = names[i];
-                if (n == "rps")
-                    test.metrics.push_back({"records_per_s", *v});
-                else if (n.size() > 11 && n.ends_with("_latency_ms")) {
-                    const std::string what = n.substr(0, n.size() - 11);
-                    if (*v < 0)
-                        result.warnings.push_back({"negative-time", line.number, n + " is negative"});
-                    test.metrics.push_back({what == "min" ? "redis.latency_min_s"
-                                                          : "latency_" + what + "_s",
-                                            ms(*v)});
-                }
-            }
-            tests.push_back(std::move(test));
-            section = nullptr;
-            continue;
-        }
-        if (sectionRe.fullMatch(s, &m)) {
-            tests.push_back({});
-            section = &tests.back();
-            section->name = m.str(1);
-            section->line = line.number;
-            summaryTable = false;
-            summaryScale = 1e-3;
-            continue;
-        }
-        if (section) {
-            if (completedRe.search(s, &m)) {
-                section->requests = std::stoll(m.str(1));
-                section->seconds = parseNumber(m[2]);
-            } else if (clientsRe.search(s, &m)) {
-                section->clients = std::stoll(m.str(1));
-            } else if (payloadRe.search(s, &m)) {
-                section->payloadBytes = std::stoll(m.str(1));
-            } else if (percentRe.search(s, &m)) {
-                section->cumulative.push_back({*parseNumber(m[1]), *parseNumber(m[2])});
-            } else if (rpsRe.search(s, &m)) {
-                std::erase_if(section->metrics, [](const MetricValue &v) { return v.name == "records_per_s"; });
-                section->metrics.push_back({"records_per_s", *parseNumber(m[1])});
-            } else if (startsWith(t, "latency summary (")) {
-                // The table's unit as the line states it: msec in every release so far.
-                const std::string_view unit = t.substr(17, t.find(')') - std::min(t.find(')'), size_t(17)));
-                if (unit == "msec" || unit == "ms")
-                    summaryScale = 1e-3;
-                else if (unit == "usec" || unit == "us")
-                    summaryScale = 1e-6;
-                else if (unit == "sec" || unit == "s")
-                    summaryScale = 1;
-                else {
-                    result.error = lineError(line, "latency summary",
-                                             "states the unit '" + std::string(unit) +
-                                                 "'; msec, usec or sec expected");
-                    return false;
-                }
-            } else if (startsWith(t, "avg") && t.find("p50") != std::string_view::npos) {
-                summaryTable = true;
-            } else if (summaryTable) {
-                summaryTable = false;
-                std::vector<double> v;
-                size_t pos = 0;
-                while (pos < t.size()) {
-                    const size_t start = t.find_first_not_of(' ', pos);
-                    if (start == std::string_view::npos)
-                        break;
-                    const size_t end = std::min(t.find(' ', start), t.size());
-                    if (auto n = parseNumber(t.substr(start, end - start)))
-                        v.push_back(*n);
-                    pos = end;
-                }
-                if (v.size() != 6) {
-                    result.error = lineError(line, "latency summary",
-                                             "has " + std::to_string(v.size()) +
-                                                 " numbers; avg, min, p50, p95, p99, max expected");
-                    return false;
-                }
-                const double k = summaryScale;
-                section->metrics.push_back({"latency_avg_s", v[0] * k});
-                section->metrics.push_back({"redis.latency_min_s", v[1] * k});
-                section->metrics.push_back({"latency_p50_s", v[2] * k});
-                section->metrics.push_back({"latency_p95_s", v[3] * k});
-                section->metrics.push_back({"latency_p99_s", v[4] * k});
-                section->metrics.push_back({"latency_max_s", v[5] * k});
-            }
-            continue;
-        }
-        if (quietRe.fullMatch(s, &m) && s.find("rps=") == std::string::npos) {
-            Test test;
-            test.name = m.str(1);
-            test.line = line.number;
-            test.metrics.push_back({"records_per_s", *parseNumber(m[2])});
-            if (m.matched(3))
-                test.metrics.push_back({"latency_p50_s", ms(*parseNumber(m[3]))});
-            tests.push_back(std::move(test));
+        if (tests.size() == before)
+            warnings.push_back({"no-output", block.line,
+                                "the command has no redis-benchmark result after it"});
+        for (size_t i = before; i < tests.size(); ++i) {
+            Test &t = tests[i];
+            t.command = block.command;
+            t.commandLine = block.line;
+            t.commandClients = integerOption(block.args, {"-c"});
+            t.commandPipeline = integerOption(block.args, {"-P"});
+            t.commandThreads = integerOption(block.args, {"--threads"});
+            t.commandSize = integerOption(block.args, {"-d"});
         }
     }
-    return true;
+    std::erase_if(tests, [](const Test &t) { return t.metrics.empty() && t.cumulative.empty(); });
+    return tests;
+}
+
+// Clients and pipeline depth from the file name when neither the output nor its command
+// states them ("…clients_50…", "…-P16…").
+struct NameFactors
+{
+    std::optional<int64_t> clients, pipeline;
+};
+
+NameFactors factorsFromUri(const std::string &uri)
+{
+    static const TextPattern clientsInName(R"((?:clients?|conns?)[_-]?(\d{1,18})|(?:^|[_-])c(\d{1,18})(?:[_.-]|$))");
+    static const TextPattern pipelineInName(R"((?:pipeline|(?:^|[_-])P)[_-]?(\d{1,18}))");
+    return {fromUri(uri, clientsInName), fromUri(uri, pipelineInName)};
+}
+
+// What the output states, else its command line, else the file name (inferred).
+void applyTopology(const Test &t, const NameFactors &fromName, Topology &topology)
+{
+    if (t.clients || t.commandClients) {
+        topology.clients = t.clients ? t.clients : t.commandClients;
+    } else if (fromName.clients) {
+        topology.clients = fromName.clients;
+        topology.inferred.push_back("clients");
+    }
+    if (topology.clients)
+        topology.connections = topology.clients; // one connection per client
+    if (t.commandPipeline) {
+        topology.pipeline = t.commandPipeline;
+    } else if (fromName.pipeline) {
+        topology.pipeline = fromName.pipeline;
+        topology.inferred.push_back("pipeline");
+    }
+    topology.threads = t.commandThreads;
+    if (t.payloadBytes || t.commandSize)
+        topology.recordSizeBytes = t.payloadBytes ? t.payloadBytes : t.commandSize;
+}
+
+// "redis-benchmark/SET/c-50/P-16": the factors a sweep varies, so its steps line up.
+std::string scenarioName(const Test &t, const Topology &topology)
+{
+    std::string name = "redis-benchmark/" + t.name;
+    if (topology.clients)
+        name += "/c-" + std::to_string(*topology.clients);
+    if (topology.pipeline)
+        name += "/P-" + std::to_string(*topology.pipeline);
+    if (t.commandThreads)
+        name += "/threads-" + std::to_string(*t.commandThreads);
+    if (t.commandSize)
+        name += "/d-" + std::to_string(*t.commandSize); // so a value-size sweep lines up
+    return name;
+}
+
+ScenarioRecord testScenario(const Test &t, const NameFactors &fromName)
+{
+    ScenarioRecord sc;
+    sc.kind = "benchmark";
+    sc.line = t.line;
+    sc.metrics = t.metrics;
+    // The old report has only the cumulative distribution: percentiles come from it.
+    auto fill = [&](const char *metric, double percent) {
+        if (sc.metric(metric))
+            return;
+        if (auto v = cumulativeAt(t, percent))
+            sc.metrics.push_back({metric, ms(*v)});
+    };
+    fill("latency_p50_s", 50);
+    fill("latency_p95_s", 95);
+    fill("latency_p99_s", 99);
+    fill("latency_p999_s", 99.9);
+    if (!t.cumulative.empty() && !sc.metric("latency_max_s"))
+        sc.metrics.push_back({"latency_max_s", ms(t.cumulative.back().second)});
+    if (t.requests)
+        sc.metrics.push_back({"redis.requests", double(*t.requests)});
+    if (t.seconds)
+        sc.metrics.push_back({"redis.elapsed_s", *t.seconds});
+    applyTopology(t, fromName, sc.topology);
+    sc.name = scenarioName(t, sc.topology);
+    sc.provenance = "line " + std::to_string(t.line);
+    if (t.commandLine > 0)
+        sc.provenance += ", after the command on line " + std::to_string(t.commandLine) + ": " +
+                         t.command;
+    return sc;
 }
 
 } // namespace
@@ -305,108 +454,32 @@ ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &o
 {
     ImportResult result;
     std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "redis-benchmark output", text, result))
-        return result;
-    if (!refuseLongLines(text, "redis-benchmark output", result))
+    if (!readToolOutput(in, progress, kMaxBytes, "redis-benchmark output", text, result))
         return result;
     std::vector<Test> tests;
-    const std::vector<TextLine> lines = splitLines(text);
-    const std::vector<CommandBlock> blocks = commandBlocks(text, {"redis-benchmark"});
-    if (blocks.empty() && !readTests(lines, tests, result))
+    try {
+        tests = readAllTests(text, result.warnings);
+    } catch (const ImportError &e) {
+        result.error = e;
         return result;
-    for (const CommandBlock &block : blocks) {
-        const size_t before = tests.size();
-        if (!readTests(blockLines(lines, block), tests, result))
-            return result;
-        if (block.line == 0)
-            continue;
-        if (tests.size() == before)
-            result.warnings.push_back({"no-output", block.line,
-                                       "the command has no redis-benchmark result after it"});
-        for (size_t i = before; i < tests.size(); ++i) {
-            Test &t = tests[i];
-            t.command = block.command;
-            t.commandLine = block.line;
-            t.commandClients = integerOption(block.args, {"-c"});
-            t.commandPipeline = integerOption(block.args, {"-P"});
-            t.commandThreads = integerOption(block.args, {"--threads"});
-            t.commandSize = integerOption(block.args, {"-d"});
-        }
     }
-    std::erase_if(tests, [](const Test &t) { return t.metrics.empty() && t.cumulative.empty(); });
     if (tests.empty()) {
         result.error = ImportError{"holds no redis-benchmark result", 0, -1, {}};
         return result;
     }
-
-    static const TextPattern clientsInName(R"((?:clients?|conns?)[_-]?(\d{1,18})|(?:^|[_-])c(\d{1,18})(?:[_.-]|$))");
-    static const TextPattern pipelineInName(R"((?:pipeline|(?:^|[_-])P)[_-]?(\d{1,18}))");
-    const std::optional<int64_t> uriClients = fromUri(options.uri, clientsInName);
-    const std::optional<int64_t> uriPipeline = fromUri(options.uri, pipelineInName);
-
     RunRecord run;
     run.line = 1;
     run.tool = "redis-benchmark";
     run.target = "redis";
     run.runKey = contentRunKey(name(), text);
     run.timestamp = inferredRunTime(in, result.warnings);
+    const NameFactors fromName = factorsFromUri(options.uri);
     std::vector<double> rates;
     std::map<std::string, int> seen;
-    for (Test &t : tests) {
-        ScenarioRecord sc;
-        sc.kind = "benchmark";
-        sc.line = t.line;
-        sc.metrics = t.metrics;
-        // The old report has only the cumulative distribution: percentiles come from it.
-        auto fill = [&](const char *metric, double percent) {
-            if (sc.metric(metric))
-                return;
-            if (auto v = cumulativeAt(t, percent))
-                sc.metrics.push_back({metric, ms(*v)});
-        };
-        fill("latency_p50_s", 50);
-        fill("latency_p95_s", 95);
-        fill("latency_p99_s", 99);
-        fill("latency_p999_s", 99.9);
-        if (!t.cumulative.empty() && !sc.metric("latency_max_s"))
-            sc.metrics.push_back({"latency_max_s", ms(t.cumulative.back().second)});
-        if (t.requests)
-            sc.metrics.push_back({"redis.requests", double(*t.requests)});
-        if (t.seconds)
-            sc.metrics.push_back({"redis.elapsed_s", *t.seconds});
-        // What the output states, else its command line, else the file name (inferred).
-        if (t.clients || t.commandClients) {
-            sc.topology.clients = t.clients ? t.clients : t.commandClients;
-        } else if (uriClients) {
-            sc.topology.clients = uriClients;
-            sc.topology.inferred.push_back("clients");
-        }
-        if (sc.topology.clients)
-            sc.topology.connections = sc.topology.clients; // one connection per client
-        if (t.commandPipeline) {
-            sc.topology.pipeline = t.commandPipeline;
-        } else if (uriPipeline) {
-            sc.topology.pipeline = uriPipeline;
-            sc.topology.inferred.push_back("pipeline");
-        }
-        sc.topology.threads = t.commandThreads;
-        if (t.payloadBytes || t.commandSize)
-            sc.topology.recordSizeBytes = t.payloadBytes ? t.payloadBytes : t.commandSize;
-        sc.name = "redis-benchmark/" + t.name;
-        if (sc.topology.clients)
-            sc.name += "/c-" + std::to_string(*sc.topology.clients);
-        if (sc.topology.pipeline)
-            sc.name += "/P-" + std::to_string(*sc.topology.pipeline);
-        if (t.commandThreads)
-            sc.name += "/threads-" + std::to_string(*t.commandThreads);
-        if (t.commandSize)
-            sc.name += "/d-" + std::to_string(*t.commandSize); // so a value-size sweep lines up
+    for (const Test &t : tests) {
+        ScenarioRecord sc = testScenario(t, fromName);
         if (int n = seen[sc.name]++; n > 0)
             sc.name += "/" + std::to_string(n + 1); // the same test twice in one file
-        sc.provenance = "line " + std::to_string(t.line);
-        if (t.commandLine > 0)
-            sc.provenance += ", after the command on line " + std::to_string(t.commandLine) +
-                             ": " + t.command;
         if (auto r = sc.metric("records_per_s"))
             rates.push_back(*r);
         run.scenarios.push_back(std::move(sc));

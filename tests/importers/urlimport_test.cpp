@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <mutex>
@@ -87,6 +88,13 @@ private:
             return response(200, "OK", kProm);
         if (path == "/loop")
             return response(302, "Found", "", "Location: /loop\r\n");
+        if (path == "/slow.prom") {
+            // Longer than the test's 1 s --timeout: the answer never arrives in time.
+            std::this_thread::sleep_for(std::chrono::milliseconds(1600));
+            return response(200, "OK", kProm);
+        }
+        if (path == "/moved.prom")
+            return response(301, "Moved Permanently", "", "Location: /good.prom\r\n");
         if (path == "/big.prom")
             return response(200, "OK", std::string(4096, '#'));
         if (path == "/big-unknown-length.prom")
@@ -213,6 +221,27 @@ TEST_F(UrlImportTest, RedirectLoopIsBounded)
               std::string::npos)
         << r.errorText;
     EXPECT_EQ(m_server.requests().size(), 6u); // the first request and five redirects
+}
+
+TEST_F(UrlImportTest, RedirectIsFollowedAndTheSourceKeepsTheUrlAsked)
+{
+    const SourceReport r = import(m_server.url("/moved.prom"));
+    ASSERT_EQ(r.status, "imported") << r.errorText;
+    EXPECT_EQ(r.uri, m_server.url("/moved.prom"));
+    EXPECT_EQ(runCount(), 1);
+    ASSERT_EQ(m_server.requests().size(), 2u);
+    EXPECT_EQ(m_server.requests().back().rfind("GET /good.prom ", 0), 0u);
+}
+
+TEST_F(UrlImportTest, SlowServerTimesOutNamingBothLimits)
+{
+    ImportRequest request{m_server.url("/slow.prom"), {}, false, false};
+    request.timeoutS = 1;
+    const SourceReport r = m_service->importFile(request);
+    EXPECT_EQ(r.status, "failed");
+    EXPECT_EQ(r.errorText, "GET " + m_server.url("/slow.prom") +
+                               ": timed out (connect 10 s, whole transfer 1 s; --timeout)");
+    EXPECT_EQ(runCount(), 0);
 }
 
 TEST_F(UrlImportTest, OverSizeBodyIsRefusedAndNothingWritten)
