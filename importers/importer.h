@@ -74,11 +74,13 @@ struct Resemblance
     std::string whyNot; // "has a 'workload' key but no publishRate or aggregated latencies"
 };
 
-// What names an importer: constants of each one, given at construction.
+// What names and describes an importer: constants of each one, given at construction.
 struct ImporterIdentity
 {
-    std::string name;    // format name used by --format
-    std::string version; // bumped whenever parsing changes results
+    std::string name;          // format name used by --format
+    std::string version;       // bumped whenever parsing changes results
+    std::string description;   // `plimsoll formats`
+    std::string detectionRule; // human sentence, `plimsoll formats`
 };
 
 class Importer
@@ -88,8 +90,8 @@ public:
     virtual ~Importer() = default;
     const std::string &name() const { return m_identity.name; }
     const std::string &version() const { return m_identity.version; }
-    virtual std::string description() const = 0;
-    virtual std::string detectionRule() const = 0; // human sentence, `plimsoll formats`
+    const std::string &description() const { return m_identity.description; }
+    const std::string &detectionRule() const { return m_identity.detectionRule; }
     // Confidence 0..100 that `head` (the first bytes of a source, up to 64 KiB) is this format.
     virtual int sniff(std::string_view head) const = 0;
     // Asked only when sniff() gave 0 for every importer.

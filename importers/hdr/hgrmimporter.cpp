@@ -227,14 +227,11 @@ ScenarioRecord tableScenario(const Table &t, const LatencyUnit &unit, const Repo
 
 } // namespace
 
-std::string HgrmImporter::description() const
+HgrmImporter::HgrmImporter()
+    : Importer({"hdrhistogram-percentiles", "2",
+                "HdrHistogram percentile table (.hgrm; Java, C and wrk2 variants, CSV too)",
+                "a header line with Value, Percentile and TotalCount followed by numeric rows"})
 {
-    return "HdrHistogram percentile table (.hgrm; Java, C and wrk2 variants, CSV too)";
-}
-
-std::string HgrmImporter::detectionRule() const
-{
-    return "a header line with Value, Percentile and TotalCount followed by numeric rows";
 }
 
 int HgrmImporter::sniff(std::string_view head) const

@@ -19,9 +19,7 @@ namespace plimsoll {
 class HgrmImporter : public Importer
 {
 public:
-    HgrmImporter() : Importer({"hdrhistogram-percentiles", "2"}) {}
-    std::string description() const override;
-    std::string detectionRule() const override;
+    HgrmImporter();
     int sniff(std::string_view head) const override;
     Resemblance resemblance(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options,

@@ -333,16 +333,13 @@ ScenarioRecord scenarioOfTag(const std::string &tag, const TagData &data, const 
 
 } // namespace
 
-std::string HlogImporter::description() const
+HlogImporter::HlogImporter()
+    : Importer({"hdrhistogram-log", "2",
+                "HdrHistogram interval log (.hlog, format 1.01-1.3; V0/V1/V2 histograms): a merged "
+                "latency distribution per tag and per-interval series",
+                "a \"#[Histogram log format version …]\" line, or interval lines ending in a base64 "
+                "histogram starting \"HIST\""})
 {
-    return "HdrHistogram interval log (.hlog, format 1.01-1.3; V0/V1/V2 histograms): a merged "
-           "latency distribution per tag and per-interval series";
-}
-
-std::string HlogImporter::detectionRule() const
-{
-    return "a \"#[Histogram log format version …]\" line, or interval lines ending in a base64 "
-           "histogram starting \"HIST\"";
 }
 
 int HlogImporter::sniff(std::string_view head) const

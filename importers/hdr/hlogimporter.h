@@ -20,9 +20,7 @@ namespace plimsoll {
 class HlogImporter : public Importer
 {
 public:
-    HlogImporter() : Importer({"hdrhistogram-log", "2"}) {}
-    std::string description() const override;
-    std::string detectionRule() const override;
+    HlogImporter();
     int sniff(std::string_view head) const override;
     Resemblance resemblance(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options,

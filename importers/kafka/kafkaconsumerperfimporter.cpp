@@ -372,15 +372,12 @@ void addScenarios(const std::vector<Block> &blocks, RunRecord &run,
 
 } // namespace
 
-std::string KafkaConsumerPerfImporter::description() const
+KafkaConsumerPerfImporter::KafkaConsumerPerfImporter()
+    : Importer({"kafka-consumer-perf", "1",
+                "kafka-consumer-perf-test output (6- and 10-column headers, --show-detailed-stats, "
+                "--print-metrics): one run, a scenario per summary row",
+                "a header line naming data.consumed.in.* and nMsg.sec columns"})
 {
-    return "kafka-consumer-perf-test output (6- and 10-column headers, --show-detailed-stats, "
-           "--print-metrics): one run, a scenario per summary row";
-}
-
-std::string KafkaConsumerPerfImporter::detectionRule() const
-{
-    return "a header line naming data.consumed.in.* and nMsg.sec columns";
 }
 
 int KafkaConsumerPerfImporter::sniff(std::string_view head) const

@@ -14,9 +14,7 @@ namespace plimsoll {
 class KafkaConsumerPerfImporter : public Importer
 {
 public:
-    KafkaConsumerPerfImporter() : Importer({"kafka-consumer-perf", "1"}) {}
-    std::string description() const override;
-    std::string detectionRule() const override;
+    KafkaConsumerPerfImporter();
     int sniff(std::string_view head) const override;
     Resemblance resemblance(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options,

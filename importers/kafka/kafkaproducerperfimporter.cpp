@@ -304,16 +304,13 @@ void addScenarios(const std::vector<Segment> &segments, RunRecord &run,
 
 } // namespace
 
-std::string KafkaProducerPerfImporter::description() const
+KafkaProducerPerfImporter::KafkaProducerPerfImporter()
+    : Importer({"kafka-producer-perf", "2",
+                "kafka-producer-perf-test output (periodic and final lines, steady-state line, "
+                "harness prefixes, several producers, --print-metrics): one run, a scenario per "
+                "producer",
+                "a line with \"N records sent, R records/sec (M MB/sec)\""})
 {
-    return "kafka-producer-perf-test output (periodic and final lines, steady-state line, "
-           "harness prefixes, several producers, --print-metrics): one run, a scenario per "
-           "producer";
-}
-
-std::string KafkaProducerPerfImporter::detectionRule() const
-{
-    return "a line with \"N records sent, R records/sec (M MB/sec)\"";
 }
 
 int KafkaProducerPerfImporter::sniff(std::string_view head) const

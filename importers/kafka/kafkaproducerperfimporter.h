@@ -16,9 +16,7 @@ namespace plimsoll {
 class KafkaProducerPerfImporter : public Importer
 {
 public:
-    KafkaProducerPerfImporter() : Importer({"kafka-producer-perf", "2"}) {}
-    std::string description() const override;
-    std::string detectionRule() const override;
+    KafkaProducerPerfImporter();
     int sniff(std::string_view head) const override;
     Resemblance resemblance(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options,

@@ -379,16 +379,13 @@ std::optional<ImportError> OutputReader::readSummaryLine(const TextLine &line)
 
 } // namespace
 
-std::string RdkafkaPerformanceImporter::description() const
+RdkafkaPerformanceImporter::RdkafkaPerformanceImporter()
+    : Importer({"rdkafka-performance", "2",
+                "librdkafka rdkafka_performance output (producer and consumer summary lines, or the "
+                "-u table; MB/s = 10^6 B/s)",
+                "a line \"% N messages produced (B bytes), …\" or \"% N messages (B bytes) consumed in …\", "
+                "or a -u table header \"| elapsed | msgs | bytes | rtt | …\""})
 {
-    return "librdkafka rdkafka_performance output (producer and consumer summary lines, or the "
-           "-u table; MB/s = 10^6 B/s)";
-}
-
-std::string RdkafkaPerformanceImporter::detectionRule() const
-{
-    return "a line \"% N messages produced (B bytes), …\" or \"% N messages (B bytes) consumed in …\", "
-           "or a -u table header \"| elapsed | msgs | bytes | rtt | …\"";
 }
 
 int RdkafkaPerformanceImporter::sniff(std::string_view head) const

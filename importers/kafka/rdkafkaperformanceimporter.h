@@ -22,9 +22,7 @@ class RdkafkaPerformanceImporter : public Importer
 public:
     // Version 2: errors are failed deliveries (were the produce() retries); -u tables; the send
     // line's message size, the compression, the consumer's fetch latency.
-    RdkafkaPerformanceImporter() : Importer({"rdkafka-performance", "2"}) {}
-    std::string description() const override;
-    std::string detectionRule() const override;
+    RdkafkaPerformanceImporter();
     int sniff(std::string_view head) const override;
     Resemblance resemblance(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options,

@@ -78,16 +78,13 @@ std::optional<double> korvetDistBytes(std::string_view text, double bareUnit)
     return std::nullopt;
 }
 
-std::string KorvetDistImporter::description() const
+KorvetDistImporter::KorvetDistImporter()
+    : Importer({"korvet-dist", "2",
+                "korvet-dist run-comprehensive-benchmark.sh outputs: per-test result files and "
+                "SUMMARY.txt",
+                "\"Test: producers-…\" with a \"Configuration:\" block, or the line \"Korvet "
+                "Comprehensive Benchmark Summary\""})
 {
-    return "korvet-dist run-comprehensive-benchmark.sh outputs: per-test result files and "
-           "SUMMARY.txt";
-}
-
-std::string KorvetDistImporter::detectionRule() const
-{
-    return "\"Test: producers-…\" with a \"Configuration:\" block, or the line \"Korvet "
-           "Comprehensive Benchmark Summary\"";
 }
 
 int KorvetDistImporter::sniff(std::string_view head) const
@@ -124,7 +121,7 @@ ImportResult KorvetDistImporter::parse(QIODevice &in, const ImportOptions &,
         if (isSummary(text))
             readKorvetDistSummary(lines, run, result.warnings);
         else if (isTestFile(text))
-            readKorvetDistTest(lines, run, result.warnings);
+            readKorvetDistResult(lines, run, result.warnings);
         else
             throw KorvetDistFailure{ImportError{
                 "is neither a korvet-dist test result (\"Test: producers-…\") nor its SUMMARY.txt",

@@ -14,9 +14,7 @@ namespace plimsoll {
 class KorvetDistImporter : public Importer
 {
 public:
-    KorvetDistImporter() : Importer({"korvet-dist", "2"}) {}
-    std::string description() const override;
-    std::string detectionRule() const override;
+    KorvetDistImporter();
     int sniff(std::string_view head) const override;
     Resemblance resemblance(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options,

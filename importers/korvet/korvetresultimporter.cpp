@@ -305,15 +305,12 @@ ScenarioRecord ResultReader::readScenario(const json &s, const std::string &poin
 
 } // namespace
 
-std::string KorvetResultImporter::description() const
+KorvetResultImporter::KorvetResultImporter()
+    : Importer({"korvet-result", "1",
+                "Korvet BenchmarkResult JSON (korvetVersion, gitCommit, environment, config, "
+                "scenarios[]): one run, one scenario per ScenarioResult",
+                "a JSON object whose first 64 KiB hold a \"korvetVersion\" key"})
 {
-    return "Korvet BenchmarkResult JSON (korvetVersion, gitCommit, environment, config, "
-           "scenarios[]): one run, one scenario per ScenarioResult";
-}
-
-std::string KorvetResultImporter::detectionRule() const
-{
-    return "a JSON object whose first 64 KiB hold a \"korvetVersion\" key";
 }
 
 int KorvetResultImporter::sniff(std::string_view head) const

@@ -10,9 +10,7 @@ namespace plimsoll {
 class KorvetResultImporter : public Importer
 {
 public:
-    KorvetResultImporter() : Importer({"korvet-result", "1"}) {}
-    std::string description() const override;
-    std::string detectionRule() const override;
+    KorvetResultImporter();
     int sniff(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options,
                        const Progress &progress) const override;

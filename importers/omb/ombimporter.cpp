@@ -388,15 +388,12 @@ void OmbReader::warnInferred(const Topology &t)
 
 } // namespace
 
-std::string OmbImporter::description() const
+OmbImporter::OmbImporter()
+    : Importer({"omb", "1",
+                "OpenMessaging Benchmark result JSON (old and current TestResult schemas, forks): one "
+                "run, one scenario per workload, per-window series",
+                "a JSON object with a \"publishRate\" array or \"aggregatedPublishLatency…\" keys"})
 {
-    return "OpenMessaging Benchmark result JSON (old and current TestResult schemas, forks): one "
-           "run, one scenario per workload, per-window series";
-}
-
-std::string OmbImporter::detectionRule() const
-{
-    return "a JSON object with a \"publishRate\" array or \"aggregatedPublishLatency…\" keys";
 }
 
 int OmbImporter::sniff(std::string_view head) const

@@ -20,9 +20,7 @@ namespace plimsoll {
 class OmbImporter : public Importer
 {
 public:
-    OmbImporter() : Importer({"omb", "1"}) {}
-    std::string description() const override;
-    std::string detectionRule() const override;
+    OmbImporter();
     int sniff(std::string_view head) const override;
     Resemblance resemblance(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options,

@@ -28,16 +28,13 @@ bool startsWithObject(std::string_view head)
 
 } // namespace
 
-std::string BenchResultImporter::description() const
+BenchResultImporter::BenchResultImporter()
+    : Importer({"plimsoll-bench-result", "1",
+                "Plimsoll's own bench result (plimsoll bench --result-file / --output json): one run, "
+                "the same record the bench stores",
+                "a JSON object with \"format\": \"plimsoll-bench/1\" (or run_id, workload and scenarios with "
+                "\"type\": \"result\")"})
 {
-    return "Plimsoll's own bench result (plimsoll bench --result-file / --output json): one run, "
-           "the same record the bench stores";
-}
-
-std::string BenchResultImporter::detectionRule() const
-{
-    return "a JSON object with \"format\": \"plimsoll-bench/1\" (or run_id, workload and scenarios with "
-           "\"type\": \"result\")";
 }
 
 int BenchResultImporter::sniff(std::string_view head) const

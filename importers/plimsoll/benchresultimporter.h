@@ -10,9 +10,7 @@ namespace plimsoll {
 class BenchResultImporter : public Importer
 {
 public:
-    BenchResultImporter() : Importer({"plimsoll-bench-result", "1"}) {}
-    std::string description() const override;
-    std::string detectionRule() const override;
+    BenchResultImporter();
     int sniff(std::string_view head) const override;
     Resemblance resemblance(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options, const Progress &progress) const override;

@@ -455,15 +455,12 @@ bool isSkippable(const std::string &line)
 
 } // namespace
 
-std::string TrendRecordsImporter::description() const
+TrendRecordsImporter::TrendRecordsImporter()
+    : Importer({"plimsoll-trend", "2",
+                "Plimsoll trend records (JSON Lines, plimsoll-trend/1): one scenario per line, "
+                "lines sharing run_key form a run",
+                "the first record line is a JSON object with \"format\": \"plimsoll-trend/…\""})
 {
-    return "Plimsoll trend records (JSON Lines, plimsoll-trend/1): one scenario per line, "
-           "lines sharing run_key form a run";
-}
-
-std::string TrendRecordsImporter::detectionRule() const
-{
-    return "the first record line is a JSON object with \"format\": \"plimsoll-trend/…\"";
 }
 
 int TrendRecordsImporter::sniff(std::string_view head) const

@@ -14,9 +14,7 @@ class TrendRecordsImporter : public Importer
 public:
     static constexpr const char *kFormatTag = kTrendRecordFormat;
 
-    TrendRecordsImporter() : Importer({"plimsoll-trend", "2"}) {}
-    std::string description() const override;
-    std::string detectionRule() const override;
+    TrendRecordsImporter();
     int sniff(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options,
                        const Progress &progress) const override;

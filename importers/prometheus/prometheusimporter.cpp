@@ -209,17 +209,14 @@ void finishRun(RunRecord run, int64_t nonFinite, ImportResult &result)
 
 } // namespace
 
-std::string PrometheusImporter::description() const
+PrometheusImporter::PrometheusImporter()
+    : Importer({"prometheus", "1",
+                "Prometheus text exposition 0.0.4 (/metrics): one scrape, or several in one file "
+                "giving rates and histogram percentiles per interval (two files: import --scrapes "
+                "BEFORE AFTER)",
+                "\"# TYPE name counter|gauge|histogram|summary|untyped\" lines, or metric sample lines "
+                "(name{label=\"v\"} value) throughout"})
 {
-    return "Prometheus text exposition 0.0.4 (/metrics): one scrape, or several in one file "
-           "giving rates and histogram percentiles per interval (two files: import --scrapes "
-           "BEFORE AFTER)";
-}
-
-std::string PrometheusImporter::detectionRule() const
-{
-    return "\"# TYPE name counter|gauge|histogram|summary|untyped\" lines, or metric sample lines "
-           "(name{label=\"v\"} value) throughout";
 }
 
 int PrometheusImporter::sniff(std::string_view head) const

@@ -29,9 +29,7 @@ namespace plimsoll {
 class PrometheusImporter : public Importer
 {
 public:
-    PrometheusImporter() : Importer({"prometheus", "1"}) {}
-    std::string description() const override;
-    std::string detectionRule() const override;
+    PrometheusImporter();
     int sniff(std::string_view head) const override;
     Resemblance resemblance(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options,

@@ -384,17 +384,14 @@ bool addMemtierValue(const std::string &column, double value, MemtierRow &row)
     return true;
 }
 
-std::string MemtierImporter::description() const
+MemtierImporter::MemtierImporter()
+    : Importer({"memtier", "2",
+                "memtier_benchmark output: the text result tables (ALL STATS, or BEST/WORST/"
+                "AGGREGATED AVERAGE with -x) and --json-out-file JSON",
+                "a \"Type Ops/sec Hits/sec Misses/sec\" table under ALL STATS or BEST/WORST/"
+                "AGGREGATED AVERAGE RESULTS, JSON with \"ALL STATS\" and \"run information\" or "
+                "\"configuration\", or a \"$ memtier_benchmark …\" command line"})
 {
-    return "memtier_benchmark output: the text result tables (ALL STATS, or BEST/WORST/"
-           "AGGREGATED AVERAGE with -x) and --json-out-file JSON";
-}
-
-std::string MemtierImporter::detectionRule() const
-{
-    return "a \"Type Ops/sec Hits/sec Misses/sec\" table under ALL STATS or BEST/WORST/"
-           "AGGREGATED AVERAGE RESULTS, JSON with \"ALL STATS\" and \"run information\" or "
-           "\"configuration\", or a \"$ memtier_benchmark …\" command line";
 }
 
 int MemtierImporter::sniff(std::string_view head) const

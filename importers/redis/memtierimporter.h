@@ -36,9 +36,7 @@ namespace plimsoll {
 class MemtierImporter : public Importer
 {
 public:
-    MemtierImporter() : Importer({"memtier", "2"}) {}
-    std::string description() const override;
-    std::string detectionRule() const override;
+    MemtierImporter();
     int sniff(std::string_view head) const override;
     Resemblance resemblance(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options,

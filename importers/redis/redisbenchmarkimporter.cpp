@@ -400,16 +400,13 @@ ScenarioRecord testScenario(const Test &t, const NameFactors &fromName)
 
 } // namespace
 
-std::string RedisBenchmarkImporter::description() const
+RedisBenchmarkImporter::RedisBenchmarkImporter()
+    : Importer({"redis-benchmark", "2",
+                "redis-benchmark output: --csv (with or without header), -q, and the full text "
+                "report (6.2+ summary or the older cumulative distribution)",
+                "a \"test\",\"rps\" CSV header or 8-column \"TEST\",\"rps\",… rows, \"====== CMD ======\" "
+                "sections, \"CMD: N requests per second\" lines, or a \"$ redis-benchmark …\" command line"})
 {
-    return "redis-benchmark output: --csv (with or without header), -q, and the full text "
-           "report (6.2+ summary or the older cumulative distribution)";
-}
-
-std::string RedisBenchmarkImporter::detectionRule() const
-{
-    return "a \"test\",\"rps\" CSV header or 8-column \"TEST\",\"rps\",… rows, \"====== CMD ======\" "
-           "sections, \"CMD: N requests per second\" lines, or a \"$ redis-benchmark …\" command line";
 }
 
 int RedisBenchmarkImporter::sniff(std::string_view head) const

@@ -22,9 +22,7 @@ namespace plimsoll {
 class RedisBenchmarkImporter : public Importer
 {
 public:
-    RedisBenchmarkImporter() : Importer({"redis-benchmark", "2"}) {}
-    std::string description() const override;
-    std::string detectionRule() const override;
+    RedisBenchmarkImporter();
     int sniff(std::string_view head) const override;
     Resemblance resemblance(std::string_view head) const override;
     ImportResult parse(QIODevice &in, const ImportOptions &options,
