@@ -1,6 +1,6 @@
 #include "runner/kafkaclient.h"
 
-#include "runner/clientproperties.h"
+#include "runner/kafkaconf.h"
 
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafkacpp.h>
@@ -155,20 +155,11 @@ KafkaError KafkaClient::makeConf(const Config &overrides, std::unique_ptr<RdKafk
     if (!m_config.count("bootstrap.servers"))
         return KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, "configuring the Kafka client",
                                     "bootstrap.servers is not set");
-    conf.reset(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
     Config merged = m_config;
     merged.try_emplace("client.id", "plimsoll");
     for (const auto &[key, value] : overrides)
         merged[key] = value;
-    for (const auto &[key, value] : merged) {
-        std::string errstr;
-        if (conf->set(key, value, errstr) != RdKafka::Conf::CONF_OK) {
-            // librdkafka's errstr quotes the value; a secret's must not reach the user.
-            return KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, "setting " + key,
-                                        ClientProperties::isSecret(key) ? "value masked" : errstr);
-        }
-    }
-    return {};
+    return makeKafkaConf(merged, conf);
 }
 
 KafkaError KafkaClient::adminHandle(RdKafka::Producer *&handle)
