@@ -305,8 +305,8 @@ private:
             m_sink(snapshot);
     }
 
-    // The phases of the workload; none when it could not start (the reason is in the result).
-    std::vector<PhaseOutcome> runWorkload(const PhaseEnvironment &env)
+    // What every workload's phase takes from the run's settings as they are.
+    PhaseSpec baseSpec() const
     {
         const RunConfig &c = m_config;
         PhaseSpec spec;
@@ -319,6 +319,14 @@ private:
         spec.group = c.group;
         spec.fetchMaxBytes = c.fetchMaxBytes;
         spec.idleTimeout = toMs(c.timeout);
+        return spec;
+    }
+
+    // The phases of the workload; none when it could not start (the reason is in the result).
+    std::vector<PhaseOutcome> runWorkload(const PhaseEnvironment &env)
+    {
+        const RunConfig &c = m_config;
+        PhaseSpec spec = baseSpec();
         switch (c.workload) {
         case Workload::Producer:
             spec.scenario = "bench/producer";

@@ -10,24 +10,27 @@ namespace plimsoll {
 
 namespace {
 
-std::string bytes(const std::string &text, const char *option, int64_t &out)
+// `text` read by `parse` (parseByteSize, parseDuration) into `out`, or the parser's problem
+// named by the option.
+template <typename Value, typename Parse>
+std::string readOption(const std::string &text, const char *option, Value &out, Parse parse)
 {
     std::string error;
-    if (auto v = parseByteSize(text, &error))
+    if (auto v = parse(text, &error)) {
         out = *v;
-    else
-        return std::string(option) + ": " + error;
-    return {};
+        return {};
+    }
+    return std::string(option) + ": " + error;
+}
+
+std::string bytes(const std::string &text, const char *option, int64_t &out)
+{
+    return readOption(text, option, out, parseByteSize);
 }
 
 std::string duration(const std::string &text, const char *option, std::chrono::nanoseconds &out)
 {
-    std::string error;
-    if (auto v = parseDuration(text, &error))
-        out = *v;
-    else
-        return std::string(option) + ": " + error;
-    return {};
+    return readOption(text, option, out, parseDuration);
 }
 
 double secondsOf(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
