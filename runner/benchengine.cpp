@@ -9,6 +9,7 @@
 #include "runner/mockcluster.h"
 #include "runner/rampsaturation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -86,8 +87,9 @@ std::vector<PhaseOutcome> onePhase(PhaseOutcome outcome)
 }
 
 // One bench invocation, step by step: its settings (prepare), the metrics endpoint, the target
-// and its topics (connect), the workload's phases, the cleanup, and the result (finish). Each
-// step that fails leaves its error in the result and the run goes straight to finish().
+// (connect), the topics and the histogram log, the workload's phases, the cleanup, and the
+// result (finish). A step that fails leaves its error in the result; before any topic exists
+// the run then goes straight to finish(), after it the cleanup still runs.
 class BenchRun
 {
 public:
