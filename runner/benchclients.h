@@ -50,6 +50,12 @@ struct ClientCounters
         if (m_firstError.empty())
             m_firstError = message;
     }
+    // A client error other than a failed delivery: counted, and the first one kept.
+    void noteFailure(const std::string &message)
+    {
+        errors.fetch_add(1, std::memory_order_relaxed);
+        noteError(message);
+    }
     std::string firstError() const
     {
         std::lock_guard lock(m_errorMutex);
@@ -59,6 +65,13 @@ struct ClientCounters
 private:
     mutable std::mutex m_errorMutex;
     std::string m_firstError;
+};
+
+// Marks a client finished however its function returns.
+struct FinishedOnReturn
+{
+    ClientCounters &counters;
+    ~FinishedOnReturn() { counters.finished = true; }
 };
 
 // Everything the clients of one phase share; owned by the engine, outlives the clients.
@@ -102,6 +115,12 @@ struct ClientShared
 // end: not ready in time (the error noted in counters) or stopped meanwhile.
 bool awaitReadyAndGo(RdKafka::Handle &handle, ClientShared &shared, ClientCounters &counters,
                      const std::string &role, const std::function<void()> &serve);
+
+// The settings every bench client starts from (librdkafka names): the run's (bootstrap,
+// client config), a client.id naming the role and index unless the user set one, and, for
+// client 0 only, librdkafka's statistics at shared.statisticsInterval.
+std::map<std::string, std::string> benchClientConfig(const ClientShared &shared, const std::string &role,
+                                                     int index);
 
 // A client's librdkafka configuration from `config` (librdkafka names), or nullptr when a
 // setting is refused: the error is counted and noted in `counters`, a secret's value masked.

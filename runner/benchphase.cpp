@@ -1,10 +1,9 @@
 #include "runner/benchphase.h"
 
 #include "runner/histogramlog.h"
+#include "runner/phasegroup.h"
 
 #include <nlohmann/json.hpp>
-
-#include <QByteArray>
 
 #include <algorithm>
 #include <thread>
@@ -18,60 +17,9 @@ constexpr auto kTick = std::chrono::milliseconds(20);
 
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-std::string base64(const std::string &bytes)
-{
-    return QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64().toStdString();
-}
-
-// The clients of one topic and what they measured so far.
-struct Group
-{
-    PhaseSpec spec;
-    ClientShared shared;
-    std::unique_ptr<SequenceTracker> tracker;
-    std::vector<std::unique_ptr<ClientCounters>> producers;
-    std::vector<std::unique_ptr<ClientCounters>> consumers;
-    std::vector<std::thread> producerThreads;
-    std::vector<std::thread> consumerThreads;
-    HdrHistogram total[IntervalHistograms::KindCount] = {makeLatencyHistogram(), makeLatencyHistogram(),
-                                                         makeLatencyHistogram()};
-    int64_t lastProduced = 0, lastConsumed = 0, lastBytes = 0;  // measured, at the last snapshot
-    int64_t lastProducedAll = 0, lastConsumedAll = 0;          // warm-up included
-    int64_t lastConsumedTotal = 0;
-    Clock::time_point producersDoneAt{};
-    Clock::time_point lastConsumedAt{};
-    Clock::time_point lastAckProgressAt{};
-    int64_t lastAckCount = 0;
-    std::atomic<double> rttAvgS{0};
-    std::vector<std::string> errors;
-
-    int64_t sum(const std::vector<std::unique_ptr<ClientCounters>> &clients,
-                std::atomic<int64_t> ClientCounters::*field) const
-    {
-        int64_t total = 0;
-        for (const auto &c : clients)
-            total += ((*c).*field).load(std::memory_order_relaxed);
-        return total;
-    }
-    bool producersFinished() const
-    {
-        for (const auto &c : producers)
-            if (!c->finished)
-                return false;
-        return true;
-    }
-    bool consumersFinished() const
-    {
-        for (const auto &c : consumers)
-            if (!c->finished)
-                return false;
-        return !consumers.empty();
-    }
-};
-
 // Starts the clients' threads; they connect and wait at the readiness barrier until
 // beginSchedule() gives them their timeline.
-void startGroup(Group &g, const PhaseEnvironment &env, Clock::time_point readyBy)
+void startGroup(PhaseGroup &g, const PhaseEnvironment &env, Clock::time_point readyBy)
 {
     const PhaseSpec &spec = g.spec;
     ClientShared &s = g.shared;
@@ -137,7 +85,7 @@ void startGroup(Group &g, const PhaseEnvironment &env, Clock::time_point readyBy
 }
 
 // The timeline, from `start` on; published to the waiting clients by `go`.
-void beginSchedule(Group &g, Clock::time_point start)
+void beginSchedule(PhaseGroup &g, Clock::time_point start)
 {
     ClientShared &s = g.shared;
     s.start = start;
@@ -151,14 +99,14 @@ void beginSchedule(Group &g, Clock::time_point start)
 
 // Waits until every client of the groups is ready (or ended: a client that could not get
 // ready says why in its counters). Empty when all are ready; else what kept them.
-std::vector<std::string> awaitReady(const std::vector<Group *> &groups, const PhaseEnvironment &env,
+std::vector<std::string> awaitReady(const std::vector<PhaseGroup *> &groups, const PhaseEnvironment &env,
                                     Clock::time_point readyBy)
 {
     const auto cancelled = [&] { return env.cancel && env.cancel->load(); };
     for (;;) {
         std::vector<std::string> problems;
         bool waiting = false;
-        for (const Group *g : groups)
+        for (const PhaseGroup *g : groups)
             for (auto *clients : {&g->producers, &g->consumers})
                 for (const auto &c : *clients) {
                     if (c->ready)
@@ -190,7 +138,7 @@ void joinAll(std::vector<std::thread> &threads)
 }
 
 // Takes the clients' interval histograms into `interval` and the group's totals.
-void collect(Group &g, HdrHistogram (&interval)[IntervalHistograms::KindCount])
+void collect(PhaseGroup &g, HdrHistogram (&interval)[IntervalHistograms::KindCount])
 {
     for (auto *clients : {&g.producers, &g.consumers})
         for (auto &c : *clients)
@@ -199,7 +147,7 @@ void collect(Group &g, HdrHistogram (&interval)[IntervalHistograms::KindCount])
         g.total[k].add(interval[k]);
 }
 
-BenchSnapshot snapshot(Group &g, const PhaseEnvironment &env, Clock::time_point now, double intervalS,
+BenchSnapshot snapshot(PhaseGroup &g, const PhaseEnvironment &env, Clock::time_point now, double intervalS,
                        HdrHistogram (&interval)[IntervalHistograms::KindCount], const std::string &phase)
 {
     BenchSnapshot s;
@@ -249,29 +197,9 @@ BenchSnapshot snapshot(Group &g, const PhaseEnvironment &env, Clock::time_point 
     return s;
 }
 
-void putLatency(std::map<std::string, double> &m, const std::string &prefix, const HdrHistogram &h)
-{
-    if (h.empty())
-        return;
-    m[prefix + "avg_s"] = h.mean() * 1e-6;
-    m[prefix + "p50_s"] = percentileSeconds(h, 50);
-    m[prefix + "p95_s"] = percentileSeconds(h, 95);
-    m[prefix + "p99_s"] = percentileSeconds(h, 99);
-    m[prefix + "p999_s"] = percentileSeconds(h, 99.9);
-    m[prefix + "max_s"] = static_cast<double>(h.max()) * 1e-6;
-}
-
-void putExtraPercentiles(std::map<std::string, double> &m, const std::string &prefix, const HdrHistogram &h)
-{
-    if (h.empty())
-        return;
-    m[prefix + "p90_s"] = percentileSeconds(h, 90);
-    m[prefix + "p9999_s"] = percentileSeconds(h, 99.99);
-}
-
 // One interval's snapshot of the main group (with the probe's latencies, when there is one),
 // handed to the environment and the histogram log.
-void emitSnapshot(Group &g, Group *probe, const PhaseEnvironment &env, Clock::time_point now,
+void emitSnapshot(PhaseGroup &g, PhaseGroup *probe, const PhaseEnvironment &env, Clock::time_point now,
                   Clock::time_point lastSnapshot, const std::string &phase)
 {
     HdrHistogram interval[IntervalHistograms::KindCount] = {makeLatencyHistogram(), makeLatencyHistogram(),
@@ -296,31 +224,64 @@ void emitSnapshot(Group &g, Group *probe, const PhaseEnvironment &env, Clock::ti
         env.onSnapshot(snap);
 }
 
-// Coordinates the main group until it is done: progress watchdogs, the drain, snapshots.
-void coordinate(Group &g, Group *probe, const PhaseEnvironment &env, PhaseOutcome &outcome)
+// Coordinates the main group until it is done, tick by tick: the warm-up's end, progress
+// watchdogs, the producers' end and the drain, snapshots. The phase a snapshot names moves
+// warmup → measure → drain (or interrupted: a stopped run is given no drain).
+class Coordinator
 {
-    const PhaseSpec &mainSpec = g.spec;
-    const auto cancelled = [&] { return env.cancel && env.cancel->load(); };
-    auto nextSnapshot = g.shared.start + env.interval;
-    auto lastSnapshot = g.shared.start;
-    Clock::time_point drainUntil{};
-    bool done = false;
-    std::string phase = mainSpec.warmup.count() > 0 ? "warmup" : "measure";
-    while (!done) {
-        // During the warm-up, wake at its end too: its window closes there exactly.
+public:
+    Coordinator(PhaseGroup &g, PhaseGroup *probe, const PhaseEnvironment &env, PhaseOutcome &outcome)
+        : m_g(g), m_probe(probe), m_env(env), m_outcome(outcome),
+          m_nextSnapshot(g.shared.start + env.interval), m_lastSnapshot(g.shared.start),
+          m_phase(g.spec.warmup.count() > 0 ? "warmup" : "measure")
+    {}
+
+    void run()
+    {
+        for (bool done = false; !done;) {
+            const auto now = tick();
+            noteProgress(now);
+            watchProducers(now);
+            done = isDone(now);
+            if (now >= m_nextSnapshot || done) {
+                snapshot(now);
+                while (m_nextSnapshot <= now)
+                    m_nextSnapshot += m_env.interval;
+            }
+        }
+    }
+
+private:
+    bool cancelled() const { return m_env.cancel && m_env.cancel->load(); }
+
+    // Sleeps a tick; during the warm-up wakes at its end too, whose window closes there exactly.
+    Clock::time_point tick()
+    {
         auto wake = Clock::now() + kTick;
-        if (phase == "warmup")
-            wake = std::min(wake, g.shared.measureStart);
+        if (m_phase == "warmup")
+            wake = std::min(wake, m_g.shared.measureStart);
         std::this_thread::sleep_until(wake);
-        auto now = Clock::now();
-        if (phase == "warmup" && now >= g.shared.measureStart) {
+        const auto now = Clock::now();
+        if (m_phase == "warmup" && now >= m_g.shared.measureStart) {
             // No interval mixes warm-up and measured records: the warm-up's last interval ends
             // here, the measured ones are counted from here.
-            emitSnapshot(g, probe, env, now, lastSnapshot, phase);
-            lastSnapshot = now;
-            nextSnapshot = now + env.interval;
-            phase = "measure";
+            snapshot(now);
+            m_nextSnapshot = now + m_env.interval;
+            m_phase = "measure";
         }
+        return now;
+    }
+
+    void snapshot(Clock::time_point now)
+    {
+        emitSnapshot(m_g, m_probe, m_env, now, m_lastSnapshot, m_phase);
+        m_lastSnapshot = now;
+    }
+
+    // When records last arrived and when an acknowledgement (or a refusal) last came.
+    void noteProgress(Clock::time_point now)
+    {
+        PhaseGroup &g = m_g;
         const int64_t consumedNow = g.sum(g.consumers, &ClientCounters::totalRecords);
         if (consumedNow != g.lastConsumedTotal) {
             g.lastConsumedTotal = consumedNow;
@@ -331,168 +292,58 @@ void coordinate(Group &g, Group *probe, const PhaseEnvironment &env, PhaseOutcom
             g.lastAckCount = ackedNow;
             g.lastAckProgressAt = now;
         }
+    }
 
-        if (!g.producers.empty() && g.producerThreads.size() && g.producersDoneAt == Clock::time_point{}) {
-            // A broker that stopped answering: nothing acknowledged or failed for a whole
-            // timeout while records wait. Stop sending; the flush reports what is left.
-            if (now - g.lastAckProgressAt > env.timeout && !g.shared.stopProducers) {
-                g.shared.stopProducers = true;
-                outcome.errors.push_back("no acknowledgement from the broker for "
-                                         + std::to_string(env.timeout.count()) + " ms; stopped producing");
-            }
-            if (g.producersFinished()) {
-                joinAll(g.producerThreads);
-                g.producersDoneAt = now;
-                drainUntil = now + env.timeout;
-                phase = cancelled() ? "interrupted" : "drain"; // a stopped run is given no drain
-            }
+    void watchProducers(Clock::time_point now)
+    {
+        PhaseGroup &g = m_g;
+        if (g.producers.empty() || g.producerThreads.empty() || g.producersDoneAt != Clock::time_point{})
+            return;
+        // A broker that stopped answering: nothing acknowledged or failed for a whole timeout
+        // while records wait. Stop sending; the flush reports what is left.
+        if (now - g.lastAckProgressAt > m_env.timeout && !g.shared.stopProducers) {
+            g.shared.stopProducers = true;
+            m_outcome.errors.push_back("no acknowledgement from the broker for "
+                                       + std::to_string(m_env.timeout.count()) + " ms; stopped producing");
         }
+        if (g.producersFinished()) {
+            joinAll(g.producerThreads);
+            g.producersDoneAt = now;
+            m_drainUntil = now + m_env.timeout;
+            m_phase = cancelled() ? "interrupted" : "drain";
+        }
+    }
 
+    bool isDone(Clock::time_point now)
+    {
+        const PhaseGroup &g = m_g;
+        const PhaseSpec &spec = g.spec;
         const bool producersDone = g.producers.empty() || g.producersDoneAt != Clock::time_point{};
-        if (g.consumers.empty()) {
-            done = producersDone;
-        } else if (!g.producers.empty()) {
+        if (g.consumers.empty())
+            return producersDone;
+        if (!g.producers.empty()) {
             // Round trip: drain until every acknowledged record came back, or the timeout.
-            done = producersDone && (cancelled() || now >= drainUntil || (g.tracker && g.tracker->missing() == 0));
-        } else {
-            const bool byDuration = mainSpec.records <= 0 && now >= g.shared.produceUntil;
-            const bool reached = mainSpec.records > 0 && g.shared.consumedTotal.load() >= mainSpec.records;
-            const bool idle = now - g.lastConsumedAt > mainSpec.idleTimeout;
-            if (idle && !reached && !cancelled())
-                outcome.errors.push_back("no record arrived for " + std::to_string(mainSpec.idleTimeout.count())
-                                         + " ms; stopped consuming");
-            done = cancelled() || byDuration || reached || idle || g.consumersFinished();
+            return producersDone
+                && (cancelled() || now >= m_drainUntil || (g.tracker && g.tracker->missing() == 0));
         }
+        const bool byDuration = spec.records <= 0 && now >= g.shared.produceUntil;
+        const bool reached = spec.records > 0 && g.shared.consumedTotal.load() >= spec.records;
+        const bool idle = now - g.lastConsumedAt > spec.idleTimeout;
+        if (idle && !reached && !cancelled())
+            m_outcome.errors.push_back("no record arrived for " + std::to_string(spec.idleTimeout.count())
+                                       + " ms; stopped consuming");
+        return cancelled() || byDuration || reached || idle || g.consumersFinished();
+    }
 
-        if (now >= nextSnapshot || done) {
-            emitSnapshot(g, probe, env, now, lastSnapshot, phase);
-            lastSnapshot = now;
-            while (nextSnapshot <= now)
-                nextSnapshot += env.interval;
-        }
-    }
-}
-
-// The scenario's numbers, once every client of the phase has ended.
-void measure(const Group &g, const Group *probe, const PhaseEnvironment &env, PhaseOutcome &outcome)
-{
-    ScenarioResult &result = outcome.scenario;
-    const PhaseSpec &mainSpec = g.spec;
-    // Interrupted, what was still under way is in flight, not lost: records purged from the
-    // producers' queues after the stop were never refused by a broker, and acknowledged records
-    // not yet consumed were never given the drain.
-    const bool interrupted = outcome.interrupted;
-    result.name = mainSpec.scenario;
-    result.kind = mainSpec.kind;
-    result.topology.producers = mainSpec.producers;
-    result.topology.consumers = mainSpec.consumers;
-    result.topology.recordSizeBytes = static_cast<int64_t>(env.recordSize);
-    auto &m = result.metrics;
-    int64_t errors = 0;
-    if (!g.producers.empty()) {
-        const double measuredS = std::max(1e-9, seconds(g.producersDoneAt - g.shared.measureStart));
-        const int64_t measured = g.sum(g.producers, &ClientCounters::measuredRecords);
-        m["records_per_s"] = static_cast<double>(measured) / measuredS;
-        m["bytes_per_s"] = static_cast<double>(g.sum(g.producers, &ClientCounters::measuredBytes)) / measuredS;
-        putLatency(m, "latency_", g.total[IntervalHistograms::Ack]);
-        putExtraPercentiles(m, "producer.latency_", g.total[IntervalHistograms::Ack]);
-        if (!g.total[IntervalHistograms::Ack].empty())
-            m["ack_p99_s"] = m["latency_p99_s"];
-        putLatency(m, "producer.service_", g.total[IntervalHistograms::Service]);
-        m["producer.sent"] = static_cast<double>(g.sum(g.producers, &ClientCounters::sent));
-        m["producer.acknowledged"] = static_cast<double>(g.sum(g.producers, &ClientCounters::acked));
-        m["producer.undelivered"] = static_cast<double>(g.sum(g.producers, &ClientCounters::undelivered));
-        m["producer.blocked_s"] = static_cast<double>(g.sum(g.producers, &ClientCounters::queueFullNs)) * 1e-9;
-        m["producer.measured_s"] = measuredS;
-        const int64_t sent = g.sum(g.producers, &ClientCounters::sent);
-        const int64_t acked = g.sum(g.producers, &ClientCounters::acked);
-        const int64_t undelivered = g.sum(g.producers, &ClientCounters::undelivered);
-        const int64_t failed = g.sum(g.producers, &ClientCounters::failed) - (interrupted ? undelivered : 0);
-        m["producer.failed"] = static_cast<double>(failed);
-        errors += failed + g.sum(g.producers, &ClientCounters::errors);
-        if (interrupted) {
-            outcome.unacknowledged = sent - acked - failed;
-            m["producer.in_flight"] = static_cast<double>(outcome.unacknowledged);
-        }
-        if (failed > 0) {
-            outcome.failed = true;
-            outcome.errors.push_back(std::to_string(failed) + " records were not delivered"
-                                     + (interrupted ? std::string()
-                                                    : " (" + std::to_string(undelivered)
-                                                          + " still queued when the flush timed out)"));
-        }
-        for (const auto &c : g.producers)
-            // A client that never got ready was reported by the readiness barrier.
-            if (auto e = c->firstError(); !e.empty() && c->sent == 0 && c->ready) {
-                outcome.failed = true;
-                outcome.errors.push_back(e);
-                break;
-            }
-        for (int k : {IntervalHistograms::Ack, IntervalHistograms::Service})
-            result.histograms[k == IntervalHistograms::Ack ? "ack_us" : "service_us"] =
-                base64(g.total[k].encodeCompressed());
-    }
-    if (!g.consumers.empty()) {
-        const int64_t consumed = g.sum(g.consumers, &ClientCounters::measuredRecords);
-        const auto end = g.producers.empty() ? g.lastConsumedAt : Clock::now();
-        const double measuredS = std::max(1e-9, seconds(end - g.shared.measureStart));
-        const double rate = static_cast<double>(consumed) / measuredS;
-        const int64_t invalid = g.sum(g.consumers, &ClientCounters::invalid);
-        errors += g.sum(g.consumers, &ClientCounters::errors) + invalid;
-        if (g.producers.empty()) {
-            m["records_per_s"] = rate;
-            m["bytes_per_s"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::measuredBytes)) / measuredS;
-            m["consumer.records"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::totalRecords));
-            m["consumer.invalid"] = static_cast<double>(invalid);
-            if (mainSpec.records > 0 && g.shared.consumedTotal.load() < mainSpec.records && !interrupted) {
-                outcome.failed = true;
-                outcome.errors.push_back(std::to_string(g.shared.consumedTotal.load()) + " of "
-                                         + std::to_string(mainSpec.records) + " records consumed");
-            }
-            if (invalid > 0) {
-                outcome.failed = true;
-                outcome.errors.push_back(std::to_string(invalid) + " records failed the envelope check");
-            }
-        }
-        if (!g.total[IntervalHistograms::EndToEnd].empty()) {
-            putLatency(m, "e2e.latency_", g.total[IntervalHistograms::EndToEnd]);
-            m["e2e_p99_s"] = m["e2e.latency_p99_s"];
-            result.histograms["e2e_us"] = base64(g.total[IntervalHistograms::EndToEnd].encodeCompressed());
-        }
-    }
-    if (g.tracker) {
-        const auto counts = g.tracker->counts();
-        m["roundtrip.acknowledged"] = static_cast<double>(counts.acknowledged);
-        m["roundtrip.matched"] = static_cast<double>(counts.matched);
-        m["roundtrip.duplicate"] = static_cast<double>(counts.duplicate);
-        m["roundtrip.invalid"] = static_cast<double>(counts.invalid);
-        m["roundtrip.unacknowledged_consumed"] = static_cast<double>(counts.unacknowledgedConsumed);
-        if (interrupted) {
-            outcome.unconsumed = counts.missing;
-            m["roundtrip.in_flight"] = static_cast<double>(counts.missing);
-            if (counts.invalid > 0) {
-                outcome.failed = true;
-                outcome.errors.push_back(std::to_string(counts.invalid) + " invalid records consumed");
-            }
-        } else {
-            m["roundtrip.missing"] = static_cast<double>(counts.missing);
-            if (counts.missing > 0 || counts.invalid > 0) {
-                outcome.failed = true;
-                outcome.errors.push_back(std::to_string(counts.missing) + " acknowledged records missing, "
-                                         + std::to_string(counts.invalid) + " invalid, after draining for up to "
-                                         + std::to_string(env.timeout.count()) + " ms");
-            }
-        }
-    }
-    if (probe) {
-        if (!probe->total[IntervalHistograms::Ack].empty())
-            m["ack_p99_s"] = percentileSeconds(probe->total[IntervalHistograms::Ack], 99);
-        if (!probe->total[IntervalHistograms::EndToEnd].empty())
-            m["e2e_p99_s"] = percentileSeconds(probe->total[IntervalHistograms::EndToEnd], 99);
-        m["probe.records"] = static_cast<double>(probe->sum(probe->producers, &ClientCounters::acked));
-    }
-    m["errors"] = static_cast<double>(errors);
-}
+    PhaseGroup &m_g;
+    PhaseGroup *m_probe;
+    const PhaseEnvironment &m_env;
+    PhaseOutcome &m_outcome;
+    Clock::time_point m_nextSnapshot;
+    Clock::time_point m_lastSnapshot;
+    Clock::time_point m_drainUntil{};
+    std::string m_phase;
+};
 
 } // namespace
 
@@ -501,13 +352,13 @@ PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, co
     PhaseOutcome outcome;
     const auto launched = Clock::now();
     const auto readyBy = launched + env.timeout;
-    Group main;
+    PhaseGroup main;
     main.spec = mainSpec;
-    std::unique_ptr<Group> probe;
+    std::unique_ptr<PhaseGroup> probe;
     startGroup(main, env, readyBy);
-    std::vector<Group *> groups{&main};
+    std::vector<PhaseGroup *> groups{&main};
     if (probeSpec) {
-        probe = std::make_unique<Group>();
+        probe = std::make_unique<PhaseGroup>();
         probe->spec = *probeSpec;
         probe->spec.records = 0;
         probe->spec.duration = std::chrono::hours(24 * 365); // runs until the main group ends
@@ -522,15 +373,15 @@ PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, co
     const auto start = Clock::now();
     if (!notReady.empty() && !cancelled()) {
         // A client that cannot reach the topic leaves nothing to measure: stop them all.
-        for (Group *g : groups)
+        for (PhaseGroup *g : groups)
             g->shared.stopProducers = g->shared.stopConsumers = true;
         outcome.failed = true;
         outcome.errors.insert(outcome.errors.end(), notReady.begin(), notReady.end());
     }
-    for (Group *g : groups)
+    for (PhaseGroup *g : groups)
         beginSchedule(*g, start);
     if (notReady.empty() && !cancelled())
-        coordinate(main, probe.get(), env, outcome);
+        Coordinator(main, probe.get(), env, outcome).run();
 
     main.shared.stopProducers = true;
     joinAll(main.producerThreads);
@@ -556,7 +407,7 @@ PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, co
     collect(main, rest);
 
     outcome.interrupted = cancelled();
-    measure(main, probe.get(), env, outcome);
+    measurePhase(main, probe.get(), env, outcome);
     outcome.scenario.metrics["clients.startup_s"] = seconds(start - launched);
     return outcome;
 }

@@ -8,24 +8,37 @@
 
 namespace plimsoll {
 
-std::string resolveBenchRequest(BenchRequest &a, std::vector<std::string> *notices)
+namespace {
+
+// `text` read by `parse` (parseByteSize, parseDuration) into `out`, or the parser's problem
+// named by the option.
+template <typename Value, typename Parse>
+std::string readOption(const std::string &text, const char *option, Value &out, Parse parse)
+{
+    std::string error;
+    if (auto v = parse(text, &error)) {
+        out = *v;
+        return {};
+    }
+    return std::string(option) + ": " + error;
+}
+
+std::string bytes(const std::string &text, const char *option, int64_t &out)
+{
+    return readOption(text, option, out, parseByteSize);
+}
+
+std::string duration(const std::string &text, const char *option, std::chrono::nanoseconds &out)
+{
+    return readOption(text, option, out, parseDuration);
+}
+
+double secondsOf(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
+
+// Sizes and durations, each read in its unit and checked against its domain.
+std::string resolveSizesAndTimes(BenchRequest &a)
 {
     RunConfig &r = a.config;
-    std::string error;
-    const auto bytes = [&](const std::string &text, const char *option, int64_t &out) {
-        if (auto v = parseByteSize(text, &error))
-            out = *v;
-        else
-            return std::string(option) + ": " + error;
-        return std::string();
-    };
-    const auto duration = [&](const std::string &text, const char *option, std::chrono::nanoseconds &out) {
-        if (auto v = parseDuration(text, &error))
-            out = *v;
-        else
-            return std::string(option) + ": " + error;
-        return std::string();
-    };
     for (auto problem : {bytes(a.recordSize, "--record-size", r.recordSize), bytes(a.batchSize, "--batch-size", r.batchSize),
                          bytes(a.fetchMaxBytes, "--fetch-max-bytes", r.fetchMaxBytes),
                          duration(a.linger, "--linger", r.linger), duration(a.warmup, "--warmup", r.warmup),
@@ -36,13 +49,20 @@ std::string resolveBenchRequest(BenchRequest &a, std::vector<std::string> *notic
     if (!a.duration.empty()) {
         if (auto problem = duration(a.duration, "--duration", r.duration); !problem.empty())
             return problem;
-        if (auto problem = BenchRequest::kDuration.check("--duration", std::chrono::duration<double>(r.duration).count()))
+        if (auto problem = BenchRequest::kDuration.check("--duration", secondsOf(r.duration)))
             return *problem;
     }
-    if (auto problem = BenchRequest::kLinger.check("--linger", std::chrono::duration<double>(r.linger).count()))
+    if (auto problem = BenchRequest::kLinger.check("--linger", secondsOf(r.linger)))
         return *problem;
-    if (auto problem = BenchRequest::kP99Limit.check("--p99-limit", std::chrono::duration<double>(r.p99Limit).count()))
+    if (auto problem = BenchRequest::kP99Limit.check("--p99-limit", secondsOf(r.p99Limit)))
         return *problem;
+    return {};
+}
+
+// How much to send and how fast: records, rate, validation, clients, the probe, the steps.
+std::string resolveLoad(BenchRequest &a)
+{
+    RunConfig &r = a.config;
     if (!a.records.empty()) {
         if (auto problem = BenchRequest::kRecords.checkText("--records", a.records))
             return *problem;
@@ -52,9 +72,9 @@ std::string resolveBenchRequest(BenchRequest &a, std::vector<std::string> *notic
         return "--records and --duration exclude each other";
     if (a.rate != "unlimited") {
         // Read as every rate is read: 5000, 10k, 1.2M records/s; a bench paces records, not bytes.
-        double bytes = 0;
-        const auto parsed = parseRate(a.rate, &bytes);
-        if (!parsed || bytes > 0)
+        double bytesPerS = 0;
+        const auto parsed = parseRate(a.rate, &bytesPerS);
+        if (!parsed || bytesPerS > 0)
             return "--rate must be 'unlimited' or records/s, e.g. 5000, 10k or 1.2M (got '" + a.rate + "')";
         if (auto problem = BenchRequest::kRate.check("--rate", *parsed))
             return *problem;
@@ -77,15 +97,28 @@ std::string resolveBenchRequest(BenchRequest &a, std::vector<std::string> *notic
             return *problem;
         r.steps.push_back(std::stod(item));
     }
-    const auto splitTargets = [](const std::vector<std::string> &typed, std::vector<std::string> &out) {
-        out.clear();
-        for (const auto &item : typed) {
-            std::stringstream list(item);
-            for (std::string one; std::getline(list, one, ',');)
-                if (!one.empty())
-                    out.push_back(one);
-        }
-    };
+    return {};
+}
+
+// Repeatable options that also take comma lists, as one list.
+void splitTargets(const std::vector<std::string> &typed, std::vector<std::string> &out)
+{
+    out.clear();
+    for (const auto &item : typed) {
+        std::stringstream list(item);
+        for (std::string one; std::getline(list, one, ',');)
+            if (!one.empty())
+                out.push_back(one);
+    }
+}
+
+bool isHttpUrl(const std::string &url) { return url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0; }
+
+// The ramp's collectors: Redis shards, broker metrics endpoints, the Redis Enterprise REST API
+// and its credentials (never from the URL).
+std::string resolveCollectors(BenchRequest &a)
+{
+    RunConfig &r = a.config;
     splitTargets(a.redis, r.redisShards);
     splitTargets(a.brokerMetrics, r.brokerMetricsUrls);
     splitTargets(a.reApi, r.reApiUrls);
@@ -93,10 +126,10 @@ std::string resolveBenchRequest(BenchRequest &a, std::vector<std::string> *notic
         && r.workload != Workload::Ramp)
         return "--redis, --broker-metrics and --re-api are sampled per ramp step: use them with 'bench ramp'";
     for (const auto &url : r.brokerMetricsUrls)
-        if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+        if (!isHttpUrl(url))
             return "--broker-metrics: '" + url + "' is not an http:// or https:// URL";
     for (const auto &url : r.reApiUrls) {
-        if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+        if (!isHttpUrl(url))
             return "--re-api: '" + url + "' is not an http:// or https:// URL";
         if (url.find('@', url.find("://") + 3) != std::string::npos)
             return "--re-api: credentials do not belong on the command line; set PLIMSOLL_RE_USER and "
@@ -111,16 +144,34 @@ std::string resolveBenchRequest(BenchRequest &a, std::vector<std::string> *notic
         r.rePassword = credentials.password;
         r.reVerifyTls = credentials.verifyTls;
     }
-    if (!a.commandConfig.empty()) {
-        const auto translation = ClientProperties::load(a.commandConfig).toLibrdkafka();
-        if (!translation.ok())
-            return "--command-config:\n" + translation.errorText();
-        if (notices)
-            for (const auto &notice : translation.notices)
-                notices->push_back(notice.toString());
-        r.clientConfig = translation.config;
-    }
-    return r.validate();
+    return {};
+}
+
+// The Java client properties of --command-config, in librdkafka's names.
+std::string resolveClientConfig(BenchRequest &a, std::vector<std::string> *notices)
+{
+    if (a.commandConfig.empty())
+        return {};
+    const auto translation = ClientProperties::load(a.commandConfig).toLibrdkafka();
+    if (!translation.ok())
+        return "--command-config:\n" + translation.errorText();
+    if (notices)
+        for (const auto &notice : translation.notices)
+            notices->push_back(notice.toString());
+    a.config.clientConfig = translation.config;
+    return {};
+}
+
+} // namespace
+
+std::string resolveBenchRequest(BenchRequest &a, std::vector<std::string> *notices)
+{
+    for (const auto &resolve : {resolveSizesAndTimes, resolveLoad, resolveCollectors})
+        if (auto problem = resolve(a); !problem.empty())
+            return problem;
+    if (auto problem = resolveClientConfig(a, notices); !problem.empty())
+        return problem;
+    return a.config.validate();
 }
 
 } // namespace plimsoll

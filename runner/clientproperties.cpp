@@ -372,6 +372,25 @@ private:
         return location ? "JKS" : "";
     }
 
+    // A JKS store, which librdkafka cannot read: without a location only noticed (at its type's
+    // line), with one refused (at its type's line, else its location's) with the conversion to
+    // use instead. True when the store is JKS, and so dealt with.
+    bool refusedJks(const char *typeKey, const std::string &type, const Entry *location, const char *withoutLocation,
+                    const char *conversion)
+    {
+        if (type != "JKS")
+            return false;
+        const auto *typeEntry = m_properties.find(typeKey);
+        if (!location) {
+            notice(*typeEntry, withoutLocation);
+            return true;
+        }
+        error(typeEntry ? *typeEntry : *location,
+              (typeEntry ? std::string() : std::string("no ") + typeKey + ", so JKS (the Java default): ")
+                  + "JKS stores are not supported by librdkafka; " + conversion);
+        return true;
+    }
+
     void translateTrustStore()
     {
         const auto *location = m_properties.find("ssl.truststore.location");
@@ -380,17 +399,11 @@ private:
         const auto *typeEntry = m_properties.find("ssl.truststore.type");
         const std::string type = storeType("ssl.truststore.type", location);
         const Entry *anchor = typeEntry ? typeEntry : location;
-        if (type == "JKS" && !location) {
-            notice(*typeEntry, "no trust store location: librdkafka uses the system CA certificates");
+        if (refusedJks("ssl.truststore.type", type, location,
+                       "no trust store location: librdkafka uses the system CA certificates",
+                       "convert to PEM with keytool -exportcert -rfc -alias <alias> -keystore <truststore.jks> "
+                       "-file ca.pem, and set ssl.ca.location=ca.pem"))
             return;
-        }
-        if (type == "JKS") {
-            error(*anchor, std::string(typeEntry ? "" : "no ssl.truststore.type, so JKS (the Java default): ")
-                               + "JKS stores are not supported by librdkafka; convert to PEM with "
-                                 "keytool -exportcert -rfc -alias <alias> -keystore <truststore.jks> "
-                                 "-file ca.pem, and set ssl.ca.location=ca.pem");
-            return;
-        }
         if (type == "PKCS12" && location) {
             error(*anchor, "PKCS#12 trust stores are not supported by librdkafka; extract the CA "
                            "certificates with openssl pkcs12 -in <truststore.p12> -nokeys -out ca.pem, "
@@ -420,18 +433,11 @@ private:
         const auto *typeEntry = m_properties.find("ssl.keystore.type");
         const std::string type = storeType("ssl.keystore.type", location);
         const Entry *anchor = typeEntry ? typeEntry : location;
-        if (type == "JKS" && !location) {
-            notice(*typeEntry, "no key store location; ignored");
+        if (refusedJks("ssl.keystore.type", type, location, "no key store location; ignored",
+                       "convert with keytool -importkeystore -srckeystore <keystore.jks> -srcstoretype JKS "
+                       "-destkeystore client.p12 -deststoretype PKCS12, then set "
+                       "ssl.keystore.type=PKCS12 and ssl.keystore.location=client.p12"))
             return;
-        }
-        if (type == "JKS") {
-            error(*anchor, std::string(typeEntry ? "" : "no ssl.keystore.type, so JKS (the Java default): ")
-                               + "JKS stores are not supported by librdkafka; convert with keytool "
-                                 "-importkeystore -srckeystore <keystore.jks> -srcstoretype JKS "
-                                 "-destkeystore client.p12 -deststoretype PKCS12, then set "
-                                 "ssl.keystore.type=PKCS12 and ssl.keystore.location=client.p12");
-            return;
-        }
         if (type == "PKCS12") {
             // librdkafka reads PKCS#12 itself, under the same names as Java.
             if (location)

@@ -4,7 +4,6 @@
 // answer, for the next topic scan, up to a second later), and a schedule already running
 // would charge that wait to the first records.
 #include "runner/benchclients.h"
-#include "runner/clientproperties.h"
 #include "runner/kafkaerror.h"
 
 #include <librdkafka/rdkafkacpp.h>
@@ -90,22 +89,6 @@ bool awaitReadyAndGo(RdKafka::Handle &handle, ClientShared &shared, ClientCounte
         serve();
     }
     return true;
-}
-
-std::unique_ptr<RdKafka::Conf> clientConf(const std::map<std::string, std::string> &config, ClientCounters &counters)
-{
-    std::unique_ptr<RdKafka::Conf> conf(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
-    std::string errstr;
-    for (const auto &[key, value] : config) {
-        if (conf->set(key, value, errstr) != RdKafka::Conf::CONF_OK) {
-            counters.errors.fetch_add(1);
-            counters.noteError(KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, "setting " + key,
-                                                    ClientProperties::isSecret(key) ? "value masked" : errstr)
-                                   .toString());
-            return nullptr;
-        }
-    }
-    return conf;
 }
 
 } // namespace plimsoll

@@ -80,6 +80,21 @@ int connectTo(const std::string &hostPort, Clock::time_point deadline, std::stri
     return fd;
 }
 
+// A broker's process CPU over the window as a fraction of its cores (system_cpu_count, one
+// when it is not exported); nullopt without process_cpu_seconds_total.
+std::optional<double> brokerCpu(const PromDiff &diff, const PromSnapshot &last)
+{
+    for (const auto &rate : diff.rates)
+        if (rate.family == "process_cpu_seconds_total" || rate.series == "process_cpu_seconds_total") {
+            double cores = 1;
+            if (const auto *count = last.family("system_cpu_count");
+                count && !count->samples.empty() && count->samples.front().value >= 1)
+                cores = count->samples.front().value;
+            return rate.perSecond / cores;
+        }
+    return std::nullopt;
+}
+
 } // namespace
 
 std::optional<double> redisCpuSeconds(const std::string &infoText)
@@ -239,7 +254,15 @@ StepServerMetrics StepCollectors::end()
     const double seconds = std::chrono::duration<double>(last.at - m_begin->at).count();
     if (!(seconds > 0))
         return out;
+    addShardCpu(last, seconds, out);
+    addBrokerMetrics(last, seconds, out);
+    out.metrics["collectors.window_s"] = seconds;
+    return out;
+}
 
+// The hottest shard's CPU, over Redis INFO and the Redis Enterprise REST API alike.
+void StepCollectors::addShardCpu(const Sample &last, double seconds, StepServerMetrics &out) const
+{
     std::optional<double> hottest;
     for (std::size_t i = 0; i < m_redis.size(); ++i) {
         const auto &a = m_begin->redis[i], &b = last.redis[i];
@@ -261,7 +284,11 @@ StepServerMetrics StepCollectors::end()
     }
     if (hottest)
         out.metrics["shard_cpu_max"] = *hottest;
+}
 
+// The brokers' average CPU, and their produce latency from the histogram summed over them.
+void StepCollectors::addBrokerMetrics(const Sample &last, double seconds, StepServerMetrics &out) const
+{
     double cpuSum = 0;
     int cpuCount = 0;
     std::vector<PromBucket> merged; // the latency histogram summed over brokers, same bounds
@@ -273,16 +300,10 @@ StepServerMetrics StepCollectors::end()
             continue;
         }
         const PromDiff diff = diffSnapshots(a.snapshot, b.snapshot, seconds);
-        for (const auto &rate : diff.rates)
-            if (rate.family == "process_cpu_seconds_total" || rate.series == "process_cpu_seconds_total") {
-                double cores = 1;
-                if (const auto *count = b.snapshot.family("system_cpu_count"); count && !count->samples.empty()
-                    && count->samples.front().value >= 1)
-                    cores = count->samples.front().value;
-                cpuSum += rate.perSecond / cores;
-                ++cpuCount;
-                break;
-            }
+        if (const auto cpu = brokerCpu(diff, b.snapshot)) {
+            cpuSum += *cpu;
+            ++cpuCount;
+        }
         if (auto h = diff.mergedHistogram(m_histogram)) {
             if (merged.empty()) {
                 merged = h->buckets;
@@ -290,8 +311,8 @@ StepServerMetrics StepCollectors::end()
                 for (std::size_t k = 0; k < merged.size(); ++k)
                     merged[k].count += h->buckets[k].count;
             } else {
-                out.warnings.push_back("collectors: " + m_histogram + " has different buckets on " + urlWithoutUserInfo(m_brokers[i])
-                                       + "; left out of the broker latency");
+                out.warnings.push_back("collectors: " + m_histogram + " has different buckets on "
+                                       + urlWithoutUserInfo(m_brokers[i]) + "; left out of the broker latency");
                 continue;
             }
             observations += h->count;
@@ -308,8 +329,6 @@ StepServerMetrics StepCollectors::end()
             out.metrics["broker.produce_p99_s"] = *p99;
         out.metrics["broker.produce_requests"] = observations;
     }
-    out.metrics["collectors.window_s"] = seconds;
-    return out;
 }
 
 } // namespace plimsoll

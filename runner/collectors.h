@@ -87,6 +87,9 @@ private:
         std::string utc; // wall-clock time of the sample, ISO-8601 UTC (the REST API's stime/etime)
     };
     Sample sample() const;
+    // The window's numbers from the first sample to `last`, `seconds` apart.
+    void addShardCpu(const Sample &last, double seconds, StepServerMetrics &out) const;
+    void addBrokerMetrics(const Sample &last, double seconds, StepServerMetrics &out) const;
 
     std::vector<std::string> m_redis;
     std::vector<std::string> m_brokers;

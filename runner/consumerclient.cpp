@@ -39,20 +39,10 @@ private:
     int m_index;
 };
 
-} // namespace
-
-void runConsumerClient(ClientShared &shared, const ConsumerPlan &plan, ClientCounters &counters)
+std::unique_ptr<RdKafka::KafkaConsumer> createConsumer(const ClientShared &shared, const ConsumerPlan &plan,
+                                                      ClientCounters &counters, ConsumerEvents &events)
 {
-    struct Finished
-    {
-        ClientCounters &c;
-        ~Finished() { c.finished = true; }
-    } finished{counters};
-
-    ConsumerEvents events(shared, counters, plan.index);
-    std::string errstr;
-    auto config = shared.kafkaConfig;
-    config.try_emplace("client.id", "plimsoll-bench-consumer-" + std::to_string(plan.index));
+    auto config = benchClientConfig(shared, "consumer", plan.index);
     // Nothing is committed: a bench run must not move a real group's offsets unless the
     // user named the group, and even then only reads.
     config["enable.auto.commit"] = "false";
@@ -63,130 +53,173 @@ void runConsumerClient(ClientShared &shared, const ConsumerPlan &plan, ClientCou
     if (plan.fetchMaxBytes < 1048576)
         config["max.partition.fetch.bytes"] = std::to_string(plan.fetchMaxBytes);
     config["group.id"] = plan.group.empty() ? "plimsoll-bench-" + makeUuid() : plan.group;
-    if (plan.index == 0)
-        config["statistics.interval.ms"] = std::to_string(shared.statisticsInterval.count());
     const std::unique_ptr<RdKafka::Conf> conf = clientConf(config, counters);
     if (!conf)
-        return;
+        return nullptr;
+    std::string errstr;
     conf->set("event_cb", static_cast<RdKafka::EventCb *>(&events), errstr);
     std::unique_ptr<RdKafka::KafkaConsumer> consumer(RdKafka::KafkaConsumer::create(conf.get(), errstr));
-    if (!consumer) {
-        counters.errors.fetch_add(1);
-        counters.noteError(KafkaError::fromCode(RdKafka::ERR__FAIL, "creating a Kafka consumer", errstr).toString());
-        return;
-    }
+    if (!consumer)
+        counters.noteFailure(KafkaError::fromCode(RdKafka::ERR__FAIL, "creating a Kafka consumer", errstr).toString());
+    return consumer;
+}
 
-    const auto startConsuming = [&] {
+// The consumer's reading once it is started: envelope checks, the round trip's matching,
+// end-to-end latency, and the counts published in batches.
+class Consumption
+{
+public:
+    Consumption(ClientShared &shared, ClientCounters &counters, RdKafka::KafkaConsumer &consumer)
+        : m_shared(shared), m_counters(counters), m_consumer(consumer)
+    {}
+
+    // Subscribes to the group, or assigns the plan's partitions at their start offsets.
+    bool start(const ConsumerPlan &plan)
+    {
         RdKafka::ErrorCode started = RdKafka::ERR_NO_ERROR;
         if (!plan.group.empty()) {
-            started = consumer->subscribe({shared.topic});
+            started = m_consumer.subscribe({m_shared.topic});
         } else {
             std::vector<RdKafka::TopicPartition *> assignment;
             for (const auto &[partition, offset] : plan.partitions)
-                assignment.push_back(RdKafka::TopicPartition::create(shared.topic, partition, offset));
-            started = consumer->assign(assignment);
+                assignment.push_back(RdKafka::TopicPartition::create(m_shared.topic, partition, offset));
+            started = m_consumer.assign(assignment);
             RdKafka::TopicPartition::destroy(assignment);
         }
         if (started == RdKafka::ERR_NO_ERROR)
             return true;
-        counters.errors.fetch_add(1);
-        counters.noteError(KafkaError::fromCode(started, "starting to consume " + shared.topic).toString());
+        m_counters.noteFailure(KafkaError::fromCode(started, "starting to consume " + m_shared.topic).toString());
         return false;
-    };
+    }
+
+    // Until stopped or the phase's target is reached. Only after the readiness barrier:
+    // measureStart is read here.
+    void consumeAll()
+    {
+        m_measureStartNs = steadyNs(m_shared.measureStart);
+        m_readEnvelopes = m_shared.validateChecksum || m_shared.tracker || m_shared.measureEndToEnd;
+        // The C handle under the C++ one: rd_kafka_consumer_poll hands the message without the
+        // wrapper object RdKafka::KafkaConsumer::consume allocates for each record.
+        rd_kafka_t *handle = m_consumer.c_ptr();
+        while (!stopRequested()) {
+            rd_kafka_message_t *message = rd_kafka_consumer_poll(handle, 100);
+            if (!message) {
+                publish();
+                continue;
+            }
+            take(*message);
+            rd_kafka_message_destroy(message);
+            if (m_pendingTotal >= kPublishEvery)
+                publish();
+        }
+        publish();
+    }
+
+private:
+    // Counted here and published to the shared atomics every kPublishEvery records and whenever
+    // the partition is idle: one set of atomic adds per batch instead of four per record.
+    static constexpr int64_t kPublishEvery = 64;
+
+    bool stopRequested() const
+    {
+        return m_shared.cancelled() || m_shared.stopConsumers.load(std::memory_order_relaxed)
+            || (m_shared.consumeTarget > 0
+                && m_shared.consumedTotal.load(std::memory_order_relaxed) + m_pendingTotal >= m_shared.consumeTarget);
+    }
+
+    void take(const rd_kafka_message_t &message)
+    {
+        const auto code = static_cast<RdKafka::ErrorCode>(message.err);
+        if (code == RdKafka::ERR__PARTITION_EOF)
+            return;
+        if (code != RdKafka::ERR_NO_ERROR) {
+            m_counters.noteFailure(
+                KafkaError::fromCode(code, "consuming " + m_shared.topic, rd_kafka_message_errstr(&message))
+                    .toString());
+            return; // librdkafka retries transport errors itself; the engine's timeout bounds us
+        }
+        Clock::time_point now{};
+        if (!m_measuring || m_shared.measureEndToEnd) {
+            now = Clock::now();
+            m_measuring = m_measuring || now >= m_shared.measureStart;
+        }
+        ++m_pendingTotal;
+        bool countIt = m_measuring;
+        if (m_readEnvelopes)
+            check(std::string_view(static_cast<const char *>(message.payload), message.len), now, countIt);
+        if (countIt) {
+            ++m_pendingMeasured;
+            m_pendingBytes += static_cast<int64_t>(message.len);
+        }
+    }
+
+    // The envelope: valid, this run's (round trip), and its end-to-end latency, measured from
+    // its schedule; a warm-up record is then left out of the measured counts.
+    void check(std::string_view value, Clock::time_point now, bool &countIt)
+    {
+        Envelope envelope;
+        if (readEnvelope(value, m_shared.validateChecksum, envelope) != Envelope::Check::Ok) {
+            m_counters.invalid.fetch_add(1, std::memory_order_relaxed);
+            if (m_shared.tracker)
+                m_shared.tracker->consumedInvalid();
+            return;
+        }
+        const bool matched =
+            !m_shared.tracker || m_shared.tracker->consumed(envelope) != SequenceTracker::Outcome::Invalid;
+        if (!matched)
+            m_counters.invalid.fetch_add(1, std::memory_order_relaxed);
+        if (matched && m_shared.measureEndToEnd) {
+            countIt = envelope.scheduledNs >= m_measureStartNs;
+            if (countIt)
+                m_counters.histograms.recordNs(IntervalHistograms::EndToEnd, steadyNs(now) - envelope.scheduledNs);
+        }
+    }
+
+    void publish()
+    {
+        if (m_pendingTotal == 0)
+            return;
+        m_counters.totalRecords.fetch_add(m_pendingTotal, std::memory_order_relaxed);
+        m_shared.consumedTotal.fetch_add(m_pendingTotal, std::memory_order_relaxed);
+        m_counters.measuredRecords.fetch_add(m_pendingMeasured, std::memory_order_relaxed);
+        m_counters.measuredBytes.fetch_add(m_pendingBytes, std::memory_order_relaxed);
+        m_pendingTotal = m_pendingMeasured = m_pendingBytes = 0;
+    }
+
+    ClientShared &m_shared;
+    ClientCounters &m_counters;
+    RdKafka::KafkaConsumer &m_consumer;
+    int64_t m_measureStartNs = 0;
+    bool m_readEnvelopes = false;
+    // Warm-up ends once; after that no record needs the clock unless its latency is measured.
+    bool m_measuring = false;
+    int64_t m_pendingTotal = 0, m_pendingMeasured = 0, m_pendingBytes = 0;
+};
+
+} // namespace
+
+void runConsumerClient(ClientShared &shared, const ConsumerPlan &plan, ClientCounters &counters)
+{
+    const FinishedOnReturn finished{counters};
+    ConsumerEvents events(shared, counters, plan.index);
+    const std::unique_ptr<RdKafka::KafkaConsumer> consumer = createConsumer(shared, plan, counters, events);
+    if (!consumer)
+        return;
+    Consumption consumption(shared, counters, *consumer);
     // The readiness barrier; measureStart is read after it. A round trip's consumers start
     // fetching before it (nothing of the run exists yet), so they are fetching when the first
     // record goes out; consumers alone read records that exist already and start after it, or
     // they would prefetch before the measured window opens.
     const bool fetchBeforeGo = shared.measureEndToEnd;
-    if (fetchBeforeGo && !startConsuming())
+    if (fetchBeforeGo && !consumption.start(plan))
         return;
     if (!awaitReadyAndGo(*consumer, shared, counters, "consumer " + std::to_string(plan.index),
                          [] { std::this_thread::sleep_for(std::chrono::milliseconds(1)); })
-        || (!fetchBeforeGo && !startConsuming())) {
+        || (!fetchBeforeGo && !consumption.start(plan))) {
         consumer->close();
         return;
     }
-    const int64_t measureStartNs = steadyNs(shared.measureStart);
-    // Counted here and published to the shared atomics every kPublishEvery records and whenever
-    // the partition is idle: one set of atomic adds per batch instead of four per record.
-    constexpr int64_t kPublishEvery = 64;
-    int64_t pendingTotal = 0, pendingMeasured = 0, pendingBytes = 0;
-    const auto publish = [&] {
-        if (pendingTotal == 0)
-            return;
-        counters.totalRecords.fetch_add(pendingTotal, std::memory_order_relaxed);
-        shared.consumedTotal.fetch_add(pendingTotal, std::memory_order_relaxed);
-        counters.measuredRecords.fetch_add(pendingMeasured, std::memory_order_relaxed);
-        counters.measuredBytes.fetch_add(pendingBytes, std::memory_order_relaxed);
-        pendingTotal = pendingMeasured = pendingBytes = 0;
-    };
-    const auto stopRequested = [&] {
-        return shared.cancelled() || shared.stopConsumers.load(std::memory_order_relaxed)
-            || (shared.consumeTarget > 0
-                && shared.consumedTotal.load(std::memory_order_relaxed) + pendingTotal >= shared.consumeTarget);
-    };
-    const bool readEnvelopes = shared.validateChecksum || shared.tracker || shared.measureEndToEnd;
-    // Warm-up ends once; after that no record needs the clock unless its latency is measured.
-    bool measuring = false;
-    // The C handle under the C++ one: rd_kafka_consumer_poll hands the message without the
-    // wrapper object RdKafka::KafkaConsumer::consume allocates for each record.
-    rd_kafka_t *handle = consumer->c_ptr();
-    while (!stopRequested()) {
-        rd_kafka_message_t *message = rd_kafka_consumer_poll(handle, 100);
-        if (!message) {
-            publish();
-            continue;
-        }
-        const struct Destroy
-        {
-            rd_kafka_message_t *m;
-            ~Destroy() { rd_kafka_message_destroy(m); }
-        } destroy{message};
-        const auto code = static_cast<RdKafka::ErrorCode>(message->err);
-        if (code == RdKafka::ERR__PARTITION_EOF)
-            continue;
-        if (code != RdKafka::ERR_NO_ERROR) {
-            counters.errors.fetch_add(1, std::memory_order_relaxed);
-            counters.noteError(
-                KafkaError::fromCode(code, "consuming " + shared.topic, rd_kafka_message_errstr(message)).toString());
-            continue; // librdkafka retries transport errors itself; the engine's timeout bounds us
-        }
-        Clock::time_point now{};
-        if (!measuring || shared.measureEndToEnd) {
-            now = Clock::now();
-            measuring = measuring || now >= shared.measureStart;
-        }
-        const std::string_view value(static_cast<const char *>(message->payload), message->len);
-        ++pendingTotal;
-        bool countIt = measuring;
-        if (readEnvelopes) {
-            Envelope envelope;
-            if (readEnvelope(value, shared.validateChecksum, envelope) != Envelope::Check::Ok) {
-                counters.invalid.fetch_add(1, std::memory_order_relaxed);
-                if (shared.tracker)
-                    shared.tracker->consumedInvalid();
-            } else {
-                const bool matched = !shared.tracker
-                    || shared.tracker->consumed(envelope) != SequenceTracker::Outcome::Invalid;
-                if (!matched)
-                    counters.invalid.fetch_add(1, std::memory_order_relaxed);
-                // End to end only for this run's records, measured from their schedule.
-                if (matched && shared.measureEndToEnd) {
-                    countIt = envelope.scheduledNs >= measureStartNs;
-                    if (countIt)
-                        counters.histograms.recordNs(IntervalHistograms::EndToEnd,
-                                                     steadyNs(now) - envelope.scheduledNs);
-                }
-            }
-        }
-        if (countIt) {
-            ++pendingMeasured;
-            pendingBytes += static_cast<int64_t>(message->len);
-        }
-        if (pendingTotal >= kPublishEvery)
-            publish();
-    }
-    publish();
+    consumption.consumeAll();
     consumer->close();
 }
 

@@ -3,11 +3,13 @@
 // The Java .properties text format, read as java.util.Properties reads it. The translation to
 // librdkafka names lives in clientproperties.cpp.
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <unordered_map>
+#include <utility>
 
 namespace plimsoll {
 
@@ -104,6 +106,94 @@ bool continues(std::string_view line)
     return count % 2 == 1;
 }
 
+std::string_view stripLeading(std::string_view line)
+{
+    std::size_t i = 0;
+    while (i < line.size() && isBlank(line[i]))
+        ++i;
+    return line.substr(i);
+}
+
+// The text's natural lines, numbered from 1, and the logical lines they join into.
+class LineReader
+{
+public:
+    explicit LineReader(std::string_view text)
+        : m_text(text)
+    {}
+
+    int lineNumber() const { return m_lineNumber; }
+
+    // Natural lines end at \n, \r or \r\n, as in java.util.Properties.
+    bool next(std::string_view &line)
+    {
+        if (m_pos >= m_text.size())
+            return false;
+        const std::size_t end = m_text.find_first_of("\r\n", m_pos);
+        line = m_text.substr(m_pos, (end == std::string_view::npos ? m_text.size() : end) - m_pos);
+        m_pos = end == std::string_view::npos ? m_text.size() : end + 1;
+        if (end != std::string_view::npos && m_text[end] == '\r' && m_pos < m_text.size() && m_text[m_pos] == '\n')
+            ++m_pos;
+        ++m_lineNumber;
+        return true;
+    }
+
+    // The logical line that starts with `natural`: a continuation drops the backslash and the
+    // next line's leading blanks; a comment character there is plain text, not a comment.
+    std::string logical(std::string_view natural)
+    {
+        std::string joined(natural);
+        while (continues(joined)) {
+            joined.pop_back();
+            std::string_view following;
+            if (!next(following))
+                break;
+            joined += stripLeading(following);
+        }
+        return joined;
+    }
+
+private:
+    std::string_view m_text;
+    std::size_t m_pos = 0;
+    int m_lineNumber = 0;
+};
+
+// Where a logical line's key ends and its value starts: the key runs to the first unescaped
+// '=', ':' or blank; blanks around the separator (and one '=' or ':' after blanks) are skipped.
+std::pair<std::size_t, std::size_t> splitKeyValue(const std::string &logical)
+{
+    std::size_t keyEnd = 0;
+    bool separator = false;
+    while (keyEnd < logical.size()) {
+        const char c = logical[keyEnd];
+        if (c == '\\') {
+            keyEnd += 2;
+            continue;
+        }
+        if (c == '=' || c == ':') {
+            separator = true;
+            break;
+        }
+        if (isBlank(c))
+            break;
+        ++keyEnd;
+    }
+    keyEnd = std::min(keyEnd, logical.size());
+    std::size_t valueStart = keyEnd + (separator ? 1 : 0);
+    while (valueStart < logical.size()) {
+        const char c = logical[valueStart];
+        if (!isBlank(c)) {
+            if (!separator && (c == '=' || c == ':'))
+                separator = true;
+            else
+                break;
+        }
+        ++valueStart;
+    }
+    return {keyEnd, std::min(valueStart, logical.size())};
+}
+
 } // namespace
 
 ClientProperties ClientProperties::parse(std::string_view text, std::string sourceName)
@@ -111,81 +201,23 @@ ClientProperties ClientProperties::parse(std::string_view text, std::string sour
     ClientProperties result;
     result.m_sourceName = std::move(sourceName);
     std::unordered_map<std::string, std::size_t> indexOfKey;
-
-    std::size_t pos = 0;
-    int lineNumber = 0;
-    // Natural lines end at \n, \r or \r\n, as in java.util.Properties.
-    auto nextLine = [&](std::string_view &line) {
-        if (pos >= text.size())
-            return false;
-        const std::size_t end = text.find_first_of("\r\n", pos);
-        line = text.substr(pos, (end == std::string_view::npos ? text.size() : end) - pos);
-        pos = end == std::string_view::npos ? text.size() : end + 1;
-        if (end != std::string_view::npos && text[end] == '\r' && pos < text.size() && text[pos] == '\n')
-            ++pos;
-        ++lineNumber;
-        return true;
-    };
-    auto stripLeading = [](std::string_view line) {
-        std::size_t i = 0;
-        while (i < line.size() && isBlank(line[i]))
-            ++i;
-        return line.substr(i);
-    };
-
+    LineReader lines(text);
     std::string_view natural;
-    while (nextLine(natural)) {
+    while (lines.next(natural)) {
         natural = stripLeading(natural);
         if (natural.empty() || natural.front() == '#' || natural.front() == '!')
             continue;
-        const int startLine = lineNumber;
-        std::string logical(natural);
-        // A continuation drops the backslash and the next line's leading blanks; a
-        // comment character there is plain text, not a comment.
-        while (continues(logical)) {
-            logical.pop_back();
-            std::string_view next;
-            if (!nextLine(next))
-                break;
-            logical += stripLeading(next);
-        }
-
-        std::size_t keyEnd = 0;
-        bool separator = false;
-        while (keyEnd < logical.size()) {
-            const char c = logical[keyEnd];
-            if (c == '\\') {
-                keyEnd += 2;
-                continue;
-            }
-            if (c == '=' || c == ':') {
-                separator = true;
-                break;
-            }
-            if (isBlank(c))
-                break;
-            ++keyEnd;
-        }
-        keyEnd = std::min(keyEnd, logical.size());
-        std::size_t valueStart = keyEnd + (separator ? 1 : 0);
-        while (valueStart < logical.size()) {
-            const char c = logical[valueStart];
-            if (!isBlank(c)) {
-                if (!separator && (c == '=' || c == ':'))
-                    separator = true;
-                else
-                    break;
-            }
-            ++valueStart;
-        }
-
+        const int startLine = lines.lineNumber();
+        const std::string logical = lines.logical(natural);
+        const auto [keyEnd, valueStart] = splitKeyValue(logical);
         auto key = unescape(std::string_view(logical).substr(0, keyEnd));
-        auto value = unescape(std::string_view(logical).substr(std::min(valueStart, logical.size())));
+        auto value = unescape(std::string_view(logical).substr(valueStart));
         if (!key || !value) {
             const std::string keyText = key ? *key : std::string(logical.substr(0, keyEnd));
             result.m_problems.push_back({result.m_sourceName, startLine, keyText, "malformed \\uXXXX escape"});
             continue;
         }
+        // A later duplicate wins, at its own line, as in java.util.Properties.
         if (auto it = indexOfKey.find(*key); it != indexOfKey.end()) {
             result.m_entries[it->second].value = std::move(*value);
             result.m_entries[it->second].line = startLine;

@@ -1,6 +1,6 @@
 #include "runner/kafkaclient.h"
 
-#include "runner/clientproperties.h"
+#include "runner/kafkaconf.h"
 
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafkacpp.h>
@@ -74,6 +74,35 @@ KafkaError singleTopicResult(const rd_kafka_topic_result_t **results, std::size_
         return KafkaError::fromCode(code, what, detail ? detail : "");
     }
     return {};
+}
+
+// A request about one topic (CreateTopics, DeleteTopics): adminRequest, then the topic's own
+// result out of the answer by `topicsOf` (rd_kafka_CreateTopics_result_topics' kind).
+using TopicResults = const rd_kafka_topic_result_t **(*)(rd_kafka_event_t *event, std::size_t *count);
+
+KafkaError topicAdminRequest(rd_kafka_t *rk, rd_kafka_admin_op_t op, const char *request,
+                             std::chrono::milliseconds timeout, int pollMs, const std::string &what,
+                             const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &submit,
+                             TopicResults topicsOf)
+{
+    AdminEvent event(nullptr, &rd_kafka_event_destroy);
+    if (auto error = adminRequest(rk, op, timeout, pollMs, what, submit, event); !error.ok())
+        return error;
+    std::size_t count = 0;
+    const rd_kafka_topic_result_t **results = topicsOf(event.get(), &count);
+    return singleTopicResult(results, count, what, request);
+}
+
+const rd_kafka_topic_result_t **createdTopics(rd_kafka_event_t *event, std::size_t *count)
+{
+    const rd_kafka_CreateTopics_result_t *result = rd_kafka_event_CreateTopics_result(event);
+    return result ? rd_kafka_CreateTopics_result_topics(result, count) : nullptr;
+}
+
+const rd_kafka_topic_result_t **deletedTopics(rd_kafka_event_t *event, std::size_t *count)
+{
+    const rd_kafka_DeleteTopics_result_t *result = rd_kafka_event_DeleteTopics_result(event);
+    return result ? rd_kafka_DeleteTopics_result_topics(result, count) : nullptr;
 }
 
 std::string quoted(const std::string &topic) { return "'" + topic + "'"; }
@@ -155,20 +184,11 @@ KafkaError KafkaClient::makeConf(const Config &overrides, std::unique_ptr<RdKafk
     if (!m_config.count("bootstrap.servers"))
         return KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, "configuring the Kafka client",
                                     "bootstrap.servers is not set");
-    conf.reset(RdKafka::Conf::create(RdKafka::Conf::CONF_GLOBAL));
     Config merged = m_config;
     merged.try_emplace("client.id", "plimsoll");
     for (const auto &[key, value] : overrides)
         merged[key] = value;
-    for (const auto &[key, value] : merged) {
-        std::string errstr;
-        if (conf->set(key, value, errstr) != RdKafka::Conf::CONF_OK) {
-            // librdkafka's errstr quotes the value; a secret's must not reach the user.
-            return KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, "setting " + key,
-                                        ClientProperties::isSecret(key) ? "value masked" : errstr);
-        }
-    }
-    return {};
+    return makeKafkaConf(merged, conf);
 }
 
 KafkaError KafkaClient::adminHandle(RdKafka::Producer *&handle)
@@ -208,20 +228,13 @@ KafkaError KafkaClient::createTopic(const std::string &topic, int partitions, in
     if (!newTopic)
         return KafkaError::fromCode(RdKafka::ERR__INVALID_ARG, what, errstr);
 
-    AdminEvent event(nullptr, &rd_kafka_event_destroy);
-    if (auto error = adminRequest(
-            rk, RD_KAFKA_ADMIN_OP_CREATETOPICS, timeout, remainingMs(deadline), what,
-            [&](rd_kafka_AdminOptions_t *options, rd_kafka_queue_t *queue) {
-                rd_kafka_NewTopic_t *topics[] = {newTopic.get()};
-                rd_kafka_CreateTopics(rk, topics, 1, options, queue);
-            },
-            event);
-        !error.ok())
-        return error;
-    const rd_kafka_CreateTopics_result_t *result = rd_kafka_event_CreateTopics_result(event.get());
-    std::size_t count = 0;
-    const rd_kafka_topic_result_t **results = result ? rd_kafka_CreateTopics_result_topics(result, &count) : nullptr;
-    if (auto error = singleTopicResult(results, count, what, "CreateTopics"); !error.ok()) {
+    const auto submit = [&](rd_kafka_AdminOptions_t *options, rd_kafka_queue_t *queue) {
+        rd_kafka_NewTopic_t *topics[] = {newTopic.get()};
+        rd_kafka_CreateTopics(rk, topics, 1, options, queue);
+    };
+    if (auto error = topicAdminRequest(rk, RD_KAFKA_ADMIN_OP_CREATETOPICS, "CreateTopics", timeout,
+                                       remainingMs(deadline), what, submit, &createdTopics);
+        !error.ok()) {
         if (error.code == RdKafka::ERR_TOPIC_ALREADY_EXISTS)
             return {RdKafka::ERR_TOPIC_ALREADY_EXISTS,
                     "topic " + quoted(topic) + " already exists on " + m_config.at("bootstrap.servers")
@@ -255,22 +268,12 @@ KafkaError KafkaClient::deleteTopic(const std::string &topic, std::chrono::milli
     rd_kafka_t *rk = handle->c_ptr();
     std::unique_ptr<rd_kafka_DeleteTopic_t, decltype(&rd_kafka_DeleteTopic_destroy)> deleteTopic(
         rd_kafka_DeleteTopic_new(topic.c_str()), &rd_kafka_DeleteTopic_destroy);
-    AdminEvent event(nullptr, &rd_kafka_event_destroy);
-    if (auto error = adminRequest(
-            rk, RD_KAFKA_ADMIN_OP_DELETETOPICS, timeout, toMs(timeout), what,
-            [&](rd_kafka_AdminOptions_t *options, rd_kafka_queue_t *queue) {
-                rd_kafka_DeleteTopic_t *topics[] = {deleteTopic.get()};
-                rd_kafka_DeleteTopics(rk, topics, 1, options, queue);
-            },
-            event);
-        !error.ok())
-        return error;
-    const rd_kafka_DeleteTopics_result_t *result = rd_kafka_event_DeleteTopics_result(event.get());
-    std::size_t count = 0;
-    const rd_kafka_topic_result_t **results = result ? rd_kafka_DeleteTopics_result_topics(result, &count) : nullptr;
-    if (auto error = singleTopicResult(results, count, what, "DeleteTopics"); !error.ok())
-        return error;
-    return {};
+    const auto submit = [&](rd_kafka_AdminOptions_t *options, rd_kafka_queue_t *queue) {
+        rd_kafka_DeleteTopic_t *topics[] = {deleteTopic.get()};
+        rd_kafka_DeleteTopics(rk, topics, 1, options, queue);
+    };
+    return topicAdminRequest(rk, RD_KAFKA_ADMIN_OP_DELETETOPICS, "DeleteTopics", timeout, toMs(timeout), what, submit,
+                             &deletedTopics);
 }
 
 KafkaError KafkaClient::endOffsets(const std::string &topic, std::vector<int64_t> &offsets,

@@ -77,116 +77,152 @@ int msUntil(Clock::time_point deadline)
     return static_cast<int>(std::clamp<int64_t>(left, 0, 1000));
 }
 
-} // namespace
-
-void runProducerClient(ClientShared &shared, const ProducerPlan &plan, ClientCounters &counters)
+std::unique_ptr<RdKafka::Producer> createProducer(const ClientShared &shared, const ProducerPlan &plan,
+                                                  ClientCounters &counters, ProducerCallbacks &callbacks)
 {
-    struct Finished
-    {
-        ClientCounters &c;
-        ~Finished() { c.finished = true; }
-    } finished{counters};
-
-    ProducerCallbacks callbacks(shared, counters, plan.index);
-    std::string errstr;
-    auto config = shared.kafkaConfig;
+    auto config = benchClientConfig(shared, "producer", plan.index);
     for (const auto &[key, value] : shared.producerConfig)
         config[key] = value;
-    config.try_emplace("client.id", "plimsoll-bench-producer-" + std::to_string(plan.index));
     // Deliveries still pending when the flush gives up fail instead of lingering.
     config["message.timeout.ms"] = std::to_string(std::max<int64_t>(shared.flushTimeout.count(), 1000));
-    if (plan.index == 0)
-        config["statistics.interval.ms"] = std::to_string(shared.statisticsInterval.count());
     const std::unique_ptr<RdKafka::Conf> conf = clientConf(config, counters);
     if (!conf)
-        return;
+        return nullptr;
+    std::string errstr;
     conf->set("dr_cb", static_cast<RdKafka::DeliveryReportCb *>(&callbacks), errstr);
     conf->set("event_cb", static_cast<RdKafka::EventCb *>(&callbacks), errstr);
     std::unique_ptr<RdKafka::Producer> producer(RdKafka::Producer::create(conf.get(), errstr));
-    if (!producer) {
-        counters.errors.fetch_add(1);
-        counters.noteError(KafkaError::fromCode(RdKafka::ERR__FAIL, "creating a Kafka producer", errstr).toString());
-        return;
+    if (!producer)
+        counters.noteFailure(KafkaError::fromCode(RdKafka::ERR__FAIL, "creating a Kafka producer", errstr).toString());
+    return producer;
+}
+
+// The producer's schedule once the phase's clients are ready: each record sent at its due
+// time (or at once, unpaced), retried on a full queue, then the bounded flush.
+class PacedSend
+{
+public:
+    PacedSend(ClientShared &shared, const ProducerPlan &plan, ClientCounters &counters, RdKafka::Producer &producer)
+        : m_shared(shared), m_plan(plan), m_counters(counters), m_producer(producer),
+          m_writer(shared.runId, static_cast<uint32_t>(plan.index), shared.recordSize),
+          m_pacer(plan.rate, shared.start, plan.offset)
+    {}
+
+    void run()
+    {
+        sendAll();
+        flush();
     }
 
-    // The schedule starts once every client of the phase is connected and sees the topic's
-    // leaders; until then delivery reports and events are served.
-    if (!awaitReadyAndGo(*producer, shared, counters, "producer " + std::to_string(plan.index),
-                         [&] { producer->poll(1); }))
-        return;
-    EnvelopeWriter writer(shared.runId, static_cast<uint32_t>(plan.index), shared.recordSize);
-    const Pacer pacer(plan.rate, shared.start, plan.offset);
-    const auto stopRequested = [&] {
-        return shared.cancelled() || shared.stopProducers.load(std::memory_order_relaxed);
-    };
+private:
+    bool stopRequested() const
+    {
+        return m_shared.cancelled() || m_shared.stopProducers.load(std::memory_order_relaxed);
+    }
 
-    for (int64_t sequence = 0; plan.records < 0 || sequence < plan.records; ++sequence) {
-        if (stopRequested())
-            break;
-        Clock::time_point due = pacer.due(sequence);
-        if (due >= shared.produceUntil)
-            break;
-        // Wait for the due time, serving delivery reports meanwhile; never sleep past it by
-        // more than a millisecond, the poll granularity.
-        while (pacer.limited() && Clock::now() < due && !stopRequested()) {
+    void sendAll()
+    {
+        for (int64_t sequence = 0; m_plan.records < 0 || sequence < m_plan.records; ++sequence) {
+            if (stopRequested())
+                break;
+            Clock::time_point due = m_pacer.due(sequence);
+            if (due >= m_shared.produceUntil)
+                break;
+            waitUntil(due);
+            if (!m_pacer.limited())
+                due = Clock::now();
+            if (m_shared.beforeSend)
+                m_shared.beforeSend(m_plan.index, sequence);
+            send(m_writer.write(static_cast<uint64_t>(sequence), steadyNs(due)), due);
+            m_producer.poll(0);
+        }
+    }
+
+    // Waits for the due time, serving delivery reports meanwhile; never sleeps past it by
+    // more than a millisecond, the poll granularity.
+    void waitUntil(Clock::time_point due)
+    {
+        while (m_pacer.limited() && Clock::now() < due && !stopRequested()) {
             const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(due - Clock::now()).count();
             if (left >= 2)
-                producer->poll(static_cast<int>(std::min<int64_t>(left - 1, 100)));
+                m_producer.poll(static_cast<int>(std::min<int64_t>(left - 1, 100)));
             else
                 std::this_thread::sleep_until(due);
         }
-        if (!pacer.limited())
-            due = Clock::now();
-        if (shared.beforeSend)
-            shared.beforeSend(plan.index, sequence);
+    }
 
-        const std::string_view value = writer.write(static_cast<uint64_t>(sequence), steadyNs(due));
+    void send(std::string_view value, Clock::time_point due)
+    {
         // Unpaced, `due` was read just now: the first attempt is sent at it (one clock read
         // a record, not two).
-        bool sendingAtDue = !pacer.limited() && !shared.beforeSend;
+        bool sendingAtDue = !m_pacer.limited() && !m_shared.beforeSend;
         for (;;) {
             const auto sentAt = sendingAtDue ? due : Clock::now();
             sendingAtDue = false;
             // RK_MSG_COPY: the writer's buffer is reused for the next record. The opaque
             // carries the actual send time, for service time beside the scheduled latency.
-            const auto code = producer->produce(shared.topic, RdKafka::Topic::PARTITION_UA,
-                                                RdKafka::Producer::RK_MSG_COPY, const_cast<char *>(value.data()),
-                                                value.size(), nullptr, 0, 0,
-                                                reinterpret_cast<void *>(static_cast<intptr_t>(steadyNs(sentAt))));
+            const auto code = m_producer.produce(m_shared.topic, RdKafka::Topic::PARTITION_UA,
+                                                 RdKafka::Producer::RK_MSG_COPY, const_cast<char *>(value.data()),
+                                                 value.size(), nullptr, 0, 0,
+                                                 reinterpret_cast<void *>(static_cast<intptr_t>(steadyNs(sentAt))));
             if (code == RdKafka::ERR_NO_ERROR) {
-                counters.sent.fetch_add(1, std::memory_order_relaxed);
-                counters.queued.fetch_add(1, std::memory_order_relaxed);
-                break;
-            }
-            if (code == RdKafka::ERR__QUEUE_FULL && !stopRequested()) {
-                // Back-pressure: serve acknowledgements, then retry. The wait stays inside
-                // the latency (measured from `due`) and is reported on its own too.
-                producer->poll(10);
-                counters.queueFullNs.fetch_add(
-                    std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - sentAt).count(),
-                    std::memory_order_relaxed);
-                continue;
+                m_counters.sent.fetch_add(1, std::memory_order_relaxed);
+                m_counters.queued.fetch_add(1, std::memory_order_relaxed);
+                return;
             }
             if (code != RdKafka::ERR__QUEUE_FULL) {
-                counters.errors.fetch_add(1);
-                counters.noteError(KafkaError::fromCode(code, "producing to " + shared.topic).toString());
+                m_counters.noteFailure(KafkaError::fromCode(code, "producing to " + m_shared.topic).toString());
+                return;
             }
-            break;
+            if (stopRequested())
+                return;
+            // Back-pressure: serve acknowledgements, then retry. The wait stays inside the
+            // latency (measured from `due`) and is reported on its own too.
+            m_producer.poll(10);
+            m_counters.queueFullNs.fetch_add(
+                std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - sentAt).count(),
+                std::memory_order_relaxed);
         }
-        producer->poll(0);
     }
 
     // Flush with a bound: a broker that stopped answering must not hold the run.
-    const auto flushUntil = Clock::now() + shared.flushTimeout;
-    while (producer->outq_len() > 0 && Clock::now() < flushUntil)
-        producer->flush(std::max(1, std::min(100, msUntil(flushUntil))));
-    if (producer->outq_len() > 0) {
-        const int64_t before = counters.failed.load();
-        producer->purge(RdKafka::Producer::PURGE_QUEUE | RdKafka::Producer::PURGE_INFLIGHT);
-        producer->poll(0);
-        producer->flush(0);
-        counters.undelivered.fetch_add(counters.failed.load() - before);
+    void flush()
+    {
+        const auto flushUntil = Clock::now() + m_shared.flushTimeout;
+        while (m_producer.outq_len() > 0 && Clock::now() < flushUntil)
+            m_producer.flush(std::max(1, std::min(100, msUntil(flushUntil))));
+        if (m_producer.outq_len() > 0) {
+            const int64_t before = m_counters.failed.load();
+            m_producer.purge(RdKafka::Producer::PURGE_QUEUE | RdKafka::Producer::PURGE_INFLIGHT);
+            m_producer.poll(0);
+            m_producer.flush(0);
+            m_counters.undelivered.fetch_add(m_counters.failed.load() - before);
+        }
     }
+
+    ClientShared &m_shared;
+    const ProducerPlan &m_plan;
+    ClientCounters &m_counters;
+    RdKafka::Producer &m_producer;
+    EnvelopeWriter m_writer;
+    const Pacer m_pacer;
+};
+
+} // namespace
+
+void runProducerClient(ClientShared &shared, const ProducerPlan &plan, ClientCounters &counters)
+{
+    const FinishedOnReturn finished{counters};
+    ProducerCallbacks callbacks(shared, counters, plan.index);
+    const std::unique_ptr<RdKafka::Producer> producer = createProducer(shared, plan, counters, callbacks);
+    if (!producer)
+        return;
+    // The schedule starts once every client of the phase is connected and sees the topic's
+    // leaders; until then delivery reports and events are served.
+    if (!awaitReadyAndGo(*producer, shared, counters, "producer " + std::to_string(plan.index),
+                         [&] { producer->poll(1); }))
+        return;
+    PacedSend(shared, plan, counters, *producer).run();
 }
 
 } // namespace plimsoll

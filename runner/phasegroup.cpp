@@ -1,0 +1,185 @@
+#include "runner/phasegroup.h"
+
+#include <QByteArray>
+
+#include <algorithm>
+
+namespace plimsoll {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+std::string base64(const std::string &bytes)
+{
+    return QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64().toStdString();
+}
+
+void putLatency(std::map<std::string, double> &m, const std::string &prefix, const HdrHistogram &h)
+{
+    if (h.empty())
+        return;
+    m[prefix + "avg_s"] = h.mean() * 1e-6;
+    m[prefix + "p50_s"] = percentileSeconds(h, 50);
+    m[prefix + "p95_s"] = percentileSeconds(h, 95);
+    m[prefix + "p99_s"] = percentileSeconds(h, 99);
+    m[prefix + "p999_s"] = percentileSeconds(h, 99.9);
+    m[prefix + "max_s"] = static_cast<double>(h.max()) * 1e-6;
+}
+
+void putExtraPercentiles(std::map<std::string, double> &m, const std::string &prefix, const HdrHistogram &h)
+{
+    if (h.empty())
+        return;
+    m[prefix + "p90_s"] = percentileSeconds(h, 90);
+    m[prefix + "p9999_s"] = percentileSeconds(h, 99.99);
+}
+
+// The producers' numbers: rates, ack and service latency, what was sent, acknowledged and
+// lost. Returns the errors they count (failed deliveries and client errors).
+int64_t measureProducers(const PhaseGroup &g, PhaseOutcome &outcome)
+{
+    ScenarioResult &result = outcome.scenario;
+    auto &m = result.metrics;
+    const bool interrupted = outcome.interrupted;
+    const double measuredS = std::max(1e-9, seconds(g.producersDoneAt - g.shared.measureStart));
+    const int64_t measured = g.sum(g.producers, &ClientCounters::measuredRecords);
+    m["records_per_s"] = static_cast<double>(measured) / measuredS;
+    m["bytes_per_s"] = static_cast<double>(g.sum(g.producers, &ClientCounters::measuredBytes)) / measuredS;
+    putLatency(m, "latency_", g.total[IntervalHistograms::Ack]);
+    putExtraPercentiles(m, "producer.latency_", g.total[IntervalHistograms::Ack]);
+    if (!g.total[IntervalHistograms::Ack].empty())
+        m["ack_p99_s"] = m["latency_p99_s"];
+    putLatency(m, "producer.service_", g.total[IntervalHistograms::Service]);
+    m["producer.sent"] = static_cast<double>(g.sum(g.producers, &ClientCounters::sent));
+    m["producer.acknowledged"] = static_cast<double>(g.sum(g.producers, &ClientCounters::acked));
+    m["producer.undelivered"] = static_cast<double>(g.sum(g.producers, &ClientCounters::undelivered));
+    m["producer.blocked_s"] = static_cast<double>(g.sum(g.producers, &ClientCounters::queueFullNs)) * 1e-9;
+    m["producer.measured_s"] = measuredS;
+    const int64_t sent = g.sum(g.producers, &ClientCounters::sent);
+    const int64_t acked = g.sum(g.producers, &ClientCounters::acked);
+    const int64_t undelivered = g.sum(g.producers, &ClientCounters::undelivered);
+    const int64_t failed = g.sum(g.producers, &ClientCounters::failed) - (interrupted ? undelivered : 0);
+    m["producer.failed"] = static_cast<double>(failed);
+    if (interrupted) {
+        outcome.unacknowledged = sent - acked - failed;
+        m["producer.in_flight"] = static_cast<double>(outcome.unacknowledged);
+    }
+    if (failed > 0) {
+        outcome.failed = true;
+        outcome.errors.push_back(std::to_string(failed) + " records were not delivered"
+                                 + (interrupted ? std::string()
+                                                : " (" + std::to_string(undelivered)
+                                                      + " still queued when the flush timed out)"));
+    }
+    for (const auto &c : g.producers)
+        // A client that never got ready was reported by the readiness barrier.
+        if (auto e = c->firstError(); !e.empty() && c->sent == 0 && c->ready) {
+            outcome.failed = true;
+            outcome.errors.push_back(e);
+            break;
+        }
+    for (int k : {IntervalHistograms::Ack, IntervalHistograms::Service})
+        result.histograms[k == IntervalHistograms::Ack ? "ack_us" : "service_us"] =
+            base64(g.total[k].encodeCompressed());
+    return failed + g.sum(g.producers, &ClientCounters::errors);
+}
+
+// The consumers' numbers: alone, the phase's rates and what failed the checks; in a round
+// trip, the end-to-end latency. Returns the errors they count (client errors, invalid records).
+int64_t measureConsumers(const PhaseGroup &g, PhaseOutcome &outcome)
+{
+    ScenarioResult &result = outcome.scenario;
+    auto &m = result.metrics;
+    const PhaseSpec &mainSpec = g.spec;
+    const int64_t consumed = g.sum(g.consumers, &ClientCounters::measuredRecords);
+    const auto end = g.producers.empty() ? g.lastConsumedAt : Clock::now();
+    const double measuredS = std::max(1e-9, seconds(end - g.shared.measureStart));
+    const int64_t invalid = g.sum(g.consumers, &ClientCounters::invalid);
+    if (g.producers.empty()) {
+        m["records_per_s"] = static_cast<double>(consumed) / measuredS;
+        m["bytes_per_s"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::measuredBytes)) / measuredS;
+        m["consumer.records"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::totalRecords));
+        m["consumer.invalid"] = static_cast<double>(invalid);
+        if (mainSpec.records > 0 && g.shared.consumedTotal.load() < mainSpec.records && !outcome.interrupted) {
+            outcome.failed = true;
+            outcome.errors.push_back(std::to_string(g.shared.consumedTotal.load()) + " of "
+                                     + std::to_string(mainSpec.records) + " records consumed");
+        }
+        if (invalid > 0) {
+            outcome.failed = true;
+            outcome.errors.push_back(std::to_string(invalid) + " records failed the envelope check");
+        }
+    }
+    if (!g.total[IntervalHistograms::EndToEnd].empty()) {
+        putLatency(m, "e2e.latency_", g.total[IntervalHistograms::EndToEnd]);
+        m["e2e_p99_s"] = m["e2e.latency_p99_s"];
+        result.histograms["e2e_us"] = base64(g.total[IntervalHistograms::EndToEnd].encodeCompressed());
+    }
+    return g.sum(g.consumers, &ClientCounters::errors) + invalid;
+}
+
+// The round trip's matching: every acknowledged record consumed once, and valid.
+void measureMatching(const SequenceTracker &tracker, const PhaseEnvironment &env, PhaseOutcome &outcome)
+{
+    auto &m = outcome.scenario.metrics;
+    const auto counts = tracker.counts();
+    m["roundtrip.acknowledged"] = static_cast<double>(counts.acknowledged);
+    m["roundtrip.matched"] = static_cast<double>(counts.matched);
+    m["roundtrip.duplicate"] = static_cast<double>(counts.duplicate);
+    m["roundtrip.invalid"] = static_cast<double>(counts.invalid);
+    m["roundtrip.unacknowledged_consumed"] = static_cast<double>(counts.unacknowledgedConsumed);
+    if (outcome.interrupted) {
+        outcome.unconsumed = counts.missing;
+        m["roundtrip.in_flight"] = static_cast<double>(counts.missing);
+        if (counts.invalid > 0) {
+            outcome.failed = true;
+            outcome.errors.push_back(std::to_string(counts.invalid) + " invalid records consumed");
+        }
+        return;
+    }
+    m["roundtrip.missing"] = static_cast<double>(counts.missing);
+    if (counts.missing > 0 || counts.invalid > 0) {
+        outcome.failed = true;
+        outcome.errors.push_back(std::to_string(counts.missing) + " acknowledged records missing, "
+                                 + std::to_string(counts.invalid) + " invalid, after draining for up to "
+                                 + std::to_string(env.timeout.count()) + " ms");
+    }
+}
+
+} // namespace
+
+// The scenario's numbers, once every client of the phase has ended. Interrupted, what was
+// still under way is in flight, not lost: records purged from the producers' queues after the
+// stop were never refused by a broker, and acknowledged records not yet consumed were never
+// given the drain.
+void measurePhase(const PhaseGroup &g, const PhaseGroup *probe, const PhaseEnvironment &env, PhaseOutcome &outcome)
+{
+    ScenarioResult &result = outcome.scenario;
+    const PhaseSpec &mainSpec = g.spec;
+    result.name = mainSpec.scenario;
+    result.kind = mainSpec.kind;
+    result.topology.producers = mainSpec.producers;
+    result.topology.consumers = mainSpec.consumers;
+    result.topology.recordSizeBytes = static_cast<int64_t>(env.recordSize);
+    auto &m = result.metrics;
+    int64_t errors = 0;
+    if (!g.producers.empty())
+        errors += measureProducers(g, outcome);
+    if (!g.consumers.empty())
+        errors += measureConsumers(g, outcome);
+    if (g.tracker)
+        measureMatching(*g.tracker, env, outcome);
+    if (probe) {
+        if (!probe->total[IntervalHistograms::Ack].empty())
+            m["ack_p99_s"] = percentileSeconds(probe->total[IntervalHistograms::Ack], 99);
+        if (!probe->total[IntervalHistograms::EndToEnd].empty())
+            m["e2e_p99_s"] = percentileSeconds(probe->total[IntervalHistograms::EndToEnd], 99);
+        m["probe.records"] = static_cast<double>(probe->sum(probe->producers, &ClientCounters::acked));
+    }
+    m["errors"] = static_cast<double>(errors);
+}
+
+} // namespace plimsoll
