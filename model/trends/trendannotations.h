@@ -82,7 +82,7 @@ std::vector<int> marksToDraw(const AnnotatedSeries &series, const std::vector<in
                              const std::function<bool(int)> &keep = {});
 
 // Opens its own Store on `storePath`: call from a worker thread. The same change points and
-// contract changes as `plimsoll trend changes` finds (TrendHistory, findChanges) for this
+// contract changes as `plimsoll changes` finds (TrendHistory, findChanges) for this
 // scenario and metric; what it examined is kept in the store for the next read. When `stopped`
 // turns true (a newer choice made this one stale) it gives up, throwing std::runtime_error.
 AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &scenario,

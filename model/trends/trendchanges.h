@@ -50,9 +50,9 @@ struct BaselineChange
     std::vector<ContractDifference> differences;
 };
 
-// `plimsoll trend changes` as one request. The Trends view asks the same of one series
+// `plimsoll changes` as one request. The Trends view asks the same of one series
 // (annotateSeries in model/trends/trendannotations.h, with the same ChangePointOptions);
-// TrendAnnotations.ChangePointsAreThoseTheTrendChangesCommandFinds checks that they agree.
+// TrendAnnotations.ChangePointsAreThoseTheChangesCommandFinds checks that they agree.
 struct ChangesRequest
 {
     std::string scenarioContains;     // empty: every scenario

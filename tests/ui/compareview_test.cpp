@@ -52,40 +52,6 @@ namespace {
 
 using CompareViewTest = plimsoll::test::NightlyStoreTest;
 
-            if (d == 30)
-                r.tuning["batch.size"] = 65536;
-            runs.push_back(r);
-        }
-        Store store(m_storePath.toStdString());
-        store.importSource({"test:nightly", "plimsoll-trend", "sha-n", "test", "1", "2026-10-01T00:00:00Z", false},
-                           runs);
-    }
-    void TearDown() override
-    {
-        QThreadPool::globalInstance()->waitForDone();
-        backgroundPool()->waitForDone();
-    }
-
-    static QString artifact(const QString &name) { return QStringLiteral(PLIMSOLL_ARTIFACT_DIR "/") + name; }
-
-    // Trends at `width` (the room a 1024 px window leaves beside its sidebar: ~800), showing
-    // the nightly throughput.
-    void openTrends(TrendsView &view, int width = 800)
-    {
-        view.resize(width, 640);
-        view.show();
-        view.reload();
-        ASSERT_TRUE(waitUntil([&] { return view.metricCombo()->count() > 0; }));
-        view.metricCombo()->setCurrentIndex(view.metricCombo()->findText("records_per_s"));
-        ASSERT_TRUE(waitUntil([&] { return view.plottedMetric() == "records_per_s" && view.pointCount() == 30; }));
-        QTest::qWait(20);
-    }
-
-    QTemporaryDir m_dir;
-    QString m_storePath;
-};
-
-// The chart's series named `name` (the marks are series with object names).
 // The verdict of a metric's row in the delta table, or empty when there is no such row.
 QString verdictOf(const QTableView *table, const QString &metric)
 {

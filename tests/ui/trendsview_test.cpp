@@ -48,6 +48,7 @@ namespace {
 
 using TrendsViewTest = plimsoll::test::NightlyStoreTest;
 
+// The chart's series named `name` (the marks are series with object names).
 std::vector<QAbstractSeries *> seriesNamed(const TrendsView &view, const QString &name)
 {
     std::vector<QAbstractSeries *> out;

@@ -121,22 +121,22 @@ QWidget *ScalingView::buildRampPage()
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(360, 230);
 
-    m_residualChart = new QChart;
-    m_residualChart->setAnimationOptions(QChart::NoAnimation);
-    m_residualChart->legend()->hide();
-    m_residualChart->setTitle(tr("Residuals (measured − fitted)"));
-    m_residuals = new QScatterSeries(m_residualChart);
-    m_residuals->setMarkerSize(8);
-    m_residuals->setColor(kBlue);
-    m_residualChart->addSeries(m_residuals);
-    m_rx = axis(m_residualChart, Qt::AlignBottom, QString());
-    m_ry = axis(m_residualChart, Qt::AlignLeft, QString());
-    m_residuals->attachAxis(m_rx);
-    m_residuals->attachAxis(m_ry);
-    m_residualView = new QChartView(m_residualChart, page);
-    m_residualView->setObjectName(QStringLiteral("residualChart"));
-    m_residualView->setRenderHint(QPainter::Antialiasing);
-    m_residualView->setMinimumHeight(170); // below this the axis labels elide to "…"
+    m_residual.chart = new QChart;
+    m_residual.chart->setAnimationOptions(QChart::NoAnimation);
+    m_residual.chart->legend()->hide();
+    m_residual.chart->setTitle(tr("Residuals (measured − fitted)"));
+    m_residual.points = new QScatterSeries(m_residual.chart);
+    m_residual.points->setMarkerSize(8);
+    m_residual.points->setColor(kBlue);
+    m_residual.chart->addSeries(m_residual.points);
+    m_residual.x = axis(m_residual.chart, Qt::AlignBottom, QString());
+    m_residual.y = axis(m_residual.chart, Qt::AlignLeft, QString());
+    m_residual.points->attachAxis(m_residual.x);
+    m_residual.points->attachAxis(m_residual.y);
+    m_residual.view = new QChartView(m_residual.chart, page);
+    m_residual.view->setObjectName(QStringLiteral("residualChart"));
+    m_residual.view->setRenderHint(QPainter::Antialiasing);
+    m_residual.view->setMinimumHeight(170); // below this the axis labels elide to "…"
 
     m_summary = new QLabel(page);
     m_summary->setObjectName(QStringLiteral("fitSummary"));
@@ -145,7 +145,7 @@ QWidget *ScalingView::buildRampPage()
 
     auto *split = new QSplitter(Qt::Vertical, page);
     split->addWidget(m_chartView);
-    split->addWidget(m_residualView);
+    split->addWidget(m_residual.view);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({520, 200});
@@ -279,7 +279,7 @@ void ScalingView::showFit(const FitOutcome &outcome)
     m_points = outcome.points;
     m_fit = outcome.fit;
     m_saturation = outcome.saturation;
-    m_residuals->clear();
+    m_residual.points->clear();
     const QString factor = m_factorCombo->currentText();
     const std::string metric = m_metricCombo->currentText().toStdString();
     if (m_points.empty()) {
@@ -294,21 +294,21 @@ void ScalingView::showFit(const FitOutcome &outcome)
     if (m_fit.ok) {
         for (const RampPoint &p : m_points) {
             const double r = (p.y - m_fit.params.throughputAt(p.x)) * scale.factor;
-            m_residuals->append(p.x, r);
+            m_residual.points->append(p.x, r);
             maxResidual = std::max(maxResidual, std::abs(r));
         }
     }
     const QString unit = scale.unit;
-    m_rx->setRange(m_chart->xAxis()->min(), m_chart->xAxis()->max());
-    m_rx->setTitleText(factor);
+    m_residual.x->setRange(m_chart->xAxis()->min(), m_chart->xAxis()->max());
+    m_residual.x->setTitleText(factor);
     // Symmetric about zero at round steps (±5, ±10 k records/s, not ±7.755); the unit in the
     // title, where a short chart has room for it.
-    setNiceAxis(m_ry, maxResidual > 0 ? maxResidual * 1.1 : 1, 3);
-    const double r = m_ry->max();
-    m_ry->setRange(-r, r);
-    m_ry->setTickCount(2 * m_ry->tickCount() - 1);
-    m_ry->setTitleText(QString());
-    m_residualChart->setTitle(tr("Residuals (measured − fitted, %1)").arg(unit));
+    setNiceAxis(m_residual.y, maxResidual > 0 ? maxResidual * 1.1 : 1, 3);
+    const double r = m_residual.y->max();
+    m_residual.y->setRange(-r, r);
+    m_residual.y->setTickCount(2 * m_residual.y->tickCount() - 1);
+    m_residual.y->setTitleText(QString());
+    m_residual.chart->setTitle(tr("Residuals (measured − fitted, %1)").arg(unit));
     m_chart->setTitle(QStringLiteral("%1%2 — %3 against %4")
                           .arg(m_runCombo->currentText(), QStringLiteral(": ") + m_prefixCombo->currentText(),
                                QString::fromStdString(metric), factor));

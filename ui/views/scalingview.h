@@ -56,7 +56,7 @@ public:
     QComboBox *factorCombo() const { return m_factorCombo; }
     QComboBox *metricCombo() const { return m_metricCombo; }
     QChartView *chartView() const { return m_chartView; }
-    QChartView *residualView() const { return m_residualView; }
+    QChartView *residualView() const { return m_residual.view; }
     QLabel *summaryLabel() const { return m_summary; }
     const UslFit &fit() const { return m_fit; }
     const std::vector<RampPoint> &points() const { return m_points; }
@@ -88,11 +88,15 @@ private:
     QComboBox *m_factorCombo = nullptr;
     QComboBox *m_metricCombo = nullptr;
     QChartView *m_chartView = nullptr;
-    QChartView *m_residualView = nullptr;
     ScalingChart *m_chart = nullptr;
-    QChart *m_residualChart = nullptr;
-    QScatterSeries *m_residuals = nullptr;
-    QValueAxis *m_rx = nullptr, *m_ry = nullptr;
+    // The fit's residual per step, below the throughput chart.
+    struct
+    {
+        QChartView *view = nullptr;
+        QChart *chart = nullptr;
+        QScatterSeries *points = nullptr;
+        QValueAxis *x = nullptr, *y = nullptr;
+    } m_residual;
     QLabel *m_summary = nullptr;
     LatestTask *m_runsLoader = nullptr;
     LatestTask *m_runLoader = nullptr;

@@ -66,20 +66,20 @@ SweepPanel::SweepPanel(const QString &storePath, QWidget *parent)
     m_runsLoader = new LatestTask(this);
     m_fitter = new LatestTask(this);
 
-    m_keysBox = new QGroupBox(tr("Contract keys that differ among the points"), this);
-    m_keysBox->setObjectName(QStringLiteral("contractKeysBox"));
+    m_keys.box = new QGroupBox(tr("Contract keys that differ among the points"), this);
+    m_keys.box->setObjectName(QStringLiteral("contractKeysBox"));
     // A selection of unlike runs can differ in a score of keys: they scroll, in columns, so the
     // chart keeps its room.
     auto *keys = new QWidget;
-    m_keysLayout = new QGridLayout(keys);
-    m_keysLayout->setContentsMargins(0, 0, 0, 0);
-    auto *scroll = new QScrollArea(m_keysBox);
+    m_keys.layout = new QGridLayout(keys);
+    m_keys.layout->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(m_keys.box);
     scroll->setWidget(keys);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setMaximumHeight(120);
-    (new QVBoxLayout(m_keysBox))->addWidget(scroll);
-    m_keysBox->hide();
+    (new QVBoxLayout(m_keys.box))->addWidget(scroll);
+    m_keys.box->hide();
     m_parameters = textLabel(this, "sweepParameters");
     m_summary = textLabel(this, "sweepSummary");
 
@@ -99,7 +99,7 @@ SweepPanel::SweepPanel(const QString &storePath, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(buildChoices());
-    layout->addWidget(m_keysBox);
+    layout->addWidget(m_keys.box);
     layout->addWidget(m_parameters);
     layout->addWidget(split, 1);
     layout->addWidget(m_summary);
@@ -157,36 +157,36 @@ QWidget *SweepPanel::buildCharts()
     m_chartView->setMinimumSize(360, 190);
     connect(m_chart->measuredSeries(), &QXYSeries::hovered, this, &SweepPanel::hovered);
 
-    m_p99Chart = new QChart;
-    m_p99Chart->setAnimationOptions(QChart::NoAnimation);
-    m_p99Chart->legend()->hide();
-    m_p99Chart->setTitle(tr("p99 against load (median per x)"));
-    m_p99Line = new QLineSeries(m_p99Chart);
-    m_p99Line->setPen(QPen(kOrange, 2));
-    m_p99Points = new QScatterSeries(m_p99Chart);
-    m_p99Points->setMarkerSize(8);
-    m_p99Points->setColor(kOrange);
-    m_p99Chart->addSeries(m_p99Line);
-    m_p99Chart->addSeries(m_p99Points);
-    m_p99x = new QValueAxis(m_p99Chart);
-    m_p99y = new QValueAxis(m_p99Chart);
-    m_p99y->setTitleText(tr("p99 (ms)"));
-    for (QValueAxis *a : {m_p99x, m_p99y})
+    m_p99.chart = new QChart;
+    m_p99.chart->setAnimationOptions(QChart::NoAnimation);
+    m_p99.chart->legend()->hide();
+    m_p99.chart->setTitle(tr("p99 against load (median per x)"));
+    m_p99.line = new QLineSeries(m_p99.chart);
+    m_p99.line->setPen(QPen(kOrange, 2));
+    m_p99.points = new QScatterSeries(m_p99.chart);
+    m_p99.points->setMarkerSize(8);
+    m_p99.points->setColor(kOrange);
+    m_p99.chart->addSeries(m_p99.line);
+    m_p99.chart->addSeries(m_p99.points);
+    m_p99.x = new QValueAxis(m_p99.chart);
+    m_p99.y = new QValueAxis(m_p99.chart);
+    m_p99.y->setTitleText(tr("p99 (ms)"));
+    for (QValueAxis *a : {m_p99.x, m_p99.y})
         a->setLabelFormat(QStringLiteral("%.4g"));
-    m_p99Chart->addAxis(m_p99x, Qt::AlignBottom);
-    m_p99Chart->addAxis(m_p99y, Qt::AlignLeft);
-    for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_p99Line, m_p99Points}) {
-        s->attachAxis(m_p99x);
-        s->attachAxis(m_p99y);
+    m_p99.chart->addAxis(m_p99.x, Qt::AlignBottom);
+    m_p99.chart->addAxis(m_p99.y, Qt::AlignLeft);
+    for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_p99.line, m_p99.points}) {
+        s->attachAxis(m_p99.x);
+        s->attachAxis(m_p99.y);
     }
-    m_p99View = new QChartView(m_p99Chart, this);
-    m_p99View->setObjectName(QStringLiteral("sweepP99Chart"));
-    m_p99View->setRenderHint(QPainter::Antialiasing);
-    m_p99View->setMinimumSize(240, 190);
+    m_p99.view = new QChartView(m_p99.chart, this);
+    m_p99.view->setObjectName(QStringLiteral("sweepP99Chart"));
+    m_p99.view->setRenderHint(QPainter::Antialiasing);
+    m_p99.view->setMinimumSize(240, 190);
 
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_chartView);
-    split->addWidget(m_p99View);
+    split->addWidget(m_p99.view);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({720, 440});
@@ -248,8 +248,8 @@ void SweepPanel::showFailure(const QString &why)
     m_parameters->setText(why);
     m_summary->clear();
     m_table->setRowCount(0);
-    m_p99Line->clear();
-    m_p99Points->clear();
+    m_p99.line->clear();
+    m_p99.points->clear();
     showContractKeys();
     emit fitFinished(false);
 }
@@ -306,7 +306,7 @@ void SweepPanel::showResult(const SweepFitResult &result, const SweepFitRequest 
 void SweepPanel::showContractKeys()
 {
     // deleteLater: a checkbox's own toggle may have led here.
-    while (QLayoutItem *item = m_keysLayout->takeAt(0)) {
+    while (QLayoutItem *item = m_keys.layout->takeAt(0)) {
         if (QWidget *w = item->widget()) {
             w->setObjectName(QString());
             w->hide();
@@ -341,15 +341,15 @@ void SweepPanel::showContractKeys()
                 m_excluded.push_back(key);
             startFit();
         });
-        m_keysLayout->addWidget(check, at / kColumns, at % kColumns);
+        m_keys.layout->addWidget(check, at / kColumns, at % kColumns);
         ++at;
     }
-    m_keysBox->setVisible(!keys.empty());
+    m_keys.box->setVisible(!keys.empty());
 }
 
 QCheckBox *SweepPanel::leaveOutCheck(const QString &key) const
 {
-    return m_keysBox->findChild<QCheckBox *>(QStringLiteral("leaveOut:") + key);
+    return m_keys.box->findChild<QCheckBox *>(QStringLiteral("leaveOut:") + key);
 }
 
 void SweepPanel::showPoints()
@@ -374,19 +374,19 @@ void SweepPanel::showPoints()
 
 void SweepPanel::showP99()
 {
-    m_p99Line->clear();
-    m_p99Points->clear();
+    m_p99.line->clear();
+    m_p99.points->clear();
     double maxX = 0, maxY = 0;
     for (const P99AtLoad &p : m_result.p99AgainstLoad) {
-        m_p99Line->append(p.x, p.p99 * 1e3);
-        m_p99Points->append(p.x, p.p99 * 1e3);
+        m_p99.line->append(p.x, p.p99 * 1e3);
+        m_p99.points->append(p.x, p.p99 * 1e3);
         maxX = std::max(maxX, p.x);
         maxY = std::max(maxY, p.p99 * 1e3);
     }
-    m_p99x->setTitleText(QString::fromStdString(m_shown.spec.factor));
+    m_p99.x->setTitleText(QString::fromStdString(m_shown.spec.factor));
     // Round steps; an empty chart whole ones (0 … 10, not 0, 0.2, 0.4 …).
-    setNiceAxis(m_p99x, maxX > 0 ? maxX * 1.1 : 10, 5);
-    setNiceAxis(m_p99y, maxY > 0 ? maxY * 1.15 : 10, 5);
+    setNiceAxis(m_p99.x, maxX > 0 ? maxX * 1.1 : 10, 5);
+    setNiceAxis(m_p99.y, maxY > 0 ? maxY * 1.15 : 10, 5);
 }
 
 QString SweepPanel::pointToolTip(int index) const

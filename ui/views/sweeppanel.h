@@ -60,14 +60,14 @@ public:
     QComboBox *factorCombo() const { return m_factorCombo; }
     QComboBox *metricCombo() const { return m_metricCombo; }
     QLineEdit *prefixEdit() const { return m_prefixEdit; }
-    QGroupBox *contractKeysBox() const { return m_keysBox; }
+    QGroupBox *contractKeysBox() const { return m_keys.box; }
     // The "leave out" checkbox of a contract key, nullptr when the panel shows none for it.
     QCheckBox *leaveOutCheck(const QString &key) const;
     QLabel *parametersLabel() const { return m_parameters; }
     QLabel *summaryLabel() const { return m_summary; }
     QTableWidget *pointsTable() const { return m_table; }
     QChartView *chartView() const { return m_chartView; }
-    QChartView *p99View() const { return m_p99View; }
+    QChartView *p99View() const { return m_p99.view; }
 
 signals:
     void runsLoaded(int count);
@@ -90,18 +90,26 @@ private:
     QComboBox *m_factorCombo = nullptr;
     QComboBox *m_metricCombo = nullptr;
     QLineEdit *m_prefixEdit = nullptr;
-    QGroupBox *m_keysBox = nullptr;
-    QGridLayout *m_keysLayout = nullptr;
+    // The tuning-contract keys, each with a box to leave it out of the contract.
+    struct
+    {
+        QGroupBox *box = nullptr;
+        QGridLayout *layout = nullptr;
+    } m_keys;
     QLabel *m_parameters = nullptr;
     QLabel *m_summary = nullptr;
     QTableWidget *m_table = nullptr;
     QChartView *m_chartView = nullptr;
     ScalingChart *m_chart = nullptr;
-    QChartView *m_p99View = nullptr;
-    QChart *m_p99Chart = nullptr;
-    QLineSeries *m_p99Line = nullptr;
-    QScatterSeries *m_p99Points = nullptr;
-    QValueAxis *m_p99x = nullptr, *m_p99y = nullptr;
+    // The p99 against the factor, beside the throughput chart.
+    struct
+    {
+        QChartView *view = nullptr;
+        QChart *chart = nullptr;
+        QLineSeries *line = nullptr;
+        QScatterSeries *points = nullptr;
+        QValueAxis *x = nullptr, *y = nullptr;
+    } m_p99;
     LatestTask *m_runsLoader = nullptr;
     LatestTask *m_fitter = nullptr;
     std::vector<std::string> m_excluded; // contract keys the user left out
