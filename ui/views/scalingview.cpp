@@ -136,7 +136,7 @@ QWidget *ScalingView::buildRampPage()
     m_residual.view = new QChartView(m_residual.chart, page);
     m_residual.view->setObjectName(QStringLiteral("residualChart"));
     m_residual.view->setRenderHint(QPainter::Antialiasing);
-    m_residual.view->setMinimumHeight(170); // below this the axis labels elide to "…"
+    m_residual.view->setMinimumHeight(210); // below this the axis labels elide to "…"
 
     m_summary = new QLabel(page);
     m_summary->setObjectName(QStringLiteral("fitSummary"));
