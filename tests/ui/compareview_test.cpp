@@ -9,6 +9,7 @@
 #include "ui/models/runpickerlistmodel.h"
 #include "ui/models/trendchangestablemodel.h"
 #include "ui/views/compareview.h"
+#include "ui/widgets/elidingcombobox.h"
 #include "ui/views/trendsview.h"
 #include "ui/backgroundpool.h"
 #include "sizingtestsupport.h"
@@ -18,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QCompleter>
@@ -412,4 +414,39 @@ TEST_F(CompareViewTest, LeavingAKeyOutCanBeUndone)
     EXPECT_EQ(view.deltaTable()->model()->rowCount(), 0);
     EXPECT_FALSE(view.undoButton()->isVisibleTo(&view));
     EXPECT_TRUE(ContractPolicies::load(m_storePath.toStdString()).forScenario("nightly/pipeline/produce/step-16").excluded.empty());
+}
+
+// At the width a 1024 px window leaves each picker, a long run key gives up its middle, never the
+// time at its end: the face shows the start of the key and the whole "(date time)", hovering
+// shows the whole text, and a picker wide enough shows it all.
+TEST_F(CompareViewTest, NarrowPickersKeepTheEndOfARunsText)
+{
+    Store store(m_storePath.toStdString());
+    RunRecord r = nightlyRun(30, "feedbeef", 600000);
+    r.runKey = "sample:korvet-remote-archival-with-a-long-nightly-key";
+    store.importSource({"test:long", "plimsoll-trend", "sha-long", "test", "1", "2026-10-01T00:00:00Z", false}, {r});
+    CompareView view(m_storePath);
+    view.resize(820, 640);
+    view.show();
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.baselineCombo()->count() == 31; }));
+    view.setRuns(QString::fromStdString(r.runKey), "nightly-2026-09-29");
+    ASSERT_TRUE(waitUntil([&] { return view.comparison().baseline.runKey == r.runKey; }));
+    QTest::qWait(20);
+
+    auto *picker = qobject_cast<ElidingComboBox *>(view.baselineCombo());
+    ASSERT_NE(picker, nullptr);
+    const QString whole = picker->currentText();
+    ASSERT_TRUE(whole.startsWith(QString::fromStdString(r.runKey))) << whole.toStdString();
+    const QString shown = picker->shownText();
+    EXPECT_TRUE(shown.contains(QChar(0x2026))) << shown.toStdString();
+    EXPECT_TRUE(shown.startsWith(QStringLiteral("sample:korvet"))) << shown.toStdString();
+    EXPECT_TRUE(shown.endsWith(whole.right(12))) << "the time and its ')' stay: " << shown.toStdString();
+    QHelpEvent hover(QEvent::ToolTip, QPoint(10, 10), picker->mapToGlobal(QPoint(10, 10)));
+    QApplication::sendEvent(picker, &hover);
+    EXPECT_EQ(QToolTip::text(), whole) << "hovering shows the whole text";
+
+    view.resize(1600, 640);
+    QTest::qWait(20);
+    EXPECT_EQ(picker->shownText(), whole) << "whole where it fits";
 }

@@ -5,6 +5,7 @@
 #include "ui/latesttask.h"
 #include "ui/models/comparisontablemodel.h"
 #include "ui/models/runpickerlistmodel.h"
+#include "ui/widgets/elidingcombobox.h"
 
 #include <QAbstractItemView>
 #include <QComboBox>
@@ -70,9 +71,9 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
     m_deltas = new ComparisonTableModel(this);
     m_incompatible = new IncompatibleTableModel(this);
 
-    m_baselineCombo = new QComboBox(this);
+    m_baselineCombo = new ElidingComboBox(this);
     m_baselineCombo->setObjectName(QStringLiteral("baselineCombo"));
-    m_currentCombo = new QComboBox(this);
+    m_currentCombo = new ElidingComboBox(this);
     m_currentCombo->setObjectName(QStringLiteral("currentCombo"));
     for (QComboBox *c : {m_baselineCombo, m_currentCombo}) {
         c->setModel(m_runs);
