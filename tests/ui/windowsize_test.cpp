@@ -25,6 +25,7 @@
 #include <QLineEdit>
 #include <QScreen>
 #include <QScrollArea>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -502,4 +503,25 @@ TEST_F(WindowSizeTest, ASizeSavedOnALargerScreenOpensWithinThisOne)
     ASSERT_LT(screen.width(), kLargeScreen.width()) << "the test screen is smaller than the saved size";
     EXPECT_LE(m_window->width(), screen.width());
     EXPECT_LE(m_window->height(), screen.height());
+}
+
+// The Sizing view is taller than a 700 px window and scrolls; saving the sizing does not wait for
+// a scroll: Save sizing… and Saved sizings… are in sight on the page as it opens.
+TEST_F(WindowSizeTest, SavingASizingNeedsNoScrollAtASmallSize)
+{
+    MainWindow &window = openWindow(kSmallScreen);
+    ASSERT_TRUE(window.showView(QStringLiteral("sizing")));
+    settle();
+    auto *page = window.findChild<QScrollArea *>(QStringLiteral("viewPage_sizing"));
+    ASSERT_NE(page, nullptr);
+    ASSERT_EQ(page->verticalScrollBar()->value(), 0);
+    for (const char *name : {"saveSizingButton", "savedSizingsButton"}) {
+        SCOPED_TRACE(name);
+        auto *button = page->findChild<QPushButton *>(QString::fromLatin1(name));
+        ASSERT_NE(button, nullptr);
+        const QRect inViewport(button->mapTo(page->viewport(), QPoint(0, 0)), button->size());
+        EXPECT_TRUE(page->viewport()->rect().contains(inViewport))
+            << "at y " << inViewport.y() << ".." << inViewport.bottom() << " in a viewport "
+            << page->viewport()->height() << " tall";
+    }
 }

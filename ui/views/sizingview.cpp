@@ -225,6 +225,9 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     evidenceRow->addWidget(m_evidenceLabel, 1);
     evidenceRow->addWidget(m_samples);
     evidenceRow->addWidget(choose);
+    // Save sizing…, Saved sizings…: at the top with the runs the sizing rests on, in sight at any
+    // window height (the inputs and reasoning below scroll at 700 px).
+    evidenceRow->addWidget(makeSavedSizingButtons(this));
 
     auto *right = new QVBoxLayout;
     right->addWidget(m_caveats);
@@ -239,7 +242,6 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     layout->addLayout(body, 1);
     auto *bottom = new QHBoxLayout;
     bottom->addWidget(m_status, 1);
-    bottom->addWidget(makeSavedSizingButtons(this)); // Save sizing…, Saved sizings…
     layout->addLayout(bottom);
 
     connect(m_rateSlider, &QSlider::valueChanged, m_rate, [this](int v) {
