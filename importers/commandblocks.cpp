@@ -176,4 +176,17 @@ std::optional<int64_t> integerOption(const std::vector<std::string> &args,
     return parseInteger(*v);
 }
 
+std::optional<int64_t> numberInFileName(const std::string &uri, const TextPattern &pattern)
+{
+    const size_t slash = uri.find_last_of('/');
+    const std::string file = slash == std::string::npos ? uri : uri.substr(slash + 1);
+    PatternMatch m;
+    if (!pattern.search(file, &m))
+        return std::nullopt;
+    for (int i = 1; i < PatternMatch::kMaxGroups; ++i)
+        if (m.matched(i))
+            return std::stoll(m.str(i));
+    return std::nullopt;
+}
+
 } // namespace plimsoll

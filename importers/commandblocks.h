@@ -12,6 +12,7 @@
 // block's scenarios.
 
 #include "importers/textsource.h"
+#include "model/core/textpattern.h"
 
 #include <cstdint>
 #include <initializer_list>
@@ -58,5 +59,9 @@ std::optional<std::string> optionValue(const std::vector<std::string> &args,
 // The same, as a whole number; nullopt when absent or not a number.
 std::optional<int64_t> integerOption(const std::vector<std::string> &args,
                                      std::initializer_list<std::string_view> names);
+
+// A load factor a sweep states in its file names instead ("memtier-c50.txt", "rb-P16.csv"): the
+// first group `pattern` matches in the last path component of `uri`, as a number.
+std::optional<int64_t> numberInFileName(const std::string &uri, const TextPattern &pattern);
 
 } // namespace plimsoll

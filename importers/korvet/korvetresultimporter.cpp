@@ -2,6 +2,7 @@
 
 #include "importers/jsonlocator.h"
 #include "importers/jsonnesting.h"
+#include "importers/textsource.h"
 
 #include <QIODevice>
 
@@ -20,7 +21,6 @@ using nlohmann::json;
 // A BenchmarkResult is a few kilobytes; this bound only keeps a mistaken multi-gigabyte
 // file from being read whole into memory.
 constexpr int64_t kMaxBytes = 256LL * 1024 * 1024;
-constexpr int64_t kChunk = 64 * 1024;
 
 struct MetricMapping
 {
@@ -335,23 +335,9 @@ ImportResult KorvetResultImporter::parse(QIODevice &in, const ImportOptions &,
                                          const Progress &progress) const
 {
     ImportResult result;
-    const int64_t total = in.isSequential() ? -1 : in.size();
     std::string text;
-    while (true) {
-        const QByteArray chunk = in.read(kChunk);
-        if (chunk.isEmpty())
-            break;
-        text.append(chunk.constData(), size_t(chunk.size()));
-        if (int64_t(text.size()) > kMaxBytes) {
-            result.error = ImportError{"is larger than 256 MiB, too large for a BenchmarkResult",
-                                       0, int64_t(text.size()), {}};
-            return result;
-        }
-        if (progress && !progress(int64_t(text.size()), total)) {
-            result.error = ImportError{"import cancelled", 0, -1, {}};
-            return result;
-        }
-    }
+    if (!readWholeSource(in, progress, kMaxBytes, "a BenchmarkResult", text, result))
+        return result;
 
     if (auto tooDeep = checkJsonNesting(text)) {
         result.error = std::move(tooDeep);

@@ -1,6 +1,7 @@
 #include "importers/plimsoll/benchresultimporter.h"
 
 #include "importers/jsonlocator.h"
+#include "importers/textsource.h"
 #include "model/formats/benchrunrecord.h"
 
 #include <QIODevice>
@@ -14,7 +15,6 @@ using nlohmann::json;
 // A result with base64 histograms of a long ramp is megabytes; this bound only keeps a
 // mistaken multi-gigabyte file from being read whole into memory.
 constexpr int64_t kMaxBytes = 256LL * 1024 * 1024;
-constexpr int64_t kChunk = 64 * 1024;
 
 bool has(std::string_view head, std::string_view key) { return head.find(key) != std::string_view::npos; }
 
@@ -63,22 +63,9 @@ Resemblance BenchResultImporter::resemblance(std::string_view head) const
 ImportResult BenchResultImporter::parse(QIODevice &in, const ImportOptions &, const Progress &progress) const
 {
     ImportResult result;
-    const int64_t total = in.isSequential() ? -1 : in.size();
     std::string text;
-    while (true) {
-        const QByteArray chunk = in.read(kChunk);
-        if (chunk.isEmpty())
-            break;
-        text.append(chunk.constData(), size_t(chunk.size()));
-        if (int64_t(text.size()) > kMaxBytes) {
-            result.error = ImportError{"is larger than 256 MiB, too large for a bench result", 0, int64_t(text.size()), {}};
-            return result;
-        }
-        if (progress && !progress(int64_t(text.size()), total)) {
-            result.error = ImportError{"import cancelled", 0, -1, {}};
-            return result;
-        }
-    }
+    if (!readWholeSource(in, progress, kMaxBytes, "a bench result", text, result))
+        return result;
     json doc;
     try {
         // Nesting is bounded by the parser callback: a bench result is at most 4 levels deep,

@@ -65,16 +65,6 @@ std::vector<Token> tokens(std::string_view line)
     return out;
 }
 
-std::optional<int64_t> fromUri(const std::string &uri, const TextPattern &re)
-{
-    const size_t slash = uri.find_last_of('/');
-    const std::string file = slash == std::string::npos ? uri : uri.substr(slash + 1);
-    PatternMatch m;
-    if (!re.search(file, &m))
-        return std::nullopt;
-    return std::stoll(m.str(1));
-}
-
 // A row of a result table under `header`; nullopt with result.error set when its cells do
 // not match the header or one is not a number.
 std::optional<MemtierRow> tableRow(const TextLine &line, const std::vector<Token> &cells,
@@ -204,7 +194,7 @@ void completeConfig(MemtierConfig &config, const CommandBlock *block, const std:
     auto infer = [&](std::optional<int64_t> &field, const TextPattern &re, const char *factor) {
         if (field)
             return;
-        field = fromUri(uri, re);
+        field = numberInFileName(uri, re);
         if (field)
             config.inferred.push_back(factor);
     };

@@ -69,19 +69,6 @@ std::optional<std::vector<std::string>> csvCells(std::string_view line)
     return out;
 }
 
-std::optional<int64_t> fromUri(const std::string &uri, const TextPattern &re)
-{
-    const size_t slash = uri.find_last_of('/');
-    const std::string file = slash == std::string::npos ? uri : uri.substr(slash + 1);
-    PatternMatch m;
-    if (!re.search(file, &m))
-        return std::nullopt;
-    for (int i = 1; i < PatternMatch::kMaxGroups; ++i)
-        if (m.matched(i))
-            return std::stoll(m.str(i));
-    return std::nullopt;
-}
-
 double ms(double v)
 {
     return v * 1e-3;
@@ -326,7 +313,7 @@ NameFactors factorsFromUri(const std::string &uri)
 {
     static const TextPattern clientsInName(R"((?:clients?|conns?)[_-]?(\d{1,18})|(?:^|[_-])c(\d{1,18})(?:[_.-]|$))");
     static const TextPattern pipelineInName(R"((?:pipeline|(?:^|[_-])P)[_-]?(\d{1,18}))");
-    return {fromUri(uri, clientsInName), fromUri(uri, pipelineInName)};
+    return {numberInFileName(uri, clientsInName), numberInFileName(uri, pipelineInName)};
 }
 
 // What the output states, else its command line, else the file name (inferred).
