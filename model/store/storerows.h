@@ -1,13 +1,17 @@
 #pragma once
-// Reading the store's rows: what model/store/store.cpp and model/store/storetrends.cpp (the trend and
-// change-point reads) share. Internal to the store, not part of its interface.
+// Reading the store's rows and writing its run filters as SQL: what model/store/store.cpp and
+// model/store/storetrends.cpp (the trend and change-point reads) share. Internal to the store,
+// not part of its interface.
 
 #include "model/core/records.h"
 #include "model/store/sqlite.h"
+#include "model/store/store.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace plimsoll::storerows {
 
@@ -28,5 +32,26 @@ void readRunIdentity(const sql::Statement &st, RunRecord &run);
 nlohmann::json parseStoredJson(const std::string &text, nlohmann::json fallback);
 // A scenario from kScenarioColumns, starting at column `c`.
 ScenarioRecord readScenario(const sql::Statement &q, int c);
+
+// The columns of a RunSummary, as readSummary() reads them from column 0.
+inline constexpr const char *kRunSummaryColumns =
+    "r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, r.tool_version, "
+    "r.target, r.sample, r.scenario_count, "
+    "src.uri, src.format";
+RunSummary readSummary(const sql::Statement &q);
+// The series of one scenario, by name, samples in order (q selects them for scenarioId).
+std::vector<SeriesRecord> readSeries(sql::Statement &q, int64_t scenarioId);
+// True for a run id given as digits (not a run key).
+bool isNumber(const std::string &s);
+
+// RunFilter as SQL: the WHERE conditions over runs r (and sources src), and their values bound
+// in the same order.
+std::string runFilterConditions(const RunFilter &filter);
+void bindRunFilter(sql::Statement &st, const RunFilter &filter);
+// RunPage's order as an ORDER BY key, and the cursor after the last row of the previous page.
+std::string pageOrderKey(RunPage::Order order);
+void bindPageCursor(sql::Statement &st, int index, RunPage::Order order, const RunSummary &after);
+// The family of a scenario name: up to its last '/', or empty when it has none.
+std::string familyOf(const std::string &scenario);
 
 } // namespace plimsoll::storerows

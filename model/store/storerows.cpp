@@ -1,0 +1,203 @@
+#include "model/store/storerows.h"
+
+#include <string>
+#include <vector>
+
+namespace plimsoll::storerows {
+
+using sql::Statement;
+
+// Columns 1 to 7 of a run row, in the order every query of whole runs selects them: run key,
+// timestamp, commit, image digest, tool, tool version, target.
+void readRunIdentity(const Statement &st, RunRecord &run)
+{
+    run.runKey = st.text(1);
+    run.timestamp = st.text(2);
+    run.commit = st.text(3);
+    run.imageDigest = st.text(4);
+    run.tool = st.text(5);
+    run.toolVersion = st.text(6);
+    run.target = st.text(7);
+}
+
+bool isNumber(const std::string &s)
+{
+    if (s.empty() || s.size() > 18)
+        return false;
+    for (char c : s)
+        if (c < '0' || c > '9')
+            return false;
+    return true;
+}
+
+
+RunSummary readSummary(const Statement &q)
+{
+    RunSummary s;
+    s.id = q.int64(0);
+    s.runKey = q.text(1);
+    s.timestamp = q.text(2);
+    s.commit = q.text(3);
+    s.imageDigest = q.text(4);
+    s.tool = q.text(5);
+    s.toolVersion = q.text(6);
+    s.target = q.text(7);
+    s.sample = q.int64(8) != 0;
+    s.scenarioCount = q.int64(9);
+    s.sourceUri = q.text(10);
+    s.sourceFormat = q.text(11);
+    return s;
+}
+
+nlohmann::json parseStoredJson(const std::string &text, nlohmann::json fallback)
+{
+    if (text.empty())
+        return fallback;
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    return j.is_discarded() ? fallback : j;
+}
+
+// Series of one scenario, by name (the store keeps no order among series), samples in order.
+std::vector<SeriesRecord> readSeries(Statement &q, int64_t scenarioId)
+{
+    q.reset();
+    q.bind(1, scenarioId);
+    std::vector<SeriesRecord> out;
+    while (q.step()) {
+        const std::string name = q.text(0);
+        if (out.empty() || out.back().name != name)
+            out.push_back({name, {}});
+        out.back().samples.push_back({q.real(1), q.real(2)});
+    }
+    return out;
+}
+
+ScenarioRecord readScenario(const Statement &q, int c)
+{
+    ScenarioRecord s;
+    s.name = q.text(c);
+    s.kind = q.text(c + 1);
+    Topology &t = s.topology;
+    t.brokers = q.optInt64(c + 2);
+    t.shards = q.optInt64(c + 3);
+    t.partitions = q.optInt64(c + 4);
+    t.producers = q.optInt64(c + 5);
+    t.consumers = q.optInt64(c + 6);
+    t.clients = q.optInt64(c + 7);
+    t.connections = q.optInt64(c + 8);
+    t.threads = q.optInt64(c + 9);
+    t.pipeline = q.optInt64(c + 10);
+    t.recordSizeBytes = q.optInt64(c + 11);
+    t.batchBytes = q.optInt64(c + 12);
+    t.compression = q.optText(c + 13);
+    t.acks = q.optText(c + 14);
+    const auto inferred = parseStoredJson(q.text(c + 15), nlohmann::json::array());
+    for (const auto &v : inferred)
+        if (v.is_string())
+            t.inferred.push_back(v.get<std::string>());
+    s.provenance = q.text(c + 16);
+    return s;
+}
+
+// The conditions of a RunFilter on `runs r`, as parameters ?1 .. ?5 and ?9 (bindRunFilter binds them).
+std::string runFilterConditions(const RunFilter &filter)
+{
+    std::string q;
+    // Every value is bound; only the shape of the WHERE clause varies.
+    if (!filter.scenarioContains.empty())
+        q += " AND EXISTS (SELECT 1 FROM scenarios s WHERE s.run_id = r.id AND "
+             "instr(s.name, ?1) > 0)";
+    if (!filter.commitPrefix.empty())
+        q += " AND substr(r.commit_sha, 1, length(?2)) = ?2";
+    if (!filter.since.empty())
+        q += " AND r.timestamp >= ?3";
+    if (!filter.until.empty())
+        q += " AND r.timestamp < ?4";
+    if (filter.sample)
+        q += " AND r.sample = ?5";
+    if (!filter.textContains.empty())
+        q += " AND (instr(lower(r.run_key), lower(?9)) > 0 OR instr(lower(r.tool), lower(?9)) > 0"
+             " OR instr(lower(r.tool_version), lower(?9)) > 0"
+             " OR instr(lower(r.target), lower(?9)) > 0"
+             " OR instr(lower(r.commit_sha), lower(?9)) > 0"
+             " OR EXISTS (SELECT 1 FROM scenarios t WHERE t.run_id = r.id AND "
+             "instr(lower(t.name), lower(?9)) > 0))";
+    return q;
+}
+
+void bindRunFilter(Statement &st, const RunFilter &filter)
+{
+    if (!filter.scenarioContains.empty())
+        st.bindText(1, filter.scenarioContains);
+    if (!filter.commitPrefix.empty())
+        st.bindText(2, filter.commitPrefix);
+    if (!filter.since.empty())
+        st.bindText(3, filter.since);
+    if (!filter.until.empty())
+        st.bindText(4, filter.until);
+    if (filter.sample)
+        st.bind(5, int64_t(*filter.sample ? 1 : 0));
+    if (!filter.textContains.empty())
+        st.bindText(9, filter.textContains);
+}
+
+// The sort key of a page order as SQL over `runs r`, and the same key of a run as read (the
+// cursor a page continues after). Text keys compare as RunsTableModel shows them: without case.
+// Each key is, to the letter, the expression of an index of the schema (version 6), which is
+// what lets SQLite read a page from that index instead of sorting every run.
+std::string pageOrderKey(RunPage::Order order)
+{
+    switch (order) {
+    case RunPage::Order::Time:
+        return "r.timestamp";
+    case RunPage::Order::RunKey:
+        return "r.run_key COLLATE NOCASE";
+    case RunPage::Order::Tool:
+        return "(COALESCE(r.tool, '') || ' ' || COALESCE(r.tool_version, '')) COLLATE NOCASE";
+    case RunPage::Order::Target:
+        return "COALESCE(r.target, '') COLLATE NOCASE";
+    case RunPage::Order::Commit:
+        return "COALESCE(r.commit_sha, '') COLLATE NOCASE";
+    case RunPage::Order::Scenarios:
+        return "r.scenario_count";
+    case RunPage::Order::Sample:
+        return "r.sample";
+    }
+    return "r.timestamp";
+}
+
+void bindPageCursor(Statement &st, int index, RunPage::Order order, const RunSummary &after)
+{
+    switch (order) {
+    case RunPage::Order::Time:
+        st.bindText(index, after.timestamp);
+        break;
+    case RunPage::Order::RunKey:
+        st.bindText(index, after.runKey);
+        break;
+    case RunPage::Order::Tool:
+        st.bindText(index, after.tool + " " + after.toolVersion);
+        break;
+    case RunPage::Order::Target:
+        st.bindText(index, after.target);
+        break;
+    case RunPage::Order::Commit:
+        st.bindText(index, after.commit);
+        break;
+    case RunPage::Order::Scenarios:
+        st.bind(index, after.scenarioCount);
+        break;
+    case RunPage::Order::Sample:
+        st.bind(index, int64_t(after.sample ? 1 : 0));
+        break;
+    }
+}
+
+// The family of a scenario name: up to its last '/', or empty when it has none.
+std::string familyOf(const std::string &scenario)
+{
+    const auto slash = scenario.rfind('/');
+    return slash == std::string::npos ? std::string() : scenario.substr(0, slash);
+}
+
+} // namespace plimsoll::storerows
