@@ -29,11 +29,6 @@ bool writeOut(const std::string &path, const std::string &text)
 
 } // namespace
 
-bool isDataExportFormat(const std::string &format)
-{
-    return isRunExportFormat(format);
-}
-
 std::shared_ptr<ExportRequest> addDataExportOptions(CLI::App *exp)
 {
     auto request = std::make_shared<ExportRequest>();
@@ -45,9 +40,8 @@ std::shared_ptr<ExportRequest> addDataExportOptions(CLI::App *exp)
 
 int runDataExport(const CliContext &c, const ExportRequest &request, const std::string &out)
 {
-    if (request.format == "hlog" && !request.metrics.empty()) {
-        printError("--metric does not apply to hlog: each histogram is rebuilt from a scenario's "
-                   "latency percentiles together");
+    if (const std::string problem = exportRequestProblem(request); !problem.empty()) {
+        printError(problem);
         return kExitUsage;
     }
     auto store = c.openExistingStore();

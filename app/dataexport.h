@@ -11,7 +11,6 @@
 
 namespace plimsoll {
 
-bool isDataExportFormat(const std::string &format);
 // Adds --run and --since to the export command; the request they fill.
 std::shared_ptr<ExportRequest> addDataExportOptions(CLI::App *exportCommand);
 int runDataExport(const CliContext &context, const ExportRequest &request, const std::string &out);

@@ -369,7 +369,7 @@ void addTrendCommands(CLI::App &app, Commands &commands)
     exp->add_option("--out", ex->out, "File to write ('-' for standard output)")->required();
     const auto selection = addDataExportOptions(exp);
     commands.add(exp, [ex, selection](const CliContext &c) {
-        if (isDataExportFormat(ex->format)) {
+        if (isRunExportFormat(ex->format)) {
             ExportRequest request = *selection;
             request.format = ex->format;
             request.scenarioContains = ex->scenario;

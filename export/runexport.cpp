@@ -226,13 +226,20 @@ bool isRunExportFormat(const std::string &format)
     return format == "csv" || format == "json" || format == "jsonl" || format == "hlog";
 }
 
-ExportResult exportRuns(const Store &store, const ExportRequest &request)
+std::string exportRequestProblem(const ExportRequest &request)
 {
     if (!isRunExportFormat(request.format))
-        throw ExportError("--format must be one of csv, json, jsonl, hlog (not '" + request.format + "')");
+        return "--format must be one of csv, json, jsonl, hlog (not '" + request.format + "')";
     if (request.format == "hlog" && !request.metrics.empty())
-        throw ExportError("--metric does not apply to hlog: each histogram is rebuilt from a scenario's "
-                          "latency percentiles together");
+        return "--metric does not apply to hlog: each histogram is rebuilt from a scenario's "
+               "latency percentiles together";
+    return {};
+}
+
+ExportResult exportRuns(const Store &store, const ExportRequest &request)
+{
+    if (const std::string problem = exportRequestProblem(request); !problem.empty())
+        throw ExportError(problem);
     std::vector<RunDetail> runs;
     try {
         runs = selectRuns(store, request);

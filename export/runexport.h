@@ -49,6 +49,9 @@ public:
 };
 
 bool isRunExportFormat(const std::string &format);
+// What makes the request unanswerable before any run is read (an unknown format, --metric with
+// hlog), as the message says it; empty when there is nothing.
+std::string exportRequestProblem(const ExportRequest &request);
 // Throws ExportError.
 ExportResult exportRuns(const Store &store, const ExportRequest &request);
 
