@@ -1,6 +1,6 @@
 #pragma once
 // Writes a run as Plimsoll trend records (plimsoll-trend/1, JSON Lines): what exports and the
-// bench command produce, and what TrendRecordsImporter reads back into an equal RunRecord.
+// bench command produce, and what trendRecordsImporter() reads back into an equal RunRecord.
 
 #include "model/core/records.h"
 
@@ -8,7 +8,7 @@
 
 namespace plimsoll {
 
-// The format tag every line carries; TrendRecordsImporter refuses lines without it.
+// The format tag every line carries; trendRecordsImporter() refuses lines without it.
 inline constexpr const char kTrendRecordFormat[] = "plimsoll-trend/1";
 
 // One line per scenario, each ending in '\n', every run-level field repeated on each line as

@@ -1,18 +1,6 @@
 #include "importers/importer.h"
 
-#include "importers/plimsoll/benchresultimporter.h"
-#include "importers/hdr/hgrmimporter.h"
-#include "importers/hdr/hlogimporter.h"
-#include "importers/kafka/kafkaconsumerperfimporter.h"
-#include "importers/kafka/kafkaproducerperfimporter.h"
-#include "importers/korvet/korvetdistimporter.h"
-#include "importers/korvet/korvetresultimporter.h"
-#include "importers/redis/memtierimporter.h"
-#include "importers/omb/ombimporter.h"
-#include "importers/prometheus/prometheusimporter.h"
-#include "importers/kafka/rdkafkaperformanceimporter.h"
-#include "importers/redis/redisbenchmarkimporter.h"
-#include "importers/plimsoll/trendrecordsimporter.h"
+#include "importers/importers.h"
 
 #include <string>
 
@@ -46,26 +34,16 @@ const ImporterRegistry &ImporterRegistry::instance()
 }
 
 ImporterRegistry::ImporterRegistry()
+    // The order breaks ties in detect(): the more specific formats come first; korvet-dist
+    // result files embed producer-perf lines, so korvet-dist must win ties against them.
+    : m_importers{&trendRecordsImporter(),      &korvetResultImporter(),
+                  &ombImporter(),               &korvetDistImporter(),
+                  &kafkaProducerPerfImporter(), &kafkaConsumerPerfImporter(),
+                  &rdkafkaPerformanceImporter(), &hlogImporter(),
+                  &hgrmImporter(),              &redisBenchmarkImporter(),
+                  &memtierImporter(),           &prometheusImporter(),
+                  &benchResultImporter()}
 {
-    // Registration order breaks ties in detect(): the more specific formats come first.
-    static const TrendRecordsImporter trendRecords;
-    static const KorvetResultImporter korvetResult;
-    static const OmbImporter omb;
-    // korvet-dist result files embed producer-perf lines: it must win ties against them.
-    static const KorvetDistImporter korvetDist;
-    static const KafkaProducerPerfImporter kafkaProducerPerf;
-    static const KafkaConsumerPerfImporter kafkaConsumerPerf;
-    static const RdkafkaPerformanceImporter rdkafkaPerformance;
-    static const HlogImporter hlog;
-    static const HgrmImporter hgrm;
-    static const RedisBenchmarkImporter redisBenchmark;
-    static const MemtierImporter memtier;
-    static const PrometheusImporter prometheus;
-    static const BenchResultImporter benchResult;
-    m_importers = {&trendRecords,      &korvetResult,      &omb, &korvetDist,
-                   &kafkaProducerPerf, &kafkaConsumerPerf, &rdkafkaPerformance};
-    m_importers.insert(m_importers.end(), {&hlog, &hgrm, &redisBenchmark});
-    m_importers.insert(m_importers.end(), {&memtier, &prometheus, &benchResult});
 }
 
 ImportResult Importer::parseInto(QIODevice &in, const ImportOptions &options,

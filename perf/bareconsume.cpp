@@ -4,7 +4,7 @@
 //   bareconsume BOOTSTRAP TOPIC RECORDS FETCH_MAX_BYTES
 //
 // Prints one JSON line: records, bytes, seconds, records_per_s.
-#include <librdkafka/rdkafka.h>
+#include "perf/barekafka.h"
 
 #include <chrono>
 #include <cstdio>
@@ -13,14 +13,7 @@
 
 namespace {
 
-void set(rd_kafka_conf_t *conf, const char *key, const std::string &value)
-{
-    char err[512];
-    if (rd_kafka_conf_set(conf, key, value.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
-        std::fprintf(stderr, "bareconsume: %s: %s\n", key, err);
-        std::exit(2);
-    }
-}
+constexpr const char *kTool = "bareconsume";
 
 } // namespace
 
@@ -32,17 +25,12 @@ int main(int argc, char **argv)
     }
     const long wanted = std::atol(argv[3]);
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
-    set(conf, "bootstrap.servers", argv[1]);
-    set(conf, "group.id", "plimsoll-bareconsume"); // required by the API; never joined (assign)
-    set(conf, "enable.auto.commit", "false");
-    set(conf, "enable.partition.eof", "false");
-    set(conf, "fetch.max.bytes", argv[4]);
-    char err[512];
-    rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
-    if (!rk) {
-        std::fprintf(stderr, "bareconsume: %s\n", err);
-        return 1;
-    }
+    bare::set(kTool, conf, "bootstrap.servers", argv[1]);
+    bare::set(kTool, conf, "group.id", "plimsoll-bareconsume"); // required by the API; never joined (assign)
+    bare::set(kTool, conf, "enable.auto.commit", "false");
+    bare::set(kTool, conf, "enable.partition.eof", "false");
+    bare::set(kTool, conf, "fetch.max.bytes", argv[4]);
+    rd_kafka_t *rk = bare::client(kTool, RD_KAFKA_CONSUMER, conf);
     rd_kafka_poll_set_consumer(rk);
     const rd_kafka_metadata_t *metadata = nullptr;
     rd_kafka_topic_t *topic = rd_kafka_topic_new(rk, argv[2], nullptr);

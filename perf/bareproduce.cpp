@@ -5,7 +5,7 @@
 //   bareproduce BOOTSTRAP TOPIC RECORDS RECORD_BYTES ACKS LINGER_MS BATCH_BYTES
 //
 // Prints one JSON line: records, seconds, records_per_s, failed.
-#include <librdkafka/rdkafka.h>
+#include "perf/barekafka.h"
 
 #include <chrono>
 #include <cstdio>
@@ -15,21 +15,14 @@
 
 namespace {
 
+constexpr const char *kTool = "bareproduce";
+
 long g_failed = 0;
 
 void onDelivery(rd_kafka_t *, const rd_kafka_message_t *message, void *)
 {
     if (message->err)
         ++g_failed;
-}
-
-void set(rd_kafka_conf_t *conf, const char *key, const std::string &value)
-{
-    char err[512];
-    if (rd_kafka_conf_set(conf, key, value.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
-        std::fprintf(stderr, "bareproduce: %s: %s\n", key, err);
-        std::exit(2);
-    }
 }
 
 } // namespace
@@ -43,17 +36,12 @@ int main(int argc, char **argv)
     const long records = std::atol(argv[3]);
     const std::vector<char> value(size_t(std::atol(argv[4])), 'x');
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
-    set(conf, "bootstrap.servers", argv[1]);
-    set(conf, "acks", argv[5]);
-    set(conf, "linger.ms", argv[6]);
-    set(conf, "batch.size", argv[7]);
+    bare::set(kTool, conf, "bootstrap.servers", argv[1]);
+    bare::set(kTool, conf, "acks", argv[5]);
+    bare::set(kTool, conf, "linger.ms", argv[6]);
+    bare::set(kTool, conf, "batch.size", argv[7]);
     rd_kafka_conf_set_dr_msg_cb(conf, onDelivery);
-    char err[512];
-    rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
-    if (!rk) {
-        std::fprintf(stderr, "bareproduce: %s\n", err);
-        return 1;
-    }
+    rd_kafka_t *rk = bare::client(kTool, RD_KAFKA_PRODUCER, conf);
     const auto start = std::chrono::steady_clock::now();
     for (long i = 0; i < records;) {
         const rd_kafka_resp_err_t code =

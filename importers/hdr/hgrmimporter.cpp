@@ -1,4 +1,18 @@
-#include "importers/hdr/hgrmimporter.h"
+// HdrHistogram percentile tables (.hgrm), as outputPercentileDistribution writes them:
+//   Java: 12-decimal percentiles, blank 1/(1-P) on the last row; C (and wrk2 --latency,
+//   --u_latency): 6-decimal percentiles, "inf" on the last row; a CSV variant
+//   "Value","Percentile","TotalCount","1/(1-Percentile)". Footer #[Mean = …, StdDeviation = …]
+//   and #[Max = …, Total count = …]. Tables may sit inside other text (wrk2's report),
+//   indented; each table becomes one scenario.
+// Values are already scaled to the writer's output unit, which the file does not state:
+// ImportOptions::latencyUnit, default milliseconds (wrk2's and jHiccup's tables).
+// wrk2 states some percentiles with their unit before the table ("99.000%  11.18ms"): those
+// are used as stated. Another percentile is the Value of the first row at or past it: the table's rows are
+// HdrHistogram's own percentile iteration, so this is HdrHistogram's answer at the table's
+// resolution.
+
+#include "importers/importers.h"
+#include "importers/textimporter.h"
 
 #include "importers/latencyunit.h"
 #include "importers/textsource.h"
@@ -14,6 +28,11 @@ namespace plimsoll {
 namespace {
 
 constexpr int64_t kMaxBytes = 64LL * 1024 * 1024;
+// What this importer is called and how its source is read (importers/textimporter.h).
+constexpr TextFormat kFormat{{"hdrhistogram-percentiles", "2",
+                          "HdrHistogram percentile table (.hgrm; Java, C and wrk2 variants, CSV too)",
+                          "a header line with Value, Percentile and TotalCount followed by numeric rows"},
+                         "percentile table", kMaxBytes, TextInput::ToolOutput};
 
 struct Row
 {
@@ -227,14 +246,9 @@ ScenarioRecord tableScenario(const Table &t, const LatencyUnit &unit, const Repo
 
 } // namespace
 
-HgrmImporter::HgrmImporter()
-    : Importer({"hdrhistogram-percentiles", "2",
-                "HdrHistogram percentile table (.hgrm; Java, C and wrk2 variants, CSV too)",
-                "a header line with Value, Percentile and TotalCount followed by numeric rows"})
-{
-}
+namespace {
 
-int HgrmImporter::sniff(std::string_view head) const
+int sniff(std::string_view head)
 {
     for (const TextLine &line : splitLines(head.substr(0, 32768)))
         if (isHeader(line.text) && line.text.find("1/(1-Percentile)") != std::string_view::npos)
@@ -242,20 +256,16 @@ int HgrmImporter::sniff(std::string_view head) const
     return 0;
 }
 
-Resemblance HgrmImporter::resemblance(std::string_view head) const
+Resemblance resemblance(std::string_view head)
 {
     if (head.find("Percentile") != std::string_view::npos)
         return {40, "mentions percentiles but has no \"Value Percentile TotalCount 1/(1-Percentile)\" header"};
     return {};
 }
 
-ImportResult HgrmImporter::parse(QIODevice &in, const ImportOptions &options,
-                                 const Progress &progress) const
+ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &options,
+                   ImportResult result)
 {
-    ImportResult result;
-    std::string text;
-    if (!readToolOutput(in, progress, kMaxBytes, "percentile table", text, result))
-        return result;
     const std::vector<TextLine> lines = splitLines(text);
     const auto unit = resolveLatencyUnit(options.latencyUnit, lines, "ms", result);
     if (!unit)
@@ -274,7 +284,7 @@ ImportResult HgrmImporter::parse(QIODevice &in, const ImportOptions &options,
     RunRecord run;
     run.line = 1;
     run.tool = reader.report.requestsPerS ? "wrk2" : "HdrHistogram";
-    run.runKey = contentRunKey(name(), text);
+    run.runKey = contentRunKey(kFormat.identity.name, text);
     run.timestamp = inferredRunTime(in, result.warnings);
     run.tuning["value_unit"] = unit->name;
     std::vector<double> counts;
@@ -287,6 +297,14 @@ ImportResult HgrmImporter::parse(QIODevice &in, const ImportOptions &options,
     warnIfZeroOnly(counts, 0, "total count", result.warnings);
     result.runs.push_back(std::move(run));
     return result;
+}
+
+} // namespace
+
+const Importer &hgrmImporter()
+{
+    static const TextImporter importer(kFormat, {sniff, resemblance, parse});
+    return importer;
 }
 
 } // namespace plimsoll

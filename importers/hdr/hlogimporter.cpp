@@ -1,4 +1,19 @@
-#include "importers/hdr/hlogimporter.h"
+// HdrHistogram interval logs (.hlog), log format versions 1.01 to 1.3, as written by
+// HdrHistogram's HistogramLogWriter (Java, C), jHiccup, YCSB, memtier and Plimsoll's runner:
+//   #[Histogram log format version 1.3]
+//   #[StartTime: 1441812279.474 (seconds since epoch), ...]   #[BaseTime: ...]
+//   "StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"
+//   [Tag=<tag>,]<start s>,<length s>,<max>,<base64 of a V0/V1/V2, usually DEFLATEd, histogram>
+//
+// Each tag becomes one scenario whose percentiles come from the merge of its intervals'
+// histograms (never an average of interval percentiles), with per-interval series.
+// The histograms hold raw integers in the writer's unit. A header comment stating it
+// ("#[Values in us (microseconds); Interval_Max in ms]", as Plimsoll writes) is obeyed
+// (latencyunit.h); most writers state none: ImportOptions::latencyUnit, default nanoseconds
+// (HdrHistogram Java's and jHiccup's convention: ns recorded, Interval_Max printed in ms).
+
+#include "importers/importers.h"
+#include "importers/textimporter.h"
 
 #include "importers/latencyunit.h"
 #include "importers/textsource.h"
@@ -17,6 +32,11 @@ namespace plimsoll {
 namespace {
 
 constexpr int64_t kMaxBytes = 256LL * 1024 * 1024;
+// What this importer is called and how its source is read (importers/textimporter.h).
+constexpr TextFormat kFormat{{"hdrhistogram-log", "2",
+                          "HdrHistogram interval log (.hlog, format 1.01-1.3; V0/V1/V2 histograms): a merged latency distribution per tag and per-interval series",
+                          "a \"#[Histogram log format version …]\" line, or interval lines ending in a base64 histogram starting \"HIST\""},
+                         "HdrHistogram log", kMaxBytes, TextInput::Whole};
 constexpr double kOneYearS = 365.0 * 24 * 3600;
 
 struct Interval
@@ -333,16 +353,9 @@ ScenarioRecord scenarioOfTag(const std::string &tag, const TagData &data, const 
 
 } // namespace
 
-HlogImporter::HlogImporter()
-    : Importer({"hdrhistogram-log", "2",
-                "HdrHistogram interval log (.hlog, format 1.01-1.3; V0/V1/V2 histograms): a merged "
-                "latency distribution per tag and per-interval series",
-                "a \"#[Histogram log format version …]\" line, or interval lines ending in a base64 "
-                "histogram starting \"HIST\""})
-{
-}
+namespace {
 
-int HlogImporter::sniff(std::string_view head) const
+int sniff(std::string_view head)
 {
     if (head.find("#[Histogram log format version") != std::string_view::npos)
         return 95;
@@ -351,7 +364,7 @@ int HlogImporter::sniff(std::string_view head) const
     return data.search(text) ? 90 : 0;
 }
 
-Resemblance HlogImporter::resemblance(std::string_view head) const
+Resemblance resemblance(std::string_view head)
 {
     if (head.find("HIST") != std::string_view::npos &&
         head.find("Interval") != std::string_view::npos)
@@ -359,13 +372,9 @@ Resemblance HlogImporter::resemblance(std::string_view head) const
     return {};
 }
 
-ImportResult HlogImporter::parse(QIODevice &in, const ImportOptions &options,
-                                 const Progress &progress) const
+ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &options,
+                   ImportResult result)
 {
-    ImportResult result;
-    std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "HdrHistogram log", text, result))
-        return result;
     const std::vector<TextLine> lines = splitLines(text);
     const auto unit = resolveLatencyUnit(options.latencyUnit, lines, "ns", result);
     if (!unit)
@@ -382,7 +391,7 @@ ImportResult HlogImporter::parse(QIODevice &in, const ImportOptions &options,
     RunRecord run;
     run.line = 1;
     run.tool = log.writer.empty() ? "HdrHistogram" : log.writer;
-    run.runKey = contentRunKey(name(), text);
+    run.runKey = contentRunKey(kFormat.identity.name, text);
     if (time.startTime > 1e9)
         run.timestamp = isoOfEpoch(time.startTime);
     else
@@ -404,6 +413,14 @@ ImportResult HlogImporter::parse(QIODevice &in, const ImportOptions &options,
     warnIfZeroOnly(counts, 0, "recorded values", result.warnings);
     result.runs.push_back(std::move(run));
     return result;
+}
+
+} // namespace
+
+const Importer &hlogImporter()
+{
+    static const TextImporter importer(kFormat, {sniff, resemblance, parse});
+    return importer;
 }
 
 } // namespace plimsoll

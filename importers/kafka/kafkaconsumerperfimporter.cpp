@@ -1,4 +1,13 @@
-#include "importers/kafka/kafkaconsumerperfimporter.h"
+// kafka-consumer-perf-test (Apache's ConsumerPerformance) output: one run per file.
+// Columns are matched by header name, so the 6-column ZooKeeper-era header, the 10-column
+// header and the share consumer's reordered one all read. A summary row is a scenario; the
+// --show-detailed-stats rows (no summary row) become series of one scenario whose totals
+// are the last cumulative row's. Times are "yyyy-MM-dd HH:mm:ss:SSS" local times; MB is MiB.
+// Impossible values (the tool's negative fetch.time.ms when it saw no rebalance) are kept as
+// printed, with a warning.
+
+#include "importers/importers.h"
+#include "importers/textimporter.h"
 
 #include "importers/kafka/kafkametrics.h"
 #include "importers/textsource.h"
@@ -13,6 +22,11 @@ namespace plimsoll {
 namespace {
 
 constexpr int64_t kMaxBytes = 256LL * 1024 * 1024;
+// What this importer is called and how its source is read (importers/textimporter.h).
+constexpr TextFormat kFormat{{"kafka-consumer-perf", "1",
+                          "kafka-consumer-perf-test output (6- and 10-column headers, --show-detailed-stats, --print-metrics): one run, a scenario per summary row",
+                          "a header line naming data.consumed.in.* and nMsg.sec columns"},
+                         "kafka-consumer-perf-test output", kMaxBytes, TextInput::ToolOutput};
 // A rebalance.time.ms this large is an epoch timestamp, the tool's known bug.
 constexpr double kEpochMs = 1e12;
 
@@ -372,15 +386,9 @@ void addScenarios(const std::vector<Block> &blocks, RunRecord &run,
 
 } // namespace
 
-KafkaConsumerPerfImporter::KafkaConsumerPerfImporter()
-    : Importer({"kafka-consumer-perf", "1",
-                "kafka-consumer-perf-test output (6- and 10-column headers, --show-detailed-stats, "
-                "--print-metrics): one run, a scenario per summary row",
-                "a header line naming data.consumed.in.* and nMsg.sec columns"})
-{
-}
+namespace {
 
-int KafkaConsumerPerfImporter::sniff(std::string_view head) const
+int sniff(std::string_view head)
 {
     for (const TextLine &line : splitLines(head)) {
         if (isHeader(line.text))
@@ -389,7 +397,7 @@ int KafkaConsumerPerfImporter::sniff(std::string_view head) const
     return 0;
 }
 
-Resemblance KafkaConsumerPerfImporter::resemblance(std::string_view head) const
+Resemblance resemblance(std::string_view head)
 {
     if (head.find("data.consumed.in") != std::string_view::npos ||
         head.find("nMsg.sec") != std::string_view::npos)
@@ -400,13 +408,9 @@ Resemblance KafkaConsumerPerfImporter::resemblance(std::string_view head) const
     return {};
 }
 
-ImportResult KafkaConsumerPerfImporter::parse(QIODevice &in, const ImportOptions &,
-                                              const Progress &progress) const
+ImportResult parse(const std::string &text, QIODevice &, const ImportOptions &,
+                   ImportResult result)
 {
-    ImportResult result;
-    std::string text;
-    if (!readToolOutput(in, progress, kMaxBytes, "kafka-consumer-perf-test output", text, result))
-        return result;
     const std::vector<TextLine> lines = splitLines(text);
     std::vector<Block> blocks;
     try {
@@ -431,6 +435,14 @@ ImportResult KafkaConsumerPerfImporter::parse(QIODevice &in, const ImportOptions
     addScenarios(blocks, run, result.warnings);
     result.runs.push_back(std::move(run));
     return result;
+}
+
+} // namespace
+
+const Importer &kafkaConsumerPerfImporter()
+{
+    static const TextImporter importer(kFormat, {sniff, resemblance, parse});
+    return importer;
 }
 
 } // namespace plimsoll

@@ -1,4 +1,15 @@
-#include "importers/kafka/kafkaproducerperfimporter.h"
+// kafka-producer-perf-test (Apache's ProducerPerformance) output: one run per file. Each final
+// line closes a scenario with the periodic lines before it as series; several producers'
+// outputs in one file become producer-1…N plus an "aggregate" scenario computed the way
+// korvet-dist's benchmark script does (total records over the longest producer's duration,
+// percentiles never combined). "==> …" banners name the scenarios instead (sequential steps,
+// no aggregate); so do "$ kafka-producer-perf-test …" command lines (commandblocks.h), whose
+// --record-size becomes record_size_bytes, --throughput producer.offered_records_per_s and the
+// name producer/throughput-N/record-size-S. A run killed before its final line keeps its last periodic line, with a
+// warning. A --print-metrics block becomes kafka.* metrics of the scenario it follows.
+
+#include "importers/importers.h"
+#include "importers/textimporter.h"
 
 #include "importers/commandblocks.h"
 #include "importers/kafka/kafkametrics.h"
@@ -16,6 +27,11 @@ namespace plimsoll {
 namespace {
 
 constexpr int64_t kMaxBytes = 256LL * 1024 * 1024;
+// What this importer is called and how its source is read (importers/textimporter.h).
+constexpr TextFormat kFormat{{"kafka-producer-perf", "2",
+                          "kafka-producer-perf-test output (periodic and final lines, steady-state line, harness prefixes, several producers, --print-metrics): one run, a scenario per producer",
+                          "a line with \"N records sent, R records/sec (M MB/sec)\""},
+                         "kafka-producer-perf-test output", kMaxBytes, TextInput::ToolOutput};
 
 // One producer's output: its periodic lines, its final line(s), its client metrics.
 struct Segment
@@ -304,16 +320,9 @@ void addScenarios(const std::vector<Segment> &segments, RunRecord &run,
 
 } // namespace
 
-KafkaProducerPerfImporter::KafkaProducerPerfImporter()
-    : Importer({"kafka-producer-perf", "2",
-                "kafka-producer-perf-test output (periodic and final lines, steady-state line, "
-                "harness prefixes, several producers, --print-metrics): one run, a scenario per "
-                "producer",
-                "a line with \"N records sent, R records/sec (M MB/sec)\""})
-{
-}
+namespace {
 
-int KafkaProducerPerfImporter::sniff(std::string_view head) const
+int sniff(std::string_view head)
 {
     static const TextPattern re(R"(\d+( steady state)? records sent, [0-9.]+ records/sec \()");
     const std::string text(head);
@@ -324,7 +333,7 @@ int KafkaProducerPerfImporter::sniff(std::string_view head) const
     return 0;
 }
 
-Resemblance KafkaProducerPerfImporter::resemblance(std::string_view head) const
+Resemblance resemblance(std::string_view head)
 {
     if (head.find("records sent") != std::string_view::npos)
         return {60, "mentions \"records sent\" but no line reads \"N records sent, R "
@@ -334,13 +343,9 @@ Resemblance KafkaProducerPerfImporter::resemblance(std::string_view head) const
     return {};
 }
 
-ImportResult KafkaProducerPerfImporter::parse(QIODevice &in, const ImportOptions &,
-                                              const Progress &progress) const
+ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &,
+                   ImportResult result)
 {
-    ImportResult result;
-    std::string text;
-    if (!readToolOutput(in, progress, kMaxBytes, "kafka-producer-perf-test output", text, result))
-        return result;
     ProducerOutput output;
     if (auto error = readSegments(splitLines(text), output, result.warnings)) {
         result.error = std::move(error);
@@ -367,6 +372,14 @@ ImportResult KafkaProducerPerfImporter::parse(QIODevice &in, const ImportOptions
     addScenarios(output.segments, run, result.warnings);
     result.runs.push_back(std::move(run));
     return result;
+}
+
+} // namespace
+
+const Importer &kafkaProducerPerfImporter()
+{
+    static const TextImporter importer(kFormat, {sniff, resemblance, parse});
+    return importer;
 }
 
 } // namespace plimsoll

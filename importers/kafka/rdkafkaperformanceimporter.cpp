@@ -1,4 +1,19 @@
-#include "importers/kafka/rdkafkaperformanceimporter.h"
+// librdkafka's examples/rdkafka_performance output, producer (-P) and consumer (-C, -G):
+//   summary lines (the default)
+//   "% N messages produced (B bytes), D delivered (offset O, F failed) in Tms: R msgs/s and
+//    M MB/s, P produce failures, Q in queue, C compression"
+//   "% N messages (B bytes) consumed in Tms: R msgs/s (M MB/s)[, latency curr/avg/lo/hi …ms]"
+//   or, with -u, a table ("| %10s" cells): producer "elapsed msgs bytes rtt dr dr_m/s dr_MB/s
+//   dr_err tx_err outq offset [lat_curr lat_avg lat_lo lat_hi]", consumer "elapsed msgs bytes
+//   rtt m/s MB/s rx_err offset [lat_*]".
+// The tool prints a line (row) every interval and once more at the end: the last of each kind
+// is the result, the earlier ones are series. Its MB/s is bytes per microsecond, i.e. 10^6 B/s,
+// not MiB. "produce failures" (tx_err) counts produce() calls the client refused, nearly
+// always its local queue being full, and retried: back-pressure, not lost messages; failed
+// deliveries are the "F failed" (dr_err) count.
+
+#include "importers/importers.h"
+#include "importers/textimporter.h"
 
 #include "importers/textsource.h"
 #include "model/core/textpattern.h"
@@ -15,6 +30,11 @@ namespace plimsoll {
 namespace {
 
 constexpr int64_t kMaxBytes = 256LL * 1024 * 1024;
+// What this importer is called and how its source is read (importers/textimporter.h).
+constexpr TextFormat kFormat{{"rdkafka-performance", "2",
+                          "librdkafka rdkafka_performance output (producer and consumer summary lines, or the -u table; MB/s = 10^6 B/s)",
+                          "a line \"% N messages produced (B bytes), …\" or \"% N messages (B bytes) consumed in …\", or a -u table header \"| elapsed | msgs | bytes | rtt | …\""},
+                         "rdkafka_performance output", kMaxBytes, TextInput::ToolOutput};
 constexpr double kMB = 1e6; // rdkafka_performance: bytes / microseconds
 
 const TextPattern &producerPattern()
@@ -379,16 +399,9 @@ std::optional<ImportError> OutputReader::readSummaryLine(const TextLine &line)
 
 } // namespace
 
-RdkafkaPerformanceImporter::RdkafkaPerformanceImporter()
-    : Importer({"rdkafka-performance", "2",
-                "librdkafka rdkafka_performance output (producer and consumer summary lines, or the "
-                "-u table; MB/s = 10^6 B/s)",
-                "a line \"% N messages produced (B bytes), …\" or \"% N messages (B bytes) consumed in …\", "
-                "or a -u table header \"| elapsed | msgs | bytes | rtt | …\""})
-{
-}
+namespace {
 
-int RdkafkaPerformanceImporter::sniff(std::string_view head) const
+int sniff(std::string_view head)
 {
     const std::string text(head);
     static const TextPattern produced(R"(% \d+ messages produced \(\d+ bytes\))");
@@ -400,7 +413,7 @@ int RdkafkaPerformanceImporter::sniff(std::string_view head) const
     return 0;
 }
 
-Resemblance RdkafkaPerformanceImporter::resemblance(std::string_view head) const
+Resemblance resemblance(std::string_view head)
 {
     if (head.find("msgs/s") != std::string_view::npos)
         return {50, "mentions msgs/s but has no \"% N messages produced (B bytes), …\" or "
@@ -408,13 +421,9 @@ Resemblance RdkafkaPerformanceImporter::resemblance(std::string_view head) const
     return {};
 }
 
-ImportResult RdkafkaPerformanceImporter::parse(QIODevice &in, const ImportOptions &,
-                                               const Progress &progress) const
+ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &,
+                   ImportResult result)
 {
-    ImportResult result;
-    std::string text;
-    if (!readToolOutput(in, progress, kMaxBytes, "rdkafka_performance output", text, result))
-        return result;
     OutputReader reader;
     if (auto error = reader.read(splitLines(text))) {
         result.error = std::move(error);
@@ -451,6 +460,14 @@ ImportResult RdkafkaPerformanceImporter::parse(QIODevice &in, const ImportOption
     warnIfZeroOnly(rates, 0, "msgs/s", result.warnings);
     result.runs.push_back(std::move(run));
     return result;
+}
+
+} // namespace
+
+const Importer &rdkafkaPerformanceImporter()
+{
+    static const TextImporter importer(kFormat, {sniff, resemblance, parse});
+    return importer;
 }
 
 } // namespace plimsoll

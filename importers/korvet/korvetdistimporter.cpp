@@ -1,4 +1,13 @@
-#include "importers/korvet/korvetdistimporter.h"
+// The outputs of korvet-dist's samples/benchmark/scripts/run-comprehensive-benchmark.sh:
+// per-test result files (producers-<N>_batch-<B>msg_pool-<P>.txt: a configuration block, the
+// kafka-producer-perf-test output of one producer or each producer's final line, aggregate
+// results, Korvet actuator metrics, Redis Enterprise per-shard memory and CPU) and SUMMARY.txt
+// (one row per test). One run per file; scenarios are named by the test
+// ("producers-8_batch-1000msg_pool-8"), so a test's per-file aggregate and its SUMMARY row line up.
+// MB is MiB throughout (the script divides by 1024 twice); CPU percentages become fractions.
+
+#include "importers/importers.h"
+#include "importers/textimporter.h"
 
 #include "importers/korvet/korvetdistparts.h"
 
@@ -10,6 +19,11 @@ namespace plimsoll {
 
 namespace {
 constexpr int64_t kMaxBytes = 64LL * 1024 * 1024;
+// What this importer is called and how its source is read (importers/textimporter.h).
+constexpr TextFormat kFormat{{"korvet-dist", "2",
+                          "korvet-dist run-comprehensive-benchmark.sh outputs: per-test result files and SUMMARY.txt",
+                          "\"Test: producers-…\" with a \"Configuration:\" block, or the line \"Korvet Comprehensive Benchmark Summary\""},
+                         "a korvet-dist result", kMaxBytes, TextInput::ToolOutput};
 
 bool isSummary(std::string_view head)
 {
@@ -78,21 +92,14 @@ std::optional<double> korvetDistBytes(std::string_view text, double bareUnit)
     return std::nullopt;
 }
 
-KorvetDistImporter::KorvetDistImporter()
-    : Importer({"korvet-dist", "2",
-                "korvet-dist run-comprehensive-benchmark.sh outputs: per-test result files and "
-                "SUMMARY.txt",
-                "\"Test: producers-…\" with a \"Configuration:\" block, or the line \"Korvet "
-                "Comprehensive Benchmark Summary\""})
-{
-}
+namespace {
 
-int KorvetDistImporter::sniff(std::string_view head) const
+int sniff(std::string_view head)
 {
     return isSummary(head) || isTestFile(head) ? 95 : 0;
 }
 
-Resemblance KorvetDistImporter::resemblance(std::string_view head) const
+Resemblance resemblance(std::string_view head)
 {
     if (head.find("=== Aggregate Results ===") != std::string_view::npos ||
         head.find("=== Korvet Metrics ===") != std::string_view::npos)
@@ -104,13 +111,9 @@ Resemblance KorvetDistImporter::resemblance(std::string_view head) const
     return {};
 }
 
-ImportResult KorvetDistImporter::parse(QIODevice &in, const ImportOptions &,
-                                       const Progress &progress) const
+ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &,
+                   ImportResult result)
 {
-    ImportResult result;
-    std::string text;
-    if (!readToolOutput(in, progress, kMaxBytes, "a korvet-dist result", text, result))
-        return result;
     const std::vector<TextLine> lines = splitLines(text);
     RunRecord run;
     run.line = 1;
@@ -134,6 +137,14 @@ ImportResult KorvetDistImporter::parse(QIODevice &in, const ImportOptions &,
         run.timestamp = inferredRunTime(in, result.warnings);
     result.runs.push_back(std::move(run));
     return result;
+}
+
+} // namespace
+
+const Importer &korvetDistImporter()
+{
+    static const TextImporter importer(kFormat, {sniff, resemblance, parse});
+    return importer;
 }
 
 } // namespace plimsoll

@@ -1,5 +1,5 @@
 #pragma once
-// The two readers behind KorvetDistImporter, one per kind of file the script writes.
+// The two readers behind korvetDistImporter(), one per kind of file the script writes.
 // Both throw KorvetDistFailure with a positioned error.
 
 #include "importers/importer.h"

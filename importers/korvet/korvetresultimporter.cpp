@@ -1,4 +1,9 @@
-#include "importers/korvet/korvetresultimporter.h"
+// Korvet's BenchmarkResult JSON (korvet-server integration-test scaffolding): one run per file,
+// one scenario per ScenarioResult. Latencies arrive in milliseconds and throughput in MB/s
+// (MB = 1024 * 1024 bytes, as the Korvet benchmark page counts); both leave here in SI.
+
+#include "importers/importers.h"
+#include "importers/textimporter.h"
 
 #include "importers/jsonlocator.h"
 #include "importers/jsonnesting.h"
@@ -21,6 +26,11 @@ using nlohmann::json;
 // A BenchmarkResult is a few kilobytes; this bound only keeps a mistaken multi-gigabyte
 // file from being read whole into memory.
 constexpr int64_t kMaxBytes = 256LL * 1024 * 1024;
+// What this importer is called and how its source is read (importers/textimporter.h).
+constexpr TextFormat kFormat{{"korvet-result", "1",
+                          "Korvet BenchmarkResult JSON (korvetVersion, gitCommit, environment, config, scenarios[]): one run, one scenario per ScenarioResult",
+                          "a JSON object whose first 64 KiB hold a \"korvetVersion\" key"},
+                         "a BenchmarkResult", kMaxBytes, TextInput::Whole};
 
 struct MetricMapping
 {
@@ -305,15 +315,9 @@ ScenarioRecord ResultReader::readScenario(const json &s, const std::string &poin
 
 } // namespace
 
-KorvetResultImporter::KorvetResultImporter()
-    : Importer({"korvet-result", "1",
-                "Korvet BenchmarkResult JSON (korvetVersion, gitCommit, environment, config, "
-                "scenarios[]): one run, one scenario per ScenarioResult",
-                "a JSON object whose first 64 KiB hold a \"korvetVersion\" key"})
-{
-}
+namespace {
 
-int KorvetResultImporter::sniff(std::string_view head) const
+int sniff(std::string_view head)
 {
     if (head.substr(0, 3) == "\xEF\xBB\xBF")
         head.remove_prefix(3);
@@ -331,13 +335,9 @@ int KorvetResultImporter::sniff(std::string_view head) const
     return 0;
 }
 
-ImportResult KorvetResultImporter::parse(QIODevice &in, const ImportOptions &,
-                                         const Progress &progress) const
+ImportResult parse(const std::string &text, QIODevice &, const ImportOptions &,
+                   ImportResult result)
 {
-    ImportResult result;
-    std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "a BenchmarkResult", text, result))
-        return result;
 
     if (auto tooDeep = checkJsonNesting(text)) {
         result.error = std::move(tooDeep);
@@ -367,6 +367,14 @@ ImportResult KorvetResultImporter::parse(QIODevice &in, const ImportOptions &,
         result.runs.clear();
     }
     return result;
+}
+
+} // namespace
+
+const Importer &korvetResultImporter()
+{
+    static const TextImporter importer(kFormat, {sniff, nullptr, parse});
+    return importer;
 }
 
 } // namespace plimsoll

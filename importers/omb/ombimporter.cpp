@@ -1,4 +1,19 @@
-#include "importers/omb/ombimporter.h"
+// OpenMessaging Benchmark result JSON (Jackson-serialized TestResult): the old 39-key schema,
+// the current one (messageSize, topics, partitions, producers/consumersPerTopic,
+// publishErrorRate, publishDelayLatency* in microseconds, 99.999th fields) and fork extras
+// (Redpanda's version, beginTime, sampleRateMillis, sent/consumed counts). Every field is
+// optional and unknown keys are ignored.
+//
+// One run, one scenario named by the workload. Aggregates become catalog metrics: publish
+// latency (ms) -> latency_*_s, end-to-end -> e2e_p99_s and e2e.latency_*_s, publish delay
+// (µs) -> publish_delay.latency_*_s; records_per_s is the mean of the per-window publish
+// rates (OMB's own prod-rate-avg) and bytes_per_s that times messageSize. Quantile maps,
+// keyed by Double.toString of the percentile (sci-notation allowed), become
+// publish.quantile.<p>, e2e.quantile.<p>, publish_delay.quantile.<p> in seconds. Per-window
+// arrays are kept as series.
+
+#include "importers/importers.h"
+#include "importers/textimporter.h"
 
 #include "importers/jsonlocator.h"
 #include "importers/jsonnesting.h"
@@ -21,6 +36,11 @@ namespace {
 using nlohmann::json;
 
 constexpr int64_t kMaxBytes = 512LL * 1024 * 1024;
+// What this importer is called and how its source is read (importers/textimporter.h).
+constexpr TextFormat kFormat{{"omb", "1",
+                          "OpenMessaging Benchmark result JSON (old and current TestResult schemas, forks): one run, one scenario per workload, per-window series",
+                          "a JSON object with a \"publishRate\" array or \"aggregatedPublishLatency…\" keys"},
+                         "an OMB result", kMaxBytes, TextInput::Whole};
 // OMB's stats window when the file does not say (sampleRateMillis is a Redpanda-fork field).
 constexpr double kDefaultWindowSeconds = 10.0;
 
@@ -388,15 +408,9 @@ void OmbReader::warnInferred(const Topology &t)
 
 } // namespace
 
-OmbImporter::OmbImporter()
-    : Importer({"omb", "1",
-                "OpenMessaging Benchmark result JSON (old and current TestResult schemas, forks): one "
-                "run, one scenario per workload, per-window series",
-                "a JSON object with a \"publishRate\" array or \"aggregatedPublishLatency…\" keys"})
-{
-}
+namespace {
 
-int OmbImporter::sniff(std::string_view head) const
+int sniff(std::string_view head)
 {
     const auto first = head.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
     if (first == std::string_view::npos || head[first] != '{')
@@ -411,7 +425,7 @@ int OmbImporter::sniff(std::string_view head) const
     return 0;
 }
 
-Resemblance OmbImporter::resemblance(std::string_view head) const
+Resemblance resemblance(std::string_view head)
 {
     const auto first = head.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
     if (first == std::string_view::npos || head[first] != '{')
@@ -425,12 +439,9 @@ Resemblance OmbImporter::resemblance(std::string_view head) const
     return {};
 }
 
-ImportResult OmbImporter::parse(QIODevice &in, const ImportOptions &, const Progress &progress) const
+ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &,
+                   ImportResult result)
 {
-    ImportResult result;
-    std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "an OMB result", text, result))
-        return result;
     const std::optional<json> doc = parseJsonDocument(text, "is not valid JSON: ", result.error);
     if (!doc)
         return result;
@@ -441,6 +452,14 @@ ImportResult OmbImporter::parse(QIODevice &in, const ImportOptions &, const Prog
         result.runs.clear();
     }
     return result;
+}
+
+} // namespace
+
+const Importer &ombImporter()
+{
+    static const TextImporter importer(kFormat, {sniff, resemblance, parse});
+    return importer;
 }
 
 } // namespace plimsoll

@@ -1,4 +1,9 @@
-#include "importers/plimsoll/benchresultimporter.h"
+// Plimsoll's own bench result (`plimsoll bench --result-file` / `--output json`, format
+// "plimsoll-bench/1"): one run per file, the same RunRecord the bench stores when it runs
+// (model/formats/benchrunrecord.h holds the one mapping both use).
+
+#include "importers/importers.h"
+#include "importers/textimporter.h"
 
 #include "importers/jsonlocator.h"
 #include "importers/textsource.h"
@@ -15,6 +20,11 @@ using nlohmann::json;
 // A result with base64 histograms of a long ramp is megabytes; this bound only keeps a
 // mistaken multi-gigabyte file from being read whole into memory.
 constexpr int64_t kMaxBytes = 256LL * 1024 * 1024;
+// What this importer is called and how its source is read (importers/textimporter.h).
+constexpr TextFormat kFormat{{"plimsoll-bench-result", "1",
+                          "Plimsoll's own bench result (plimsoll bench --result-file / --output json): one run, the same record the bench stores",
+                          "a JSON object with \"format\": \"plimsoll-bench/1\" (or run_id, workload and scenarios with \"type\": \"result\")"},
+                         "a bench result", kMaxBytes, TextInput::Whole};
 
 bool has(std::string_view head, std::string_view key) { return head.find(key) != std::string_view::npos; }
 
@@ -28,16 +38,9 @@ bool startsWithObject(std::string_view head)
 
 } // namespace
 
-BenchResultImporter::BenchResultImporter()
-    : Importer({"plimsoll-bench-result", "1",
-                "Plimsoll's own bench result (plimsoll bench --result-file / --output json): one run, "
-                "the same record the bench stores",
-                "a JSON object with \"format\": \"plimsoll-bench/1\" (or run_id, workload and scenarios with "
-                "\"type\": \"result\")"})
-{
-}
+namespace {
 
-int BenchResultImporter::sniff(std::string_view head) const
+int sniff(std::string_view head)
 {
     if (!startsWithObject(head))
         return 0;
@@ -50,7 +53,7 @@ int BenchResultImporter::sniff(std::string_view head) const
     return 0;
 }
 
-Resemblance BenchResultImporter::resemblance(std::string_view head) const
+Resemblance resemblance(std::string_view head)
 {
     if (!startsWithObject(head) || !has(head, "\"run_id\""))
         return {};
@@ -60,12 +63,9 @@ Resemblance BenchResultImporter::resemblance(std::string_view head) const
     return {30, "has a 'run_id' key but no \"format\": \"plimsoll-bench/1\""};
 }
 
-ImportResult BenchResultImporter::parse(QIODevice &in, const ImportOptions &, const Progress &progress) const
+ImportResult parse(const std::string &text, QIODevice &, const ImportOptions &,
+                   ImportResult result)
 {
-    ImportResult result;
-    std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "a bench result", text, result))
-        return result;
     json doc;
     try {
         // Nesting is bounded by the parser callback: a bench result is at most 4 levels deep,
@@ -98,6 +98,14 @@ ImportResult BenchResultImporter::parse(QIODevice &in, const ImportOptions &, co
             if (w.is_string())
                 result.warnings.push_back({"bench-warning", 0, w.get<std::string>()});
     return result;
+}
+
+} // namespace
+
+const Importer &benchResultImporter()
+{
+    static const TextImporter importer(kFormat, {sniff, resemblance, parse});
+    return importer;
 }
 
 } // namespace plimsoll

@@ -1,4 +1,10 @@
-#include "importers/plimsoll/trendrecordsimporter.h"
+// Plimsoll trend records (resources/schemas/plimsoll-trend-record.schema.json): JSON Lines, one
+// scenario per line; lines sharing run_key form one run and must agree on every run-level
+// field. Streamed line by line into a RunSink: only the run being read is in memory, so a
+// year of nightly records imports in bounded memory.
+
+#include "export/trendrecordwriter.h"
+#include "importers/importers.h"
 
 #include "importers/jsonlocator.h"
 #include "importers/jsonnesting.h"
@@ -389,9 +395,9 @@ void FileReader::readLine(const std::string &text, int64_t lineNo, int64_t offse
 
     // The format tag first: a file of another version should say so, not list missing fields.
     const ojson &format = reader.require(doc, "format");
-    if (!format.is_string() || format.get<std::string>() != TrendRecordsImporter::kFormatTag)
+    if (!format.is_string() || format.get<std::string>() != kTrendRecordFormat)
         reader.fail("/format", "is " + quoted(toPlain(format)) + "; Plimsoll reads " +
-                                   TrendRecordsImporter::kFormatTag);
+                                   kTrendRecordFormat);
 
     RunFields fields = reader.runFields(doc);
 
@@ -423,7 +429,7 @@ void FileReader::readLine(const std::string &text, int64_t lineNo, int64_t offse
     for (const auto &[key, value] : doc.items()) {
         if (!kKnownFields.contains(key))
             warnOnce(m_unknownFields, key, "ignored-field", lineNo,
-                     "field '" + key + "' is not part of " + TrendRecordsImporter::kFormatTag +
+                     "field '" + key + "' is not part of " + kTrendRecordFormat +
                          "; ignored");
     }
 
@@ -453,6 +459,18 @@ bool isSkippable(const std::string &line)
     return first == std::string::npos || line[first] == '#';
 }
 
+// Not a TextImporter: it streams the source line by line into the sink (parseInto).
+class TrendRecordsImporter final : public Importer
+{
+public:
+    TrendRecordsImporter();
+    int sniff(std::string_view head) const override;
+    ImportResult parse(QIODevice &in, const ImportOptions &options,
+                       const Progress &progress) const override;
+    ImportResult parseInto(QIODevice &in, const ImportOptions &options, const Progress &progress,
+                           RunSink &sink) const override;
+};
+
 } // namespace
 
 TrendRecordsImporter::TrendRecordsImporter()
@@ -479,7 +497,7 @@ int TrendRecordsImporter::sniff(std::string_view head) const
             continue;
         if (line[first] != '{' || line.find("\"format\"") == std::string_view::npos)
             return 0;
-        if (line.find(std::string("\"") + kFormatTag + "\"") != std::string_view::npos)
+        if (line.find(std::string("\"") + kTrendRecordFormat + "\"") != std::string_view::npos)
             return 95;
         // Another version of the format: claim it, so the user hears which version it is.
         return line.find("\"plimsoll-trend/") != std::string_view::npos ? 60 : 0;
@@ -537,6 +555,12 @@ ImportResult TrendRecordsImporter::parseInto(QIODevice &in, const ImportOptions 
     if (reader.runs() == 0)
         result.warnings.push_back({"no-records", 0, "the file holds no trend records"});
     return result;
+}
+
+const Importer &trendRecordsImporter()
+{
+    static const TrendRecordsImporter importer;
+    return importer;
 }
 
 } // namespace plimsoll

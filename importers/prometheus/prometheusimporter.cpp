@@ -1,5 +1,8 @@
 #include "importers/prometheus/prometheusimporter.h"
 
+#include "importers/importers.h"
+#include "importers/textimporter.h"
+
 #include "importers/textsource.h"
 #include "model/formats/prometheusdiff.h"
 #include "model/core/textpattern.h"
@@ -15,6 +18,11 @@ namespace plimsoll {
 namespace {
 
 constexpr int64_t kMaxBytes = 256LL * 1024 * 1024;
+// What this importer is called and how its source is read (importers/textimporter.h).
+constexpr TextFormat kFormat{{"prometheus", "1",
+                          "Prometheus text exposition 0.0.4 (/metrics): one scrape, or several in one file giving rates and histogram percentiles per interval (two files: import --scrapes BEFORE AFTER)",
+                          "\"# TYPE name counter|gauge|histogram|summary|untyped\" lines, or metric sample lines (name{label=\"v\"} value) throughout"},
+                         "Prometheus text", kMaxBytes, TextInput::Whole};
 
 // The histogram the Korvet broker exports for produce request handling, in seconds.
 const std::string kKorvetProduce = "korvet_broker_produce_seconds";
@@ -209,17 +217,9 @@ void finishRun(RunRecord run, int64_t nonFinite, ImportResult &result)
 
 } // namespace
 
-PrometheusImporter::PrometheusImporter()
-    : Importer({"prometheus", "1",
-                "Prometheus text exposition 0.0.4 (/metrics): one scrape, or several in one file "
-                "giving rates and histogram percentiles per interval (two files: import --scrapes "
-                "BEFORE AFTER)",
-                "\"# TYPE name counter|gauge|histogram|summary|untyped\" lines, or metric sample lines "
-                "(name{label=\"v\"} value) throughout"})
-{
-}
+namespace {
 
-int PrometheusImporter::sniff(std::string_view head) const
+int sniff(std::string_view head)
 {
     const std::string text(head.substr(0, 16384));
     static const TextPattern typeLine(
@@ -238,21 +238,16 @@ int PrometheusImporter::sniff(std::string_view head) const
     return samples >= 3 && others == 0 ? 60 : 0;
 }
 
-Resemblance PrometheusImporter::resemblance(std::string_view head) const
+Resemblance resemblance(std::string_view head)
 {
     if (head.find("# HELP ") != std::string_view::npos || head.find("# TYPE ") != std::string_view::npos)
         return {50, "has # HELP/# TYPE comments but no valid TYPE line or sample lines"};
     return {};
 }
 
-ImportResult PrometheusImporter::parse(QIODevice &in, const ImportOptions &options,
-                                       const Progress &progress) const
+ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &,
+                   ImportResult result)
 {
-    (void)options;
-    ImportResult result;
-    std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "Prometheus text", text, result))
-        return result;
     PromParseResult parsed = parsePrometheusText(text);
     for (const PromParseWarning &w : parsed.warnings)
         result.warnings.push_back({w.kind, w.line, w.detail});
@@ -262,13 +257,21 @@ ImportResult PrometheusImporter::parse(QIODevice &in, const ImportOptions &optio
         result.error = e;
         return result;
     }
-    ImportResult built = fromSnapshots(parsed.snapshots, text, &in);
+    ImportResult built = prometheusRunFromSnapshots(parsed.snapshots, text, &in);
     built.warnings.insert(built.warnings.begin(), result.warnings.begin(), result.warnings.end());
     return built;
 }
 
-ImportResult PrometheusImporter::fromSnapshots(const std::vector<PromSnapshot> &snapshots,
-                                               const std::string &text, QIODevice *in)
+} // namespace
+
+const Importer &prometheusImporter()
+{
+    static const TextImporter importer(kFormat, {sniff, resemblance, parse});
+    return importer;
+}
+
+ImportResult prometheusRunFromSnapshots(const std::vector<PromSnapshot> &snapshots,
+                                         const std::string &text, QIODevice *in)
 {
     ImportResult result;
     if (snapshots.empty()) {
@@ -322,10 +325,9 @@ ImportResult PrometheusImporter::fromSnapshots(const std::vector<PromSnapshot> &
     return result;
 }
 
-ImportResult PrometheusImporter::fromInterval(const PromSnapshot &earlier,
-                                              const PromSnapshot &later, double seconds,
-                                              const std::string &provenance,
-                                              const std::string &text)
+ImportResult prometheusRunFromInterval(const PromSnapshot &earlier, const PromSnapshot &later,
+                                       double seconds, const std::string &provenance,
+                                       const std::string &text)
 {
     ImportResult result;
     RunRecord run;

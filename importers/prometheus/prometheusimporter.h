@@ -19,35 +19,26 @@
 // histogram_quantile (model/formats/prometheusdiff.h). The interval comes from the scrapes' times;
 // without them the window keeps increases ("….increase") and percentiles, with a warning.
 // Two scrapes saved to two files pair into one such interval through importers/prometheus/scrapepair.h
-// (`plimsoll import --scrapes BEFORE AFTER`).
+// (`plimsoll import --scrapes BEFORE AFTER`). The importer itself: prometheusImporter()
+// (importers/importers.h).
 
 #include "importers/importer.h"
 #include "model/formats/prometheustext.h"
 
 namespace plimsoll {
 
-class PrometheusImporter : public Importer
-{
-public:
-    PrometheusImporter();
-    int sniff(std::string_view head) const override;
-    Resemblance resemblance(std::string_view head) const override;
-    ImportResult parse(QIODevice &in, const ImportOptions &options,
-                       const Progress &progress) const override;
+// Scrapes already parsed, in time order (from one file or several): the run described
+// above. `text` keys the run to the bytes it came from.
+ImportResult prometheusRunFromSnapshots(const std::vector<PromSnapshot> &snapshots,
+                                         const std::string &text, QIODevice *in);
 
-    // Scrapes already parsed, in time order (from one file or several): the run described
-    // above. `text` keys the run to the bytes it came from.
-    static ImportResult fromSnapshots(const std::vector<PromSnapshot> &snapshots,
-                                      const std::string &text, QIODevice *in);
-
-    // One interval between two scrapes the caller has paired and timed (two files, a "before"
-    // and an "after": importers/prometheus/scrapepair.h): one run with the "…/window-1" scenarios above,
-    // over `seconds` (> 0), each with `provenance`. The run's timestamp is the later scrape's
-    // time when it states one, else empty for the caller to fill. Counters that went down are
-    // not warned about here: the caller names them with their file and line.
-    static ImportResult fromInterval(const PromSnapshot &earlier, const PromSnapshot &later,
-                                     double seconds, const std::string &provenance,
-                                     const std::string &text);
-};
+// One interval between two scrapes the caller has paired and timed (two files, a "before"
+// and an "after": importers/prometheus/scrapepair.h): one run with the "…/window-1" scenarios above,
+// over `seconds` (> 0), each with `provenance`. The run's timestamp is the later scrape's
+// time when it states one, else empty for the caller to fill. Counters that went down are
+// not warned about here: the caller names them with their file and line.
+ImportResult prometheusRunFromInterval(const PromSnapshot &earlier, const PromSnapshot &later,
+                                       double seconds, const std::string &provenance,
+                                       const std::string &text);
 
 } // namespace plimsoll

@@ -1,6 +1,7 @@
 // One Prometheus scrape of a --scrapes pair, read and indexed (importers/prometheus/scrapeindex.h).
 #include "importers/prometheus/scrapeindex.h"
 
+#include "importers/importers.h"
 #include "importers/prometheus/prometheusimporter.h"
 #include "importers/textsource.h"
 
@@ -39,7 +40,7 @@ std::optional<ImportError> readOneScrape(const std::string &bytes, OneScrape &ou
 {
     const std::string_view head(bytes.data(), std::min(bytes.size(), kSniffBytes));
     PromParseResult parsed = parsePrometheusText(bytes);
-    if ((parsed.error || parsed.snapshots.empty()) && PrometheusImporter().sniff(head) == 0) {
+    if ((parsed.error || parsed.snapshots.empty()) && prometheusImporter().sniff(head) == 0) {
         if (trimmed(bytes).empty())
             return ImportError{"is empty, not a scrape (was the target reachable when it was "
                                "saved?)",

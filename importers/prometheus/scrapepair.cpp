@@ -400,7 +400,7 @@ private:
             "difference of the scrapes in " + baseName(m_before.uri) + " (line " +
             std::to_string(m_b.snap.line) + ") and " + baseName(m_after.uri) + " (line " +
             std::to_string(m_a.snap.line) + "), " + num(m_out.intervalS) + " s apart " + m_how;
-        ImportResult built = PrometheusImporter::fromInterval(
+        ImportResult built = prometheusRunFromInterval(
             m_earlier, m_a.snap, m_out.intervalS, provenance, m_before.bytes + m_after.bytes);
         for (const ImportWarning &w : built.warnings)
             warn(ScrapeSide::Neither, w.kind, w.line, w.detail);

@@ -1,5 +1,6 @@
 #include "importers/prometheus/scrapepairimport.h"
 
+#include "importers/importers.h"
 #include "importers/prometheus/prometheusimporter.h"
 #include "importers/urlfetcher.h"
 #include "model/formats/prometheustext.h"
@@ -35,7 +36,7 @@ SourceRecord pairSource(const std::string &uri, const ScrapeFile &before, const 
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(QByteArrayView(before.bytes.data(), qsizetype(before.bytes.size())));
     hash.addData(QByteArrayView(after.bytes.data(), qsizetype(after.bytes.size())));
-    return sourceRecordOf(PrometheusImporter(), uri, hash.result().toHex().toStdString(), sample);
+    return sourceRecordOf(prometheusImporter(), uri, hash.result().toHex().toStdString(), sample);
 }
 
 // The same bytes keep the run they gave first; the interval is not in the bytes, so say when

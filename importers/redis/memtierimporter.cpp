@@ -1,5 +1,8 @@
 #include "importers/redis/memtierimporter.h"
 
+#include "importers/importers.h"
+#include "importers/textimporter.h"
+
 #include "importers/commandblocks.h"
 #include "importers/linebounds.h"
 #include "importers/textsource.h"
@@ -15,6 +18,11 @@ namespace plimsoll {
 namespace {
 
 constexpr int64_t kMaxBytes = 64LL * 1024 * 1024;
+// What this importer is called and how its source is read (importers/textimporter.h).
+constexpr TextFormat kFormat{{"memtier", "2",
+                          "memtier_benchmark output: the text result tables (ALL STATS, or BEST/WORST/AGGREGATED AVERAGE with -x) and --json-out-file JSON",
+                          "a \"Type Ops/sec Hits/sec Misses/sec\" table under ALL STATS or BEST/WORST/AGGREGATED AVERAGE RESULTS, JSON with \"ALL STATS\" and \"run information\" or \"configuration\", or a \"$ memtier_benchmark …\" command line"},
+                         "memtier_benchmark output", kMaxBytes, TextInput::Whole};
 
 const TextPattern &sectionRe()
 {
@@ -374,17 +382,9 @@ bool addMemtierValue(const std::string &column, double value, MemtierRow &row)
     return true;
 }
 
-MemtierImporter::MemtierImporter()
-    : Importer({"memtier", "2",
-                "memtier_benchmark output: the text result tables (ALL STATS, or BEST/WORST/"
-                "AGGREGATED AVERAGE with -x) and --json-out-file JSON",
-                "a \"Type Ops/sec Hits/sec Misses/sec\" table under ALL STATS or BEST/WORST/"
-                "AGGREGATED AVERAGE RESULTS, JSON with \"ALL STATS\" and \"run information\" or "
-                "\"configuration\", or a \"$ memtier_benchmark …\" command line"})
-{
-}
+namespace {
 
-int MemtierImporter::sniff(std::string_view head) const
+int sniff(std::string_view head)
 {
     const bool table = head.find("Ops/sec") != std::string_view::npos &&
                        head.find("Hits/sec") != std::string_view::npos;
@@ -402,20 +402,16 @@ int MemtierImporter::sniff(std::string_view head) const
     return 0;
 }
 
-Resemblance MemtierImporter::resemblance(std::string_view head) const
+Resemblance resemblance(std::string_view head)
 {
     if (head.find("Ops/sec") != std::string_view::npos)
         return {50, "has an Ops/sec column but no ALL STATS or RUN RESULTS table"};
     return {};
 }
 
-ImportResult MemtierImporter::parse(QIODevice &in, const ImportOptions &options,
-                                    const Progress &progress) const
+ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &options,
+                   ImportResult result)
 {
-    ImportResult result;
-    std::string text;
-    if (!readWholeSource(in, progress, kMaxBytes, "memtier_benchmark output", text, result))
-        return result;
     std::vector<MemtierSection> sections;
     MemtierConfig config;
     std::string timestamp;
@@ -455,7 +451,7 @@ ImportResult MemtierImporter::parse(QIODevice &in, const ImportOptions &options,
     run.line = 1;
     run.tool = "memtier_benchmark";
     run.target = "redis";
-    run.runKey = contentRunKey(name(), text);
+    run.runKey = contentRunKey(kFormat.identity.name, text);
     run.timestamp = timestamp.empty() ? inferredRunTime(in, result.warnings) : timestamp;
     if (config.runs)
         run.environment["runs"] = *config.runs;
@@ -476,6 +472,14 @@ ImportResult MemtierImporter::parse(QIODevice &in, const ImportOptions &options,
     warnIfZeroOnly(rates, headlineLine, "Ops/sec", result.warnings);
     result.runs.push_back(std::move(run));
     return result;
+}
+
+} // namespace
+
+const Importer &memtierImporter()
+{
+    static const TextImporter importer(kFormat, {sniff, resemblance, parse});
+    return importer;
 }
 
 } // namespace plimsoll

@@ -33,16 +33,6 @@
 
 namespace plimsoll {
 
-class MemtierImporter : public Importer
-{
-public:
-    MemtierImporter();
-    int sniff(std::string_view head) const override;
-    Resemblance resemblance(std::string_view head) const override;
-    ImportResult parse(QIODevice &in, const ImportOptions &options,
-                       const Progress &progress) const override;
-};
-
 // One row of a result table or one command object of the JSON, already in SI units.
 struct MemtierRow
 {

@@ -1,4 +1,21 @@
-#include "importers/redis/redisbenchmarkimporter.h"
+// redis-benchmark output in each of its shapes (formats.md §3):
+//   --csv, 6.2+: header "test","rps","avg_latency_ms",…,"max_latency_ms", quoted values
+//   --csv, older: no header, "SET","188679.25" (often CRLF)
+//   --csv, 6.2+ saved without its header row: the 8 columns in the header's order
+//   -q: "GET: 86206.90 requests per second[, p50=0.119 msec]"
+//   full text, 6.2+/7.x: "====== SET ======", header lines, "Latency by percentile
+//     distribution", "Summary:" with throughput and the avg/min/p50/p95/p99/max table
+//   full text, older: "99.04% <= 2 milliseconds" cumulative lines and "N requests per second"
+// Each test (command) becomes one scenario named redis-benchmark/<TEST>[/c-<clients>][/P-<pipeline>]
+// so that connection and pipeline sweeps line up across files. The text output states the
+// clients; CSV and -q do not, so they are taken from the file name (…clients_50…, -c50,
+// P16) when it says, recorded as inferred. Latencies are milliseconds in every shape.
+// A file of several runs, each after its "$ redis-benchmark …" command line (commandblocks.h),
+// reads each block on its own; the command's -c, -P, --threads and -d are its load factors
+// (stated, so not inferred), with /threads-N and /d-N in the scenario name.
+
+#include "importers/importers.h"
+#include "importers/textimporter.h"
 
 #include "importers/commandblocks.h"
 #include "importers/textsource.h"
@@ -13,6 +30,11 @@ namespace plimsoll {
 namespace {
 
 constexpr int64_t kMaxBytes = 64LL * 1024 * 1024;
+// What this importer is called and how its source is read (importers/textimporter.h).
+constexpr TextFormat kFormat{{"redis-benchmark", "2",
+                          "redis-benchmark output: --csv (with or without header), -q, and the full text report (6.2+ summary or the older cumulative distribution)",
+                          "a \"test\",\"rps\" CSV header or 8-column \"TEST\",\"rps\",… rows, \"====== CMD ======\" sections, \"CMD: N requests per second\" lines, or a \"$ redis-benchmark …\" command line"},
+                         "redis-benchmark output", kMaxBytes, TextInput::ToolOutput};
 
 struct Test
 {
@@ -387,16 +409,9 @@ ScenarioRecord testScenario(const Test &t, const NameFactors &fromName)
 
 } // namespace
 
-RedisBenchmarkImporter::RedisBenchmarkImporter()
-    : Importer({"redis-benchmark", "2",
-                "redis-benchmark output: --csv (with or without header), -q, and the full text "
-                "report (6.2+ summary or the older cumulative distribution)",
-                "a \"test\",\"rps\" CSV header or 8-column \"TEST\",\"rps\",… rows, \"====== CMD ======\" "
-                "sections, \"CMD: N requests per second\" lines, or a \"$ redis-benchmark …\" command line"})
-{
-}
+namespace {
 
-int RedisBenchmarkImporter::sniff(std::string_view head) const
+int sniff(std::string_view head)
 {
     if (startsWith(trimmed(head), "\"test\",\"rps\""))
         return 95;
@@ -421,7 +436,7 @@ int RedisBenchmarkImporter::sniff(std::string_view head) const
     return 0;
 }
 
-Resemblance RedisBenchmarkImporter::resemblance(std::string_view head) const
+Resemblance resemblance(std::string_view head)
 {
     if (head.find("requests per second") != std::string_view::npos)
         return {50, "mentions requests per second but has no \"CMD: N requests per second\" "
@@ -433,13 +448,9 @@ Resemblance RedisBenchmarkImporter::resemblance(std::string_view head) const
     return {};
 }
 
-ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &options,
-                                           const Progress &progress) const
+ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &options,
+                   ImportResult result)
 {
-    ImportResult result;
-    std::string text;
-    if (!readToolOutput(in, progress, kMaxBytes, "redis-benchmark output", text, result))
-        return result;
     std::vector<Test> tests;
     try {
         tests = readAllTests(text, result.warnings);
@@ -455,7 +466,7 @@ ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &o
     run.line = 1;
     run.tool = "redis-benchmark";
     run.target = "redis";
-    run.runKey = contentRunKey(name(), text);
+    run.runKey = contentRunKey(kFormat.identity.name, text);
     run.timestamp = inferredRunTime(in, result.warnings);
     const NameFactors fromName = factorsFromUri(options.uri);
     std::vector<double> rates;
@@ -471,6 +482,14 @@ ImportResult RedisBenchmarkImporter::parse(QIODevice &in, const ImportOptions &o
     warnIfZeroOnly(rates, 0, "requests per second", result.warnings);
     result.runs.push_back(std::move(run));
     return result;
+}
+
+} // namespace
+
+const Importer &redisBenchmarkImporter()
+{
+    static const TextImporter importer(kFormat, {sniff, resemblance, parse});
+    return importer;
 }
 
 } // namespace plimsoll

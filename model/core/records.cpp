@@ -21,16 +21,11 @@ struct IntegerFactor
 
 // The order here is the order toJson() writes, so exported records read naturally.
 constexpr IntegerFactor kIntegerFactors[] = {
-    {"brokers", &Topology::brokers},
-    {"shards", &Topology::shards},
-    {"partitions", &Topology::partitions},
-    {"producers", &Topology::producers},
-    {"consumers", &Topology::consumers},
-    {"clients", &Topology::clients},
-    {"connections", &Topology::connections},
-    {"threads", &Topology::threads},
-    {"pipeline", &Topology::pipeline},
-    {"record_size_bytes", &Topology::recordSizeBytes},
+    {"brokers", &Topology::brokers},             {"shards", &Topology::shards},
+    {"partitions", &Topology::partitions},       {"producers", &Topology::producers},
+    {"consumers", &Topology::consumers},         {"clients", &Topology::clients},
+    {"connections", &Topology::connections},     {"threads", &Topology::threads},
+    {"pipeline", &Topology::pipeline},           {"record_size_bytes", &Topology::recordSizeBytes},
     {"batch_bytes", &Topology::batchBytes},
 };
 

@@ -1,5 +1,6 @@
 #include "model/scaling/componentsweep.h"
 
+#include "model/core/enumnames.h"
 #include "model/scaling/sweep.h"
 
 #include <cmath>
@@ -94,27 +95,19 @@ ComponentSweepModel fitComponentSweep(const std::vector<RunRecord> &runs, const 
     return m;
 }
 
+constexpr EnumName<BrokerModel> kBrokerModelNames[] = {{BrokerModel::Auto, "auto"},
+                                                       {BrokerModel::Fitted, "fitted"},
+                                                       {BrokerModel::Cpu, "cpu"},
+                                                       {BrokerModel::Rule, "rule"}};
+
 const char *toString(BrokerModel model)
 {
-    switch (model) {
-    case BrokerModel::Auto:
-        return "auto";
-    case BrokerModel::Fitted:
-        return "fitted";
-    case BrokerModel::Cpu:
-        return "cpu";
-    case BrokerModel::Rule:
-        return "rule";
-    }
-    return "auto";
+    return nameOf(kBrokerModelNames, model);
 }
 
 std::optional<BrokerModel> brokerModelFromString(const std::string &text)
 {
-    for (BrokerModel m : {BrokerModel::Auto, BrokerModel::Fitted, BrokerModel::Cpu, BrokerModel::Rule})
-        if (text == toString(m))
-            return m;
-    return std::nullopt;
+    return valueOf(kBrokerModelNames, text);
 }
 
 UnitsChoice chooseUnits(const std::string &component, double rate, const ComponentSweepModel &sweep,

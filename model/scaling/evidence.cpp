@@ -1,5 +1,6 @@
 #include "model/scaling/evidence.h"
 
+#include "model/core/enumnames.h"
 #include "model/scaling/ramppoints.h"
 #include "model/store/store.h"
 
@@ -7,25 +8,17 @@
 
 namespace plimsoll {
 
+constexpr EnumName<SampleRuns> kSampleRunsNames[] = {
+    {SampleRuns::Auto, "auto"}, {SampleRuns::Include, "include"}, {SampleRuns::Exclude, "exclude"}};
+
 const char *toString(SampleRuns samples)
 {
-    switch (samples) {
-    case SampleRuns::Include:
-        return "include";
-    case SampleRuns::Exclude:
-        return "exclude";
-    case SampleRuns::Auto:
-        break;
-    }
-    return "auto";
+    return nameOf(kSampleRunsNames, samples);
 }
 
 std::optional<SampleRuns> sampleRunsFromString(const std::string &text)
 {
-    for (SampleRuns s : {SampleRuns::Auto, SampleRuns::Include, SampleRuns::Exclude})
-        if (text == toString(s))
-            return s;
-    return std::nullopt;
+    return valueOf(kSampleRunsNames, text);
 }
 
 std::string EvidenceSelection::describe() const

@@ -1,5 +1,7 @@
 #include "model/scaling/kneedetect.h"
 
+#include "model/core/enumnames.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -24,19 +26,14 @@ std::string millis(double seconds)
 
 } // namespace
 
+constexpr EnumName<KneeRule> kKneeRuleNames[] = {{KneeRule::None, "none"},
+                                                 {KneeRule::Shortfall, "shortfall"},
+                                                 {KneeRule::Latency, "latency"},
+                                                 {KneeRule::Both, "shortfall+latency"}};
+
 const char *toString(KneeRule rule)
 {
-    switch (rule) {
-    case KneeRule::None:
-        return "none";
-    case KneeRule::Shortfall:
-        return "shortfall";
-    case KneeRule::Latency:
-        return "latency";
-    case KneeRule::Both:
-        return "shortfall+latency";
-    }
-    return "none";
+    return nameOf(kKneeRuleNames, rule);
 }
 
 KneeDetector::KneeDetector(KneeOptions options) : m_options(options) {}

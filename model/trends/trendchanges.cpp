@@ -1,29 +1,21 @@
 #include "model/trends/trendchanges.h"
 
+#include "model/core/enumnames.h"
+
 #include <algorithm>
 #include <map>
 
 namespace plimsoll {
 
+constexpr EnumName<Verdict> kVerdictNames[] = {
+    {Verdict::Improvement, "improvement"},   {Verdict::Regression, "regression"},
+    {Verdict::Unchanged, "unchanged"},       {Verdict::Changed, "changed"},
+    {Verdict::Incompatible, "incompatible"}, {Verdict::NotComparable, "not_comparable"},
+    {Verdict::FollowsThroughput, "follows_throughput"}};
+
 const char *toString(Verdict v)
 {
-    switch (v) {
-    case Verdict::Improvement:
-        return "improvement";
-    case Verdict::Regression:
-        return "regression";
-    case Verdict::Unchanged:
-        return "unchanged";
-    case Verdict::Changed:
-        return "changed";
-    case Verdict::Incompatible:
-        return "incompatible";
-    case Verdict::NotComparable:
-        return "not_comparable";
-    case Verdict::FollowsThroughput:
-        return "follows_throughput";
-    }
-    return "changed";
+    return nameOf(kVerdictNames, v);
 }
 
 Verdict verdictForDelta(Direction direction, double delta)

@@ -1,9 +1,8 @@
 // Files that interleave each command line with its output and the user's notes (how a sweep
 // is saved from a terminal): every block imports, with the load factors its command states.
 #include "importers/commandblocks.h"
-#include "importers/kafka/kafkaproducerperfimporter.h"
+#include "importers/importers.h"
 #include "importers/redis/memtierimporter.h"
-#include "importers/redis/redisbenchmarkimporter.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>
@@ -54,7 +53,7 @@ TEST(CommandBlocks, CommandLinesAreFoundBehindPromptsAndNotesAreNot)
 
 TEST(CommandSweep, RedisBenchmarkBlocksTakeTheirCommandLinesLoadFactors)
 {
-    const ImportResult r = parseData(RedisBenchmarkImporter(), "sweeps/redis-benchmark-sweep.txt");
+    const ImportResult r = parseData(redisBenchmarkImporter(), "sweeps/redis-benchmark-sweep.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("sweep");
     ASSERT_EQ(r.runs.size(), 1u);
     const RunRecord &run = r.runs[0];
@@ -103,8 +102,8 @@ TEST(CommandSweep, HeaderlessEightColumnCsvIsDetectedAndRead)
     ASSERT_NE(detected, nullptr);
     EXPECT_EQ(detected->name(), "redis-benchmark");
 
-    const ImportResult with = parseText(RedisBenchmarkImporter(), text);
-    const ImportResult without = parseText(RedisBenchmarkImporter(), headerless);
+    const ImportResult with = parseText(redisBenchmarkImporter(), text);
+    const ImportResult without = parseText(redisBenchmarkImporter(), headerless);
     ASSERT_TRUE(without.ok()) << without.error->describe("csv");
     ASSERT_EQ(without.runs[0].scenarios.size(), with.runs[0].scenarios.size());
     ASSERT_EQ(without.runs[0].scenarios.size(), 21u);
@@ -116,7 +115,7 @@ TEST(CommandSweep, HeaderlessEightColumnCsvIsDetectedAndRead)
 
 TEST(CommandSweep, MemtierBlocksWithNotesBetweenThem)
 {
-    const ImportResult r = parseData(MemtierImporter(), "sweeps/memtier-sweep.txt");
+    const ImportResult r = parseData(memtierImporter(), "sweeps/memtier-sweep.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("sweep");
     const RunRecord &run = r.runs[0];
     // SET, GET and TOTAL of each block (the zero Waits rows are left out).
@@ -141,7 +140,7 @@ TEST(CommandSweep, MemtierBlocksWithNotesBetweenThem)
 
 TEST(CommandSweep, KafkaProducerPerfOfferedLoadSweep)
 {
-    const ImportResult r = parseData(KafkaProducerPerfImporter(), "sweeps/kafka-producer-sweep.txt");
+    const ImportResult r = parseData(kafkaProducerPerfImporter(), "sweeps/kafka-producer-sweep.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("sweep");
     const RunRecord &run = r.runs[0];
     // One scenario per command; no "aggregate": the steps ran one after another.
@@ -166,7 +165,7 @@ TEST(CommandSweep, ACommandWithoutOutputIsWarnedNotDropped)
                              "Could not connect to Redis at 127.0.0.1:6379: Connection refused\n"
                              "$ redis-benchmark -c 20 -q -t get\n"
                              "GET: 1000.00 requests per second\n";
-    const ImportResult r = parseText(RedisBenchmarkImporter(), text);
+    const ImportResult r = parseText(redisBenchmarkImporter(), text);
     ASSERT_TRUE(r.ok()) << r.error->describe("t");
     ASSERT_EQ(r.runs[0].scenarios.size(), 1u);
     EXPECT_EQ(r.runs[0].scenarios[0].name, "redis-benchmark/GET/c-20");

@@ -1,6 +1,6 @@
 // HdrHistogram percentile tables: wrk2's README output (HdrHistogram C) from the corpus and
 // a Java-style table.
-#include "importers/hdr/hgrmimporter.h"
+#include "importers/importers.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>
@@ -14,8 +14,8 @@ TEST(HgrmImporter, Wrk2DetailedSpectrum)
     QFile f(QString::fromStdString(corpusPath("hdrhistogram/giltene__wrk2__README.md__latency-output-block.txt")));
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));
     const std::string text = f.readAll().toStdString();
-    EXPECT_GT(HgrmImporter().sniff(text), 0);
-    const ImportResult r = parseText(HgrmImporter(), text);
+    EXPECT_GT(hgrmImporter().sniff(text), 0);
+    const ImportResult r = parseText(hgrmImporter(), text);
     ASSERT_TRUE(r.ok()) << r.error->describe("wrk2");
     ASSERT_EQ(r.runs[0].scenarios.size(), 1u);
     const ScenarioRecord &s = r.runs[0].scenarios[0];
@@ -54,7 +54,7 @@ TEST(HgrmImporter, JavaTableWithBlankLastColumnAndTwoSpectra)
     QBuffer buffer;
     buffer.setData(QByteArray::fromStdString(text));
     buffer.open(QIODevice::ReadOnly);
-    const ImportResult r = HgrmImporter().parse(buffer, options, {});
+    const ImportResult r = hgrmImporter().parse(buffer, options, {});
     ASSERT_TRUE(r.ok()) << r.error->describe("java.hgrm");
     ASSERT_EQ(r.runs[0].scenarios.size(), 2u);
     const ScenarioRecord &s = r.runs[0].scenarios[0];

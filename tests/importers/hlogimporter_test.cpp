@@ -1,7 +1,7 @@
 // HdrHistogram interval logs: the corpus logs written by jHiccup (HdrHistogram Java), whose
 // expected numbers are those HdrHistogram's own test suite asserts for the same files, and
 // logs written by Plimsoll's HdrLogWriter.
-#include "importers/hdr/hlogimporter.h"
+#include "importers/importers.h"
 #include "importertest.h"
 #include "export/hdrlogwriter.h"
 
@@ -18,7 +18,7 @@ ImportResult parseCorpus(const std::string &name, const std::string &unit = {})
     EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << name;
     ImportOptions options{"corpus"};
     options.latencyUnit = unit;
-    return HlogImporter().parse(f, options, {});
+    return hlogImporter().parse(f, options, {});
 }
 
 } // namespace
@@ -91,7 +91,7 @@ TEST(HlogImporter, ReadsPlimsollWrittenLogsWithTagsAndUnits)
     QBuffer buffer;
     buffer.setData(QByteArray::fromStdString(writer.text()));
     buffer.open(QIODevice::ReadOnly);
-    const ImportResult r = HlogImporter().parse(buffer, options, {});
+    const ImportResult r = hlogImporter().parse(buffer, options, {});
     ASSERT_TRUE(r.ok()) << r.error->describe("plimsoll.hlog");
     EXPECT_EQ(r.runs[0].timestamp, "2025-10-09T08:53:20.500Z");
     const auto &sc = r.runs[0].scenarios;
@@ -114,7 +114,7 @@ TEST(HlogImporter, AbsoluteTimestampsAndTruncatedLastLine)
     body.writeInterval(1438613581.0, 1.0, h);
     text += body.text();
     text += body.text().substr(0, 40); // cut mid-histogram, no newline
-    const ImportResult r = parseText(HlogImporter(), text);
+    const ImportResult r = parseText(hlogImporter(), text);
     ASSERT_TRUE(r.ok()) << r.error->describe("ycsb");
     EXPECT_TRUE(hasWarning(r, "truncated-final-line", 5));
     const ScenarioRecord &s = r.runs[0].scenarios[0];
@@ -125,13 +125,13 @@ TEST(HlogImporter, AbsoluteTimestampsAndTruncatedLastLine)
 TEST(HlogImporter, CorruptHistogramIsAnErrorWithColumnAndField)
 {
     const ImportResult r = parseText(
-        HlogImporter(), "#[Histogram log format version 1.2]\n0.127,1.007,2.769,HISTFAAAAEV42pNpmSzMwMCgyAAB\n"
+        hlogImporter(), "#[Histogram log format version 1.2]\n0.127,1.007,2.769,HISTFAAAAEV42pNpmSzMwMCgyAAB\n"
                         "1.0,1.0,1.0,HISTFAAAAEV42pNpmSzMwMCgyAAB\n");
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error->line, 2);
     EXPECT_EQ(r.error->column, 19);
     EXPECT_EQ(r.error->field, "Interval_Compressed_Histogram");
-    const ImportResult bad = parseText(HlogImporter(), "#[Histogram log format version 1.2]\n0.1,x,2,HISTFAAA\n\n");
+    const ImportResult bad = parseText(hlogImporter(), "#[Histogram log format version 1.2]\n0.1,x,2,HISTFAAA\n\n");
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error->field, "Interval_Length");
     EXPECT_EQ(bad.error->column, 5);
@@ -139,7 +139,7 @@ TEST(HlogImporter, CorruptHistogramIsAnErrorWithColumnAndField)
 
 TEST(HlogImporter, DetectsLogsByContent)
 {
-    HlogImporter importer;
+    const Importer &importer = hlogImporter();
     EXPECT_GT(importer.sniff("#[Histogram log format version 1.3]\n"), 0);
     EXPECT_GT(importer.sniff("Tag=A,0.127,1.007,2.769,HISTFAAAAEV42\n"), 0);
     EXPECT_EQ(importer.sniff("\"test\",\"rps\"\n"), 0);

@@ -1,5 +1,5 @@
 #include "importers/importservice.h"
-#include "importers/korvet/korvetresultimporter.h"
+#include "importers/importers.h"
 
 #include "importertest.h"
 

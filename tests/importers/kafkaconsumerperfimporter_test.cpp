@@ -1,6 +1,6 @@
 // kafka-consumer-perf-test output: summary rows, detailed stats, columns by header name,
 // impossible values kept with a warning.
-#include "importers/kafka/kafkaconsumerperfimporter.h"
+#include "importers/importers.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@ ImportResult parseCorpus(const std::string &name)
 {
     QFile f(QString::fromStdString(corpusPath("kafka-perf/" + name)));
     EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << name;
-    return KafkaConsumerPerfImporter().parse(f, ImportOptions{name}, {});
+    return kafkaConsumerPerfImporter().parse(f, ImportOptions{name}, {});
 }
 
 } // namespace
@@ -68,7 +68,7 @@ TEST(KafkaConsumerPerf, DetailedStatsBecomeSeriesWithTotalsFromTheLastRow)
 TEST(KafkaConsumerPerf, SixColumnAndReorderedHeadersMatchByName)
 {
     const ImportResult six = parseText(
-        KafkaConsumerPerfImporter(),
+        kafkaConsumerPerfImporter(),
         "start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec\n"
         "2017-03-01 10:00:00:000, 2017-03-01 10:00:10:000, 95.3674, 9.5367, 100000, 10000.0000\n");
     ASSERT_TRUE(six.ok());
@@ -76,7 +76,7 @@ TEST(KafkaConsumerPerf, SixColumnAndReorderedHeadersMatchByName)
     EXPECT_DOUBLE_EQ(*six.runs[0].scenarios[0].metric("bytes_per_s"), 9.5367 * 1024 * 1024);
 
     const ImportResult share = parseText(
-        KafkaConsumerPerfImporter(),
+        kafkaConsumerPerfImporter(),
         "start.time, end.time, data.consumed.in.MB, MB.sec, nMsg.sec, data.consumed.in.nMsg, fetch.time.ms\n"
         "2025-03-01 10:00:00:000, 2025-03-01 10:00:10:000, 95.3674, 9.5367, 10000.0000, 100000, 9000\n");
     ASSERT_TRUE(share.ok());
@@ -87,7 +87,7 @@ TEST(KafkaConsumerPerf, SixColumnAndReorderedHeadersMatchByName)
 TEST(KafkaConsumerPerf, BadCellNamesLineColumnAndField)
 {
     const ImportResult r = parseText(
-        KafkaConsumerPerfImporter(),
+        kafkaConsumerPerfImporter(),
         "start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec\n"
         "2017-03-01 10:00:00:000, 2017-03-01 10:00:10:000, 95.3674, fast, 100000, 10000.0000\n");
     ASSERT_FALSE(r.ok());
@@ -99,7 +99,7 @@ TEST(KafkaConsumerPerf, BadCellNamesLineColumnAndField)
 TEST(KafkaConsumerPerf, PrintMetricsOfTheConsumer)
 {
     const ImportResult r = parseText(
-        KafkaConsumerPerfImporter(),
+        kafkaConsumerPerfImporter(),
         "start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec\n"
         "2026-11-30 13:19:49:343, 2026-11-30 13:19:50:226, 0.0954, 0.1080, 1000, 1132.5028, 654, 229, 0.4165, 4366.8122\n"
         "\n"

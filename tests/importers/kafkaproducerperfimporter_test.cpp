@@ -1,6 +1,6 @@
 // kafka-producer-perf-test output from the shared corpus and in every variant the tool has
 // printed: headline numbers exactly as the final line states them.
-#include "importers/kafka/kafkaproducerperfimporter.h"
+#include "importers/importers.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@ ImportResult parseCorpus(const std::string &name)
 {
     QFile f(QString::fromStdString(corpusPath(name)));
     EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << name;
-    return KafkaProducerPerfImporter().parse(f, ImportOptions{name}, {});
+    return kafkaProducerPerfImporter().parse(f, ImportOptions{name}, {});
 }
 
 bool hasKind(const ImportResult &r, const std::string &kind)
@@ -90,7 +90,7 @@ TEST(KafkaProducerPerf, SeveralProducersAggregateLikeKorvetDist)
     const std::string text =
         "1000 records sent, 500.000000 records/sec (0.49 MB/sec), 10.00 ms avg latency, 30.00 ms max latency, 9 ms 50th, 20 ms 95th, 25 ms 99th, 30 ms 99.9th.\n"
         "3000 records sent, 1000.0 records/sec (0.98 MB/sec), 12.50 ms avg latency, 40.00 ms max latency, 11 ms 50th, 22 ms 95th, 35 ms 99th, 39 ms 99.9th.\n";
-    const ImportResult r = parseText(KafkaProducerPerfImporter(), text);
+    const ImportResult r = parseText(kafkaProducerPerfImporter(), text);
     ASSERT_TRUE(r.ok());
     const auto &sc = r.runs[0].scenarios;
     ASSERT_EQ(sc.size(), 3u);
@@ -115,7 +115,7 @@ TEST(KafkaProducerPerf, SteadyStateLineIsItsOwnScenario)
         "100 records sent, 10.0 records/sec (0.01 MB/sec), 5.0 ms avg latency, 9.0 ms max latency.\n"
         "1000 records sent, 99.108028 records/sec (0.01 MB/sec), 4.53 ms avg latency, 101.00 ms max latency, 4 ms 50th, 6 ms 95th, 9 ms 99th, 101 ms 99.9th.\n"
         "900 steady state records sent, 98.039216 records/sec (0.01 MB/sec), 4.20 ms avg latency, 40.00 ms max latency, 4 ms 50th, 6 ms 95th, 8 ms 99th, 40 ms 99.9th.\n";
-    const ImportResult r = parseText(KafkaProducerPerfImporter(), text);
+    const ImportResult r = parseText(kafkaProducerPerfImporter(), text);
     ASSERT_TRUE(r.ok());
     const auto &sc = r.runs[0].scenarios;
     ASSERT_EQ(sc.size(), 2u);
@@ -131,7 +131,7 @@ TEST(KafkaProducerPerf, KilledRunFallsBackToTheLastPeriodicLine)
     const std::string text =
         "97610 records sent, 19522.0 records/sec (9.53 MB/sec), 5.1 ms avg latency, 258.0 ms max latency.\n"
         "97729 records sent, 19545.8 records/sec (9.54 MB/sec), 1.6 ms avg latency, 7.0 ms max latency.\n";
-    const ImportResult r = parseText(KafkaProducerPerfImporter(), text);
+    const ImportResult r = parseText(kafkaProducerPerfImporter(), text);
     ASSERT_TRUE(r.ok());
     const ScenarioRecord &s = r.runs[0].scenarios[0];
     EXPECT_DOUBLE_EQ(*s.metric("records_per_s"), 19545.8);
@@ -144,7 +144,7 @@ TEST(KafkaProducerPerf, TruncatedFinalLineKeepsWhatItHas)
 {
     const std::string text = "5000 records sent, 240.453977 records/sec (1.15 MB/sec), 10766.48 ms avg "
                              "latency, 17045.00 ms max latency, 11668 ms 50th, 16596 ms 95th, 22869 ms 99.9t";
-    const ImportResult r = parseText(KafkaProducerPerfImporter(), text);
+    const ImportResult r = parseText(kafkaProducerPerfImporter(), text);
     ASSERT_TRUE(r.ok());
     const ScenarioRecord &s = r.runs[0].scenarios[0];
     EXPECT_DOUBLE_EQ(*s.metric("latency_p95_s"), 16596e-3);
@@ -164,7 +164,7 @@ TEST(KafkaProducerPerf, PrintMetricsBlockBecomesDottedMetrics)
         "producer-metrics:record-queue-time-avg:{client-id=perf-producer-client}            : 8.400\n"
         "producer-metrics:request-latency-max:{client-id=perf-producer-client}              : NaN\n"
         "producer-node-metrics:request-latency-avg:{client-id=perf-producer-client, node-id=node-1} : 7.000\n";
-    const ImportResult r = parseText(KafkaProducerPerfImporter(), text);
+    const ImportResult r = parseText(kafkaProducerPerfImporter(), text);
     ASSERT_TRUE(r.ok());
     const ScenarioRecord &s = r.runs[0].scenarios[0];
     EXPECT_DOUBLE_EQ(*s.metric("kafka.producer.batch-size-avg"), 31019);
@@ -177,7 +177,7 @@ TEST(KafkaProducerPerf, PrintMetricsBlockBecomesDottedMetrics)
 TEST(KafkaProducerPerf, MangledResultLineIsAnErrorWithItsColumn)
 {
     const std::string text = "2018-11-23 22:22:09, 97610 records sent, lots records/sec\n";
-    const ImportResult r = parseText(KafkaProducerPerfImporter(), text);
+    const ImportResult r = parseText(kafkaProducerPerfImporter(), text);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error->line, 1);
     EXPECT_EQ(r.error->column, 28);

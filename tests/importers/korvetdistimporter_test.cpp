@@ -1,5 +1,5 @@
 // korvet-dist benchmark script outputs (hand-written after the script, see tests/data/korvet-dist).
-#include "importers/korvet/korvetdistimporter.h"
+#include "importers/importers.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@ using namespace plimsoll::test;
 
 TEST(KorvetDist, MultiProducerTestFile)
 {
-    const ImportResult r = parseData(KorvetDistImporter(), "korvet-dist/producers-8_batch-1000msg_pool-8.txt");
+    const ImportResult r = parseData(korvetDistImporter(), "korvet-dist/producers-8_batch-1000msg_pool-8.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("test");
     const RunRecord &run = r.runs[0];
     EXPECT_EQ(run.timestamp, "2026-01-15T10:23:45Z");
@@ -44,7 +44,7 @@ TEST(KorvetDist, MultiProducerTestFile)
 
 TEST(KorvetDist, SingleProducerTestFileReadsTheTeedOutput)
 {
-    const ImportResult r = parseData(KorvetDistImporter(), "korvet-dist/producers-1_batch-1000msg_pool-16.txt");
+    const ImportResult r = parseData(korvetDistImporter(), "korvet-dist/producers-1_batch-1000msg_pool-16.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("test");
     ASSERT_EQ(r.runs[0].scenarios.size(), 1u);
     const ScenarioRecord &s = r.runs[0].scenarios[0];
@@ -57,7 +57,7 @@ TEST(KorvetDist, SingleProducerTestFileReadsTheTeedOutput)
 
 TEST(KorvetDist, SummaryWithTheScriptsSplitRow)
 {
-    const ImportResult r = parseData(KorvetDistImporter(), "korvet-dist/SUMMARY-split-row.txt");
+    const ImportResult r = parseData(korvetDistImporter(), "korvet-dist/SUMMARY-split-row.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("summary");
     const auto &sc = r.runs[0].scenarios;
     ASSERT_EQ(sc.size(), 2u);
@@ -74,7 +74,7 @@ TEST(KorvetDist, SummaryWithTheScriptsSplitRow)
 
 TEST(KorvetDist, SummaryAsTheBenchmarkPageShowsIt)
 {
-    const ImportResult r = parseData(KorvetDistImporter(), "korvet-dist/SUMMARY.txt");
+    const ImportResult r = parseData(korvetDistImporter(), "korvet-dist/SUMMARY.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("summary");
     ASSERT_EQ(r.runs[0].scenarios.size(), 1u);
     EXPECT_DOUBLE_EQ(*r.runs[0].scenarios[0].metric("records_per_s"), 380952);
@@ -92,11 +92,11 @@ TEST(KorvetDist, SizesAreReadInTheUnitTheyState)
     std::string text = readData("korvet-dist/producers-1_batch-1000msg_pool-16.txt");
     ASSERT_NE(text.find("JVM Memory Used: 301.77 MB"), std::string::npos);
     ASSERT_NE(text.find("Record size: 1024 bytes"), std::string::npos);
-    const ImportResult mb = parseText(KorvetDistImporter(), text);
+    const ImportResult mb = parseText(korvetDistImporter(), text);
     ASSERT_TRUE(mb.ok()) << mb.error->describe("mb");
     text.replace(text.find("301.77 MB"), 9, "1.5 GB");
     text.replace(text.find("1024 bytes"), 10, "4 KB");
-    const ImportResult gb = parseText(KorvetDistImporter(), text);
+    const ImportResult gb = parseText(korvetDistImporter(), text);
     ASSERT_TRUE(gb.ok()) << gb.error->describe("gb");
     auto jvm = [](const ImportResult &r) -> double {
         for (const ScenarioRecord &s : r.runs[0].scenarios)
@@ -109,7 +109,7 @@ TEST(KorvetDist, SizesAreReadInTheUnitTheyState)
     EXPECT_EQ(gb.runs[0].scenarios[0].topology.recordSizeBytes, 4096);
 
     text.replace(text.find("1.5 GB"), 6, "1.5 furlongs");
-    const ImportResult bad = parseText(KorvetDistImporter(), text);
+    const ImportResult bad = parseText(korvetDistImporter(), text);
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error->field, "JVM Memory Used");
 }

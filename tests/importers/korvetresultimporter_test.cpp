@@ -1,4 +1,4 @@
-#include "importers/korvet/korvetresultimporter.h"
+#include "importers/importers.h"
 
 #include "importertest.h"
 
@@ -8,7 +8,7 @@ using namespace plimsoll;
 using namespace plimsoll::test;
 
 namespace {
-const KorvetResultImporter kImporter;
+const Importer &kImporter = korvetResultImporter();
 }
 
 TEST(KorvetResultImporter, SeedExampleBecomesOneRunInSI)

@@ -1,6 +1,7 @@
 // memtier_benchmark: the corpus text block (memtier 2.x, -x 10: BEST/WORST/AGGREGATED with
 // the 9-column table), a hand-written 1.2-style 5-column ALL STATS table, and JSON in the shape
 // memtier's --json-out-file writer produces (tabs, "run information", "Percentile Latencies").
+#include "importers/importers.h"
 #include "importers/redis/memtierimporter.h"
 #include "importertest.h"
 
@@ -24,7 +25,7 @@ ImportResult parseNamed(const std::string &text, const std::string &uri)
     QBuffer buffer;
     buffer.setData(QByteArray(text.data(), qsizetype(text.size())));
     buffer.open(QIODevice::ReadOnly);
-    return MemtierImporter().parse(buffer, ImportOptions{uri}, {});
+    return memtierImporter().parse(buffer, ImportOptions{uri}, {});
 }
 
 // memtier 1.2.x, redis protocol, 4 threads x 50 clients.
@@ -84,7 +85,7 @@ TEST(MemtierImporter, CorpusBestWorstAggregatedNineColumns)
     const QByteArray bytes = f.peek(65536);
     EXPECT_EQ(ImporterRegistry::instance().detect(std::string_view(bytes.constData(), size_t(bytes.size())))->name(),
               "memtier");
-    const ImportResult r = MemtierImporter().parse(f, ImportOptions{path}, {});
+    const ImportResult r = memtierImporter().parse(f, ImportOptions{path}, {});
     ASSERT_TRUE(r.ok()) << r.error->describe("memtier");
     EXPECT_EQ(r.runs[0].environment["runs"], 10);
     EXPECT_EQ(r.runs[0].scenarios.size(), 3u); // SET, GET, TOTAL; the empty Waits row is left out
@@ -108,7 +109,7 @@ TEST(MemtierImporter, CorpusBestWorstAggregatedNineColumns)
 
 TEST(MemtierImporter, FiveColumnTableWithConfigurationLines)
 {
-    const ImportResult r = parseText(MemtierImporter(), kOldText);
+    const ImportResult r = parseText(memtierImporter(), kOldText);
     ASSERT_TRUE(r.ok()) << r.error->describe("memtier");
     const ScenarioRecord *get = find(r, "memtier/GET/t-4/c-50");
     ASSERT_NE(get, nullptr);
@@ -141,7 +142,7 @@ TEST(MemtierImporter, SweepPointsFromFileNamesLineUp)
 TEST(MemtierImporter, JsonOutFile)
 {
     EXPECT_EQ(ImporterRegistry::instance().detect(kJson)->name(), "memtier");
-    const ImportResult r = parseText(MemtierImporter(), kJson);
+    const ImportResult r = parseText(memtierImporter(), kJson);
     ASSERT_TRUE(r.ok()) << r.error->describe("json");
     EXPECT_EQ(r.runs[0].timestamp, "2025-08-11T03:00:00.123Z");
     EXPECT_EQ(r.runs[0].tuning["data_size"], 100);
@@ -167,7 +168,7 @@ TEST(MemtierImporter, InterruptedJsonRunWarnsAndZeroRunIsFlagged)
     json.replace(json.find("\"Total duration\": 10000"), 23, "\"Total duration\": -17");
     json.replace(json.find("45000.12"), 8, "0.00");
     json.replace(json.find("49500.20"), 8, "0.00");
-    const ImportResult r = parseText(MemtierImporter(), json);
+    const ImportResult r = parseText(memtierImporter(), json);
     ASSERT_TRUE(r.ok()) << r.error->describe("json");
     EXPECT_TRUE(hasWarning(r, "negative-time", 21)); // the Runtime object
     EXPECT_TRUE(hasWarning(r, "zero-only-run", 19)); // the ALL STATS object
@@ -177,17 +178,17 @@ TEST(MemtierImporter, ErrorsNameLineColumnAndField)
 {
     std::string text = kOldText;
     text.replace(text.find("138172.39"), 9, "138x72.39");
-    const ImportResult r = parseText(MemtierImporter(), text);
+    const ImportResult r = parseText(memtierImporter(), text);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error->describe("m.txt"),
               "m.txt: line 13, column 12: field 'Ops/sec': '138x72.39' is not a number");
 
-    const ImportResult j = parseText(MemtierImporter(), "{\"ALL STATS\": {\"Gets\": {\"Ops/sec\": \"fast\"}}}");
+    const ImportResult j = parseText(memtierImporter(), "{\"ALL STATS\": {\"Gets\": {\"Ops/sec\": \"fast\"}}}");
     ASSERT_FALSE(j.ok());
     EXPECT_EQ(j.error->field, "ALL STATS/Gets/Ops/sec");
     EXPECT_EQ(j.error->line, 1);
 
-    const ImportResult t = parseText(MemtierImporter(), kOldText.substr(0, kOldText.find("Gets") + 20));
+    const ImportResult t = parseText(memtierImporter(), kOldText.substr(0, kOldText.find("Gets") + 20));
     ASSERT_TRUE(t.ok()) << t.error->describe("t");
     EXPECT_TRUE(hasWarning(t, "truncated-line", 13));
 }

@@ -1,6 +1,6 @@
 // OpenMessaging Benchmark results from the shared corpus: headline numbers exactly as the files
 // state them, quantile maps with sci-notation keys, series, topology from the workload name.
-#include "importers/omb/ombimporter.h"
+#include "importers/importers.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@ ImportResult parseCorpus(const std::string &name)
 {
     QFile f(QString::fromStdString(corpusPath("omb/" + name)));
     EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << name;
-    return OmbImporter().parse(f, ImportOptions{name}, {});
+    return ombImporter().parse(f, ImportOptions{name}, {});
 }
 
 const SeriesRecord *seriesNamed(const ScenarioRecord &s, const std::string &name)
@@ -131,7 +131,7 @@ TEST(OmbImporter, CurrentSchemaFieldsWinAndDelayIsMicroseconds)
   "aggregatedPublishDelayLatencyQuantiles" : { "99.9" : 300 },
   "someFutureField" : { "x" : 1 }
 })";
-    const ImportResult r = parseText(OmbImporter(), text);
+    const ImportResult r = parseText(ombImporter(), text);
     ASSERT_TRUE(r.ok()) << r.error->describe("omb");
     const ScenarioRecord &s = r.runs[0].scenarios[0];
     EXPECT_EQ(s.topology.partitions, 16);
@@ -157,7 +157,7 @@ TEST(OmbImporter, CurrentSchemaFieldsWinAndDelayIsMicroseconds)
 TEST(OmbImporter, WrongTypeNamesLineColumnAndField)
 {
     const std::string text = "{\n  \"workload\" : \"w\",\n  \"publishRate\" : [ 1.0, \"x\" ]\n}";
-    const ImportResult r = parseText(OmbImporter(), text);
+    const ImportResult r = parseText(ombImporter(), text);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error->line, 3);
     EXPECT_EQ(r.error->column, 26);
@@ -169,7 +169,7 @@ TEST(OmbImporter, WrongTypeNamesLineColumnAndField)
 TEST(OmbImporter, ZeroOnlyRunIsImportedWithAWarning)
 {
     const ImportResult r = parseText(
-        OmbImporter(), R"({"workload":"w","publishRate":[0.0,0.0],"aggregatedPublishLatencyQuantiles":{ }})");
+        ombImporter(), R"({"workload":"w","publishRate":[0.0,0.0],"aggregatedPublishLatencyQuantiles":{ }})");
     ASSERT_TRUE(r.ok());
     bool zero = false;
     for (const auto &w : r.warnings)
@@ -179,7 +179,7 @@ TEST(OmbImporter, ZeroOnlyRunIsImportedWithAWarning)
 
 TEST(OmbImporter, SniffsOmbButNotOtherJson)
 {
-    OmbImporter omb;
+    const Importer &omb = ombImporter();
     EXPECT_GT(omb.sniff(readData("korvet-result.json")), -1);
     EXPECT_EQ(omb.sniff(readData("korvet-result.json")), 0);
     EXPECT_GE(omb.sniff("{\n  \"workload\" : \"x\",\n  \"driver\" : \"Kafka\",\n  \"publishRate\" : [ ]"), 90);
@@ -187,7 +187,7 @@ TEST(OmbImporter, SniffsOmbButNotOtherJson)
 
 TEST(OmbImporter, ForcedOntoOtherJsonItRefuses)
 {
-    const ImportResult r = parseData(OmbImporter(), "korvet-result.json");
+    const ImportResult r = parseData(ombImporter(), "korvet-result.json");
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error->message.find("not an OpenMessaging Benchmark result"), std::string::npos);
 }

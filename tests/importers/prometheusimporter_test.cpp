@@ -2,6 +2,7 @@
 // float-noise `le` bounds), hand-written expositions after the 0.0.4 grammar (escapes, the old
 // jmx_exporter trailing comma, untyped, timestamps, errors with line and column), and two
 // scrapes of a Korvet broker giving rates and produce-latency percentiles of the interval.
+#include "importers/importers.h"
 #include "importers/importservice.h"
 #include "importers/prometheus/prometheusimporter.h"
 #include "importertest.h"
@@ -98,7 +99,7 @@ TEST(PrometheusImporter, OneScrapeIsOneSnapshotScenario)
     QFile f(QString::fromStdString(path));
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));
     EXPECT_EQ(ImporterRegistry::instance().detect(readCorpus(kCorpus))->name(), "prometheus");
-    const ImportResult r = PrometheusImporter().parse(f, ImportOptions{path}, {});
+    const ImportResult r = prometheusImporter().parse(f, ImportOptions{path}, {});
     ASSERT_TRUE(r.ok()) << r.error->describe("prom");
     ASSERT_EQ(r.runs.size(), 1u);
     ASSERT_EQ(r.runs[0].scenarios.size(), 1u);
@@ -158,7 +159,7 @@ TEST(PrometheusText, ErrorsNameLineColumnAndField)
     QBuffer buffer;
     buffer.setData("# TYPE x counter\nx 1\nx{le=\"1\" 2\n");
     buffer.open(QIODevice::ReadOnly);
-    const ImportResult ir = PrometheusImporter().parse(buffer, ImportOptions{"m.prom"}, {});
+    const ImportResult ir = prometheusImporter().parse(buffer, ImportOptions{"m.prom"}, {});
     ASSERT_FALSE(ir.ok());
     EXPECT_EQ(ir.error->describe("m.prom"),
               "m.prom: line 3, column 10: field 'le': expected ',' or '}' after the label value");
@@ -166,7 +167,7 @@ TEST(PrometheusText, ErrorsNameLineColumnAndField)
 
 TEST(PrometheusText, TruncatedFinalLineIsAWarningNotAFailure)
 {
-    const ImportResult r = parseText(PrometheusImporter(), "# TYPE x counter\nx 1\nx{a=\"b");
+    const ImportResult r = parseText(prometheusImporter(), "# TYPE x counter\nx 1\nx{a=\"b");
     ASSERT_TRUE(r.ok()) << r.error->describe("m");
     EXPECT_TRUE(hasWarning(r, "truncated-line", 3));
 }
@@ -197,7 +198,7 @@ TEST(PrometheusDiff, TwoScrapesGiveRatesAndPercentilesOfTheDifference)
     EXPECT_DOUBLE_EQ(*histogramQuantile(0.5, produce->buckets), 0.005);
     EXPECT_DOUBLE_EQ(*histogramQuantile(0.99, produce->buckets), 0.05); // rank 1980 = bucket top
 
-    const ImportResult r = parseText(PrometheusImporter(), kTwoScrapes);
+    const ImportResult r = parseText(prometheusImporter(), kTwoScrapes);
     ASSERT_TRUE(r.ok()) << r.error->describe("m");
     ASSERT_EQ(r.runs[0].scenarios.size(), 1u);
     const ScenarioRecord &w = r.runs[0].scenarios[0];
@@ -220,7 +221,7 @@ TEST(PrometheusDiff, CounterResetCountsFromZeroAndWarns)
 {
     const std::string text = "2026-08-11T03:00:00Z\nreqs_total 500\n"
                              "2026-08-11T03:00:05Z\nreqs_total 40\n";
-    const ImportResult r = parseText(PrometheusImporter(), text);
+    const ImportResult r = parseText(prometheusImporter(), text);
     ASSERT_TRUE(r.ok());
     EXPECT_DOUBLE_EQ(*r.runs[0].scenarios.at(0).metric("prom.reqs_total.rate_per_s"), 8);
     EXPECT_TRUE(hasWarning(r, "counter-reset", 3));
@@ -229,7 +230,7 @@ TEST(PrometheusDiff, CounterResetCountsFromZeroAndWarns)
 TEST(PrometheusDiff, ScrapesWithoutTimesKeepIncreasesAndSaySo)
 {
     const std::string text = "# TYPE c counter\nc 1\n# EOF\n# TYPE c counter\nc 4\n# EOF\n";
-    const ImportResult r = parseText(PrometheusImporter(), text);
+    const ImportResult r = parseText(prometheusImporter(), text);
     ASSERT_TRUE(r.ok());
     const ScenarioRecord &w = r.runs[0].scenarios.at(0);
     EXPECT_EQ(w.metric("prom.c.increase"), 3);
@@ -241,7 +242,7 @@ TEST(PrometheusImporter, PerTargetScenariosFromInstanceLabels)
 {
     const std::string text = "# TYPE up gauge\nup{instance=\"b1:9090\",job=\"korvet\"} 1\n"
                              "up{instance=\"b2:9090\",job=\"korvet\"} 0\n";
-    const ImportResult r = parseText(PrometheusImporter(), text);
+    const ImportResult r = parseText(prometheusImporter(), text);
     ASSERT_TRUE(r.ok());
     ASSERT_EQ(r.runs[0].scenarios.size(), 2u);
     EXPECT_EQ(r.runs[0].scenarios[0].name, "prometheus/b1:9090");

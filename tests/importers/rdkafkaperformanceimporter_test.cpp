@@ -1,6 +1,6 @@
 // rdkafka_performance output: the hand-written summaries (after its printf formats) and real
 // output of the tool (librdkafka 2.0.2, tests/data/rdkafka/README.md). MB/s is 10^6 B/s.
-#include "importers/kafka/rdkafkaperformanceimporter.h"
+#include "importers/importers.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@ using namespace plimsoll::test;
 
 TEST(RdkafkaPerformance, ProducerSummaryUsesTheLastLineAndDecimalMegabytes)
 {
-    const ImportResult r = parseData(RdkafkaPerformanceImporter(), "rdkafka/producer.txt");
+    const ImportResult r = parseData(rdkafkaPerformanceImporter(), "rdkafka/producer.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("producer");
     const ScenarioRecord &s = r.runs[0].scenarios[0];
     EXPECT_EQ(s.name, "producer");
@@ -24,7 +24,7 @@ TEST(RdkafkaPerformance, ProducerSummaryUsesTheLastLineAndDecimalMegabytes)
 
 TEST(RdkafkaPerformance, ConsumerSummaryWithLatency)
 {
-    const ImportResult r = parseData(RdkafkaPerformanceImporter(), "rdkafka/consumer.txt");
+    const ImportResult r = parseData(rdkafkaPerformanceImporter(), "rdkafka/consumer.txt");
     ASSERT_TRUE(r.ok());
     const ScenarioRecord &s = r.runs[0].scenarios[0];
     EXPECT_EQ(s.name, "consumer");
@@ -36,7 +36,7 @@ TEST(RdkafkaPerformance, ConsumerSummaryWithLatency)
 
 TEST(RdkafkaPerformance, MangledSummaryIsAnError)
 {
-    const ImportResult r = parseText(RdkafkaPerformanceImporter(),
+    const ImportResult r = parseText(rdkafkaPerformanceImporter(),
                                      "% lots of messages produced (100 bytes)\n");
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error->line, 1);
@@ -47,7 +47,7 @@ TEST(RdkafkaPerformance, RealProducerSummary)
 {
     const std::string text = readData("rdkafka/real-2.0.2/producer-summary.txt");
     EXPECT_EQ(ImporterRegistry::instance().detect(text)->name(), "rdkafka-performance");
-    const ImportResult r = parseText(RdkafkaPerformanceImporter(), text);
+    const ImportResult r = parseText(rdkafkaPerformanceImporter(), text);
     ASSERT_TRUE(r.ok()) << r.error->describe("producer-summary.txt");
     ASSERT_EQ(r.runs[0].scenarios.size(), 1u);
     const ScenarioRecord &s = r.runs[0].scenarios[0];
@@ -78,7 +78,7 @@ TEST(RdkafkaPerformance, RealProducerSummary)
 
 TEST(RdkafkaPerformance, RealConsumerSummaryWithEndToEndAndFetchLatency)
 {
-    const ImportResult r = parseData(RdkafkaPerformanceImporter(), "rdkafka/real-2.0.2/consumer-summary.txt");
+    const ImportResult r = parseData(rdkafkaPerformanceImporter(), "rdkafka/real-2.0.2/consumer-summary.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("consumer-summary.txt");
     const ScenarioRecord &s = r.runs[0].scenarios.at(0);
     EXPECT_EQ(s.name, "consumer");
@@ -98,7 +98,7 @@ TEST(RdkafkaPerformance, RealProducerTableWithDeliveryLatency)
 {
     const std::string text = readData("rdkafka/real-2.0.2/producer-table.txt");
     EXPECT_EQ(ImporterRegistry::instance().detect(text)->name(), "rdkafka-performance");
-    const ImportResult r = parseText(RdkafkaPerformanceImporter(), text);
+    const ImportResult r = parseText(rdkafkaPerformanceImporter(), text);
     ASSERT_TRUE(r.ok()) << r.error->describe("producer-table.txt");
     const ScenarioRecord &s = r.runs[0].scenarios.at(0);
     EXPECT_EQ(s.name, "producer");
@@ -124,7 +124,7 @@ TEST(RdkafkaPerformance, RealProducerTableWithDeliveryLatency)
 
 TEST(RdkafkaPerformance, RealConsumerTable)
 {
-    const ImportResult r = parseData(RdkafkaPerformanceImporter(), "rdkafka/real-2.0.2/consumer-table.txt");
+    const ImportResult r = parseData(rdkafkaPerformanceImporter(), "rdkafka/real-2.0.2/consumer-table.txt");
     ASSERT_TRUE(r.ok()) << r.error->describe("consumer-table.txt");
     const ScenarioRecord &s = r.runs[0].scenarios.at(0);
     EXPECT_EQ(s.name, "consumer");
@@ -143,7 +143,7 @@ TEST(RdkafkaPerformance, RealConsumerTable)
 TEST(RdkafkaPerformance, ProducerAndConsumerOutputsInOneFileGiveTwoScenarios)
 {
     const ImportResult r =
-        parseText(RdkafkaPerformanceImporter(), readData("rdkafka/real-2.0.2/producer-summary.txt") +
+        parseText(rdkafkaPerformanceImporter(), readData("rdkafka/real-2.0.2/producer-summary.txt") +
                                                     readData("rdkafka/real-2.0.2/consumer-table.txt"));
     ASSERT_TRUE(r.ok());
     ASSERT_EQ(r.runs[0].scenarios.size(), 2u);
@@ -155,7 +155,7 @@ TEST(RdkafkaPerformance, IntervalLinesOfMinusMAreNotResults)
 {
     // -M, after the tool's printf (2.0.2 crashes before printing one; later releases do not).
     const ImportResult r = parseText(
-        RdkafkaPerformanceImporter(),
+        rdkafkaPerformanceImporter(),
         "% 1000 messages (100000 bytes) consumed in 1000ms: 1000 msgs/s (0.10 MB/s)\n"
         "% INTERVAL: 1000 messages (100000 bytes) consumed in 1000ms: 1000 msgs/s (0.10 MB/s)\n"
         "% 3000 messages (300000 bytes) consumed in 2000ms: 1500 msgs/s (0.15 MB/s)\n"
@@ -170,19 +170,19 @@ TEST(RdkafkaPerformance, BrokenTablesAreErrorsWithLineAndColumn)
     const std::string header =
         "|    elapsed |       msgs |      bytes |        rtt |        m/s |       MB/s |     rx_err |     offset \n";
     const ImportResult early = parseText(
-        RdkafkaPerformanceImporter(),
+        rdkafkaPerformanceImporter(),
         "|        669 |      50000 |   51200000 |         18 |      74670 |      76.46 |          0 |      49999 \n");
     ASSERT_FALSE(early.ok());
     EXPECT_EQ(early.error->line, 1);
     EXPECT_EQ(early.error->field, "table");
 
     const ImportResult shortRow =
-        parseText(RdkafkaPerformanceImporter(), header + "|        669 |      50000 \n");
+        parseText(rdkafkaPerformanceImporter(), header + "|        669 |      50000 \n");
     ASSERT_FALSE(shortRow.ok());
     EXPECT_EQ(shortRow.error->line, 2);
 
     const ImportResult word = parseText(
-        RdkafkaPerformanceImporter(),
+        rdkafkaPerformanceImporter(),
         header + "|        669 |      50000 |   51200000 |         18 |      lots |      76.46 |          0 |      49999 \n");
     ASSERT_FALSE(word.ok());
     EXPECT_EQ(word.error->line, 2);

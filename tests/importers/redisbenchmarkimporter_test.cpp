@@ -1,7 +1,7 @@
 // redis-benchmark in its shapes: the corpus CSV (Valkey/Redis 7, header) and full text report
 // (7.x header with the summary table), plus hand-written old CSV (CRLF), -q and pre-6.2
 // text after the tool's printf formats.
-#include "importers/redis/redisbenchmarkimporter.h"
+#include "importers/importers.h"
 #include "importertest.h"
 
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@ ImportResult parseCorpus(const std::string &name)
     const std::string path = corpusPath("redis-benchmark/" + name);
     QFile f(QString::fromStdString(path));
     EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << path;
-    return RedisBenchmarkImporter().parse(f, ImportOptions{path}, {});
+    return redisBenchmarkImporter().parse(f, ImportOptions{path}, {});
 }
 
 const ScenarioRecord *find(const ImportResult &r, const std::string &name)
@@ -52,7 +52,7 @@ TEST(RedisBenchmarkImporter, FullTextReportSummaryBlock)
 {
     PLIMSOLL_REQUIRES_CORPUS();
     const std::string name = "paulrzcz__redka__benchmark.md__original-redis-block.txt";
-    EXPECT_GT(RedisBenchmarkImporter().sniff(readCorpusFile("redis-benchmark/" + name)), 0);
+    EXPECT_GT(redisBenchmarkImporter().sniff(readCorpusFile("redis-benchmark/" + name)), 0);
     const ImportResult r = parseCorpus(name);
     ASSERT_TRUE(r.ok()) << r.error->describe("text");
     const ScenarioRecord *set = find(r, "redis-benchmark/SET/c-50");
@@ -72,7 +72,7 @@ TEST(RedisBenchmarkImporter, FullTextReportSummaryBlock)
 
 TEST(RedisBenchmarkImporter, OldCsvWithoutHeaderAndCrlf)
 {
-    const ImportResult r = parseText(RedisBenchmarkImporter(),
+    const ImportResult r = parseText(redisBenchmarkImporter(),
                                      "\"PING_INLINE\",\"178571.42\"\r\n\"SET\",\"188679.25\"\r\n");
     ASSERT_TRUE(r.ok());
     ASSERT_EQ(r.runs[0].scenarios.size(), 2u);
@@ -86,8 +86,8 @@ TEST(RedisBenchmarkImporter, QuietOutputOldAndNew)
                              "SET: rps=51910.9 (overall: 46024.1) avg_msec=11.348 (overall: 11.348)\r"
                              "SET: 155521.00 requests per second, p50=0.151 msec\n"
                              "LRANGE_100 (first 100 elements): 40160.64 requests per second, p50=0.655 msec\n";
-    EXPECT_GT(RedisBenchmarkImporter().sniff(text), 0);
-    const ImportResult r = parseText(RedisBenchmarkImporter(), text);
+    EXPECT_GT(redisBenchmarkImporter().sniff(text), 0);
+    const ImportResult r = parseText(redisBenchmarkImporter(), text);
     ASSERT_TRUE(r.ok());
     ASSERT_EQ(r.runs[0].scenarios.size(), 3u);
     EXPECT_DOUBLE_EQ(*r.runs[0].scenarios[0].metric("records_per_s"), 86206.90);
@@ -108,7 +108,7 @@ TEST(RedisBenchmarkImporter, PreSixTwoTextWithCumulativeDistribution)
                              "99.95% <= 3 milliseconds\n"
                              "100.00% <= 4 milliseconds\n"
                              "156006.25 requests per second\n\n";
-    const ImportResult r = parseText(RedisBenchmarkImporter(), text);
+    const ImportResult r = parseText(redisBenchmarkImporter(), text);
     ASSERT_TRUE(r.ok());
     const ScenarioRecord &s = r.runs[0].scenarios[0];
     EXPECT_EQ(s.name, "redis-benchmark/SET/c-50");
@@ -121,7 +121,7 @@ TEST(RedisBenchmarkImporter, PreSixTwoTextWithCumulativeDistribution)
 
 TEST(RedisBenchmarkImporter, BadNumberIsAnErrorWithField)
 {
-    const ImportResult r = parseText(RedisBenchmarkImporter(),
+    const ImportResult r = parseText(redisBenchmarkImporter(),
                                      "\"test\",\"rps\",\"avg_latency_ms\"\n\"GET\",\"12x\",\"0.1\"\n");
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error->line, 2);
@@ -134,16 +134,16 @@ TEST(RedisBenchmark, TheSummaryTableIsReadInTheUnitItStates)
     QFile f(QString::fromStdString(corpusPath("redis-benchmark/paulrzcz__redka__benchmark.md__original-redis-block.txt")));
     ASSERT_TRUE(f.open(QIODevice::ReadOnly));
     std::string text = f.readAll().toStdString();
-    const ImportResult msec = parseText(RedisBenchmarkImporter(), text);
+    const ImportResult msec = parseText(redisBenchmarkImporter(), text);
     ASSERT_TRUE(msec.ok());
     EXPECT_DOUBLE_EQ(*msec.runs[0].scenarios[0].metric("latency_p99_s"), 1.023e-3);
     for (size_t at = text.find("(msec)"); at != std::string::npos; at = text.find("(msec)"))
         text.replace(at, 6, "(usec)");
-    const ImportResult usec = parseText(RedisBenchmarkImporter(), text);
+    const ImportResult usec = parseText(redisBenchmarkImporter(), text);
     ASSERT_TRUE(usec.ok());
     EXPECT_DOUBLE_EQ(*usec.runs[0].scenarios[0].metric("latency_p99_s"), 1.023e-6);
     text.replace(text.find("(usec)"), 6, "(fortnights)");
-    const ImportResult bad = parseText(RedisBenchmarkImporter(), text);
+    const ImportResult bad = parseText(redisBenchmarkImporter(), text);
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error->field, "latency summary");
 }

@@ -1,7 +1,7 @@
 // Debian's redis-benchmark (redis-tools) against the test redis-server, in --csv, -q and full
 // text modes; each output is imported and the imported numbers must equal what the tool
 // printed. Needs the ctest fixture "services" (tests/services).
-#include "importers/redis/redisbenchmarkimporter.h"
+#include "importers/importers.h"
 #include "runner/servicesenv.h"
 
 #include <QBuffer>
@@ -44,7 +44,7 @@ protected:
         QBuffer buffer;
         buffer.setData(QByteArray::fromStdString(text));
         buffer.open(QIODevice::ReadOnly);
-        RedisBenchmarkImporter importer;
+        const Importer &importer = redisBenchmarkImporter();
         EXPECT_GT(importer.sniff(text), 0);
         return importer.parse(buffer, ImportOptions{uri}, {});
     }

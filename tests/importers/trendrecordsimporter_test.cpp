@@ -1,4 +1,4 @@
-#include "importers/plimsoll/trendrecordsimporter.h"
+#include "importers/importers.h"
 #include "export/trendrecordwriter.h"
 
 #include "importertest.h"
@@ -10,7 +10,7 @@ using namespace plimsoll::test;
 
 namespace {
 
-const TrendRecordsImporter kImporter;
+const Importer &kImporter = trendRecordsImporter();
 
 // A valid record; tests patch one field at a time.
 nlohmann::ordered_json record(const std::string &runKey = "run-1",

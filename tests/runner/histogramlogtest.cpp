@@ -1,6 +1,6 @@
 // A histogram log the bench writes (--histogram-log) imports with exactly the percentiles it
 // holds: the log states its unit (µs) and the importer reads the values in it.
-#include "importers/hdr/hlogimporter.h"
+#include "importers/importers.h"
 #include "importers/importservice.h"
 #include "runner/histogramlog.h"
 

@@ -3,7 +3,7 @@
 #include "ui/models/runstablemodel.h"
 #include "ui/formatting.h"
 #include "ui/views/rundetailpanel.h"
-#include "importers/omb/ombimporter.h"
+#include "importers/importers.h"
 #include "support/tempdir.h"
 
 #include <gtest/gtest.h>
@@ -148,7 +148,7 @@ TEST(RunsModels, RunDetailNamesOmbQuantilesAsDistinctPercentiles)
         "redpanda-data__openmessaging-benchmark__blog-results-kafka-throughput-sync.json";
     QFile f(QString::fromStdString(plimsoll::test::corpusPath("omb/" + file)));
     ASSERT_TRUE(f.open(QIODevice::ReadOnly)) << file;
-    const ImportResult imported = OmbImporter().parse(f, ImportOptions{file}, {});
+    const ImportResult imported = ombImporter().parse(f, ImportOptions{file}, {});
     ASSERT_TRUE(imported.ok()) << imported.error->describe(file);
     ASSERT_EQ(imported.runs.size(), 1u);
     RunDetail detail;

@@ -77,6 +77,13 @@ const char *parameterSymbol(const std::string &name)
 
 } // namespace
 
+ComparisonTableModel::ComparisonTableModel(QObject *parent)
+    : TitledTableModel({tr("Scenario"), tr("Metric"), tr("Baseline"), tr("Current"), tr("Δ"),
+                        tr("Δ %"), tr("Noise band"), tr("Verdict")},
+                       parent)
+{
+}
+
 void ComparisonTableModel::setComparison(const RunComparison &comparison)
 {
     beginResetModel();
@@ -117,11 +124,6 @@ void ComparisonTableModel::setComparison(const RunComparison &comparison)
 int ComparisonTableModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-int ComparisonTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
@@ -189,13 +191,9 @@ QVariant ComparisonTableModel::data(const QModelIndex &index, int role) const
     }
 }
 
-QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+IncompatibleTableModel::IncompatibleTableModel(QObject *parent)
+    : TitledTableModel({tr("Scenario"), tr("Differing key"), tr("Baseline"), tr("Current")}, parent)
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    static const char *const kTitles[] = {"Scenario", "Metric", "Baseline", "Current",
-                                          "Δ", "Δ %", "Noise band", "Verdict"};
-    return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
 }
 
 void IncompatibleTableModel::setComparison(const RunComparison &comparison)
@@ -222,11 +220,6 @@ int IncompatibleTableModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int IncompatibleTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
 QVariant IncompatibleTableModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount() || role != Qt::DisplayRole)
@@ -244,14 +237,6 @@ QVariant IncompatibleTableModel::data(const QModelIndex &index, int role) const
     default:
         return {};
     }
-}
-
-QVariant IncompatibleTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    static const char *const kTitles[] = {"Scenario", "Differing key", "Baseline", "Current"};
-    return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
 }
 
 } // namespace plimsoll

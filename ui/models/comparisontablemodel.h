@@ -9,11 +9,11 @@
 
 #include "model/trends/runcomparison.h"
 
-#include <QAbstractTableModel>
+#include "ui/models/titledtablemodel.h"
 
 namespace plimsoll {
 
-class ComparisonTableModel : public QAbstractTableModel
+class ComparisonTableModel : public TitledTableModel
 {
     Q_OBJECT
 public:
@@ -21,13 +21,11 @@ public:
     static constexpr int SortRole = Qt::UserRole + 1;
     static constexpr int VerdictRole = Qt::UserRole + 2; // the verdict word, e.g. "regression"
 
-    using QAbstractTableModel::QAbstractTableModel;
+    explicit ComparisonTableModel(QObject *parent = nullptr);
     void setComparison(const RunComparison &comparison);
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
     struct Row
@@ -49,18 +47,16 @@ private:
     std::vector<Row> m_rows;
 };
 
-class IncompatibleTableModel : public QAbstractTableModel
+class IncompatibleTableModel : public TitledTableModel
 {
     Q_OBJECT
 public:
     enum Column { Scenario, Key, Baseline, Current, ColumnCount };
-    using QAbstractTableModel::QAbstractTableModel;
+    explicit IncompatibleTableModel(QObject *parent = nullptr);
     void setComparison(const RunComparison &comparison);
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
     struct Row

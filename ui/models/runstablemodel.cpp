@@ -4,7 +4,12 @@
 
 namespace plimsoll {
 
-RunsTableModel::RunsTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+RunsTableModel::RunsTableModel(QObject *parent)
+    : TitledTableModel({tr("Time"), tr("Run key"), tr("Tool"), tr("Target"), tr("Commit"),
+                        tr("Scenarios"), tr("Sample")},
+                       parent)
+{
+}
 
 namespace {
 
@@ -71,11 +76,6 @@ int RunsTableModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
 }
 
-int RunsTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
 QVariant RunsTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -137,29 +137,6 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
         if (index.column() == ScenariosColumn)
             return QVariant::fromValue<int>(Qt::AlignRight | Qt::AlignVCenter);
         break;
-    }
-    return {};
-}
-
-QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case TimeColumn:
-        return tr("Time");
-    case RunKeyColumn:
-        return tr("Run key");
-    case ToolColumn:
-        return tr("Tool");
-    case TargetColumn:
-        return tr("Target");
-    case CommitColumn:
-        return tr("Commit");
-    case ScenariosColumn:
-        return tr("Scenarios");
-    case SampleColumn:
-        return tr("Sample");
     }
     return {};
 }

@@ -10,14 +10,14 @@
 
 #include "model/store/store.h"
 
-#include <QAbstractTableModel>
+#include "ui/models/titledtablemodel.h"
 #include <QDateTime>
 
 #include <vector>
 
 namespace plimsoll {
 
-class RunsTableModel : public QAbstractTableModel
+class RunsTableModel : public TitledTableModel
 {
     Q_OBJECT
 public:
@@ -42,10 +42,7 @@ public:
     int rowOfRun(qint64 runId) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
     bool canFetchMore(const QModelIndex &parent) const override;
     void fetchMore(const QModelIndex &parent) override;
 

@@ -41,14 +41,14 @@ int TrendChangesTableModel::rowOfPoint(int index) const
     return -1;
 }
 
+TrendChangesTableModel::TrendChangesTableModel(QObject *parent)
+    : TitledTableModel({tr("Time"), tr("Run"), tr("Verdict"), tr("Change"), tr("p-value")}, parent)
+{
+}
+
 int TrendChangesTableModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int TrendChangesTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QString TrendChangesTableModel::verdictText(const Row &row) const
@@ -119,26 +119,6 @@ QVariant TrendChangesTableModel::data(const QModelIndex &index, int role) const
         !row.contractChange)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
-}
-
-QVariant TrendChangesTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case Time:
-        return tr("Time");
-    case Run:
-        return tr("Run");
-    case Verdict:
-        return tr("Verdict");
-    case Change:
-        return tr("Change");
-    case PValue:
-        return tr("p-value");
-    default:
-        return {};
-    }
 }
 
 } // namespace plimsoll

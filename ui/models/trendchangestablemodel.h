@@ -10,14 +10,14 @@
 
 #include "model/trends/trendannotations.h"
 
-#include <QAbstractTableModel>
+#include "ui/models/titledtablemodel.h"
 
 #include <functional>
 #include <memory>
 
 namespace plimsoll {
 
-class TrendChangesTableModel : public QAbstractTableModel
+class TrendChangesTableModel : public TitledTableModel
 {
     Q_OBJECT
 public:
@@ -25,7 +25,7 @@ public:
     static constexpr int PointRole = Qt::UserRole + 1;
     static constexpr int SortRole = Qt::UserRole + 2;
 
-    using QAbstractTableModel::QAbstractTableModel;
+    explicit TrendChangesTableModel(QObject *parent = nullptr);
     // `shown(i)` says whether point i is inside what the view shows.
     void setSeries(std::shared_ptr<const AnnotatedSeries> series,
                    const std::function<bool(int)> &shown);
@@ -33,9 +33,7 @@ public:
     int rowOfPoint(int index) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
     struct Row

@@ -6,20 +6,7 @@
 #include "ui/views/storeview.h"
 
 #include "ui/views/benchmetatypes.h"
-
-class QCheckBox;
-class QComboBox;
-class QLabel;
-class QLineEdit;
-class QPlainTextEdit;
-class QProgressBar;
-class QPushButton;
-class QSpinBox;
-class QTableWidget;
-class QThread;
-class QLineSeries;
-class QValueAxis;
-class QChart;
+#include "ui/views/viewwidgets.h"
 
 namespace plimsoll {
 

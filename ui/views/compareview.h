@@ -13,14 +13,7 @@
 
 #include "model/trends/runcomparison.h"
 #include "ui/views/storeview.h"
-
-class QComboBox;
-class QCompleter;
-class QLabel;
-class QLineEdit;
-class QPushButton;
-class QTableView;
-class QTimer;
+#include "ui/views/viewwidgets.h"
 
 namespace plimsoll {
 

@@ -10,20 +10,11 @@
 
 #include "model/sizing/budgetrequest.h"
 #include "ui/views/storeview.h"
+#include "ui/views/viewwidgets.h"
 
 #include <memory>
 
 #include <vector>
-
-class QChart;
-class QChartView;
-class QCheckBox;
-class QDoubleSpinBox;
-class QLineSeries;
-class QLogValueAxis;
-class QSlider;
-class QTableWidget;
-class QValueAxis;
 
 namespace plimsoll {
 

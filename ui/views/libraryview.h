@@ -17,12 +17,7 @@
 
 #include "model/store/store.h"
 #include "ui/views/storeview.h"
-
-class QDateEdit;
-class QLineEdit;
-class QTableView;
-class QTimer;
-class QToolBar;
+#include "ui/views/viewwidgets.h"
 
 namespace plimsoll {
 

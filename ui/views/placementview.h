@@ -10,16 +10,7 @@
 
 #include "model/sizing/placementrequest.h"
 #include "ui/views/storeview.h"
-
-class QBarSet;
-class QBarSeries;
-class QBarCategoryAxis;
-class QChart;
-class QChartView;
-class QLabel;
-class QLineEdit;
-class QSpinBox;
-class QValueAxis;
+#include "ui/views/viewwidgets.h"
 
 namespace plimsoll {
 
@@ -34,6 +25,10 @@ public:
 
     void reload() override;
 
+    // What the view shows: the placement of the inputs, and the recommended partition count.
+    const PlacementResult &placement() const { return m_result; }
+    const PartitionPlan &recommendation() const { return m_plan; }
+
     QSpinBox *shardsSpin() const { return m_shards; }
     QSpinBox *partitionsSpin() const { return m_partitions; }
     QChartView *chartView() const { return m_chartView; }
@@ -41,8 +36,6 @@ public:
     QLineEdit *keyPatternEdit() const { return m_keyPattern; }
     QSpinBox *brokersSpin() const { return m_brokers; }
     QLineEdit *topicEdit() const { return m_topic; }
-    const PlacementResult &placement() const { return m_result; }
-    const PartitionPlan &recommendation() const { return m_plan; }
     // What the widgets ask for: the request `plimsoll placement` makes from its options.
     PlacementRequest request() const;
 

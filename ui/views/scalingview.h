@@ -15,20 +15,10 @@
 #include "model/scaling/saturation.h"
 #include "model/scaling/usl.h"
 #include "ui/views/storeview.h"
+#include "ui/views/viewwidgets.h"
 
 #include <memory>
 #include <vector>
-
-class QAreaSeries;
-class QChart;
-class QChartView;
-class QComboBox;
-class QLabel;
-class QLineSeries;
-class QScatterSeries;
-class QStackedWidget;
-class QTabBar;
-class QValueAxis;
 
 namespace plimsoll {
 

@@ -12,24 +12,13 @@
 #include "model/scaling/evidence.h"
 #include "model/sizing/sizing.h"
 #include "ui/views/storeview.h"
+#include "ui/views/viewwidgets.h"
 
 #include <QStringList>
 
 #include <memory>
 #include <set>
 #include <string>
-
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
-class QLabel;
-class QLineEdit;
-class QProgressBar;
-class QSlider;
-class QSpinBox;
-class QTableWidget;
-class QTextBrowser;
-class QVBoxLayout;
 
 namespace plimsoll {
 

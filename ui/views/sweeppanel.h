@@ -14,25 +14,13 @@
 // latest choice winning; only drawing happens on the UI thread.
 
 #include "model/scaling/sweepfit.h"
+#include "ui/views/viewwidgets.h"
 
 #include <QString>
 #include <QWidget>
 
 #include <string>
 #include <vector>
-
-class QChart;
-class QChartView;
-class QCheckBox;
-class QComboBox;
-class QGridLayout;
-class QGroupBox;
-class QLabel;
-class QLineEdit;
-class QLineSeries;
-class QScatterSeries;
-class QTableWidget;
-class QValueAxis;
 
 namespace plimsoll {
 

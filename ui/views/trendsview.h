@@ -22,25 +22,12 @@
 
 #include "model/trends/trendannotations.h"
 #include "ui/views/storeview.h"
+#include "ui/views/viewwidgets.h"
 
 #include <limits>
 #include <memory>
 #include <string>
 #include <vector>
-
-class QChart;
-class QChartView;
-class QComboBox;
-class QDateEdit;
-class QDateTimeAxis;
-class QTableView;
-class QFormLayout;
-class QLabel;
-class QPushButton;
-class QLineSeries;
-class QPointF;
-class QScatterSeries;
-class QValueAxis;
 
 namespace plimsoll {
 

@@ -1,0 +1,44 @@
+#pragma once
+// The Qt classes the views' headers name (their widgets, charts, axes and timers), declared
+// once: a view's header points at them without including them, and its .cpp includes what it
+// uses.
+
+class QAreaSeries;
+class QBarCategoryAxis;
+class QBarSeries;
+class QBarSet;
+class QChart;
+class QChartView;
+class QCheckBox;
+class QComboBox;
+class QCompleter;
+class QDateEdit;
+class QDateTimeAxis;
+class QDoubleSpinBox;
+class QFormLayout;
+class QGridLayout;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QLineSeries;
+class QLogValueAxis;
+class QPlainTextEdit;
+class QPointF;
+class QProgressBar;
+class QPushButton;
+class QScatterSeries;
+class QScrollArea;
+class QSlider;
+class QSpinBox;
+class QStackedWidget;
+class QTabBar;
+class QTableView;
+class QTabWidget;
+class QTableWidget;
+class QTextBrowser;
+class QThread;
+class QTimer;
+class QToolBar;
+class QTreeWidget;
+class QVBoxLayout;
+class QValueAxis;
