@@ -32,7 +32,7 @@ bool writeOut(const std::string &path, const std::string &text)
 std::shared_ptr<ExportRequest> addDataExportOptions(CLI::App *exp)
 {
     auto request = std::make_shared<ExportRequest>();
-    exp->add_option("--run", request->runs, "csv/json/jsonl/hlog: only these runs (id or key, repeatable)");
+    exp->add_option("--run", request->runs, "csv/json/jsonl/hlog: only these runs (id or key, repeatable); steps: the one run");
     exp->add_option("--since", request->since, "csv/json/jsonl/hlog: only runs at or after this ISO-8601 time or date")
         ->transform(isoTime("--since"));
     return request;

@@ -361,9 +361,10 @@ void addTrendCommands(CLI::App &app, Commands &commands)
     auto ex = std::make_shared<ExportArgs>();
     auto *exp = app.add_subcommand("export", "Export series for other tools");
     exp->add_option("--format", ex->format, "otava-csv: Apache Otava's CSV input; csv, json, "
-                                            "jsonl, hlog: runs, scenarios, metrics")
+                                            "jsonl, hlog: runs, scenarios, metrics; steps: one "
+                                            "run's step table (a row per scenario)")
         ->required()
-        ->check(CLI::IsMember({"otava-csv", "csv", "json", "jsonl", "hlog"}));
+        ->check(CLI::IsMember({"otava-csv", "csv", "json", "jsonl", "hlog", "steps"}));
     exp->add_option("--scenario", ex->scenario, "Only scenarios whose name contains this");
     exp->add_option("--metric", ex->metrics, "Only these metrics (repeatable; every format but hlog)");
     exp->add_option("--out", ex->out, "File to write ('-' for standard output)")->required();
@@ -378,7 +379,7 @@ void addTrendCommands(CLI::App &app, Commands &commands)
         }
         // Otava reads every run of a series: a selection of runs would cut its history.
         if (!selection->runs.empty() || !selection->since.empty()) {
-            printError("--run and --since select runs for csv, json, jsonl and hlog; otava-csv "
+            printError("--run and --since select runs for csv, json, jsonl, hlog and steps; otava-csv "
                        "exports every run of each series (select with --scenario and --metric)");
             return kExitUsage;
         }

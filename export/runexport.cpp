@@ -2,6 +2,7 @@
 
 #include "export/hdrlogwriter.h"
 #include "export/otavacsv.h"
+#include "export/steptable.h"
 #include "export/trendrecordwriter.h"
 #include "model/core/catalog.h"
 
@@ -223,16 +224,20 @@ nlohmann::json runDetailToJson(const RunDetail &d)
 
 bool isRunExportFormat(const std::string &format)
 {
-    return format == "csv" || format == "json" || format == "jsonl" || format == "hlog";
+    return format == "csv" || format == "json" || format == "jsonl" || format == "hlog" ||
+           format == "steps";
 }
 
 std::string exportRequestProblem(const ExportRequest &request)
 {
     if (!isRunExportFormat(request.format))
-        return "--format must be one of csv, json, jsonl, hlog (not '" + request.format + "')";
+        return "--format must be one of csv, json, jsonl, hlog, steps (not '" + request.format + "')";
     if (request.format == "hlog" && !request.metrics.empty())
         return "--metric does not apply to hlog: each histogram is rebuilt from a scenario's "
                "latency percentiles together";
+    if (request.format == "steps" && request.runs.size() != 1)
+        return "--format steps writes one run's step table (its columns are that run's): name the "
+               "run with one --run";
     return {};
 }
 
@@ -254,6 +259,8 @@ ExportResult exportRuns(const Store &store, const ExportRequest &request)
         result.text = exportJson(runs);
     else if (request.format == "hlog")
         result.text = exportHlog(runs, &result.histograms);
+    else if (request.format == "steps")
+        result.text = stepTableText(stepTable(runs.at(0).record));
     else
         for (const RunDetail &d : runs)
             result.text += trendRecordLines(d.record);

@@ -1,5 +1,5 @@
 #pragma once
-// `plimsoll export --format csv|json|jsonl|hlog` as one request: the store's runs, scenarios and
+// `plimsoll export --format csv|json|jsonl|hlog|steps` as one request: the store's runs, scenarios and
 // metrics for other tools. The command translates its options into an ExportRequest; the
 // selection and every format are here.
 //
@@ -11,6 +11,8 @@
 //   hlog  HdrHistogram interval log; the store keeps percentiles, not histograms, so each
 //         interval is a histogram rebuilt from one scenario's stored percentiles (said in the
 //         log's header)
+//   steps one run's step table (export/steptable.h): a row per scenario, a column per load
+//         factor and metric, units in the header, as the run detail in the window shows it
 // Otava's CSV (export/otavacsv.h) is one series per file and has a request of its own.
 
 #include "model/store/store.h"
@@ -26,7 +28,7 @@ namespace plimsoll {
 
 struct ExportRequest
 {
-    std::string format;               // csv, json, jsonl or hlog
+    std::string format;               // csv, json, jsonl, hlog or steps
     std::string scenarioContains;     // only scenarios whose name contains this; empty: every one
     std::vector<std::string> runs;    // by id or key; empty: every run
     std::string since;                // ISO-8601 time or date, inclusive; empty: no bound

@@ -12,6 +12,7 @@
 #include "ui/views/placementview.h"
 #include "ui/views/latencybudgetview.h"
 #include "ui/report/reportdialog.h"
+#include "ui/widgets/documentationwindow.h"
 #include "ui/widgets/elidinglabel.h"
 #include "ui/widgets/viewframe.h"
 
@@ -268,6 +269,13 @@ void MainWindow::createMenus()
     m_viewActions->setExclusive(true);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *docs = help->addAction(tr("&Documentation"), this, [this] { showDocumentation(); });
+    docs->setObjectName(QStringLiteral("documentationAction"));
+    docs->setShortcut(QKeySequence::HelpContents);
+    QAction *samples = help->addAction(tr("About the &Sample Runs"), this,
+                                       [this] { showDocumentation(QStringLiteral("sample runs")); });
+    samples->setObjectName(QStringLiteral("sampleRunsHelpAction"));
+    help->addSeparator();
     help->addAction(tr("&About Plimsoll"), this, &MainWindow::showAbout);
 }
 
@@ -420,6 +428,18 @@ void MainWindow::reloadViews()
             view->reloadWhenShown();
     }
     emit storeChanged();
+}
+
+DocumentationWindow *MainWindow::showDocumentation(const QString &section)
+{
+    if (!m_documentation)
+        m_documentation = new DocumentationWindow(this);
+    if (!section.isEmpty())
+        m_documentation->showSection(section);
+    m_documentation->show();
+    m_documentation->raise();
+    m_documentation->activateWindow();
+    return m_documentation;
 }
 
 void MainWindow::showAbout()

@@ -22,9 +22,9 @@ class QStackedWidget;
 
 namespace plimsoll {
 
+class DocumentationWindow;
 class ElidingLabel;
 class ImportPreviewDialog;
-
 class LibraryView;
 class MessageBanner;
 class StoreView;
@@ -54,6 +54,9 @@ public:
     QString currentViewKey() const;
     // Shows the view with this key (e.g. "trends"); false when there is none.
     bool showView(const QString &key);
+    // Help > Documentation (F1): one window, raised again when already open, at the section
+    // whose title contains `section` when one is given.
+    DocumentationWindow *showDocumentation(const QString &section = {});
 
 public slots:
     // Dry-runs the sources in a preview dialog; Import commits the readable ones.
@@ -105,6 +108,7 @@ private:
     QAction *m_importAction = nullptr;
     QAction *m_removeSamplesAction = nullptr;
     QAction *m_installSamplesAction = nullptr;
+    DocumentationWindow *m_documentation = nullptr;
     QTimer *m_removalTimer = nullptr;
     QList<qint64> m_pendingRemoval;
     QStringList m_pendingRemovalKeys;

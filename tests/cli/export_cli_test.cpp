@@ -1,4 +1,4 @@
-// End to end: `plimsoll export --format csv|json|jsonl|hlog` on the real executable. The trend
+// End to end: `plimsoll export --format csv|json|jsonl|hlog|steps` on the real executable. The trend
 // records round-trip (export from one store, import into an empty one: every run shows the
 // same), CSV cells cannot become spreadsheet formulas, and the selection options select.
 #include <gtest/gtest.h>
@@ -155,3 +155,40 @@ TEST_F(ExportCli, HistogramLogOfStoredPercentiles)
 }
 
 } // namespace
+
+// The run detail's step table as a file: a row per scenario with the values `show --json`
+// gives, the load factors the scenarios state, units in the header; one run only.
+TEST_F(ExportCli, StepTableOfOneRunIsARowPerScenarioWithUnitsInTheHeader)
+{
+    const std::string key = "sample:korvet-pipeline-produce-2026-08-11";
+    const Result r = plimsoll("a.db", {"export", "--format", "steps", "--run", QString::fromStdString(key),
+                                       "--out", "-"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const nlohmann::json detail = shown("a.db", key);
+    const QStringList lines = QString::fromStdString(r.out).split('\n', Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), qsizetype(detail["scenarios"].size()) + 1);
+    const QStringList header = lines[0].split(',');
+    EXPECT_EQ(header[0], "scenario");
+    const qsizetype producers = header.indexOf("producers");
+    const qsizetype rate = header.indexOf("records_per_s (records/s)");
+    ASSERT_GT(producers, 0) << lines[0].toStdString();
+    ASSERT_GT(rate, producers) << "factors come before metrics: " << lines[0].toStdString();
+    for (size_t i = 0; i < detail["scenarios"].size(); ++i) {
+        const nlohmann::json &s = detail["scenarios"][i];
+        const QStringList cells = lines[qsizetype(i) + 1].split(',');
+        ASSERT_EQ(cells.size(), header.size());
+        EXPECT_EQ(cells[0].toStdString(), s["name"].get<std::string>());
+        if (s["topology"].contains("producers"))
+            EXPECT_EQ(cells[producers].toLongLong(), s["topology"]["producers"].get<int64_t>());
+        else
+            EXPECT_TRUE(cells[producers].isEmpty());
+        if (s["metrics"].contains("records_per_s"))
+            EXPECT_DOUBLE_EQ(cells[rate].toDouble(), s["metrics"]["records_per_s"].get<double>());
+        else
+            EXPECT_TRUE(cells[rate].isEmpty());
+    }
+
+    const Result many = plimsoll("a.db", {"export", "--format", "steps", "--out", "-"});
+    EXPECT_EQ(many.exitCode, 2);
+    EXPECT_NE(many.err.find("--format steps writes one run's step table"), std::string::npos) << many.err;
+}

@@ -159,7 +159,7 @@ const std::vector<Case> kCases = {
      {"format", "scenarios"}},
     {"plimsoll fit", {"fit", "--help"}},
     {"plimsoll changes", {"changes", "--json"}, {}, {}, 0, {"window", "pvalue", "min_magnitude", "since", "change_count", "series", "baseline_changes"}},
-    {"plimsoll export --format csv|json|jsonl|hlog|otava-csv",
+    {"plimsoll export --format csv|json|jsonl|hlog|steps|otava-csv",
      {"export", "--format", "otava-csv", "--scenario", "pipeline/produce/step-16", "--out", "-"}, {}, {}, 0, {}, {},
      "time,run_key,commit,image_digest,target,tuning"},
     {"plimsoll report --format pdf|html|md --out FILE", {"report", "--format", "md", "--out", "FILE", "--rate", "600k"},
@@ -260,6 +260,8 @@ const std::vector<Case> kCases = {
     {"plimsoll export --format json --run RUN --run RUN2 --out -", {}, {}, {}, 0,
      {"run_key", "environment", "tuning", "source", "scenarios[].name", "scenarios[].series"}},
     {"plimsoll export --format hlog --out latencies.hlog", {}, {}, {}, 0, {}, {"latencies.hlog"}},
+    {"plimsoll export --format steps --run sample:korvet-pipeline-produce-2026-08-11 --out steps.csv", {}, {}, {}, 0, {},
+     {"steps.csv"}},
 
     // ---- Prometheus scrapes (```sh)
     {"plimsoll import --scrapes before.prom after.prom", {}, {}, {"--json"}, 0,
@@ -272,7 +274,7 @@ const std::vector<Case> kCases = {
 QString placeholder(const QString &token, const QTemporaryDir &dir)
 {
     static const QStringList outputs = {"sizing.pdf", "sizing.html", "sizing.md", "runs.jsonl",
-                                        "runs.csv", "latencies.hlog", "result.json", "FILE"};
+                                        "runs.csv", "latencies.hlog", "steps.csv", "result.json", "FILE"};
     if (outputs.contains(token))
         return dir.filePath(token == "FILE" ? "report.md" : token);
     if (token == "RUN")

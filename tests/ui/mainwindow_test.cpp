@@ -11,6 +11,7 @@
 #include "ui/views/rundetailpanel.h"
 #include "ui/views/trendsview.h"
 #include "ui/backgroundpool.h"
+#include "ui/widgets/documentationwindow.h"
 #include "uitestsupport.h"
 
 #include <gtest/gtest.h>
@@ -28,6 +29,9 @@
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QTextBrowser>
 #include <QMessageBox>
 #include <QAction>
 #include <QSettings>
@@ -378,4 +382,82 @@ TEST_F(MainWindowTest, SelectedViewIsRestored)
     EXPECT_EQ(window.currentViewKey(), "trends");
     // The sidebar lists the views that exist, Library first.
     ASSERT_FALSE(window.views().empty());
+}
+
+TEST(DocumentationSections, AreTheReadmesSecondLevelHeadingsOutsideCodeFences)
+{
+    const auto sections = documentationSections(QStringLiteral(
+        "# Tool\nintro line\n## First `cmd`\nbody\n```sh\n## not a heading\n```\n### Sub\n"
+        "more\n## Second\nlast\n"));
+    ASSERT_EQ(sections.size(), 3u);
+    EXPECT_EQ(sections[0].title, QStringLiteral("Tool"));
+    EXPECT_EQ(sections[1].title, QStringLiteral("First cmd"));
+    EXPECT_TRUE(sections[1].markdown.contains(QStringLiteral("## not a heading")));
+    EXPECT_TRUE(sections[1].markdown.contains(QStringLiteral("### Sub")));
+    EXPECT_EQ(sections[2].title, QStringLiteral("Second"));
+    EXPECT_FALSE(sections[2].markdown.contains(QStringLiteral("body")));
+}
+
+TEST(DocumentationSections, TheShippedDocumentationIsTodaysReadme)
+{
+    QFile readme(QStringLiteral(PLIMSOLL_README));
+    ASSERT_TRUE(readme.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(readme.readAll());
+    EXPECT_EQ(shippedDocumentation(), text);
+    int headings = 0;
+    bool fence = false;
+    for (const QString &line : text.split(QLatin1Char('\n'))) {
+        if (line.startsWith(QLatin1String("```")))
+            fence = !fence;
+        headings += !fence && line.startsWith(QLatin1String("## "));
+    }
+    // The introduction under the title, then one section per heading.
+    EXPECT_EQ(documentationSections(text).size(), size_t(headings + 1));
+}
+
+TEST_F(MainWindowTest, HelpOpensTheDocumentationAtASectionAndSearchesIt)
+{
+    populateStore();
+    MainWindow &window = openWindow(false);
+    auto *action = window.findChild<QAction *>(QStringLiteral("documentationAction"));
+    ASSERT_NE(action, nullptr);
+    EXPECT_EQ(action->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    action->trigger();
+    auto *docs = window.findChild<DocumentationWindow *>();
+    ASSERT_NE(docs, nullptr);
+    EXPECT_TRUE(docs->isVisible());
+    QListWidget *list = docs->sectionList();
+    EXPECT_EQ(list->item(0)->text(), QStringLiteral("Plimsoll"));
+    const auto titles = list->findItems(QStringLiteral("Live benchmarks: plimsoll bench"), Qt::MatchExactly);
+    ASSERT_EQ(titles.size(), 1);
+    // Every heading reads whole in the list: long ones wrap, none runs past its edge.
+    docs->resize(960, 680);
+    QApplication::processEvents();
+    for (int row = 0; row < list->count(); ++row)
+        EXPECT_LE(list->visualItemRect(list->item(row)).right(), list->viewport()->width())
+            << list->item(row)->text().toStdString();
+
+    // Help > About the Sample Runs: the same window, at the samples' section.
+    window.findChild<QAction *>(QStringLiteral("sampleRunsHelpAction"))->trigger();
+    EXPECT_EQ(window.findChildren<DocumentationWindow *>().size(), 1);
+    EXPECT_EQ(list->currentItem()->text(), QStringLiteral("The sample runs"));
+    EXPECT_TRUE(docs->textView()->toPlainText().contains(QStringLiteral("sample"), Qt::CaseInsensitive));
+
+    // Search keeps the sections that mention every word, and says when none does.
+    docs->searchField()->setText(QStringLiteral("--fail-on-regression"));
+    int shown = 0;
+    for (int row = 0; row < list->count(); ++row)
+        shown += !list->item(row)->isHidden();
+    EXPECT_GT(shown, 0);
+    EXPECT_LT(shown, list->count());
+    EXPECT_FALSE(list->currentItem()->isHidden());
+    EXPECT_TRUE(docs->textView()->toPlainText().contains(QStringLiteral("--fail-on-regression")));
+    docs->searchField()->setText(QStringLiteral("zzzz-nowhere"));
+    EXPECT_EQ(docs->textView()->toPlainText(), QStringLiteral("No section mentions \"zzzz-nowhere\"."));
+    docs->searchField()->clear();
+    shown = 0;
+    for (int row = 0; row < list->count(); ++row)
+        shown += !list->item(row)->isHidden();
+    EXPECT_EQ(shown, list->count());
+    EXPECT_TRUE(saveGrab(*docs, QStringLiteral("documentation.png")));
 }

@@ -1,10 +1,20 @@
 #include "ui/views/rundetailpanel.h"
 
+#include "ui/backgroundpool.h"
 #include "ui/formatting.h"
 
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
 #include <QFormLayout>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QDir>
 #include <QLabel>
 #include <QScrollArea>
 #include <QTreeWidget>
@@ -73,9 +83,14 @@ RunDetailPanel::RunDetailPanel(QWidget *parent) : QWidget(parent)
     m_fieldsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_fieldsScroll->setWidget(m_fields);
     m_fieldsScroll->setMinimumWidth(320);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("runDetailTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_scenarios, tr("Scenarios"));
+    m_tabs->addTab(createStepTab(), tr("Step table"));
     auto *body = new QHBoxLayout;
     body->addWidget(m_fieldsScroll, 2);
-    body->addWidget(m_scenarios, 3);
+    body->addWidget(m_tabs, 3);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_heading);
@@ -115,7 +130,10 @@ void RunDetailPanel::showPlaceholder(const QString &text)
     m_heading->setText(text);
     m_fieldsScroll->hide();
     m_scenarios->clear();
-    m_scenarios->hide();
+    m_steps = {};
+    m_runKey.clear();
+    fillStepTable();
+    m_tabs->hide();
 }
 
 void RunDetailPanel::showRun(const RunDetail &detail)
@@ -175,8 +193,104 @@ void RunDetailPanel::showRun(const RunDetail &detail)
     if (run.scenarios.size() <= 3)
         m_scenarios->expandAll();
     m_scenarios->resizeColumnToContents(0);
+    m_steps = plimsoll::stepTable(run);
+    m_runKey = run.runKey;
+    fillStepTable();
     m_fieldsScroll->show();
-    m_scenarios->show();
+    m_tabs->show();
+}
+
+QWidget *RunDetailPanel::createStepTab()
+{
+    auto *tab = new QWidget(this);
+    m_stepTable = new QTableWidget(tab);
+    m_stepTable->setObjectName(QStringLiteral("runStepTable"));
+    m_stepTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_stepTable->setAlternatingRowColors(true);
+    m_stepTable->verticalHeader()->hide();
+    m_stepTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    m_stepTable->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    auto *copy = new QPushButton(tr("Copy"), tab);
+    copy->setObjectName(QStringLiteral("copyStepTable"));
+    copy->setToolTip(tr("Copy the table as tab-separated SI values, units in the header"));
+    connect(copy, &QPushButton::clicked, this, &RunDetailPanel::copyStepTable);
+    auto *save = new QPushButton(tr("Save CSV…"), tab);
+    save->setObjectName(QStringLiteral("saveStepTable"));
+    connect(save, &QPushButton::clicked, this, [this] {
+        const QString suggested = QString::fromStdString(m_runKey).replace(QLatin1Char('/'), QLatin1Char('-'));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Step Table"), suggested + QStringLiteral("-steps.csv"),
+                                                          tr("CSV files (*.csv)"));
+        if (!path.isEmpty())
+            saveStepTable(path);
+    });
+    m_stepStatus = new QLabel(tab);
+    m_stepStatus->setObjectName(QStringLiteral("stepTableStatus"));
+    connect(&m_stepWriter, &QFutureWatcher<QString>::finished, this, [this] {
+        const QString error = m_stepWriter.result();
+        const QString path = m_stepWriter.property("path").toString();
+        m_stepStatus->setText(error.isEmpty() ? tr("Saved %1").arg(QDir::toNativeSeparators(path))
+                                              : tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), error));
+        emit stepTableSaved(path, error);
+    });
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(copy);
+    buttons->addWidget(save);
+    buttons->addWidget(m_stepStatus, 1);
+    auto *layout = new QVBoxLayout(tab);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addWidget(m_stepTable, 1);
+    layout->addLayout(buttons);
+    return tab;
+}
+
+void RunDetailPanel::fillStepTable()
+{
+    m_stepTable->clear();
+    m_stepTable->setRowCount(int(m_steps.rows.size()));
+    m_stepTable->setColumnCount(int(m_steps.columns.size()) + 1);
+    auto *scenarioHeader = new QTableWidgetItem(tr("Scenario"));
+    m_stepTable->setHorizontalHeaderItem(0, scenarioHeader);
+    for (size_t c = 0; c < m_steps.columns.size(); ++c) {
+        const StepTable::Column &col = m_steps.columns[c];
+        auto *header = new QTableWidgetItem(col.factor ? QString::fromStdString(col.name)
+                                                       : displayMetricName(col.name));
+        header->setToolTip(QString::fromStdString(col.unit.empty() ? col.name : col.name + " (" + col.unit + ")"));
+        m_stepTable->setHorizontalHeaderItem(int(c) + 1, header);
+    }
+    for (size_t r = 0; r < m_steps.rows.size(); ++r) {
+        const StepTable::Row &row = m_steps.rows[r];
+        m_stepTable->setItem(int(r), 0, new QTableWidgetItem(QString::fromStdString(row.scenario)));
+        for (size_t c = 0; c < row.cells.size(); ++c) {
+            const StepTable::Column &col = m_steps.columns[c];
+            const std::optional<double> &v = row.cells[c];
+            const QString text = !v ? QStringLiteral("—")
+                                 : col.factor ? QString::number(qint64(*v))
+                                              : displayMetric(col.name, *v);
+            auto *item = new QTableWidgetItem(text);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_stepTable->setItem(int(r), int(c) + 1, item);
+        }
+    }
+    m_stepTable->resizeColumnsToContents();
+    m_stepStatus->clear();
+}
+
+void RunDetailPanel::copyStepTable() const
+{
+    QApplication::clipboard()->setText(QString::fromStdString(stepTableText(m_steps, '\t')));
+}
+
+void RunDetailPanel::saveStepTable(const QString &path)
+{
+    const QByteArray bytes = QByteArray::fromStdString(stepTableText(m_steps));
+    m_stepWriter.setProperty("path", path);
+    m_stepStatus->setText(tr("Saving %1…").arg(QDir::toNativeSeparators(path)));
+    m_stepWriter.setFuture(QtConcurrent::run(backgroundPool(), [path, bytes]() -> QString {
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+            return file.errorString();
+        return {};
+    }));
 }
 
 } // namespace plimsoll

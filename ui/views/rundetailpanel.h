@@ -1,14 +1,18 @@
 #pragma once
 // The details of one run: identity, provenance, tuning and its scenarios with topology and
 // metrics. Shows a RunDetail it is given; loading it is the Library view's job.
+//
+// Two tabs beside the identity: Scenarios (a tree of each scenario's topology and metrics) and
+// Step table (export/steptable.h: a row per scenario, a column per load factor and metric,
+// formatted with units), which copies as tab-separated SI values and saves as the CSV that
+// `plimsoll export --format steps` writes; the file is written off the UI thread.
 
+#include "export/steptable.h"
 #include "model/store/store.h"
+#include "ui/views/viewwidgets.h"
 
+#include <QFutureWatcher>
 #include <QWidget>
-
-class QLabel;
-class QScrollArea;
-class QTreeWidget;
 
 namespace plimsoll {
 
@@ -25,14 +29,33 @@ public:
     // For tests and accessibility: the text currently shown for a field ("commit", ...).
     QString fieldText(const QString &field) const;
     int scenarioCount() const;
+    QTabWidget *tabs() const { return m_tabs; }
+    QTableWidget *stepTableWidget() const { return m_stepTable; }
+    const StepTable &stepTable() const { return m_steps; }
+    // The step table as the clipboard gets it, and its CSV written to `path` in the background
+    // (the status line beside the buttons says when it is saved, or why not).
+    void copyStepTable() const;
+    void saveStepTable(const QString &path);
+    QLabel *stepStatus() const { return m_stepStatus; }
+
+signals:
+    void stepTableSaved(const QString &path, const QString &error);
 
 private:
     QLabel *addField(const QString &field, const QString &label);
+    QWidget *createStepTab();
+    void fillStepTable();
 
     QLabel *m_heading = nullptr;
     QWidget *m_fields = nullptr;
     QScrollArea *m_fieldsScroll = nullptr;
     QTreeWidget *m_scenarios = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    QTableWidget *m_stepTable = nullptr;
+    QLabel *m_stepStatus = nullptr;
+    StepTable m_steps;
+    std::string m_runKey;
+    QFutureWatcher<QString> m_stepWriter;
 };
 
 } // namespace plimsoll
