@@ -35,12 +35,7 @@ ContractPolicies policiesFor(const CliContext &c, const std::vector<std::string>
 
 struct ChangesArgs
 {
-    std::string scenario;
-    std::vector<std::string> metrics;
-    std::string since;
-    int window = 50;
-    double pvalue = 0.001;
-    double minMagnitude = 0;
+    ChangesRequest request; // the options go straight in; its defaults are the command's
     std::vector<std::string> exclude;
     bool json = false;
 
@@ -123,9 +118,8 @@ int runChanges(const CliContext &c, const ChangesArgs &a)
     if (!store)
         return kExitFailure;
     try {
-        const TrendHistory history = TrendHistory::load(*store, a.scenario);
-        ChangesRequest q{a.scenario, a.metrics, a.since, {a.window, a.pvalue, a.minMagnitude}};
-        const ChangesReport report = findChanges(history, q, policiesFor(c, a.exclude));
+        const TrendHistory history = TrendHistory::load(*store, a.request.scenarioContains);
+        const ChangesReport report = findChanges(history, a.request, policiesFor(c, a.exclude));
         if (a.json)
             std::cout << changesJson(report).dump(2) << "\n";
         else
@@ -326,13 +320,16 @@ void addTrendCommands(CLI::App &app, Commands &commands)
     auto ch = std::make_shared<ChangesArgs>();
     auto *changes = app.add_subcommand("changes", "Change points in the history of each series "
                                                   "(E-divisive means, t-test, weak then strong)");
-    changes->add_option("--scenario", ch->scenario, "Only scenarios whose name contains this");
-    changes->add_option("--metric", ch->metrics, "Only these metrics (repeatable)");
-    changes->add_option("--since", ch->since, "Report changes at or after this ISO-8601 time or date")
+    ChangesRequest &rq = ch->request;
+    changes->add_option("--scenario", rq.scenarioContains, "Only scenarios whose name contains this");
+    changes->add_option("--metric", rq.metrics, "Only these metrics (repeatable)");
+    changes->add_option("--since", rq.since, "Report changes at or after this ISO-8601 time or date")
         ->transform(isoTime("--since"));
-    addNumber(changes, "--window", ch->window, ChangesArgs::kWindow, "Points per window (default 50)");
-    addNumber(changes, "--pvalue", ch->pvalue, ChangesArgs::kPValue, "Significance of a change (default 0.001)");
-    addNumber(changes, "--min-magnitude", ch->minMagnitude, ChangesArgs::kMinMagnitude,
+    addNumber(changes, "--window", rq.options.window, ChangesArgs::kWindow, "Points per window")
+        ->capture_default_str();
+    addNumber(changes, "--pvalue", rq.options.pValue, ChangesArgs::kPValue, "Significance of a change")
+        ->capture_default_str();
+    addNumber(changes, "--min-magnitude", rq.options.minMagnitude, ChangesArgs::kMinMagnitude,
               "Keep only changes larger than this fraction (0.05 = 5 %)");
     changes->add_option("--contract-exclude", ch->exclude,
                         "Leave this contract key (or prefix.*) out, for this command only");

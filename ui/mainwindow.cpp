@@ -4,6 +4,7 @@
 #include "ui/messagebanner.h"
 #include "ui/storewriter.h"
 #include "ui/views/benchview.h"
+#include "ui/views/changesview.h"
 #include "ui/views/libraryview.h"
 #include "ui/views/trendsview.h"
 #include "ui/views/compareview.h"
@@ -123,6 +124,12 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     // The views, in sidebar order. Adding a view is one line here.
     m_library = addView(new LibraryView(storePath, this));
     m_trends = addView(new TrendsView(storePath, this));
+    auto *changes = addView(new ChangesView(storePath, this));
+    connect(changes, &ChangesView::openSeries, this,
+            [this](const QString &scenario, const QString &metric, const QString &runKey) {
+                showView(m_trends->key());
+                m_trends->openSeries(scenario, metric, runKey);
+            });
     addView(new CompareView(storePath, this));
     addView(new BenchView(storePath, this));
     addView(new ScalingView(storePath, this));

@@ -5,6 +5,7 @@
 #include "model/trends/trendhistory.h"
 #include "ui/formatting.h"
 #include "ui/models/trendchangestablemodel.h"
+#include "ui/views/changesview.h"
 #include "ui/views/trendsview.h"
 #include "ui/backgroundpool.h"
 #include "sizingtestsupport.h"
@@ -370,4 +371,74 @@ TEST_F(TrendsViewTest, HidesTheTargetChooserForOneTarget)
     TrendsView view(m_storePath);
     openTrends(view);
     EXPECT_FALSE(view.targetCombo()->isVisible());
+}
+
+namespace {
+class ChangesViewTest : public plimsoll::test::NightlyStoreTest
+{
+};
+} // namespace
+
+// The regression dashboard lists what `plimsoll changes` finds, filters it, and a row opens
+// its series in Trends with the run of the change selected.
+TEST_F(ChangesViewTest, ListsEveryChangeTheCommandFindsAndOpensItsSeriesInTrends)
+{
+    const std::string path = m_storePath.toStdString();
+    const ChangesReport expected = [&] {
+        const Store store(path);
+        return findChanges(TrendHistory::load(store), ChangesRequest{}, ContractPolicies::load(path));
+    }();
+    ASSERT_GT(expected.changeCount(), 0);
+    ASSERT_EQ(expected.baselineChanges.size(), 1u); // night 30, retuned
+    const DetectedChange *drop = nullptr;
+    for (const SeriesChanges &s : expected.series)
+        for (const DetectedChange &c : s.changes)
+            if (s.series.metric == "records_per_s" && c.verdict == Verdict::Regression)
+                drop = &c;
+    ASSERT_NE(drop, nullptr) << "the throughput drop of night 21";
+
+    ChangesView view(m_storePath);
+    view.resize(800, 600);
+    view.show();
+    QSignalSpy loaded(&view, &ChangesView::loaded);
+    view.reload();
+    ASSERT_TRUE(loaded.wait(20000));
+    QAbstractItemModel *rows = view.table()->model();
+    EXPECT_EQ(rows->rowCount(), expected.changeCount() + 1);
+    EXPECT_TRUE(view.summaryText().contains(QStringLiteral("1 new baseline"))) << view.summaryText().toStdString();
+    // Newest first.
+    for (int r = 1; r < rows->rowCount(); ++r)
+        EXPECT_GE(rows->index(r - 1, ChangesView::Time).data(Qt::UserRole + 1).toString(),
+                  rows->index(r, ChangesView::Time).data(Qt::UserRole + 1).toString());
+
+    view.setShown(ChangesView::Show::Regressions);
+    int dropRow = -1;
+    for (int r = 0; r < view.shownRows(); ++r) {
+        EXPECT_EQ(rows->index(r, ChangesView::Verdict).data().toString(), QStringLiteral("regression"));
+        if (rows->index(r, ChangesView::Run).data().toString() == QString::fromStdString(drop->runKey) &&
+            rows->index(r, ChangesView::Metric).data().toString() == displayMetricName("records_per_s"))
+            dropRow = r;
+    }
+    ASSERT_GE(dropRow, 0);
+    EXPECT_EQ(rows->index(dropRow, ChangesView::Change).data().toString(),
+              QString::asprintf("%+.1f %%", drop->change.forwardChangePercent()));
+    view.setFilterText(QStringLiteral("no-such-run"));
+    EXPECT_EQ(view.shownRows(), 0);
+    view.setFilterText(QString::fromStdString(drop->commit));
+    EXPECT_GE(view.shownRows(), 1);
+    view.setFilterText({});
+    view.setShown(ChangesView::Show::All);
+    EXPECT_EQ(view.shownRows(), expected.changeCount() + 1);
+
+    TrendsView trends(m_storePath);
+    trends.resize(800, 640);
+    trends.show();
+    QObject::connect(&view, &ChangesView::openSeries, &trends, &TrendsView::openSeries);
+    QSignalSpy selected(&trends, &TrendsView::pointSelected);
+    view.setShown(ChangesView::Show::Regressions);
+    view.openRow(dropRow);
+    ASSERT_TRUE(waitUntil([&] { return !selected.isEmpty(); }));
+    EXPECT_EQ(selected.last().at(0).toString(), QString::fromStdString(drop->runKey));
+    EXPECT_EQ(trends.plottedMetric(), QStringLiteral("records_per_s"));
+    EXPECT_EQ(trends.pointDetailText(QStringLiteral("runKey")), QString::fromStdString(drop->runKey));
 }

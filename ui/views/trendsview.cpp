@@ -61,6 +61,16 @@ bool refill(QComboBox *combo, const std::vector<std::string> &items)
     return combo->currentText() != previous;
 }
 
+// Makes `text` the combo's choice when it lists it, without a signal: the caller reloads.
+void choose(QComboBox *combo, const QString &text)
+{
+    const int index = text.isEmpty() ? -1 : combo->findText(text);
+    if (index >= 0) {
+        const QSignalBlocker blocker(combo);
+        combo->setCurrentIndex(index);
+    }
+}
+
 // Ticks on whole local days read as dates; for runs within a day, even ticks with hours.
 struct TimeRange
 {
@@ -285,6 +295,7 @@ void TrendsView::reload()
         [path] { return Store(path).scenarioNames(); },
         [this](const std::vector<std::string> &names) {
             refill(m_scenarioCombo, names);
+            choose(m_scenarioCombo, std::exchange(m_pendingScenario, {}));
             emit scenariosLoaded(static_cast<int>(names.size()));
             // The store changed under an unchanged choice too: re-read the metrics and series.
             loadMetrics();
@@ -309,6 +320,7 @@ void TrendsView::loadMetrics()
         [path, name] { return Store(path).metricNames(name); },
         [this](const std::vector<std::string> &metrics) {
             refill(m_metricCombo, metrics);
+            choose(m_metricCombo, std::exchange(m_pendingMetric, {}));
             emit metricsLoaded(static_cast<int>(metrics.size()));
             loadSeries();
         },
@@ -403,12 +415,35 @@ void TrendsView::showSeries(LoadedSeries series)
                 m_baseline = static_cast<int>(i);
         }
     }
+    const std::string pending = std::exchange(m_pendingRun, {}).toStdString();
+    for (size_t i = 0; !pending.empty() && i < data.points.size(); ++i)
+        if (data.points[i].runKey == pending)
+            keep = static_cast<int>(i);
     showRange();
+    if (keep >= 0 && !shown(size_t(keep)) && !pending.empty()) {
+        m_targetCombo->setCurrentIndex(0); // every target
+        resetRange();
+    }
     if (keep >= 0 && shown(size_t(keep)))
         selectPoint(keep);
     else
         clearPointDetail();
     emit seriesLoaded(static_cast<int>(data.points.size()));
+}
+
+void TrendsView::openSeries(const QString &scenario, const QString &metric, const QString &runKey)
+{
+    m_pendingMetric = metric;
+    m_pendingRun = runKey;
+    if (m_scenarioCombo->findText(scenario) < 0) {
+        // Not listed yet (the view has not read the store, or the store changed): the reload
+        // picks it.
+        m_pendingScenario = scenario;
+        reload();
+        return;
+    }
+    choose(m_scenarioCombo, scenario);
+    loadMetrics();
 }
 
 void TrendsView::setTimeRange(qint64 firstMs, qint64 lastMs)

@@ -76,6 +76,10 @@ public:
     QString baselineRunKey() const { return m_baselineKey; }
     // The run deltas are shown against; empty clears it.
     void setBaselineRun(const QString &runKey);
+    // Shows the series of `metric` in `scenario` (the metric kept when empty) and, once it has
+    // loaded, selects the point of `runKey` (the date range widened when it is outside it):
+    // how the Changes view opens a row.
+    void openSeries(const QString &scenario, const QString &metric, const QString &runKey);
 
 public slots:
     // Shows the run behind the point at `index` of points(); the scatter series' clicked
@@ -164,6 +168,8 @@ private:
     double m_displayFactor = 1; // chart y = stored SI value * factor
     bool m_syncingList = false; // selecting the list's row of a point picked on the chart
     int m_selected = -1;
+    // What openSeries asked for, applied as the scenarios, metrics and series arrive.
+    QString m_pendingScenario, m_pendingMetric, m_pendingRun;
     int m_baseline = -1; // index of the baseline run's point, -1 when not in this series
 };
 
