@@ -1,8 +1,10 @@
 // The run detail's step table, as a user reads it: a row per scenario, the load factors and
 // metrics as columns with units, values formatted; Copy puts tab-separated SI values on the
-// clipboard and Save CSV writes the file `plimsoll export --format steps` writes.
+// clipboard and Save CSV writes the file `plimsoll export --format steps` writes. Its charts:
+// each scenario's latency spectrum overlaid, and the per-window series chosen.
 #include "export/steptable.h"
 #include "ui/backgroundpool.h"
+#include "ui/charts/runcharts.h"
 #include "ui/formatting.h"
 #include "ui/views/rundetailpanel.h"
 #include "uitestsupport.h"
@@ -10,6 +12,10 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QChart>
+#include <QComboBox>
+#include <QLineSeries>
+#include <QValueAxis>
 #include <QClipboard>
 #include <QFile>
 #include <QHeaderView>
@@ -110,4 +116,92 @@ TEST(RunDetailPanel, StepTableShowsFormattedCellsCopiesAndSaves)
     EXPECT_FALSE(saved.at(1).at(1).toString().isEmpty());
     EXPECT_TRUE(panel.stepStatus()->text().startsWith(QStringLiteral("Cannot save "))) << panel.stepStatus()->text().toStdString();
     backgroundPool()->waitForDone();
+}
+
+namespace {
+
+// An OMB-like run: two workloads with the store's percentiles and a tool's quantile map, and a
+// per-window publish rate.
+RunRecord percentileRun()
+{
+    RunRecord run;
+    run.runKey = "omb/two-workloads";
+    for (int i = 0; i < 2; ++i) {
+        ScenarioRecord s;
+        s.name = "omb/workload-" + std::to_string(i + 1);
+        const double k = 1 + i;
+        s.metrics = {{"latency_p50_s", 0.002 * k},          {"latency_p99_s", 0.010 * k},
+                     {"latency_p999_s", 0.040 * k},         {"publish.quantile.50.0", 0.0021 * k},
+                     {"publish.quantile.99.9", 0.041 * k},  {"records_per_s", 1000 * k}};
+        s.series.push_back({"records_per_s", {{10, 990 * k}, {20, 1010 * k}, {30, 1000 * k}}});
+        run.scenarios.push_back(s);
+    }
+    return run;
+}
+
+} // namespace
+
+TEST(RunCharts, SpectrumFamiliesAndPointsComeFromThePercentileMetrics)
+{
+    const RunRecord run = percentileRun();
+    EXPECT_EQ(spectrumFamilies(run), (std::vector<std::string>{"latency", "publish"}));
+    const std::vector<SpectrumPoint> latency = latencySpectrum(run.scenarios[1], "latency");
+    ASSERT_EQ(latency.size(), 3u);
+    EXPECT_DOUBLE_EQ(latency[0].percentile, 0.5);
+    EXPECT_DOUBLE_EQ(latency[2].percentile, 0.999);
+    EXPECT_DOUBLE_EQ(latency[2].seconds, 0.080);
+    const std::vector<SpectrumPoint> publish = latencySpectrum(run.scenarios[0], "publish");
+    ASSERT_EQ(publish.size(), 2u);
+    EXPECT_DOUBLE_EQ(publish[1].percentile, 0.999);
+}
+
+TEST(RunDetailPanel, ChartsShowEveryScenariosSpectrumAndTheChosenSeries)
+{
+    RunDetailPanel panel;
+    panel.resize(1000, 500);
+    panel.show();
+    RunDetail detail;
+    detail.record = percentileRun();
+    panel.showRun(detail);
+    EXPECT_EQ(panel.tabs()->tabText(2), QStringLiteral("Charts"));
+    panel.tabs()->setCurrentIndex(2);
+
+    QChart *spectrum = panel.spectrumChart();
+    ASSERT_EQ(spectrum->series().size(), 2);
+    auto *second = qobject_cast<QLineSeries *>(spectrum->series()[1]);
+    ASSERT_NE(second, nullptr);
+    EXPECT_EQ(second->name(), QStringLiteral("omb/workload-2"));
+    ASSERT_EQ(second->count(), 3);
+    // x = 1/(1−p): p50 at 2, p99.9 at 1000; y in the axis' unit (ms here).
+    EXPECT_NEAR(second->at(0).x(), 2, 1e-9);
+    EXPECT_NEAR(second->at(2).x(), 1000, 1e-6);
+    EXPECT_NEAR(second->at(2).y(), 80, 1e-9);
+    const auto *y = qobject_cast<QValueAxis *>(spectrum->axes(Qt::Vertical).value(0));
+    ASSERT_NE(y, nullptr);
+    EXPECT_EQ(y->titleText(), QStringLiteral("ms"));
+    EXPECT_TRUE(spectrum->legend()->isVisible()); // two workloads: the legend names them
+    EXPECT_NE(second->color(), qobject_cast<QLineSeries *>(spectrum->series()[0])->color());
+
+    panel.spectrumFamilyCombo()->setCurrentText(QStringLiteral("publish"));
+    ASSERT_EQ(spectrum->series().size(), 2);
+    EXPECT_EQ(qobject_cast<QLineSeries *>(spectrum->series()[0])->count(), 2);
+
+    ASSERT_EQ(panel.windowSeriesCombo()->count(), 2);
+    EXPECT_EQ(panel.windowSeriesCombo()->itemText(1),
+              QStringLiteral("omb/workload-2 — ") + displayMetricName("records_per_s"));
+    panel.windowSeriesCombo()->setCurrentIndex(1);
+    QChart *series = panel.windowSeriesChart();
+    ASSERT_EQ(series->series().size(), 1);
+    auto *rate = qobject_cast<QLineSeries *>(series->series()[0]);
+    ASSERT_EQ(rate->count(), 3);
+    EXPECT_NEAR(rate->at(1).x(), 20, 1e-9);
+
+    // A run without percentiles or series says so instead of drawing empty axes.
+    RunDetail bare;
+    bare.record.runKey = "bare";
+    bare.record.scenarios.push_back({});
+    panel.showRun(bare);
+    EXPECT_TRUE(spectrum->series().isEmpty());
+    EXPECT_EQ(spectrum->title(), QStringLiteral("This run states no latency percentiles"));
+    EXPECT_EQ(series->title(), QStringLiteral("This run keeps no per-window series"));
 }

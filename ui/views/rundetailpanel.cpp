@@ -1,10 +1,16 @@
 #include "ui/views/rundetailpanel.h"
 
 #include "ui/backgroundpool.h"
+#include "ui/charts/runcharts.h"
 #include "ui/formatting.h"
 
 #include <QApplication>
+#include <QChart>
+#include <QGraphicsLayout>
+#include <QChartView>
 #include <QClipboard>
+#include <QComboBox>
+#include <QSplitter>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QPushButton>
@@ -88,6 +94,7 @@ RunDetailPanel::RunDetailPanel(QWidget *parent) : QWidget(parent)
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_scenarios, tr("Scenarios"));
     m_tabs->addTab(createStepTab(), tr("Step table"));
+    m_tabs->addTab(createChartsTab(), tr("Charts"));
     auto *body = new QHBoxLayout;
     body->addWidget(m_fieldsScroll, 2);
     body->addWidget(m_tabs, 3);
@@ -132,7 +139,9 @@ void RunDetailPanel::showPlaceholder(const QString &text)
     m_scenarios->clear();
     m_steps = {};
     m_runKey.clear();
+    m_run = {};
     fillStepTable();
+    fillCharts();
     m_tabs->hide();
 }
 
@@ -195,7 +204,9 @@ void RunDetailPanel::showRun(const RunDetail &detail)
     m_scenarios->resizeColumnToContents(0);
     m_steps = plimsoll::stepTable(run);
     m_runKey = run.runKey;
+    m_run = run;
     fillStepTable();
+    fillCharts();
     m_fieldsScroll->show();
     m_tabs->show();
 }
@@ -241,6 +252,86 @@ QWidget *RunDetailPanel::createStepTab()
     layout->addWidget(m_stepTable, 1);
     layout->addLayout(buttons);
     return tab;
+}
+
+QWidget *RunDetailPanel::createChartsTab()
+{
+    auto *tab = new QWidget(this);
+    const auto chartView = [tab](QChart *chart, const char *name) {
+        chart->setAnimationOptions(QChart::NoAnimation);
+        chart->legend()->setAlignment(Qt::AlignBottom);
+        chart->setMargins(QMargins(2, 2, 2, 2));
+        chart->layout()->setContentsMargins(0, 0, 0, 0);
+        auto *view = new QChartView(chart, tab);
+        view->setObjectName(QLatin1String(name));
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumSize(240, 160);
+        return view;
+    };
+    m_spectrum = new QChart;
+    m_seriesChart = new QChart;
+    m_family = new QComboBox(tab);
+    m_family->setObjectName(QStringLiteral("spectrumFamily"));
+    m_family->setToolTip(tr("Which latency's percentiles: the run's own, or a tool's (publish, end to end)"));
+    m_windowSeries = new QComboBox(tab);
+    m_windowSeries->setObjectName(QStringLiteral("windowSeries"));
+    m_windowSeries->setToolTip(tr("A per-window series the run kept (scenario — series)"));
+    auto *choices = new QHBoxLayout;
+    choices->addWidget(new QLabel(tr("Percentiles of"), tab));
+    choices->addWidget(m_family, 1);
+    choices->addWidget(new QLabel(tr("Series"), tab));
+    choices->addWidget(m_windowSeries, 2);
+    // Side by side: the panel is wider than it is high, and each chart keeps its whole height.
+    auto *split = new QSplitter(Qt::Horizontal, tab);
+    split->addWidget(chartView(m_spectrum, "spectrumChart"));
+    split->addWidget(chartView(m_seriesChart, "windowSeriesChart"));
+    auto *layout = new QVBoxLayout(tab);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addLayout(choices);
+    layout->addWidget(split, 1);
+    connect(m_family, &QComboBox::currentIndexChanged, this, [this] {
+        showSpectrum(m_spectrum, m_run, m_family->currentText().toStdString());
+    });
+    connect(m_windowSeries, &QComboBox::currentIndexChanged, this, &RunDetailPanel::showSeriesAt);
+    return tab;
+}
+
+void RunDetailPanel::showSeriesAt(int index)
+{
+    if (index < 0) {
+        showWindowSeries(m_seriesChart, {});
+        m_seriesChart->setTitle(tr("This run keeps no per-window series"));
+        return;
+    }
+    const QPoint at = m_windowSeries->itemData(index).toPoint(); // (scenario, series)
+    const ScenarioRecord &scenario = m_run.scenarios.at(size_t(at.x()));
+    showWindowSeries(m_seriesChart, scenario.series.at(size_t(at.y())));
+}
+
+void RunDetailPanel::fillCharts()
+{
+    {
+        const QSignalBlocker blocker(m_family);
+        m_family->clear();
+        for (const std::string &family : spectrumFamilies(m_run))
+            m_family->addItem(QString::fromStdString(family));
+    }
+    showSpectrum(m_spectrum, m_run, m_family->currentText().toStdString());
+    if (m_family->count() == 0)
+        m_spectrum->setTitle(tr("This run states no latency percentiles"));
+    m_family->setEnabled(m_family->count() > 1);
+    {
+        const QSignalBlocker blocker(m_windowSeries);
+        m_windowSeries->clear();
+        for (size_t s = 0; s < m_run.scenarios.size(); ++s)
+            for (size_t k = 0; k < m_run.scenarios[s].series.size(); ++k)
+                m_windowSeries->addItem(
+                    QStringLiteral("%1 — %2").arg(QString::fromStdString(m_run.scenarios[s].name),
+                                                  displayMetricName(m_run.scenarios[s].series[k].name)),
+                    QPoint(int(s), int(k)));
+    }
+    m_windowSeries->setEnabled(m_windowSeries->count() > 1);
+    showSeriesAt(m_windowSeries->currentIndex());
 }
 
 void RunDetailPanel::fillStepTable()

@@ -5,7 +5,9 @@
 // Two tabs beside the identity: Scenarios (a tree of each scenario's topology and metrics) and
 // Step table (export/steptable.h: a row per scenario, a column per load factor and metric,
 // formatted with units), which copies as tab-separated SI values and saves as the CSV that
-// `plimsoll export --format steps` writes; the file is written off the UI thread.
+// `plimsoll export --format steps` writes; the file is written off the UI thread; and Charts
+// (ui/charts/runcharts.h): the latency percentile spectrum of every scenario overlaid, and any
+// per-window series the run keeps.
 
 #include "export/steptable.h"
 #include "model/store/store.h"
@@ -37,6 +39,10 @@ public:
     void copyStepTable() const;
     void saveStepTable(const QString &path);
     QLabel *stepStatus() const { return m_stepStatus; }
+    QComboBox *spectrumFamilyCombo() const { return m_family; }
+    QComboBox *windowSeriesCombo() const { return m_windowSeries; }
+    QChart *spectrumChart() const { return m_spectrum; }
+    QChart *windowSeriesChart() const { return m_seriesChart; }
 
 signals:
     void stepTableSaved(const QString &path, const QString &error);
@@ -44,7 +50,10 @@ signals:
 private:
     QLabel *addField(const QString &field, const QString &label);
     QWidget *createStepTab();
+    QWidget *createChartsTab();
     void fillStepTable();
+    void fillCharts();
+    void showSeriesAt(int index);
 
     QLabel *m_heading = nullptr;
     QWidget *m_fields = nullptr;
@@ -54,6 +63,11 @@ private:
     QTableWidget *m_stepTable = nullptr;
     QLabel *m_stepStatus = nullptr;
     StepTable m_steps;
+    RunRecord m_run; // what the charts draw from
+    QComboBox *m_family = nullptr;
+    QComboBox *m_windowSeries = nullptr;
+    QChart *m_spectrum = nullptr;
+    QChart *m_seriesChart = nullptr;
     std::string m_runKey;
     QFutureWatcher<QString> m_stepWriter;
 };
