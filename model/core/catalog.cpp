@@ -148,8 +148,8 @@ std::string formatMetric(std::string_view name, double value)
         unit = "records/s";
     else if (endsWith("_bytes"))
         unit = "bytes";
-    else if (endsWith("_s"))
-        unit = "s";
+    else if (endsWith("_s") || name.find(".quantile.") != std::string_view::npos)
+        unit = "s"; // a quantile map's entries are latencies, stored in seconds (OMB's)
     else if (endsWith("_fraction") || endsWith("_ratio"))
         unit = "fraction";
     else

@@ -43,4 +43,6 @@ TEST(Catalog, ToolMetricsKeepTheUnitTheirNameStates)
     EXPECT_EQ(formatMetric("producer.records_per_s", 5000), "5,000 rec/s");
     EXPECT_EQ(formatMetric("hdr.count_per_s", 1234), "1,234/s");
     EXPECT_EQ(formatMetric("archive.parquet_files", 42), "42");
+    // A quantile map's entries (OMB's publish.quantile.<p>) are latencies in seconds.
+    EXPECT_EQ(formatMetric("publish.quantile.99.9", 0.0021), "2.1 ms");
 }
