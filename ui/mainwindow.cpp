@@ -27,6 +27,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QMenu>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -244,6 +245,15 @@ void MainWindow::createMenus()
     m_importAction->setShortcut(QKeySequence::Open);
     QAction *importUrl = file->addAction(tr("Import &URL…"), this, &MainWindow::chooseImportUrl);
     importUrl->setObjectName(QStringLiteral("importUrlAction"));
+    file->addSeparator();
+    QAction *openStore = file->addAction(tr("&Open Store…"), this, &MainWindow::chooseStore);
+    openStore->setObjectName(QStringLiteral("openStoreAction"));
+    openStore->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentStoresMenu"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    fillRecentMenu();
+    file->addSeparator();
     m_removeSamplesAction =
         file->addAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove Sample Runs"),
                         this, &MainWindow::removeSampleRuns);
@@ -288,6 +298,7 @@ void MainWindow::createMenus()
 
 void MainWindow::start(bool installSamples)
 {
+    rememberStore(m_storePath);
     m_writer->prepareStore(installSamples);
 }
 
@@ -435,6 +446,67 @@ void MainWindow::reloadViews()
             view->reloadWhenShown();
     }
     emit storeChanged();
+}
+
+QStringList MainWindow::recentStores()
+{
+    return windowSettings().value(QStringLiteral("recentStores")).toStringList();
+}
+
+void MainWindow::rememberStore(const QString &path)
+{
+    QSettings settings = windowSettings();
+    QStringList recent = settings.value(QStringLiteral("recentStores")).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > 8)
+        recent.removeLast();
+    settings.setValue(QStringLiteral("recentStores"), recent);
+}
+
+void MainWindow::fillRecentMenu()
+{
+    m_recentMenu->clear();
+    const QString here = QFileInfo(m_storePath).absoluteFilePath();
+    for (const QString &path : recentStores()) {
+        QAction *action = m_recentMenu->addAction(QDir::toNativeSeparators(path), this,
+                                                  [this, path] { openStore(path); });
+        action->setEnabled(path != here && QFileInfo::exists(path));
+        if (!QFileInfo::exists(path))
+            action->setToolTip(tr("The file is no longer there"));
+    }
+    if (m_recentMenu->isEmpty())
+        m_recentMenu->addAction(tr("No other stores yet"))->setEnabled(false);
+}
+
+void MainWindow::chooseStore()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Store"), QFileInfo(m_storePath).absolutePath(),
+        tr("Plimsoll stores (*.db *.plimsoll *.sqlite);;All files (*)"));
+    if (!path.isEmpty())
+        openStore(path);
+}
+
+MainWindow *MainWindow::openStore(const QString &path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    for (QWidget *top : QApplication::topLevelWidgets()) {
+        auto *window = qobject_cast<MainWindow *>(top);
+        if (window && QFileInfo(window->storePath()).absoluteFilePath() == absolute) {
+            window->show();
+            window->raise();
+            window->activateWindow();
+            return window;
+        }
+    }
+    auto *window = new MainWindow(absolute);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    // An existing file only: a store that cannot be read says so in that window's banner.
+    window->start(false);
+    return window;
 }
 
 DocumentationWindow *MainWindow::showDocumentation(const QString &section)

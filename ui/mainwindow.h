@@ -58,6 +58,12 @@ public:
     // whose title contains `section` when one is given.
     DocumentationWindow *showDocumentation(const QString &section = {});
 
+    // File > Open Store…: another store in a window of its own (the CLI's --db in the
+    // window); the store already open here, or in another window, is raised instead. Returns
+    // the window that shows it. Every store opened is remembered (Open Recent, newest first).
+    MainWindow *openStore(const QString &path);
+    static QStringList recentStores();
+
 public slots:
     // Dry-runs the sources in a preview dialog; Import commits the readable ones.
     void previewAndImport(const QStringList &sources, bool insecure = false);
@@ -92,6 +98,9 @@ private:
     void reloadViews();
     void showImportSummary(const ImportBatchSummary &summary);
     void showAbout();
+    void chooseStore();
+    void fillRecentMenu();
+    static void rememberStore(const QString &path);
     void restoreSettings();
     void saveSettings() const;
     // A run the user confirmed removing: hidden now, removed when the undo lapses.
@@ -109,6 +118,7 @@ private:
     QAction *m_removeSamplesAction = nullptr;
     QAction *m_installSamplesAction = nullptr;
     DocumentationWindow *m_documentation = nullptr;
+    QMenu *m_recentMenu = nullptr;
     QTimer *m_removalTimer = nullptr;
     QList<qint64> m_pendingRemoval;
     QStringList m_pendingRemovalKeys;

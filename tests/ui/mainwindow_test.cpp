@@ -28,10 +28,12 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QTextBrowser>
+#include <QMenu>
 #include <QMessageBox>
 #include <QAction>
 #include <QSettings>
@@ -460,4 +462,42 @@ TEST_F(MainWindowTest, HelpOpensTheDocumentationAtASectionAndSearchesIt)
         shown += !list->item(row)->isHidden();
     EXPECT_EQ(shown, list->count());
     EXPECT_TRUE(saveGrab(*docs, QStringLiteral("documentation.png")));
+}
+
+TEST_F(MainWindowTest, OpenStoreShowsAnotherStoreInItsOwnWindowAndRemembersIt)
+{
+    populateStore();
+    const QString other = m_dir.filePath(QStringLiteral("team.plimsoll"));
+    {
+        Store store(other.toStdString());
+        installSamples(store);
+    }
+    MainWindow &window = openWindow(false);
+    ASSERT_NE(window.findChild<QAction *>(QStringLiteral("openStoreAction")), nullptr);
+    EXPECT_EQ(MainWindow::recentStores().value(0), QFileInfo(m_storePath).absoluteFilePath());
+
+    MainWindow *second = window.openStore(other);
+    ASSERT_NE(second, &window);
+    EXPECT_TRUE(second->isVisible());
+    EXPECT_EQ(second->storePath(), QFileInfo(other).absoluteFilePath());
+    EXPECT_EQ(second->windowTitle(), QStringLiteral("team.plimsoll"));
+    // Its Library lists that store's runs, not the first window's.
+    const int otherRuns = int(Store(other.toStdString()).runCount());
+    ASSERT_NE(otherRuns, int(storeRunCount()));
+    ASSERT_TRUE(waitUntil([&] { return second->libraryView()->runsModel()->rowCount() == otherRuns; }));
+    EXPECT_EQ(MainWindow::recentStores().value(0), QFileInfo(other).absoluteFilePath());
+    EXPECT_EQ(MainWindow::recentStores().value(1), QFileInfo(m_storePath).absoluteFilePath());
+
+    // Opening a store already open raises its window; the recent list offers the other one.
+    EXPECT_EQ(window.openStore(other), second);
+    auto *recent = window.findChild<QMenu *>(QStringLiteral("recentStoresMenu"));
+    ASSERT_NE(recent, nullptr);
+    emit recent->aboutToShow();
+    QStringList enabled;
+    for (QAction *a : recent->actions())
+        if (a->isEnabled())
+            enabled << a->text();
+    EXPECT_EQ(enabled, QStringList{QDir::toNativeSeparators(QFileInfo(other).absoluteFilePath())});
+    second->close(); // deletes itself
+    QApplication::processEvents();
 }
