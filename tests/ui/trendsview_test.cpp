@@ -29,6 +29,8 @@
 #include <QLineSeries>
 #include <QMouseEvent>
 #include <QToolTip>
+#include <QWheelEvent>
+#include <QApplication>
 #include <QValueAxis>
 #include <QScatterSeries>
 #include <QSettings>
@@ -441,4 +443,37 @@ TEST_F(ChangesViewTest, ListsEveryChangeTheCommandFindsAndOpensItsSeriesInTrends
     EXPECT_EQ(selected.last().at(0).toString(), QString::fromStdString(drop->runKey));
     EXPECT_EQ(trends.plottedMetric(), QStringLiteral("records_per_s"));
     EXPECT_EQ(trends.pointDetailText(QStringLiteral("runKey")), QString::fromStdString(drop->runKey));
+}
+
+// Zoom on the time axis is the date range: a drag across the chart keeps the days it spans,
+// the wheel narrows around the pointer, a double-click shows every run again.
+TEST_F(TrendsViewTest, DragAndWheelZoomTheTimeAxisAndDoubleClickResets)
+{
+    TrendsView view(m_storePath);
+    openTrends(view);
+    QWidget *viewport = view.chartView()->viewport();
+    QChart *chart = view.chartView()->chart();
+    const QRect plot = view.chartView()->mapFromScene(chart->mapToScene(chart->plotArea())).boundingRect();
+    const int y = plot.center().y() + plot.height() / 4; // below the line: no point under the press
+    const QPoint start(plot.left() + plot.width() / 4, y), end(plot.left() + plot.width() * 3 / 5, y);
+    QTest::mousePress(viewport, Qt::LeftButton, {}, start);
+    QMouseEvent move(QEvent::MouseMove, QPointF(end), viewport->mapToGlobal(QPointF(end)), Qt::NoButton,
+                     Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(viewport, &move);
+    QTest::mouseRelease(viewport, Qt::LeftButton, {}, end);
+    EXPECT_EQ(view.rangeCombo()->currentText(), "From – To");
+    const size_t dragged = view.drawnIndexes().size();
+    EXPECT_GT(dragged, 5u);
+    EXPECT_LT(dragged, 20u);
+
+    QTest::mouseDClick(viewport, Qt::LeftButton, {}, start);
+    EXPECT_EQ(view.rangeCombo()->currentText(), "All runs");
+    EXPECT_EQ(view.drawnIndexes().size(), 30u);
+
+    QWheelEvent wheel(QPointF(plot.center()), viewport->mapToGlobal(QPointF(plot.center())), {}, {0, 240},
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(viewport, &wheel);
+    EXPECT_EQ(view.rangeCombo()->currentText(), "From – To");
+    EXPECT_LT(view.drawnIndexes().size(), 30u);
+    EXPECT_GT(view.drawnIndexes().size(), 10u);
 }

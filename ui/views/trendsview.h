@@ -126,6 +126,11 @@ private:
     // distance in pixels.
     int drawnPointNear(const QPointF &chartValue, double *pixels = nullptr) const;
     int drawnPointAt(const QPoint &viewportPos) const;
+    // Zoom on the time axis, as the date range: a drag across the chart keeps the days it
+    // spans, the wheel narrows or widens the days around the pointer, a double-click resets.
+    double timeAt(int viewportX) const; // ms since the epoch under a viewport x
+    void zoomTime(double fromMs, double toMs);
+    bool zoomEvent(QEvent *event);
     QString pointSummary(size_t index) const;
     QLabel *addDetailField(QFormLayout *form, const QString &field, const QString &label);
 
@@ -170,6 +175,8 @@ private:
     int m_selected = -1;
     // What openSeries asked for, applied as the scenarios, metrics and series arrive.
     QString m_pendingScenario, m_pendingMetric, m_pendingRun;
+    QRubberBand *m_zoomBand = nullptr;
+    int m_dragFromX = -1; // viewport x where a drag to zoom started, -1 when none
     int m_baseline = -1; // index of the baseline run's point, -1 when not in this series
 };
 

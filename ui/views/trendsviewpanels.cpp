@@ -9,6 +9,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDateEdit>
+#include <QDateTimeAxis>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,7 +20,9 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QStringList>
+#include <QRubberBand>
 #include <QToolTip>
+#include <QWheelEvent>
 
 #include <cmath>
 
@@ -308,8 +311,82 @@ int TrendsView::drawnPointAt(const QPoint &viewportPos) const
     return pixels <= kPickPixels ? index : -1;
 }
 
+double TrendsView::timeAt(int viewportX) const
+{
+    const QPointF scene = m_chartView->mapToScene(QPoint(viewportX, m_chartView->viewport()->height() / 2));
+    return m_chart->mapToValue(m_chart->mapFromScene(scene), m_line).x();
+}
+
+void TrendsView::zoomTime(double fromMs, double toMs)
+{
+    const AnnotatedSeries &data = *m_series;
+    if (data.points.empty())
+        return;
+    if (fromMs <= data.firstMs && toMs >= data.lastMs) {
+        resetRange();
+        return;
+    }
+    const auto day = [](double ms) { return QDateTime::fromMSecsSinceEpoch(qint64(ms)).toLocalTime().date(); };
+    setDateRange(day(std::max(fromMs, data.firstMs)), day(std::min(toMs, data.lastMs)));
+}
+
+bool TrendsView::zoomEvent(QEvent *event)
+{
+    switch (event->type()) {
+    case QEvent::MouseButtonPress: {
+        const auto *mouse = static_cast<QMouseEvent *>(event);
+        if (mouse->button() != Qt::LeftButton || drawnPointAt(mouse->position().toPoint()) >= 0)
+            return false;
+        m_dragFromX = mouse->position().toPoint().x();
+        return false;
+    }
+    case QEvent::MouseMove: {
+        if (m_dragFromX < 0)
+            return false;
+        const int x = static_cast<QMouseEvent *>(event)->position().toPoint().x();
+        if (!m_zoomBand)
+            m_zoomBand = new QRubberBand(QRubberBand::Rectangle, m_chartView->viewport());
+        const QRect plot = m_chartView->mapFromScene(m_chart->mapToScene(m_chart->plotArea())).boundingRect();
+        m_zoomBand->setGeometry(QRect(QPoint(std::min(x, m_dragFromX), plot.top()),
+                                      QPoint(std::max(x, m_dragFromX), plot.bottom())));
+        m_zoomBand->setVisible(std::abs(x - m_dragFromX) > 8);
+        return false;
+    }
+    case QEvent::MouseButtonRelease: {
+        if (m_dragFromX < 0)
+            return false;
+        const int x = static_cast<QMouseEvent *>(event)->position().toPoint().x();
+        const int from = std::exchange(m_dragFromX, -1);
+        if (m_zoomBand)
+            m_zoomBand->hide();
+        if (std::abs(x - from) > 8)
+            zoomTime(timeAt(std::min(x, from)), timeAt(std::max(x, from)));
+        return false;
+    }
+    case QEvent::MouseButtonDblClick:
+        resetRange();
+        return true;
+    case QEvent::Wheel: {
+        const auto *wheel = static_cast<QWheelEvent *>(event);
+        const int steps = wheel->angleDelta().y() / 120;
+        if (steps == 0 || m_series->points.empty())
+            return false;
+        const double at = timeAt(int(wheel->position().x()));
+        const double from = double(m_timeAxis->min().toMSecsSinceEpoch());
+        const double to = double(m_timeAxis->max().toMSecsSinceEpoch());
+        const double scale = std::pow(steps > 0 ? 0.8 : 1.25, std::abs(steps));
+        zoomTime(at - (at - from) * scale, at + (to - at) * scale);
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
 bool TrendsView::eventFilter(QObject *watched, QEvent *event)
 {
+    if (watched == m_chartView->viewport() && zoomEvent(event))
+        return true;
     if (watched == m_chartView->viewport()) {
         if (event->type() == QEvent::MouseMove) {
             const auto *mouse = static_cast<QMouseEvent *>(event);

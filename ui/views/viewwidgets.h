@@ -27,6 +27,7 @@ class QPointF;
 class QProgressBar;
 class QPushButton;
 class QScatterSeries;
+class QRubberBand;
 class QScrollArea;
 class QSlider;
 class QSpinBox;
