@@ -2,9 +2,12 @@
 
 #include <QDateTime>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <tuple>
 
 namespace plimsoll {
 
@@ -157,6 +160,44 @@ void topology(ReportDocument &doc, const ReportData &d)
     doc.blocks.push_back(std::move(u));
 }
 
+void fitSection(ReportDocument &doc, const ReportData &d, size_t i, const std::string &title)
+{
+    const ReportFit &f = d.fits[i];
+    const UslFit &u = f.fit;
+    doc.blocks.push_back(heading(3, title));
+    ReportBlock c;
+    c.kind = ReportBlock::Kind::Chart;
+    c.chart.kind = ReportChart::Kind::Scaling;
+    c.chart.fit = int(i);
+    c.chart.caption = f.metric + " against " + f.factor + ", " + std::to_string(f.points.size()) +
+                      " steps";
+    doc.blocks.push_back(std::move(c));
+    if (!u.ok) {
+        doc.blocks.push_back(paragraph("No fit: " + u.error));
+        return;
+    }
+    ReportBlock t = table({"Parameter", "Value", "95 % interval"}, {false, true, true});
+    t.rows = {
+        {"λ (records/s per unit)", fmt("%.4g", u.params.lambda), interval(u.lambdaCi, "%.4g")},
+        {"σ (contention)", fmt("%.3g", u.params.sigma), interval(u.sigmaCi, "%.3g")},
+        {"κ (coherency)", fmt("%.3g", u.params.kappa), interval(u.kappaCi, "%.3g")},
+        {"N*", orInf(u.nStar, "%.1f"), interval(u.nStarCi, "%.1f")},
+        {"X at N* (records/s)", orInf(u.xAtNStar, "%.4g"), interval(u.xAtNStarCi, "%.4g")},
+        {"R²", fmt("%.4f", u.r2), ""},
+        {"Points (distinct N)", std::to_string(u.points) + " (" + std::to_string(u.distinctN) + ")", ""},
+    };
+    doc.blocks.push_back(std::move(t));
+    std::string text = std::string("Limit: ") + toString(u.limit) + " — " + u.limitReason +
+                       ". N*: " + u.nStarNote + ".";
+    if (u.weak)
+        text += " Weak fit: " + u.weakReason + ".";
+    if (!f.saturation.reason.empty())
+        text += " Saturation: " + f.saturation.reason;
+    doc.blocks.push_back(paragraph(text));
+}
+
+// One section per ramp family (scenario prefix and load factor), not per run: a nightly series
+// of ramps shows its latest run and its first (the baseline) in full, the others as table rows.
 void fits(ReportDocument &doc, const ReportData &d)
 {
     doc.blocks.push_back(heading(2, "Scaling fits"));
@@ -166,39 +207,40 @@ void fits(ReportDocument &doc, const ReportData &d)
     if (d.fits.empty())
         doc.blocks.push_back(paragraph("No ramp in the selected runs carries a load factor and "
                                        "records_per_s."));
-    for (size_t i = 0; i < d.fits.size(); ++i) {
-        const ReportFit &f = d.fits[i];
-        const UslFit &u = f.fit;
-        doc.blocks.push_back(heading(3, f.runKey + ": " + f.prefix + "*"));
-        ReportBlock c;
-        c.kind = ReportBlock::Kind::Chart;
-        c.chart.kind = ReportChart::Kind::Scaling;
-        c.chart.fit = int(i);
-        c.chart.caption = f.metric + " against " + f.factor + ", " + std::to_string(f.points.size()) +
-                          " steps";
-        doc.blocks.push_back(std::move(c));
-        if (!u.ok) {
-            doc.blocks.push_back(paragraph("No fit: " + u.error));
+    std::map<std::string, std::string> timeOf;
+    for (const ReportRun &r : d.runs)
+        timeOf[r.runKey] = r.timestamp;
+    std::map<std::pair<std::string, std::string>, std::vector<size_t>> families; // (prefix, factor)
+    for (size_t i = 0; i < d.fits.size(); ++i)
+        families[{d.fits[i].prefix, d.fits[i].factor}].push_back(i);
+    for (auto &[family, members] : families) {
+        std::sort(members.begin(), members.end(), [&](size_t a, size_t b) {
+            return std::tie(timeOf[d.fits[a].runKey], d.fits[a].runKey) <
+                   std::tie(timeOf[d.fits[b].runKey], d.fits[b].runKey);
+        });
+        if (members.size() <= 2) {
+            for (size_t i : members)
+                fitSection(doc, d, i, d.fits[i].runKey + ": " + d.fits[i].prefix + "*");
             continue;
         }
-        ReportBlock t = table({"Parameter", "Value", "95 % interval"}, {false, true, true});
-        t.rows = {
-            {"λ (records/s per unit)", fmt("%.4g", u.params.lambda), interval(u.lambdaCi, "%.4g")},
-            {"σ (contention)", fmt("%.3g", u.params.sigma), interval(u.sigmaCi, "%.3g")},
-            {"κ (coherency)", fmt("%.3g", u.params.kappa), interval(u.kappaCi, "%.3g")},
-            {"N*", orInf(u.nStar, "%.1f"), interval(u.nStarCi, "%.1f")},
-            {"X at N* (records/s)", orInf(u.xAtNStar, "%.4g"), interval(u.xAtNStarCi, "%.4g")},
-            {"R²", fmt("%.4f", u.r2), ""},
-            {"Points (distinct N)", std::to_string(u.points) + " (" + std::to_string(u.distinctN) + ")", ""},
-        };
+        const size_t latest = members.back(), first = members.front();
+        fitSection(doc, d, latest, d.fits[latest].runKey + ": " + family.first + "* (latest of " +
+                                       std::to_string(members.size()) + " runs)");
+        fitSection(doc, d, first, d.fits[first].runKey + ": " + family.first + "* (the first, the baseline)");
+        doc.blocks.push_back(heading(3, "Every run of " + family.first + "* against " + family.second));
+        ReportBlock t = table({"Run", "Time", "λ", "σ", "κ", "N*", "R²"},
+                              {false, false, true, true, true, true, true});
+        for (size_t i : members) {
+            const ReportFit &f = d.fits[i];
+            if (!f.fit.ok) {
+                t.rows.push_back({f.runKey, timeOf[f.runKey], "no fit", "", "", "", ""});
+                continue;
+            }
+            t.rows.push_back({f.runKey, timeOf[f.runKey], fmt("%.4g", f.fit.params.lambda),
+                              fmt("%.3g", f.fit.params.sigma), fmt("%.3g", f.fit.params.kappa),
+                              orInf(f.fit.nStar, "%.1f"), fmt("%.4f", f.fit.r2)});
+        }
         doc.blocks.push_back(std::move(t));
-        std::string text = std::string("Limit: ") + toString(u.limit) + " — " + u.limitReason +
-                           ". N*: " + u.nStarNote + ".";
-        if (u.weak)
-            text += " Weak fit: " + u.weakReason + ".";
-        if (!f.saturation.reason.empty())
-            text += " Saturation: " + f.saturation.reason;
-        doc.blocks.push_back(paragraph(text));
     }
 }
 

@@ -254,3 +254,67 @@ TEST_F(ReportCli, UsageErrors)
 }
 
 } // namespace
+
+// A nightly series of ramps is one family in the report: its latest run and its first (the
+// baseline) in full, with charts, and every run as a row of one table — not a page per night.
+TEST(ReportFamilies, ANightlySeriesOfRampsIsOneSectionWithATable)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    std::string lines;
+    const int nights = 6;
+    for (int night = 1; night <= nights; ++night) {
+        for (int producers : {1, 2, 4, 8, 16}) {
+            const double n = producers;
+            const double rate = 80000 * n / (1 + 0.03 * (n - 1) + 0.001 * n * (n - 1)) * (1 + 0.002 * night);
+            nlohmann::json j = {
+                {"format", "plimsoll-trend/1"},
+                {"run_key", "nightly-" + std::to_string(night)},
+                {"timestamp", "2026-10-" + std::string(night < 10 ? "0" : "") + std::to_string(night) + "T02:00:00Z"},
+                {"tool", "korvet-pipeline-benchmark"},
+                {"target", "korvet"},
+                {"scenario", "pipeline/produce/step-" + std::to_string(producers)},
+                {"kind", "ramp-step"},
+                {"topology", {{"brokers", 3}, {"shards", 24}, {"producers", producers}}},
+                {"metrics",
+                 {{"records_per_s", rate}, {"latency_p99_s", 0.005 + 0.0004 * n},
+                  {"broker_cpu_avg", rate / 3 / 500000}, {"shard_cpu_max", rate / 24 / 60000}}}};
+            lines += j.dump() + "\n";
+        }
+    }
+    const QString runsFile = dir.filePath("nightly.jsonl");
+    {
+        QFile f(runsFile);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(lines));
+    }
+    const auto plimsoll = [&](const QStringList &args) {
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.remove("PLIMSOLL_DB");
+        p.setProcessEnvironment(e);
+        p.start(PLIMSOLL_BINARY, QStringList{"--db", dir.filePath("store.db")} + args);
+        EXPECT_TRUE(p.waitForFinished(120000));
+        EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+    };
+    plimsoll({"import", runsFile});
+    const QString out = dir.filePath("report.md");
+    plimsoll(QStringList{"report", "--format", "md", "--out", out} + kInputs);
+    QFile f(out);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    const qsizetype fits = text.indexOf("## Scaling fits");
+    ASSERT_GE(fits, 0) << text.toStdString();
+    const QString section = text.mid(fits, text.indexOf("\n## ", fits + 5) - fits);
+    // Markdown escapes the family's '*' as \*.
+    const QStringList headings = section.split('\n').filter(QRegularExpression("^### "));
+    ASSERT_EQ(headings.size(), 3) << section.toStdString();
+    EXPECT_EQ(headings[0].toStdString(), QString("### nightly-%1: pipeline/produce/\\* (latest of %1 runs)").arg(nights).toStdString());
+    EXPECT_EQ(headings[1].toStdString(), "### nightly-1: pipeline/produce/\\* (the first, the baseline)");
+    EXPECT_EQ(headings[2].toStdString(), "### Every run of pipeline/produce/\\* against producers");
+    const qsizetype table = section.indexOf(headings[2]);
+    int rows = 0;
+    for (int night = 1; night <= nights; ++night)
+        rows += section.indexOf(QString("| nightly-%1 |").arg(night), table) > table;
+    EXPECT_EQ(rows, nights);
+}
