@@ -477,3 +477,41 @@ TEST_F(TrendsViewTest, DragAndWheelZoomTheTimeAxisAndDoubleClickResets)
     EXPECT_LT(view.drawnIndexes().size(), 30u);
     EXPECT_GT(view.drawnIndexes().size(), 10u);
 }
+
+// Another scenario's series of the same metric, dashed over the plotted one: its points come
+// from the store like the plotted series, within the same date range, on the same value axis.
+TEST_F(TrendsViewTest, OverlayDrawsAnotherScenarioOfTheSameMetric)
+{
+    // A second scenario in every night: a ramp step with 1.8 times the throughput.
+    {
+        Store store(m_storePath.toStdString());
+        std::vector<RunRecord> runs;
+        for (int d = 1; d <= 30; ++d) {
+            RunRecord r = nightlyRun(d, "beef" + std::to_string(1000 + d), 600000);
+            r.runKey += "-step8";
+            r.scenarios[0].name += "-step8";
+            r.scenarios[0].metrics = {{"records_per_s", 1.8 * 600000}};
+            runs.push_back(r);
+        }
+        store.importSource({"test:step8", "plimsoll-trend", "sha-s8", "test", "1", "2026-10-01T00:00:00Z", false},
+                           runs);
+    }
+    TrendsView view(m_storePath);
+    openTrends(view);
+    QComboBox *overlay = view.overlayCombo();
+    ASSERT_EQ(overlay->itemText(0), "No overlay");
+    const QString other = view.scenarioCombo()->currentText() + "-step8";
+    const int index = overlay->findText(other);
+    ASSERT_GT(index, 0) << "the other scenario is offered";
+    EXPECT_EQ(overlay->findText(view.scenarioCombo()->currentText()), -1) << "not the plotted one";
+    overlay->setCurrentIndex(index);
+    ASSERT_TRUE(waitUntil([&] { return view.overlayPointCount() == 30; }));
+    auto *axis = qobject_cast<QValueAxis *>(view.chartView()->chart()->axes(Qt::Vertical).front());
+    ASSERT_NE(axis, nullptr);
+    EXPECT_GE(axis->max(), 1.8 * 600000 * 1e-3) << "the value axis holds the overlay (k records/s)";
+
+    view.setDateRange(QDate(2026, 9, 15), QDate(2026, 9, 25));
+    EXPECT_EQ(view.overlayPointCount(), 11);
+    overlay->setCurrentIndex(0);
+    EXPECT_EQ(view.overlayPointCount(), 0);
+}

@@ -3,10 +3,12 @@
 #include "model/core/catalog.h"
 #include "model/trends/downsample.h"
 #include "ui/backgroundpool.h"
+#include "ui/charts/chartpalette.h"
 #include "ui/charts/trendmarkstyle.h"
 #include "ui/formatting.h"
 #include "ui/latesttask.h"
 #include "ui/models/trendchangestablemodel.h"
+#include "ui/widgets/elidingcombobox.h"
 
 #include <QChart>
 #include <QChartView>
@@ -121,6 +123,8 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_scenarioLoader = new LatestTask(this);
     m_metricLoader = new LatestTask(this);
     m_seriesLoader = new LatestTask(this);
+    m_overlayLoader = new LatestTask(this);
+    m_overlay = std::make_shared<const AnnotatedSeries>();
 
     m_scenarioCombo = new QComboBox(this);
     m_scenarioCombo->setObjectName(QStringLiteral("scenarioCombo"));
@@ -136,6 +140,15 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     choices->addSpacing(12);
     choices->addWidget(new QLabel(tr("Metric"), this));
     choices->addWidget(m_metricCombo, 1);
+    choices->addSpacing(12);
+    m_overlayCombo = new ElidingComboBox(this);
+    m_overlayCombo->setObjectName(QStringLiteral("overlayCombo"));
+    m_overlayCombo->setMinimumContentsLength(14);
+    m_overlayCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_overlayCombo->setToolTip(tr("Draw another scenario's series of the same metric over this one"));
+    m_overlayCombo->addItem(tr("No overlay"));
+    choices->addWidget(new QLabel(tr("Overlay"), this));
+    choices->addWidget(m_overlayCombo, 1);
     choices->addStretch();
     auto *rangeRow = makeRangeRow();
 
@@ -171,6 +184,10 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_baselineLevel->setObjectName(QStringLiteral("baselineLevel"));
     m_baselineLevel->setPen(QPen(trendBaselineColor(), 1.5, Qt::DashLine));
     m_chart->addSeries(m_line);
+    m_overlayLine = new QLineSeries(m_chart);
+    m_overlayLine->setObjectName(QStringLiteral("overlayLine"));
+    m_overlayLine->setPen(QPen(seriesColor(1), 2, Qt::DashLine));
+    m_chart->addSeries(m_overlayLine);
     m_chart->addSeries(m_baselineLevel);
     m_chart->addSeries(m_scatter);
     m_chart->addSeries(m_regressions);
@@ -189,7 +206,8 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
                               static_cast<QXYSeries *>(m_highlight), static_cast<QXYSeries *>(m_regressions),
                               static_cast<QXYSeries *>(m_improvements),
                               static_cast<QXYSeries *>(m_neutralChanges),
-                              static_cast<QXYSeries *>(m_baselineLevel)}) {
+                              static_cast<QXYSeries *>(m_baselineLevel),
+                              static_cast<QXYSeries *>(m_overlayLine)}) {
         series->attachAxis(m_timeAxis);
         series->attachAxis(m_valueAxis);
     }
@@ -260,6 +278,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
 
     connect(m_scenarioCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadMetrics);
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadSeries);
+    connect(m_overlayCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadOverlay);
 
     clearPointDetail();
     showEmptyChart(tr("Loading…"));
@@ -296,6 +315,7 @@ void TrendsView::reload()
         [this](const std::vector<std::string> &names) {
             refill(m_scenarioCombo, names);
             choose(m_scenarioCombo, std::exchange(m_pendingScenario, {}));
+            refillOverlays();
             emit scenariosLoaded(static_cast<int>(names.size()));
             // The store changed under an unchanged choice too: re-read the metrics and series.
             loadMetrics();
@@ -305,6 +325,7 @@ void TrendsView::reload()
 
 void TrendsView::loadMetrics()
 {
+    refillOverlays();
     const QString scenario = m_scenarioCombo->currentText();
     if (scenario.isEmpty()) {
         m_metricLoader->cancel();
@@ -339,6 +360,7 @@ void TrendsView::loadSeries()
         showSeries(std::move(empty));
         return;
     }
+    loadOverlay();
     const std::string path = storePath().toStdString();
     m_seriesLoader->start(
         [path, s = scenario.toStdString(),
@@ -380,6 +402,7 @@ void TrendsView::showSeries(LoadedSeries series)
         m_baseline = -1;
         m_drawn.clear();
         m_line->clear();
+        m_overlayLine->clear();
         m_scatter->clear();
         drawMarks();
         m_changes->setSeries(m_series, {});
@@ -487,6 +510,12 @@ void TrendsView::showRange()
         yMax = std::max(yMax, y);
     }
     m_line->replace(drawn);
+    const QList<QPointF> overlay = overlayPoints();
+    for (const QPointF &p : overlay) {
+        yMin = std::min(yMin, p.y());
+        yMax = std::max(yMax, p.y());
+    }
+    m_overlayLine->replace(overlay);
     // A lone point has no line to lead the eye to it: draw it larger.
     m_scatter->setMarkerSize(drawn.size() <= 2 ? 14 : 10);
     const bool marked = size_t(drawn.size()) <= kMaxMarkedPoints;

@@ -52,6 +52,11 @@ public:
     QComboBox *rangeCombo() const { return m_rangeCombo; }
     // "All targets" and each target of the series; shown only when there are several.
     QComboBox *targetCombo() const { return m_targetCombo; }
+    // "No overlay" and every other scenario: the chosen one's series of the same metric is drawn
+    // dashed over the plotted one (a ramp's steps, or a product against another, side by side).
+    QComboBox *overlayCombo() const { return m_overlayCombo; }
+    // The overlay's points as drawn (chart values), for tests and the chart's reader.
+    int overlayPointCount() const;
     // Narrows the chart to runs from the start of day `from` to the end of day `to` (local
     // dates, as the From/To fields show them); resetRange() shows every run again.
     void setDateRange(const QDate &from, const QDate &to);
@@ -113,6 +118,9 @@ private:
                (m_target < 0 || m_series->points[i].target == m_target);
     }
     void refillTargets();
+    void refillOverlays();
+    void loadOverlay();
+    QList<QPointF> overlayPoints() const; // the overlay's points inside the range, in chart values
     QWidget *makeLegend();
     QLayout *makeRangeRow();
     QTableView *makeChangeList();
@@ -149,6 +157,10 @@ private:
     LatestTask *m_metricLoader = nullptr;
     LatestTask *m_seriesLoader = nullptr;
     LoadedSeries m_series; // what is drawn, never null
+    LatestTask *m_overlayLoader = nullptr;
+    LoadedSeries m_overlay; // the overlay's series, never null (empty when none)
+    QLineSeries *m_overlayLine = nullptr;
+    QComboBox *m_overlayCombo = nullptr;
     QScatterSeries *m_regressions = nullptr;
     QScatterSeries *m_improvements = nullptr;
     QScatterSeries *m_neutralChanges = nullptr;

@@ -2,6 +2,10 @@
 // date range and target, and the pointer's hover and click on the chart.
 #include "ui/views/trendsview.h"
 
+#include "model/trends/downsample.h"
+#include "ui/backgroundpool.h"
+#include "ui/latesttask.h"
+
 #include "ui/charts/trendmarkstyle.h"
 #include "ui/models/trendchangestablemodel.h"
 
@@ -234,6 +238,76 @@ QLayout *TrendsView::makeRangeRow()
     row->addWidget(m_targetCombo);
     row->addStretch();
     return row;
+}
+
+void TrendsView::refillOverlays()
+{
+    const QString current = m_scenarioCombo->currentText();
+    const QString chosen = m_overlayCombo->currentIndex() > 0 ? m_overlayCombo->currentText() : QString();
+    {
+        const QSignalBlocker blocker(m_overlayCombo);
+        while (m_overlayCombo->count() > 1)
+            m_overlayCombo->removeItem(1);
+        for (int i = 0; i < m_scenarioCombo->count(); ++i)
+            if (m_scenarioCombo->itemText(i) != current)
+                m_overlayCombo->addItem(m_scenarioCombo->itemText(i));
+        const int keep = chosen.isEmpty() ? 0 : m_overlayCombo->findText(chosen);
+        m_overlayCombo->setCurrentIndex(std::max(keep, 0));
+    }
+    m_overlayCombo->setEnabled(m_overlayCombo->count() > 1);
+}
+
+void TrendsView::loadOverlay()
+{
+    const QString overlay = m_overlayCombo->currentIndex() > 0 ? m_overlayCombo->currentText() : QString();
+    const QString metric = m_metricCombo->currentText();
+    if (overlay.isEmpty() || metric.isEmpty()) {
+        m_overlayLoader->cancel();
+        releaseInBackground(std::exchange(m_overlay, std::make_shared<const AnnotatedSeries>()));
+        m_overlayLine->clear();
+        m_overlayLine->setName(QString());
+        if (!m_series->points.empty())
+            showRange();
+        return;
+    }
+    const std::string path = storePath().toStdString();
+    m_overlayLoader->start(
+        [path, s = overlay.toStdString(), m = metric.toStdString()](const LatestTask::Staleness &stale) -> LoadedSeries {
+            return std::make_shared<const AnnotatedSeries>(annotateSeries(path, s, m, {}, kMaxDrawnTrendPoints, stale));
+        },
+        [this, overlay](const LoadedSeries &series) {
+            releaseInBackground(std::exchange(m_overlay, series));
+            m_overlayLine->setName(tr("%1 (dashed)").arg(overlay));
+            if (!m_series->points.empty())
+                showRange();
+        },
+        [this](const QString &error) { emit loadFailed(error); });
+}
+
+QList<QPointF> TrendsView::overlayPoints() const
+{
+    const AnnotatedSeries &o = *m_overlay;
+    QList<QPointF> out;
+    if (o.points.empty() || o.metric != m_series->metric)
+        return out;
+    std::vector<double> x, y;
+    std::vector<std::size_t> kept;
+    for (std::size_t i = 0; i < o.points.size(); ++i) {
+        const double t = o.points[i].timeMs;
+        if (t < m_fromMs || t > m_toMs)
+            continue;
+        kept.push_back(i);
+        x.push_back(t);
+        y.push_back(o.points[i].value);
+    }
+    for (std::size_t i : lttbIndices(x, y, kMaxDrawnTrendPoints))
+        out.append(QPointF(x[i], y[i] * m_displayFactor));
+    return out;
+}
+
+int TrendsView::overlayPointCount() const
+{
+    return int(m_overlayLine->count());
 }
 
 void TrendsView::refillTargets()
