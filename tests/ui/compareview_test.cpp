@@ -39,6 +39,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QThreadPool>
 
@@ -449,4 +450,42 @@ TEST_F(CompareViewTest, NarrowPickersKeepTheEndOfARunsText)
     view.resize(1600, 640);
     QTest::qWait(20);
     EXPECT_EQ(picker->shownText(), whole) << "whole where it fits";
+}
+
+// The two runs' latency percentiles overlaid, scenario by scenario, beside the deltas.
+TEST(CompareSpectrum, OverlaysBothRunsPercentilesForTheScenariosTheyShare)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath("store.plimsoll");
+    {
+        std::vector<RunRecord> runs;
+        for (int d = 1; d <= 2; ++d) {
+            RunRecord r = nightlyRun(d, "c0ffee" + std::to_string(d), 600000);
+            r.scenarios[0].metrics = {{"records_per_s", 600000.0},
+                                      {"latency_p50_s", 0.002 * d},
+                                      {"latency_p99_s", 0.010 * d},
+                                      {"latency_p999_s", 0.030 * d}};
+            runs.push_back(r);
+        }
+        Store(path.toStdString())
+            .importSource({"test:two", "plimsoll-trend", "sha-two", "test", "1", "2026-10-01T00:00:00Z", false}, runs);
+    }
+    CompareView view(path);
+    view.resize(1100, 640);
+    view.show();
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.spectrumChart()->series().size() == 2; }));
+    EXPECT_EQ(view.resultTabs()->tabText(1), QStringLiteral("Latency spectrum"));
+    EXPECT_EQ(view.spectrumFamilyCombo()->currentText(), QStringLiteral("latency"));
+    const QString scenario = QString::fromStdString(nightlyRun(1, "x", 1).scenarios[0].name);
+    auto *baseline = qobject_cast<QLineSeries *>(view.spectrumChart()->series()[0]);
+    auto *current = qobject_cast<QLineSeries *>(view.spectrumChart()->series()[1]);
+    EXPECT_EQ(baseline->name(), QStringLiteral("baseline · ") + scenario);
+    EXPECT_EQ(current->name(), QStringLiteral("current · ") + scenario);
+    ASSERT_EQ(current->count(), 3);
+    // The current run (night 2) is twice as slow at every percentile.
+    for (int i = 0; i < 3; ++i)
+        EXPECT_NEAR(current->at(i).y(), 2 * baseline->at(i).y(), 1e-9);
+    backgroundPool()->waitForDone();
 }

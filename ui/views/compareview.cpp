@@ -1,5 +1,7 @@
 #include "ui/views/compareview.h"
 
+#include "ui/charts/runcharts.h"
+
 #include "model/trends/comparisonhistory.h"
 #include "ui/formatting.h"
 #include "ui/latesttask.h"
@@ -8,6 +10,8 @@
 #include "ui/widgets/elidingcombobox.h"
 
 #include <QAbstractItemView>
+#include <QChart>
+#include <QChartView>
 #include <QComboBox>
 #include <QCompleter>
 #include <QFrame>
@@ -19,6 +23,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -135,8 +140,13 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
     incompatibleLayout->addWidget(m_undoBar);
     incompatibleLayout->addWidget(m_incompatibleTable);
 
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("compareTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_deltaTable, tr("Deltas"));
+    m_tabs->addTab(createSpectrumTab(), tr("Latency spectrum"));
     auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_deltaTable);
+    splitter->addWidget(m_tabs);
     splitter->addWidget(incompatibleBox);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
@@ -152,6 +162,58 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
     showComparison({});
 }
 
+
+QWidget *CompareView::createSpectrumTab()
+{
+    auto *tab = new QWidget(this);
+    m_spectrum = new QChart;
+    m_spectrum->setAnimationOptions(QChart::NoAnimation);
+    m_spectrum->legend()->setAlignment(Qt::AlignRight);
+    auto *view = new QChartView(m_spectrum, tab);
+    view->setObjectName(QStringLiteral("compareSpectrum"));
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(180);
+    m_family = new QComboBox(tab);
+    m_family->setObjectName(QStringLiteral("compareSpectrumFamily"));
+    connect(m_family, &QComboBox::currentIndexChanged, this, [this] {
+        showSpectrum(m_spectrum, m_overlaid, m_family->currentText().toStdString());
+    });
+    auto *row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Percentiles of"), tab));
+    row->addWidget(m_family);
+    row->addStretch();
+    auto *layout = new QVBoxLayout(tab);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addLayout(row);
+    layout->addWidget(view, 1);
+    return tab;
+}
+
+void CompareView::showSpectrumOf(const RunRecord &baseline, const RunRecord &current)
+{
+    // The scenarios both runs measured, baseline then current, so each pair reads side by side.
+    m_overlaid = {};
+    for (const ScenarioRecord &b : baseline.scenarios)
+        for (const ScenarioRecord &c : current.scenarios)
+            if (b.name == c.name) {
+                ScenarioRecord before = b, after = c;
+                before.name = tr("baseline · %1").arg(QString::fromStdString(b.name)).toStdString();
+                after.name = tr("current · %1").arg(QString::fromStdString(c.name)).toStdString();
+                m_overlaid.scenarios.push_back(std::move(before));
+                m_overlaid.scenarios.push_back(std::move(after));
+            }
+    {
+        const QSignalBlocker blocker(m_family);
+        const QString chosen = m_family->currentText();
+        m_family->clear();
+        for (const std::string &f : spectrumFamilies(m_overlaid))
+            m_family->addItem(QString::fromStdString(f));
+        m_family->setCurrentIndex(std::max(0, m_family->findText(chosen)));
+    }
+    showSpectrum(m_spectrum, m_overlaid, m_family->currentText().toStdString());
+    if (m_family->count() == 0)
+        m_spectrum->setTitle(tr("The two runs share no scenario with latency percentiles"));
+}
 
 QLabel *CompareView::identityLabel(const QString &name)
 {
@@ -353,6 +415,7 @@ void CompareView::compare(bool again)
         m_comparedBaseline.clear();
         m_comparedCurrent.clear();
         showComparison({});
+        showSpectrumOf({}, {});
         return;
     }
     if (!again && base == m_comparedBaseline && cur == m_comparedCurrent)
@@ -361,12 +424,25 @@ void CompareView::compare(bool again)
     m_comparedCurrent = cur;
     m_summary->setText(tr("Comparing…"));
     const std::string path = storePath().toStdString();
+    struct Compared
+    {
+        RunComparison comparison;
+        RunRecord baseline, current; // for the spectrum: two runs, read with the comparison
+    };
     m_comparer->start(
         [path, b = base.toStdString(), c = cur.toStdString()] {
             const Store store(path);
-            return compareStoredRuns(store, {b, c, {}}, ContractPolicies::load(path));
+            Compared out{compareStoredRuns(store, {b, c, {}}, ContractPolicies::load(path)), {}, {}};
+            if (auto d = store.run(b))
+                out.baseline = std::move(d->record);
+            if (auto d = store.run(c))
+                out.current = std::move(d->record);
+            return out;
         },
-        [this](const RunComparison &r) { showComparison(r); },
+        [this](const Compared &r) {
+            showComparison(r.comparison);
+            showSpectrumOf(r.baseline, r.current);
+        },
         [this](const QString &error) {
             m_comparedBaseline.clear();
             m_comparedCurrent.clear();

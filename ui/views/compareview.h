@@ -48,6 +48,11 @@ public:
     QLabel *undoLabel() const { return m_undoText; }
     QString summaryText() const;
     const RunComparison &comparison() const { return m_comparison; }
+    // Deltas | Latency spectrum: the two runs' percentiles overlaid, scenario by scenario
+    // (ui/charts/runcharts.h), each line named "baseline · …" or "current · …".
+    QTabWidget *resultTabs() const { return m_tabs; }
+    QChart *spectrumChart() const { return m_spectrum; }
+    QComboBox *spectrumFamilyCombo() const { return m_family; }
 
     // Runs a picker lists at first and adds as it is scrolled; matches a search shows.
     static constexpr int kPageRuns = 200;
@@ -79,6 +84,8 @@ private:
     // Compares the chosen pair; `again` even when it is the pair compared last (the contract
     // policies changed).
     void compare(bool again = false);
+    QWidget *createSpectrumTab();
+    void showSpectrumOf(const RunRecord &baseline, const RunRecord &current);
     void showComparison(const RunComparison &comparison);
     void leaveKeyOut();
     // Adds (or, undoing, removes) `key` in the excluded keys of `family`'s contract, off the UI
@@ -109,6 +116,10 @@ private:
     LatestTask *m_comparer = nullptr;
     LatestTask *m_policyWriter = nullptr;
     RunComparison m_comparison;
+    RunRecord m_overlaid; // both runs' shared scenarios, renamed by side, for the spectrum
+    QTabWidget *m_tabs = nullptr;
+    QChart *m_spectrum = nullptr;
+    QComboBox *m_family = nullptr;
     QString m_wantedBaseline;
     QString m_wantedCurrent;
     // The pair last compared: picking the same runs again (a list reordered under them) does
