@@ -3,6 +3,8 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCursor>
+#include <QToolTip>
 #include <QLegend>
 #include <QValueAxis>
 
@@ -43,6 +45,19 @@ void PlacementChart::showPlacement(const PlacementResult &placement)
             set->selectBar(int(i));
     }
     set->setSelectedColor(QColor(0xd6, 0x27, 0x28));
+    // Hovering a bar names its shard and count (and whether it is one of the hottest).
+    connect(set, &QBarSet::hovered, set, [set, hottest = placement.maxPerShard](bool on, int index) {
+        if (!on) {
+            QToolTip::hideText();
+            return;
+        }
+        const int count = int(set->at(index));
+        QString text = count == 1 ? tr("shard %1: 1 partition").arg(index + 1)
+                                  : tr("shard %1: %2 partitions").arg(index + 1).arg(count);
+        if (count == hottest)
+            text += tr(" — among the hottest");
+        QToolTip::showText(QCursor::pos(), text);
+    });
     m_series->append(set);
     m_x->setCategories(categories);
     // Partitions are whole: ticks a whole 1, 2 or 5 × 10^k apart, at most ten steps, so every

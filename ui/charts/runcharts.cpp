@@ -6,9 +6,11 @@
 #include "ui/formatting.h"
 
 #include <QChart>
+#include <QCursor>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QToolTip>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -119,6 +121,17 @@ void showSpectrum(QChart *chart, const RunRecord &run, const std::string &family
         line->setPointsVisible(true);
         for (const SpectrumPoint &p : points)
             line->append(1 / (1 - p.percentile), p.seconds * scale.factor);
+        // Hovering a point names its scenario, percentile and latency in the unit it reads in.
+        QObject::connect(line, &QXYSeries::hovered, line, [line, factor = scale.factor](const QPointF &at, bool on) {
+            if (!on) {
+                QToolTip::hideText();
+                return;
+            }
+            const QString p = QString::number((1 - 1 / at.x()) * 100, 'g', 6);
+            QToolTip::showText(QCursor::pos(), QStringLiteral("%1\np%2: %3")
+                                                   .arg(line->name(), p,
+                                                        displayMetric("latency_s", at.y() / factor)));
+        });
         chart->addSeries(line);
         line->attachAxis(x);
         line->attachAxis(y);
@@ -152,6 +165,16 @@ void showWindowSeries(QChart *chart, const SeriesRecord &series)
     line->setColor(seriesColor(0));
     for (const SeriesSample &s : series.samples)
         line->append(s.tOffsetS, s.value * scale.factor);
+    QObject::connect(line, &QXYSeries::hovered, line,
+                     [name = series.name, factor = scale.factor](const QPointF &at, bool on) {
+                         if (!on) {
+                             QToolTip::hideText();
+                             return;
+                         }
+                         QToolTip::showText(QCursor::pos(), QObject::tr("%1 s into the run: %2")
+                                                                .arg(QString::number(at.x(), 'f', 0),
+                                                                     displayMetric(name, at.y() / factor)));
+                     });
     chart->addSeries(line);
     line->attachAxis(x);
     line->attachAxis(y);

@@ -21,6 +21,8 @@
 #include <QLocale>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QToolTip>
+#include <QCursor>
 #include <QSlider>
 #include <QSplitter>
 #include <QStyle>
@@ -291,6 +293,16 @@ void LatencyBudgetView::showPoints(std::shared_ptr<const Loaded> loaded)
         for (const auto &[ms, k] : l.drawn)
             xy.append(QPointF(ms, k));
         line->replace(xy);
+        // Hovering a point names its product, p99 and throughput.
+        connect(line, &QXYSeries::hovered, line, [line](const QPointF &at, bool on) {
+            if (!on) {
+                QToolTip::hideText();
+                return;
+            }
+            QToolTip::showText(QCursor::pos(), tr("%1\np99 %2 ms: %3k records/s")
+                                                   .arg(line->name(), plainNumber(at.x(), 3),
+                                                        QLocale().toString(at.y(), 'f', 0)));
+        });
         m_chart->addSeries(line);
         line->attachAxis(m_x);
         line->attachAxis(m_y);
