@@ -9,6 +9,7 @@
 #include "runner/benchengine.h"
 #include "runner/envelope.h"
 #include "runner/kafkaclient.h"
+#include "benchtestsupport.h"
 #include "servicesenv.h"
 
 #include <gtest/gtest.h>
@@ -34,17 +35,9 @@ using namespace std::chrono_literals;
 namespace plimsoll {
 namespace {
 
-std::string uniqueTopic(const std::string &purpose)
-{
-    std::random_device device;
-    return "plimsoll-test-faults-" + purpose + "-" + std::to_string(device());
-}
+using test::metricOf;
 
-double metricOf(const ScenarioResult &s, const std::string &name)
-{
-    auto it = s.metrics.find(name);
-    return it == s.metrics.end() ? -1 : it->second;
-}
+std::string uniqueTopic(const std::string &purpose) { return test::uniqueTopic("plimsoll-test-faults", purpose); }
 
 // A port nothing listens on right now, for the second bench's --metrics-port.
 int freePort()
