@@ -86,15 +86,7 @@ protected:
     }
     RunConfig config(Workload workload, const std::string &purpose) const
     {
-        RunConfig c;
-        c.workload = workload;
-        c.bootstrapServers = m_bootstrap;
-        c.topic = uniqueTopic(purpose);
-        c.createTopic = true;
-        c.partitions = 4;
-        c.timeout = 30s;
-        c.runId = makeUuid();
-        return c;
+        return test::brokerRun(workload, m_bootstrap, uniqueTopic(purpose));
     }
 
     test::ServicesEnv m_env;

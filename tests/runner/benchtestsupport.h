@@ -2,6 +2,7 @@
 // What the bench suites against the test broker share: topic names of their own, and a
 // scenario's metric read without inserting it.
 
+#include "runner/benchconfig.h"
 #include "runner/benchresult.h"
 
 #include <random>
@@ -21,6 +22,21 @@ inline double metricOf(const ScenarioResult &s, const std::string &name)
 {
     auto it = s.metrics.find(name);
     return it == s.metrics.end() ? -1 : it->second;
+}
+
+// A run of `workload` on the test broker at `bootstrap`: a topic of its own, created with 4
+// partitions, a fresh run id, a 30 s timeout.
+inline RunConfig brokerRun(Workload workload, const std::string &bootstrap, const std::string &topic)
+{
+    RunConfig c;
+    c.workload = workload;
+    c.bootstrapServers = bootstrap;
+    c.topic = topic;
+    c.createTopic = true;
+    c.partitions = 4;
+    c.timeout = std::chrono::seconds(30);
+    c.runId = makeUuid();
+    return c;
 }
 
 } // namespace plimsoll::test

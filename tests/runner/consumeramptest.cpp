@@ -45,17 +45,10 @@ protected:
     }
     RunConfig config(const std::string &purpose) const
     {
-        RunConfig c;
-        c.workload = Workload::Ramp;
+        RunConfig c = test::brokerRun(Workload::Ramp, m_bootstrap, uniqueTopic(purpose));
         c.rampKind = RampKind::Consumers;
-        c.bootstrapServers = m_bootstrap;
-        c.topic = uniqueTopic(purpose);
-        c.createTopic = true;
-        c.partitions = 4;
         c.recordSize = 512;
-        c.timeout = 30s;
         c.interval = 500ms;
-        c.runId = makeUuid();
         return c;
     }
 
