@@ -116,6 +116,16 @@ void addOptions(CLI::App *c, BenchArgs &a)
     c->add_option("--broker-latency-histogram", r.brokerLatencyHistogram,
                   "Ramp: the broker's produce-latency histogram family in those metrics")
         ->capture_default_str();
+    c->add_option("--ramp", a.ramp, "Ramp: what the steps add, producers or consumers (a consume ramp)")
+        ->capture_default_str();
+    c->add_option("--backlog", a.backlog,
+                  "Consume ramp: records to preload once before the first step (" + BenchArgs::kBacklog.describe()
+                      + "); without it, --topic is read from its beginning");
+    c->add_option("--fetch-p99-limit", a.fetchP99Limit, "Consume ramp: a step whose fetch p99 exceeds this is saturated")
+        ->capture_default_str();
+    c->add_option("--tuning", a.tuning,
+                  "key=value[ key=value...]: the target's settings, part of the run's tuning contract (repeatable; "
+                  "values positive numbers, comma lists of them, or words)");
     c->add_flag("--no-store", a.noStore, "Do not add the result to the store");
 }
 
@@ -131,15 +141,21 @@ std::string resolve(BenchArgs &a)
 }
 
 // An option the workload has no use for is refused, not ignored: "" when every one given applies.
-std::string inapplicableOption(const std::vector<const CLI::App *> &parsed, Workload w)
+std::string inapplicableOption(const std::vector<const CLI::App *> &parsed, Workload w, const std::string &ramp)
 {
     const auto given = [&](const char *option) {
         return std::any_of(parsed.begin(), parsed.end(), [&](const CLI::App *a) { return a->count(option) > 0; });
     };
     for (const char *o : {"--steps", "--step-by-rate", "--continue-past-saturation", "--p99-limit", "--probe-rate",
-                          "--broker-latency-histogram"})
+                          "--broker-latency-histogram", "--ramp"})
         if (w != Workload::Ramp && given(o))
             return std::string(o) + " applies to 'bench ramp' only";
+    const bool consumeRamp = w == Workload::Ramp && ramp == "consumers";
+    for (const char *o : {"--backlog", "--fetch-p99-limit"})
+        if (!consumeRamp && given(o))
+            return std::string(o) + " applies to 'bench ramp --ramp consumers' only";
+    if (consumeRamp && given("--p99-limit"))
+        return "--p99-limit is the produce ramp's rule; a consume ramp's step saturates on --fetch-p99-limit";
     if (w == Workload::Producer)
         for (const char *o : {"--from", "--validate", "--group", "--fetch-max-bytes", "--consumer-clients"})
             if (given(o))
@@ -162,7 +178,7 @@ void printSnapshot(const BenchSnapshot &s)
 
 int runBench(const CliContext &context, BenchArgs &args, const std::vector<const CLI::App *> &parsed)
 {
-    if (auto problem = inapplicableOption(parsed, args.config.workload); !problem.empty()) {
+    if (auto problem = inapplicableOption(parsed, args.config.workload, args.ramp); !problem.empty()) {
         printError(problem);
         return kExitUsage;
     }

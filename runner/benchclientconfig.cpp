@@ -13,7 +13,8 @@ std::map<std::string, std::string> benchClientConfig(const ClientShared &shared,
     config.try_emplace("client.id", "plimsoll-bench-" + role + "-" + std::to_string(index));
     // One client's statistics describe the brokers' round trip well enough, and cost the
     // others nothing.
-    if (index == 0)
+    // A consume ramp's fetch latency comes from every consumer's statistics.
+    if (index == 0 || shared.backlogRead)
         config["statistics.interval.ms"] = std::to_string(shared.statisticsInterval.count());
     return config;
 }

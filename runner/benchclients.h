@@ -40,6 +40,16 @@ struct ClientCounters
     std::atomic<int64_t> queued{0};          // records in the local queue (producer)
     std::atomic<int64_t> errors{0};          // client errors other than failed deliveries
     std::atomic<int64_t> invalid{0};         // consumer: envelope checks that failed
+    // Consume ramp (ClientShared::backlogRead): when the consumer last got an assignment
+    // (steady ns, 0: never), and its fetch latency over the measured window from librdkafka's
+    // statistics: the worst interval's broker round-trip p99 and the sum of the p50s (µs).
+    std::atomic<int64_t> lastAssignedNs{0};
+    std::atomic<int64_t> fetchP99MaxUs{0};
+    std::atomic<int64_t> fetchP50SumUs{0};
+    std::atomic<int64_t> fetchIntervals{0};
+    // Consume ramp: the offsets the consumer read, as runs of consecutive offsets {partition,
+    // first, last}; written by its thread when it ends, read once the thread was joined.
+    std::vector<std::array<int64_t, 3>> offsetRuns;
     std::atomic<bool> ready{false};          // connected, the topic's partitions have leaders
     std::atomic<bool> finished{false};
     IntervalHistograms histograms;
@@ -102,6 +112,7 @@ struct ClientShared
     bool measureEndToEnd = false;                 // consumers record e2e from the envelope
     std::atomic<int64_t> consumedTotal{0};
     int64_t consumeTarget = 0;                    // 0 = until stopped
+    bool backlogRead = false;                     // PhaseSpec::backlogRead: commits, rebalance, fetch stats
     std::function<void(int, int64_t)> beforeSend; // test hook
     // librdkafka's statistics JSON of client 0, at statisticsInterval.
     std::function<void(const std::string &)> onStatistics;

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <random>
+#include <cctype>
 #include <set>
+#include <sstream>
 
 namespace plimsoll {
 
@@ -31,6 +33,8 @@ std::string workloadName(Workload workload)
     }
     return "?";
 }
+
+std::string rampKindName(RampKind kind) { return kind == RampKind::Consumers ? "consumers" : "producers"; }
 
 std::optional<Workload> parseWorkload(const std::string &name)
 {
@@ -104,10 +108,63 @@ std::string RunConfig::validate() const
             return "every --steps value must be positive";
     if (workload == Workload::Probe && !(probeRate > 0))
         return "--rate of a probe must be a positive number of records/s";
+    if (auto problem = validateConsumeRamp(); !problem.empty())
+        return problem;
+    for (const auto &[key, value] : userTuning)
+        if (builtInTuning().count(key))
+            return "--tuning " + key + "=" + value + ": '" + key
+                 + "' is one of the run's own settings, recorded from its option; set it there";
+    return {};
+}
+
+std::string RunConfig::validateConsumeRamp() const
+{
+    if (backlog < 0)
+        return "--backlog must not be negative";
+    if (!(fetchP99Limit.count() > 0))
+        return "--fetch-p99-limit must be greater than 0 s";
+    if (rampKind != RampKind::Consumers)
+        return backlog > 0 ? "--backlog applies to 'bench ramp --ramp consumers' only" : std::string();
+    if (workload != Workload::Ramp)
+        return "--ramp consumers applies to 'bench ramp' only";
+    if (stepByRate)
+        return "--step-by-rate steps the producers' rate; the steps of --ramp consumers are consumer clients";
+    for (double step : steps)
+        if (step != std::floor(step))
+            return "--steps of --ramp consumers are consumer clients, whole numbers (got " + std::to_string(step) + ")";
+    if (from == "end")
+        return "--ramp consumers reads its backlog from the beginning: --from end would leave nothing to read";
+    if (backlog == 0 && topic.empty())
+        return "--ramp consumers needs a backlog: --backlog N preloads N records, or --topic T --from beginning "
+               "reads an existing topic";
     return {};
 }
 
 std::map<std::string, std::string> RunConfig::tuning() const
+{
+    std::map<std::string, std::string> out = builtInTuning();
+    out.insert(userTuning.begin(), userTuning.end());
+    return out;
+}
+
+std::map<std::string, std::string> RunConfig::builtInTuning() const
+{
+    if (rampKind == RampKind::Consumers) {
+        // Each step's consumer count is its topology (consumers = N); the run's are the steps.
+        auto out = produceTuning();
+        out["ramp"] = rampKindName(rampKind);
+        out["consumers"] = "ramped";
+        out["consumer.group"] = group.empty() ? "generated" : group;
+        out["backlog"] = backlog > 0 ? std::to_string(backlog) : "topic from beginning";
+        out["validate"] = validateChecksum ? "checksum" : "none";
+        for (const auto &[key, value] : consumerFetchSettings(*this))
+            out[key] = value;
+        return out;
+    }
+    return produceTuning();
+}
+
+std::map<std::string, std::string> RunConfig::produceTuning() const
 {
     return {
         {"workload", workloadName(workload)},
@@ -121,6 +178,63 @@ std::map<std::string, std::string> RunConfig::tuning() const
         {"consumers", std::to_string(consumerClients)},
         {"rate", rate > 0 ? std::to_string(static_cast<int64_t>(rate)) : "unlimited"},
     };
+}
+
+std::string parseTuningEntry(const std::string &entry, std::string *key, std::string *value)
+{
+    const auto equals = entry.find('=');
+    const auto malformed = [&](const std::string &why) {
+        return "--tuning '" + entry + "' is malformed: " + why + " (expected key=value, e.g. icebergReadThreads=8)";
+    };
+    if (equals == std::string::npos)
+        return malformed("no '='");
+    *key = entry.substr(0, equals);
+    *value = entry.substr(equals + 1);
+    if (key->empty() || !std::isalpha(static_cast<unsigned char>(key->front())))
+        return malformed("the key must start with a letter");
+    for (char c : *key)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-')
+            return malformed("the key may hold letters, digits, '.', '_' and '-' only");
+    if (value->empty())
+        return malformed("no value");
+    const bool numeric = std::isdigit(static_cast<unsigned char>(value->front())) || value->front() == '-'
+                      || value->front() == '+' || value->front() == '.';
+    if (!numeric) {
+        for (char c : *value)
+            if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-')
+                return "--tuning " + *key + ": '" + *value + "' is neither a positive number nor a word";
+        return {};
+    }
+    std::stringstream items(*value);
+    for (std::string item; std::getline(items, item, ',');) {
+        std::size_t used = 0;
+        double number = 0;
+        try {
+            number = std::stod(item, &used);
+        } catch (...) {
+            used = 0;
+        }
+        if (item.empty() || used != item.size() || !std::isfinite(number))
+            return "--tuning " + *key + ": '" + item + "' is not a number";
+        if (!(number > 0))
+            return "--tuning " + *key + ": " + item + " must be greater than 0";
+    }
+    if (value->back() == ',')
+        return "--tuning " + *key + ": '" + *value + "' ends with ','";
+    return {};
+}
+
+std::map<std::string, std::string> consumerFetchSettings(const RunConfig &c)
+{
+    const auto given = [&](const char *key, const char *fallback) {
+        auto it = c.clientConfig.find(key);
+        return it == c.clientConfig.end() ? std::string(fallback) : it->second;
+    };
+    // As runner/consumerclient.cpp sets them: a fetch.max.bytes under 1 MiB bounds a partition's too.
+    return {{"fetch.max.bytes", std::to_string(c.fetchMaxBytes)},
+            {"max.partition.fetch.bytes",
+             c.fetchMaxBytes < 1048576 ? std::to_string(c.fetchMaxBytes) : given("max.partition.fetch.bytes", "1048576")},
+            {"fetch.wait.max.ms", given("fetch.wait.max.ms", "500")}};
 }
 
 std::string makeUuid()

@@ -15,6 +15,12 @@ namespace plimsoll {
 
 enum class Workload { Producer, Consumer, Roundtrip, Ramp, Probe };
 
+// What a ramp's steps add: producer clients (the produce ramp), or consumer clients of one
+// group reading a backlog (the consume ramp).
+enum class RampKind { Producers, Consumers };
+
+std::string rampKindName(RampKind kind);
+
 std::string workloadName(Workload workload);
 std::optional<Workload> parseWorkload(const std::string &name);
 
@@ -62,6 +68,16 @@ struct RunConfig
     Duration p99Limit = std::chrono::milliseconds(250); // saturation rule
     double plateauGain = 0.05; // a step adding load but < 5 % more throughput has plateaued
 
+    // Consume ramp (--ramp consumers): each step's consumers, one group of their own, read the
+    // backlog from its beginning. `backlog` records are preloaded once before the first step;
+    // 0 reads the existing --topic from its beginning instead.
+    RampKind rampKind = RampKind::Producers;
+    int64_t backlog = 0;
+    Duration fetchP99Limit = std::chrono::milliseconds(500); // saturation rule of a consume step
+    // --tuning key=value: the target's settings the user states (e.g. icebergReadThreads=8),
+    // recorded in the tuning contract as given. Checked by parseTuningEntry().
+    std::map<std::string, std::string> userTuning;
+
     double probeRate = 100;    // probe records/s (the seed's full-run rate)
     bool rampProbe = true;     // run the latency probe alongside a ramp
 
@@ -89,9 +105,24 @@ struct RunConfig
     int64_t minRecordSize() const;
     // Empty when usable; otherwise the first problem, phrased for a command line.
     std::string validate() const;
-    // The tuning contract: what makes two runs comparable (no secrets in it).
+    // The tuning contract: what makes two runs comparable (no secrets in it): the run's own
+    // settings and the user's --tuning entries.
     std::map<std::string, std::string> tuning() const;
+
+private:
+    std::string validateConsumeRamp() const;
+    std::map<std::string, std::string> builtInTuning() const;
+    std::map<std::string, std::string> produceTuning() const;
 };
+
+// One --tuning entry "key=value" into *key / *value: "" when fine, else why it is refused
+// (malformed, an unsupported value, zero or negative). A value is a positive number, a
+// comma list of them (tieredSteps=1,2,4), or a word (brokerStack=netty).
+std::string parseTuningEntry(const std::string &entry, std::string *key, std::string *value);
+
+// The consumers' effective fetch settings (librdkafka names): fetch.max.bytes,
+// max.partition.fetch.bytes and fetch.wait.max.ms, from the run's options and client config.
+std::map<std::string, std::string> consumerFetchSettings(const RunConfig &config);
 
 // A random RFC 4122 version-4 uuid, lowercase.
 std::string makeUuid();

@@ -2,6 +2,7 @@
 
 #include "runner/benchphase.h"
 #include "runner/clientproperties.h"
+#include "runner/consumeramp.h"
 #include "runner/envelope.h"
 #include "runner/histogramlog.h"
 #include "runner/kafkaclient.h"
@@ -56,6 +57,13 @@ nlohmann::json configJson(const RunConfig &c)
                         {"client_config", ClientProperties::redacted(c.clientConfig)}};
     if (!c.steps.empty())
         j["steps"] = c.steps;
+    if (c.rampKind == RampKind::Consumers) {
+        j["ramp"] = rampKindName(c.rampKind);
+        j["backlog"] = c.backlog;
+        j["fetch_p99_limit_s"] = std::chrono::duration<double>(c.fetchP99Limit).count();
+    }
+    if (!c.userTuning.empty())
+        j["tuning"] = c.userTuning;
     return j;
 }
 
@@ -180,7 +188,8 @@ private:
     {
         RunConfig &c = m_config;
         const double rate = c.rate > 0 ? c.rate : 300000.0;
-        const double records = c.records > 0 ? static_cast<double>(c.records)
+        const double records = c.rampKind == RampKind::Consumers ? static_cast<double>(c.backlog)
+                             : c.records > 0 ? static_cast<double>(c.records)
                                              : rate * std::chrono::duration<double>(c.duration + c.warmup).count();
         const int needed = MockCluster::partitionsFor(static_cast<int64_t>(records * static_cast<double>(c.recordSize)));
         if (needed > c.partitions && c.workload != Workload::Probe) {
@@ -344,9 +353,15 @@ private:
         case Workload::Roundtrip:
         case Workload::Probe:
             return runRoundtrip(env, spec);
-        case Workload::Ramp:
-            return runRamp(c, env, spec, m_probeTopic,
-                           [this](const std::string &t, std::vector<int64_t> &o) { return startOffsets(t, true, o); });
+        case Workload::Ramp: {
+            const StartOffsets probeStart = [this](const std::string &t, std::vector<int64_t> &o) {
+                return startOffsets(t, true, o);
+            };
+            if (c.rampKind == RampKind::Consumers)
+                return runConsumeRamp(c, env, spec, m_probeTopic,
+                                      {probeStart, [this](int64_t &records) { return countBacklog(records); }});
+            return runRamp(c, env, spec, m_probeTopic, probeStart);
+        }
         }
         return {};
     }
@@ -407,6 +422,26 @@ private:
             }
             std::this_thread::sleep_for(100ms);
         }
+    }
+
+    // The consume ramp's backlog: the records of its topic, and the topic's partition count
+    // (an existing topic's may differ from --partitions).
+    bool countBacklog(int64_t &records)
+    {
+        const RunConfig &c = m_config;
+        if (auto error = m_admin->countRecords(m_result.topic, records, toMs(c.timeout)); !error.ok()) {
+            m_result.errors.push_back(error.toString());
+            return false;
+        }
+        if (records <= 0) {
+            m_result.errors.push_back("topic '" + m_result.topic
+                                      + "' has no records for the consume ramp to read; --backlog N preloads some");
+            return false;
+        }
+        ClusterDescription cluster;
+        if (!m_mock && m_admin->describeCluster(cluster, toMs(c.timeout)).ok() && cluster.topic(m_result.topic))
+            m_config.partitions = cluster.topic(m_result.topic)->partitionCount;
+        return true;
     }
 
     // The phases' scenarios, errors, warnings and in-flight counts, into the result.

@@ -40,6 +40,7 @@ void startGroup(PhaseGroup &g, const PhaseEnvironment &env, Clock::time_point re
     s.validateChecksum = spec.validateChecksum;
     s.measureEndToEnd = spec.roundtrip;
     s.consumeTarget = spec.producers == 0 ? spec.records : 0;
+    s.backlogRead = spec.backlogRead;
     s.beforeSend = env.beforeSend;
     s.onStatistics = [&g](const std::string &json) {
         // librdkafka's statistics: the average broker round trip (µs), averaged over brokers.
@@ -326,7 +327,8 @@ private:
             return producersDone
                 && (cancelled() || now >= m_drainUntil || (g.tracker && g.tracker->missing() == 0));
         }
-        const bool byDuration = spec.records <= 0 && now >= g.shared.produceUntil;
+        // A backlog read's window ends on time even with records left: the lag says how many.
+        const bool byDuration = (spec.records <= 0 || spec.backlogRead) && now >= g.shared.produceUntil;
         const bool reached = spec.records > 0 && g.shared.consumedTotal.load() >= spec.records;
         const bool idle = now - g.lastConsumedAt > spec.idleTimeout;
         if (idle && !reached && !cancelled())

@@ -36,6 +36,11 @@ struct PhaseSpec
     int64_t fetchMaxBytes = 52428800;
     // Consumers alone: give up after this long without a record.
     std::chrono::milliseconds idleTimeout{30000};
+    // A consume ramp's step: the consumers read a backlog of `records` in `group`, committing
+    // as a group's members must for partitions to change hands in a rebalance; the step ends
+    // when its window does or the backlog is read (falling short is no failure), and measures
+    // lag, rebalance time and fetch latency besides the rates.
+    bool backlogRead = false;
 };
 
 struct PhaseOutcome

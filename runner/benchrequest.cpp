@@ -43,7 +43,8 @@ std::string resolveSizesAndTimes(BenchRequest &a)
                          bytes(a.fetchMaxBytes, "--fetch-max-bytes", r.fetchMaxBytes),
                          duration(a.linger, "--linger", r.linger), duration(a.warmup, "--warmup", r.warmup),
                          duration(a.interval, "--interval", r.interval), duration(a.timeout, "--timeout", r.timeout),
-                         duration(a.p99Limit, "--p99-limit", r.p99Limit)})
+                         duration(a.p99Limit, "--p99-limit", r.p99Limit),
+                         duration(a.fetchP99Limit, "--fetch-p99-limit", r.fetchP99Limit)})
         if (!problem.empty())
             return problem;
     if (!a.duration.empty()) {
@@ -56,6 +57,35 @@ std::string resolveSizesAndTimes(BenchRequest &a)
         return *problem;
     if (auto problem = BenchRequest::kP99Limit.check("--p99-limit", secondsOf(r.p99Limit)))
         return *problem;
+    if (auto problem = BenchRequest::kP99Limit.check("--fetch-p99-limit", secondsOf(r.fetchP99Limit)))
+        return *problem;
+    return {};
+}
+
+// The consume ramp's choice and backlog, and the user's --tuning entries: each one checked
+// before anything runs, a key given twice refused.
+std::string resolveRampAndTuning(BenchRequest &a)
+{
+    RunConfig &r = a.config;
+    if (a.ramp != "producers" && a.ramp != "consumers")
+        return "--ramp must be 'producers' or 'consumers' (got '" + a.ramp + "')";
+    r.rampKind = a.ramp == "consumers" ? RampKind::Consumers : RampKind::Producers;
+    if (!a.backlog.empty()) {
+        if (auto problem = BenchRequest::kBacklog.checkText("--backlog", a.backlog))
+            return *problem;
+        r.backlog = static_cast<int64_t>(std::stod(a.backlog)); // whole, in range: checked above
+    }
+    r.userTuning.clear();
+    for (const auto &typed : a.tuning) {
+        std::stringstream entries(typed);
+        for (std::string entry; entries >> entry;) {
+            std::string key, value;
+            if (auto problem = parseTuningEntry(entry, &key, &value); !problem.empty())
+                return problem;
+            if (!r.userTuning.emplace(key, value).second)
+                return "--tuning " + key + " is given twice (" + r.userTuning[key] + " and " + value + ")";
+        }
+    }
     return {};
 }
 
@@ -166,7 +196,7 @@ std::string resolveClientConfig(BenchRequest &a, std::vector<std::string> *notic
 
 std::string resolveBenchRequest(BenchRequest &a, std::vector<std::string> *notices)
 {
-    for (const auto &resolve : {resolveSizesAndTimes, resolveLoad, resolveCollectors})
+    for (const auto &resolve : {resolveSizesAndTimes, resolveLoad, resolveRampAndTuning, resolveCollectors})
         if (auto problem = resolve(a); !problem.empty())
             return problem;
     if (auto problem = resolveClientConfig(a, notices); !problem.empty())

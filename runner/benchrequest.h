@@ -19,6 +19,9 @@ struct BenchRequest
     std::string records, duration, recordSize = "1KB", rate = "unlimited", linger = "5ms", batchSize = "16384";
     std::string fetchMaxBytes = "50MB", warmup = "0", interval = "1s", timeout = "30s", p99Limit = "250ms";
     std::string validate = "checksum", commandConfig, steps;
+    // The consume ramp: --ramp producers|consumers, --backlog N, --fetch-p99-limit.
+    std::string ramp = "producers", backlog, fetchP99Limit = "500ms";
+    std::vector<std::string> tuning; // --tuning key=value (repeatable; space-separated entries too)
     std::vector<std::string> redis, brokerMetrics, reApi; // ramp collectors, as typed (repeatable, comma lists)
     int clients = 0; // --clients: producers and consumers each (0: as the config says)
 
@@ -34,6 +37,7 @@ struct BenchRequest
     static constexpr Domain kLinger = Domain::atLeast(0, "s");
     static constexpr Domain kP99Limit = Domain::above(0, "s");
     static constexpr Domain kDuration = Domain::above(0, "s");
+    static constexpr Domain kBacklog = Domain::count(1, 1e12).withNote("records to preload");
 };
 
 // Turns the typed strings into a.config: "" when fine, else the problem phrased with the

@@ -157,6 +157,15 @@ std::string BenchResult::toText() const
         for (const char *name : {"roundtrip.matched", "roundtrip.duplicate", "roundtrip.invalid", "roundtrip.missing"})
             if (std::isfinite(m(name)))
                 out << "    " << std::string(name).substr(10) << " " << fixed(m(name), 0) << "\n";
+        if (std::isfinite(m("consumer.lag_end"))) {
+            out << "    lag " << fixed(m("consumer.lag_start"), 0) << " -> " << fixed(m("consumer.lag_end"), 0)
+                << " records";
+            if (std::isfinite(m("consumer.fetch_p99_s")))
+                out << ", fetch p99 " << ms(m("consumer.fetch_p99_s"));
+            if (std::isfinite(m("consumer.rebalance_s")))
+                out << ", rebalance " << fixed(m("consumer.rebalance_s"), 2) << " s";
+            out << "\n";
+        }
         if (std::isfinite(m("roundtrip.in_flight")))
             out << "    in flight " << fixed(m("roundtrip.in_flight"), 0) << " (acknowledged, not consumed when stopped)\n";
         if (s.saturated)

@@ -6,6 +6,9 @@
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafkacpp.h>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <memory>
 #include <thread>
 
@@ -26,6 +29,8 @@ public:
         if (event.type() == RdKafka::Event::EVENT_STATS) {
             if (m_shared.onStatistics && m_index == 0)
                 m_shared.onStatistics(event.str());
+            if (m_shared.backlogRead)
+                foldFetchLatency(event.str());
         } else if (event.type() == RdKafka::Event::EVENT_ERROR) {
             m_counters.errors.fetch_add(1, std::memory_order_relaxed);
             m_counters.noteError(
@@ -34,13 +39,92 @@ public:
     }
 
 private:
+    // A statistics interval of the measured window into the fetch latency: the broker round
+    // trips of this consumer's connections (its fetches, as it reads). Only while records were
+    // still to be fetched when the interval ended: a consumer that has fetched all its
+    // partitions hold long-polls for fetch.wait.max.ms, a wait, not a latency.
+    void foldFetchLatency(const std::string &json)
+    {
+        if (Clock::now() < m_shared.measureStart)
+            return;
+        const auto stats = nlohmann::json::parse(json, nullptr, false);
+        if (!stats.is_object() || unfetched(stats) <= 0 || !stats.contains("brokers"))
+            return;
+        double p50 = 0, p99 = 0;
+        for (const auto &broker : stats["brokers"]) {
+            if (broker.value("nodeid", -1) < 0 || broker.value("source", "") == "logical")
+                continue;
+            if (broker.value("/rtt/cnt"_json_pointer, 0) <= 0)
+                continue;
+            p50 = std::max(p50, broker.value("/rtt/p50"_json_pointer, 0.0));
+            p99 = std::max(p99, broker.value("/rtt/p99"_json_pointer, 0.0));
+        }
+        if (p99 <= 0)
+            return;
+        const auto p99Us = static_cast<int64_t>(p99);
+        for (int64_t seen = m_counters.fetchP99MaxUs.load(); p99Us > seen;)
+            if (m_counters.fetchP99MaxUs.compare_exchange_weak(seen, p99Us))
+                break;
+        m_counters.fetchP50SumUs.fetch_add(static_cast<int64_t>(p50));
+        m_counters.fetchIntervals.fetch_add(1);
+    }
+
+    // Records of the consumer's active partitions still on the broker, not yet fetched.
+    int64_t unfetched(const nlohmann::json &stats) const
+    {
+        const auto topics = stats.find("topics");
+        if (topics == stats.end() || !topics->contains(m_shared.topic))
+            return 0;
+        int64_t left = 0;
+        const nlohmann::json partitions = (*topics)[m_shared.topic].value("partitions", nlohmann::json::object());
+        for (const auto &[id, partition] : partitions.items())
+            if (id != "-1" && partition.value("fetch_state", "") == "active")
+                left += std::max<int64_t>(0, partition.value("hi_offset", int64_t{0})
+                                                 - partition.value("next_offset", int64_t{0}));
+        return left;
+    }
+
     ClientShared &m_shared;
     ClientCounters &m_counters;
     int m_index;
 };
 
+// A consume ramp's member: takes what the group assigns (eagerly or, when the client config
+// chose a cooperative assignor, incrementally) and notes when; the auto commit then commits
+// the revoked partitions' offsets, so their next owner starts where this one stopped.
+class BacklogRebalance : public RdKafka::RebalanceCb
+{
+public:
+    explicit BacklogRebalance(ClientCounters &counters)
+        : m_counters(counters)
+    {}
+    void rebalance_cb(RdKafka::KafkaConsumer *consumer, RdKafka::ErrorCode code,
+                      std::vector<RdKafka::TopicPartition *> &partitions) override
+    {
+        const bool cooperative = consumer->rebalance_protocol() == "COOPERATIVE";
+        std::unique_ptr<RdKafka::Error> error;
+        if (code == RdKafka::ERR__ASSIGN_PARTITIONS) {
+            if (cooperative)
+                error.reset(consumer->incremental_assign(partitions));
+            else
+                consumer->assign(partitions);
+            m_counters.lastAssignedNs.store(steadyNs(Clock::now()));
+        } else if (cooperative) {
+            error.reset(consumer->incremental_unassign(partitions));
+        } else {
+            consumer->unassign();
+        }
+        if (error)
+            m_counters.noteFailure("consumer rebalance: " + error->str());
+    }
+
+private:
+    ClientCounters &m_counters;
+};
+
 std::unique_ptr<RdKafka::KafkaConsumer> createConsumer(const ClientShared &shared, const ConsumerPlan &plan,
-                                                      ClientCounters &counters, ConsumerEvents &events)
+                                                      ClientCounters &counters, ConsumerEvents &events,
+                                                      BacklogRebalance &rebalance)
 {
     auto config = benchClientConfig(shared, "consumer", plan.index);
     // Nothing is committed: a bench run must not move a real group's offsets unless the
@@ -53,11 +137,19 @@ std::unique_ptr<RdKafka::KafkaConsumer> createConsumer(const ClientShared &share
     if (plan.fetchMaxBytes < 1048576)
         config["max.partition.fetch.bytes"] = std::to_string(plan.fetchMaxBytes);
     config["group.id"] = plan.group.empty() ? "plimsoll-bench-" + makeUuid() : plan.group;
+    if (shared.backlogRead) {
+        // A consume ramp's group: each record's offset stored as it is handed over, committed
+        // on a rebalance and on close, so no record is read twice or skipped as members join.
+        config["enable.auto.commit"] = "true";
+        config["enable.auto.offset.store"] = "true";
+    }
     const std::unique_ptr<RdKafka::Conf> conf = clientConf(config, counters);
     if (!conf)
         return nullptr;
     std::string errstr;
     conf->set("event_cb", static_cast<RdKafka::EventCb *>(&events), errstr);
+    if (shared.backlogRead)
+        conf->set("rebalance_cb", static_cast<RdKafka::RebalanceCb *>(&rebalance), errstr);
     std::unique_ptr<RdKafka::KafkaConsumer> consumer(RdKafka::KafkaConsumer::create(conf.get(), errstr));
     if (!consumer)
         counters.noteFailure(KafkaError::fromCode(RdKafka::ERR__FAIL, "creating a Kafka consumer", errstr).toString());
@@ -113,6 +205,9 @@ public:
                 publish();
         }
         publish();
+        for (std::size_t p = 0; p < m_runs.size(); ++p)
+            for (const auto &[first, last] : m_runs[p])
+                m_counters.offsetRuns.push_back({static_cast<int64_t>(p), first, last});
     }
 
 private:
@@ -144,6 +239,8 @@ private:
             m_measuring = m_measuring || now >= m_shared.measureStart;
         }
         ++m_pendingTotal;
+        if (m_shared.backlogRead)
+            noteOffset(message.partition, message.offset);
         bool countIt = m_measuring;
         if (m_readEnvelopes)
             check(std::string_view(static_cast<const char *>(message.payload), message.len), now, countIt);
@@ -151,6 +248,21 @@ private:
             ++m_pendingMeasured;
             m_pendingBytes += static_cast<int64_t>(message.len);
         }
+    }
+
+    // Offsets of a partition come in order from one consumer; a run breaks where a rebalance
+    // moved the partition away and back, and where records were read twice or skipped.
+    void noteOffset(int32_t partition, int64_t offset)
+    {
+        if (partition < 0)
+            return;
+        if (static_cast<std::size_t>(partition) >= m_runs.size())
+            m_runs.resize(static_cast<std::size_t>(partition) + 1);
+        auto &runs = m_runs[static_cast<std::size_t>(partition)];
+        if (!runs.empty() && runs.back().second + 1 == offset)
+            runs.back().second = offset;
+        else
+            runs.emplace_back(offset, offset);
     }
 
     // The envelope: valid, this run's (round trip), and its end-to-end latency, measured from
@@ -194,6 +306,7 @@ private:
     // Warm-up ends once; after that no record needs the clock unless its latency is measured.
     bool m_measuring = false;
     int64_t m_pendingTotal = 0, m_pendingMeasured = 0, m_pendingBytes = 0;
+    std::vector<std::vector<std::pair<int64_t, int64_t>>> m_runs; // by partition: first, last offset
 };
 
 } // namespace
@@ -202,7 +315,8 @@ void runConsumerClient(ClientShared &shared, const ConsumerPlan &plan, ClientCou
 {
     const FinishedOnReturn finished{counters};
     ConsumerEvents events(shared, counters, plan.index);
-    const std::unique_ptr<RdKafka::KafkaConsumer> consumer = createConsumer(shared, plan, counters, events);
+    BacklogRebalance rebalance(counters);
+    const std::unique_ptr<RdKafka::KafkaConsumer> consumer = createConsumer(shared, plan, counters, events, rebalance);
     if (!consumer)
         return;
     Consumption consumption(shared, counters, *consumer);

@@ -103,7 +103,8 @@ int64_t measureConsumers(const PhaseGroup &g, PhaseOutcome &outcome)
         m["bytes_per_s"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::measuredBytes)) / measuredS;
         m["consumer.records"] = static_cast<double>(g.sum(g.consumers, &ClientCounters::totalRecords));
         m["consumer.invalid"] = static_cast<double>(invalid);
-        if (mainSpec.records > 0 && g.shared.consumedTotal.load() < mainSpec.records && !outcome.interrupted) {
+        if (mainSpec.records > 0 && g.shared.consumedTotal.load() < mainSpec.records && !outcome.interrupted
+            && !mainSpec.backlogRead) {
             outcome.failed = true;
             outcome.errors.push_back(std::to_string(g.shared.consumedTotal.load()) + " of "
                                      + std::to_string(mainSpec.records) + " records consumed");
@@ -119,6 +120,71 @@ int64_t measureConsumers(const PhaseGroup &g, PhaseOutcome &outcome)
         result.histograms["e2e_us"] = base64(g.total[IntervalHistograms::EndToEnd].encodeCompressed());
     }
     return g.sum(g.consumers, &ClientCounters::errors) + invalid;
+}
+
+// The offsets the group's consumers read, each counted once: per partition, the union of
+// their runs of consecutive offsets.
+int64_t distinctOffsets(const PhaseGroup &g)
+{
+    std::vector<std::array<int64_t, 3>> runs;
+    for (const auto &c : g.consumers)
+        runs.insert(runs.end(), c->offsetRuns.begin(), c->offsetRuns.end());
+    std::sort(runs.begin(), runs.end());
+    int64_t distinct = 0, partition = -1, covered = -1; // covered: the highest offset counted
+    for (const auto &[p, first, last] : runs) {
+        if (p != partition)
+            partition = p, covered = first - 1;
+        if (last > covered) {
+            distinct += last - std::max(first - 1, covered);
+            covered = last;
+        }
+    }
+    return distinct;
+}
+
+// A consume ramp step's reading of its backlog of spec.records: the lag (records of the backlog
+// not consumed yet) when the window opened and when it closed, its slope over the window,
+// how long the group took to settle, whether the backlog was read within the warm-up, and
+// the consumers' fetch latency.
+void measureBacklogRead(const PhaseGroup &g, PhaseOutcome &outcome)
+{
+    auto &m = outcome.scenario.metrics;
+    const int64_t backlog = g.spec.records;
+    const int64_t consumed = g.sum(g.consumers, &ClientCounters::totalRecords);
+    const int64_t distinct = distinctOffsets(g);
+    m["consumer.distinct_records"] = static_cast<double>(distinct);
+    m["consumer.duplicates"] = static_cast<double>(consumed - distinct);
+    if (consumed > distinct) // at-least-once allows it; the commits on a rebalance should prevent it
+        outcome.warnings.push_back(outcome.scenario.name + ": the group read " + std::to_string(consumed - distinct)
+                                   + " records twice (a rebalance handed partitions over before their offsets "
+                                     "were committed); the rate counts them");
+    const int64_t measured = g.sum(g.consumers, &ClientCounters::measuredRecords);
+    const int64_t lagStart = std::max<int64_t>(0, backlog - (consumed - measured));
+    const int64_t lagEnd = std::max<int64_t>(0, backlog - distinct);
+    const bool readInWarmup = lagStart == 0;
+    const double windowS = std::max(1e-9, seconds((lagEnd == 0 ? g.lastConsumedAt : g.shared.produceUntil)
+                                                  - g.shared.measureStart));
+    m["consumer.backlog_records"] = static_cast<double>(backlog);
+    m["consumer.lag_start"] = static_cast<double>(lagStart);
+    m["consumer.lag_end"] = static_cast<double>(lagEnd);
+    if (!readInWarmup)
+        m["consumer.lag_slope_per_s"] = static_cast<double>(lagEnd - lagStart) / windowS;
+    m["consumer.backlog_read_in_warmup"] = readInWarmup ? 1 : 0;
+    if (lagEnd == 0)
+        m["consumer.backlog_read_s"] = seconds(g.lastConsumedAt - g.shared.start);
+    int64_t lastAssigned = 0, p99Us = 0, p50SumUs = 0, intervals = 0;
+    for (const auto &c : g.consumers) {
+        lastAssigned = std::max(lastAssigned, c->lastAssignedNs.load());
+        p99Us = std::max(p99Us, c->fetchP99MaxUs.load());
+        p50SumUs += c->fetchP50SumUs.load();
+        intervals += c->fetchIntervals.load();
+    }
+    if (lastAssigned > 0)
+        m["consumer.rebalance_s"] = std::max(0.0, static_cast<double>(lastAssigned - steadyNs(g.shared.start)) * 1e-9);
+    if (intervals > 0) {
+        m["consumer.fetch_p99_s"] = static_cast<double>(p99Us) * 1e-6;
+        m["consumer.fetch_p50_s"] = static_cast<double>(p50SumUs) / static_cast<double>(intervals) * 1e-6;
+    }
 }
 
 // The round trip's matching: every acknowledged record consumed once, and valid.
@@ -170,6 +236,8 @@ void measurePhase(const PhaseGroup &g, const PhaseGroup *probe, const PhaseEnvir
         errors += measureProducers(g, outcome);
     if (!g.consumers.empty())
         errors += measureConsumers(g, outcome);
+    if (mainSpec.backlogRead)
+        measureBacklogRead(g, outcome);
     if (g.tracker)
         measureMatching(*g.tracker, env, outcome);
     if (probe) {

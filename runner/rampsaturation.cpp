@@ -42,6 +42,11 @@ std::string saturationReason(const RunConfig &config, const ScenarioResult &step
     const double p99 = metric(step, "latency_p99_s");
     if (p99 > limitS)
         return formatted("produce p99 %.1f ms over the %.0f ms limit", p99 * 1e3, limitS * 1e3);
+    // A consume step's: the consumers' fetch p99 (absent from a produce step).
+    const double fetchLimitS = std::chrono::duration<double>(config.fetchP99Limit).count();
+    const double fetchP99 = metric(step, "consumer.fetch_p99_s");
+    if (fetchP99 > fetchLimitS)
+        return formatted("fetch p99 %.1f ms over the %g ms limit", fetchP99 * 1e3, fetchLimitS * 1e3);
     if (metric(step, "errors") > 0)
         return formatted("%.0f errors", metric(step, "errors"));
     // Back-pressure: producers spent over a tenth of the window blocked on a full queue.
@@ -56,6 +61,47 @@ std::string saturationReason(const RunConfig &config, const ScenarioResult &step
             return formatted("throughput plateau: %.0f records/s after %.0f at the previous step", now, before);
     }
     return {};
+}
+
+std::optional<PhaseOutcome> runRampStep(const RunConfig &config, const PhaseEnvironment &environment,
+                                        const PhaseSpec &step, const std::string &probeTopic,
+                                        const StartOffsets &startOffsets)
+{
+    PhaseSpec probe;
+    const bool withProbe = !probeTopic.empty();
+    if (withProbe) {
+        probe.scenario = step.scenario + "/probe";
+        probe.kind = "probe";
+        probe.topic = probeTopic;
+        probe.producers = probe.consumers = 1;
+        probe.rate = config.probeRate;
+        probe.roundtrip = true;
+        if (!startOffsets(probeTopic, probe.startOffsets))
+            return std::nullopt;
+    }
+    // Collectors sample when the warm-up ends and when the step's window closes.
+    StepCollectors collectors(config.redisShards, config.brokerMetricsUrls, config.brokerLatencyHistogram,
+                              environment.timeout);
+    collectors.setRedisEnterprise(config.reApiUrls, {config.reUser, config.rePassword, config.reVerifyTls});
+    collectors.beginAt(std::chrono::steady_clock::now() + step.warmup, environment.cancel);
+    PhaseOutcome outcome = runPhase(environment, step, withProbe ? &probe : nullptr);
+    StepServerMetrics server = collectors.end();
+    outcome.scenario.metrics.insert(server.metrics.begin(), server.metrics.end());
+    for (auto &w : server.warnings)
+        outcome.warnings.push_back(std::move(w));
+    return outcome;
+}
+
+bool judgeRampStep(const RunConfig &config, std::vector<PhaseOutcome> &outcomes, PhaseOutcome outcome)
+{
+    const ScenarioResult *previous = outcomes.empty() ? nullptr : &outcomes.back().scenario;
+    const std::string reason = saturationReason(config, outcome.scenario, previous);
+    outcome.scenario.saturated = !reason.empty();
+    outcome.scenario.bottleneck = reason.empty() ? "none" : reason;
+    // A saturated step is a finding, not a failure: only failed deliveries fail the run.
+    const bool stop = (outcome.scenario.saturated && !config.continuePastSaturation) || outcome.interrupted;
+    outcomes.push_back(std::move(outcome));
+    return !stop;
 }
 
 std::vector<PhaseOutcome> runRamp(const RunConfig &config, const PhaseEnvironment &environment,
@@ -79,39 +125,12 @@ std::vector<PhaseOutcome> runRamp(const RunConfig &config, const PhaseEnvironmen
         }
         step.consumers = 0;
         step.records = 0; // each step is a window of time
-        PhaseSpec probe;
-        const bool withProbe = !probeTopic.empty();
-        if (withProbe) {
-            probe.scenario = step.scenario + "/probe";
-            probe.kind = "probe";
-            probe.topic = probeTopic;
-            probe.producers = probe.consumers = 1;
-            probe.rate = config.probeRate;
-            probe.roundtrip = true;
-            if (!startOffsets(probeTopic, probe.startOffsets))
-                break;
-        }
-        // Collectors sample when the warm-up ends and when the step's window closes.
-        StepCollectors collectors(config.redisShards, config.brokerMetricsUrls, config.brokerLatencyHistogram,
-                                  environment.timeout);
-        collectors.setRedisEnterprise(config.reApiUrls, {config.reUser, config.rePassword, config.reVerifyTls});
-        collectors.beginAt(std::chrono::steady_clock::now() + step.warmup, environment.cancel);
-        PhaseOutcome outcome = runPhase(environment, step, withProbe ? &probe : nullptr);
-        StepServerMetrics server = collectors.end();
-        outcome.scenario.metrics.insert(server.metrics.begin(), server.metrics.end());
-        for (auto &w : server.warnings)
-            outcome.warnings.push_back(std::move(w));
+        auto outcome = runRampStep(config, environment, step, probeTopic, startOffsets);
+        if (!outcome)
+            break;
         if (config.stepByRate)
-            outcome.scenario.metrics["ramp.offered_records_per_s"] = load;
-        const ScenarioResult *previous = outcomes.empty() ? nullptr : &outcomes.back().scenario;
-        const std::string reason = saturationReason(config, outcome.scenario, previous);
-        outcome.scenario.saturated = !reason.empty();
-        outcome.scenario.bottleneck = reason.empty() ? "none" : reason;
-        // A saturated step is a finding, not a failure: only failed deliveries fail the run.
-        const bool stop = outcome.scenario.saturated && !config.continuePastSaturation;
-        const bool interrupted = outcome.interrupted;
-        outcomes.push_back(std::move(outcome));
-        if (stop || interrupted)
+            outcome->scenario.metrics["ramp.offered_records_per_s"] = load;
+        if (!judgeRampStep(config, outcomes, std::move(*outcome)))
             break;
     }
     return outcomes;

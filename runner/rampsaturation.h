@@ -8,16 +8,28 @@
 #include "runner/benchphase.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace plimsoll {
 
-// Why a step counts as saturated ("" when it does not): p99 over the limit, errors or
-// back-pressure, or a throughput plateau against the previous step.
+// Why a step counts as saturated ("" when it does not): CPU at the limit, produce or fetch p99
+// over its limit, errors or back-pressure, or a throughput plateau against the previous step.
 std::string saturationReason(const RunConfig &config, const ScenarioResult &step, const ScenarioResult *previous);
 
 using StartOffsets = std::function<bool(const std::string &topic, std::vector<int64_t> &offsets)>;
+
+// One step of a ramp: `step` with the latency probe alongside (when probeTopic is set) and the
+// collectors sampling its window; nullopt when the probe's start could not be read (the
+// reason is the engine's) or on a stop.
+std::optional<PhaseOutcome> runRampStep(const RunConfig &config, const PhaseEnvironment &environment,
+                                        const PhaseSpec &step, const std::string &probeTopic,
+                                        const StartOffsets &startOffsets);
+
+// Applies the saturation rules to `outcome` against the last of `outcomes`, appends it, and
+// says whether the ramp goes on (not when saturated, unless told to, nor when interrupted).
+bool judgeRampStep(const RunConfig &config, std::vector<PhaseOutcome> &outcomes, PhaseOutcome outcome);
 
 std::vector<PhaseOutcome> runRamp(const RunConfig &config, const PhaseEnvironment &environment,
                                   const PhaseSpec &base, const std::string &probeTopic,

@@ -185,6 +185,9 @@ const std::vector<Case> kCases = {
     {"plimsoll bench ramp --step-by-rate --steps 10000,20000,40000 --duration 30s", {},
      {{"--duration", "1s"}}, kEmbedded, 0, {}, {}, "bench/ramp/step-1"},
     {"plimsoll bench probe --rate 100 --duration 2m", {}, {{"--duration", "1s"}}, kEmbedded, 0, {}, {}, "e2e"},
+    {"plimsoll bench ramp --ramp consumers --steps 1,2,4 --backlog 1000000 --warmup 5s --duration 60s", {},
+     {{"--backlog", "5000"}, {"--warmup", "100ms"}, {"--duration", "20s"}},
+     QStringList(kEmbedded) << "--continue-past-saturation", 0, {}, {}, "pipeline/consume/step-4"},
 
     // ---- fit, size, placement, budget (table)
     {"plimsoll fit [--run RUN]... [--scenario TEXT] [--tool T] [--target T] [--since T] [--until T] "

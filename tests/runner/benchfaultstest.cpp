@@ -9,6 +9,7 @@
 #include "runner/benchengine.h"
 #include "runner/envelope.h"
 #include "runner/kafkaclient.h"
+#include "benchtestsupport.h"
 #include "servicesenv.h"
 
 #include <gtest/gtest.h>
@@ -34,17 +35,9 @@ using namespace std::chrono_literals;
 namespace plimsoll {
 namespace {
 
-std::string uniqueTopic(const std::string &purpose)
-{
-    std::random_device device;
-    return "plimsoll-test-faults-" + purpose + "-" + std::to_string(device());
-}
+using test::metricOf;
 
-double metricOf(const ScenarioResult &s, const std::string &name)
-{
-    auto it = s.metrics.find(name);
-    return it == s.metrics.end() ? -1 : it->second;
-}
+std::string uniqueTopic(const std::string &purpose) { return test::uniqueTopic("plimsoll-test-faults", purpose); }
 
 // A port nothing listens on right now, for the second bench's --metrics-port.
 int freePort()
@@ -93,15 +86,7 @@ protected:
     }
     RunConfig config(Workload workload, const std::string &purpose) const
     {
-        RunConfig c;
-        c.workload = workload;
-        c.bootstrapServers = m_bootstrap;
-        c.topic = uniqueTopic(purpose);
-        c.createTopic = true;
-        c.partitions = 4;
-        c.timeout = 30s;
-        c.runId = makeUuid();
-        return c;
+        return test::brokerRun(workload, m_bootstrap, uniqueTopic(purpose));
     }
 
     test::ServicesEnv m_env;

@@ -1,0 +1,224 @@
+// The consume ramp (bench ramp --ramp consumers) against the real broker of tests/services:
+// a backlog preloaded once, steps of 1, 2 and 4 consumers in a group of their own each reading
+// all of it, a backlog too small for the warm-up ending the ramp, an existing topic read from
+// its beginning, and the command as the README shows it.
+#include "runner/benchengine.h"
+#include "benchtestsupport.h"
+#include "servicesenv.h"
+
+#include <gtest/gtest.h>
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+using namespace std::chrono_literals;
+
+namespace plimsoll {
+namespace {
+
+using test::metricOf;
+
+std::string uniqueTopic(const std::string &purpose) { return test::uniqueTopic("plimsoll-test-consume", purpose); }
+
+std::vector<const ScenarioResult *> stepsOf(const BenchResult &r)
+{
+    std::vector<const ScenarioResult *> steps;
+    for (const auto &s : r.scenarios)
+        if (s.kind == "ramp-step")
+            steps.push_back(&s);
+    return steps;
+}
+
+class ConsumeRamp : public ::testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        ASSERT_NO_FATAL_FAILURE(test::ServicesEnv::load(m_env));
+        m_bootstrap = m_env.value("PLIMSOLL_TEST_KAFKA_BOOTSTRAP");
+        ASSERT_FALSE(m_bootstrap.empty());
+        ASSERT_TRUE(m_dir.isValid());
+    }
+    RunConfig config(const std::string &purpose) const
+    {
+        RunConfig c = test::brokerRun(Workload::Ramp, m_bootstrap, uniqueTopic(purpose));
+        c.rampKind = RampKind::Consumers;
+        c.recordSize = 512;
+        c.interval = 500ms;
+        return c;
+    }
+
+    test::ServicesEnv m_env;
+    std::string m_bootstrap;
+    QTemporaryDir m_dir;
+    std::atomic<bool> m_cancel{false};
+};
+
+TEST_F(ConsumeRamp, OneTwoFourConsumersEachReadTheWholePreloadedBacklog)
+{
+    RunConfig c = config("ramp");
+    c.backlog = 150000;
+    c.steps = {1, 2, 4};
+    c.warmup = 100ms;
+    c.duration = 30s; // the window's bound; each step ends when its group has read the backlog
+    c.continuePastSaturation = true; // three steps whatever a loaded 2-core machine shows
+    c.userTuning = {{"icebergReadThreads", "8"}};
+    const BenchResult result = BenchEngine(c).run(m_cancel);
+
+    ASSERT_TRUE(result.ok()) << (result.errors.empty() ? "" : result.errors.front());
+    const auto steps = stepsOf(result);
+    ASSERT_EQ(steps.size(), 3u);
+    const int consumers[] = {1, 2, 4};
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const ScenarioResult &s = *steps[i];
+        EXPECT_EQ(s.name, "pipeline/consume/step-" + std::to_string(consumers[i]));
+        EXPECT_EQ(s.topology.consumers.value_or(-1), consumers[i]);
+        // Exactly the backlog: a rebalance as members join hands partitions over at their
+        // committed offsets, neither re-reading nor skipping a record.
+        EXPECT_EQ(metricOf(s, "consumer.records"), 150000) << s.name;
+        EXPECT_EQ(metricOf(s, "consumer.distinct_records"), 150000) << s.name;
+        EXPECT_EQ(metricOf(s, "consumer.duplicates"), 0) << s.name;
+        EXPECT_EQ(metricOf(s, "consumer.invalid"), 0) << s.name;
+        EXPECT_EQ(metricOf(s, "errors"), 0) << s.name;
+        EXPECT_GT(metricOf(s, "consumer.lag_start"), 0) << s.name;
+        EXPECT_EQ(metricOf(s, "consumer.lag_end"), 0) << s.name; // the lag falls to zero
+        EXPECT_LT(metricOf(s, "consumer.lag_slope_per_s"), 0) << s.name;
+        EXPECT_GT(metricOf(s, "records_per_s"), 1000) << s.name;
+        EXPECT_NEAR(metricOf(s, "bytes_per_s") / metricOf(s, "records_per_s"), 512, 1) << s.name;
+        EXPECT_GT(metricOf(s, "consumer.rebalance_s"), 0) << s.name;
+        EXPECT_LT(metricOf(s, "consumer.rebalance_s"), 20) << s.name;
+        EXPECT_GT(metricOf(s, "e2e_p99_s"), 0) << s.name << ": the probe's e2e p99 is the step's headline";
+        EXPECT_EQ(metricOf(s, "ramp.backlog_exhausted"), -1) << s.name;
+        EXPECT_GT(metricOf(s, "backlog.preload_records_per_s"), 0) << s.name;
+        std::printf("%s: %.0f records/s, %.1f MiB/s, lag %.0f -> %.0f (slope %.0f/s), rebalance %.3f s, "
+                    "fetch p99 %.1f ms, e2e p99 %.1f ms, read in %.2f s, bottleneck: %s\n",
+                    s.name.c_str(), metricOf(s, "records_per_s"), metricOf(s, "bytes_per_s") / 1048576,
+                    metricOf(s, "consumer.lag_start"), metricOf(s, "consumer.lag_end"),
+                    metricOf(s, "consumer.lag_slope_per_s"), metricOf(s, "consumer.rebalance_s"),
+                    metricOf(s, "consumer.fetch_p99_s") * 1e3, metricOf(s, "e2e_p99_s") * 1e3,
+                    metricOf(s, "consumer.backlog_read_s"), s.bottleneck.c_str());
+    }
+    EXPECT_EQ(result.tuning.at("ramp"), "consumers");
+    EXPECT_EQ(result.tuning.at("backlog"), "150000");
+    EXPECT_EQ(result.tuning.at("icebergReadThreads"), "8");
+    EXPECT_EQ(result.config["ramp"], "consumers");
+}
+
+TEST_F(ConsumeRamp, BacklogTooSmallForTheWarmupEndsTheRampAsExhaustedNotSaturated)
+{
+    RunConfig c = config("small");
+    c.backlog = 2000;
+    c.steps = {1, 2, 4};
+    c.warmup = 3s;
+    c.duration = 2s;
+    const BenchResult result = BenchEngine(c).run(m_cancel);
+
+    ASSERT_TRUE(result.ok()) << (result.errors.empty() ? "" : result.errors.front());
+    const auto steps = stepsOf(result);
+    ASSERT_EQ(steps.size(), 1u) << "the ramp goes on past an exhausted backlog";
+    const ScenarioResult &s = *steps.front();
+    EXPECT_EQ(metricOf(s, "ramp.backlog_exhausted"), 1);
+    EXPECT_EQ(metricOf(s, "consumer.records"), 2000);
+    EXPECT_FALSE(s.saturated);
+    EXPECT_EQ(s.bottleneck, "none");
+    bool told = false;
+    for (const auto &w : result.warnings)
+        told |= w.find("the ramp ended at pipeline/consume/step-1: backlog exhausted") != std::string::npos;
+    EXPECT_TRUE(told) << "no backlog-exhausted notice among the warnings";
+}
+
+TEST_F(ConsumeRamp, FetchP99OverItsLimitSaturatesTheStep)
+{
+    RunConfig c = config("fetch");
+    c.backlog = 30000;
+    c.steps = {1, 2};
+    c.duration = 20s;
+    // A small local queue keeps the consumer fetching as it reads, so the statistics intervals
+    // end with records still on the broker and the fetch latency is measured.
+    c.clientConfig = {{"queued.min.messages", "1000"}, {"queued.max.messages.kbytes", "1024"}};
+    c.fetchP99Limit = std::chrono::microseconds(1);
+    const BenchResult result = BenchEngine(c).run(m_cancel);
+
+    ASSERT_TRUE(result.ok()) << (result.errors.empty() ? "" : result.errors.front());
+    const auto steps = stepsOf(result);
+    ASSERT_EQ(steps.size(), 1u) << "a saturated step ends the ramp";
+    const ScenarioResult &s = *steps.front();
+    EXPECT_GT(metricOf(s, "consumer.fetch_p99_s"), 0);
+    EXPECT_GE(metricOf(s, "consumer.fetch_p99_s"), metricOf(s, "consumer.fetch_p50_s"));
+    EXPECT_TRUE(s.saturated);
+    EXPECT_EQ(s.bottleneck.rfind("fetch p99 ", 0), 0u) << s.bottleneck;
+    EXPECT_NE(s.bottleneck.find("over the 0.001 ms limit"), std::string::npos) << s.bottleneck;
+    EXPECT_EQ(metricOf(s, "consumer.records"), 30000);
+    std::printf("%s: %.0f records/s, fetch p50 %.2f ms, p99 %.2f ms: %s\n", s.name.c_str(),
+                metricOf(s, "records_per_s"), metricOf(s, "consumer.fetch_p50_s") * 1e3,
+                metricOf(s, "consumer.fetch_p99_s") * 1e3, s.bottleneck.c_str());
+}
+
+TEST_F(ConsumeRamp, ExistingTopicIsReadFromItsBeginningWithoutAPreload)
+{
+    RunConfig producer;
+    producer.workload = Workload::Producer;
+    producer.bootstrapServers = m_bootstrap;
+    producer.topic = uniqueTopic("existing");
+    producer.createTopic = true;
+    producer.partitions = 3;
+    producer.records = 30000;
+    producer.recordSize = 256;
+    ASSERT_TRUE(BenchEngine(producer).run(m_cancel).ok());
+
+    RunConfig c = config("unused");
+    c.topic = producer.topic;
+    c.createTopic = false;
+    c.steps = {1, 2};
+    c.duration = 20s;
+    c.continuePastSaturation = true;
+    c.rampProbe = false;
+    const BenchResult result = BenchEngine(c).run(m_cancel);
+    ASSERT_TRUE(result.ok()) << (result.errors.empty() ? "" : result.errors.front());
+    const auto steps = stepsOf(result);
+    ASSERT_EQ(steps.size(), 2u);
+    for (const ScenarioResult *s : steps) {
+        EXPECT_EQ(metricOf(*s, "consumer.records"), 30000) << s->name;
+        EXPECT_EQ(metricOf(*s, "consumer.distinct_records"), 30000) << s->name;
+        EXPECT_EQ(metricOf(*s, "consumer.lag_end"), 0) << s->name;
+        EXPECT_EQ(s->topology.partitions.value_or(-1), 3) << s->name << ": the topic's partitions, not --partitions";
+        EXPECT_EQ(metricOf(*s, "backlog.preload_records_per_s"), -1) << s->name;
+    }
+    EXPECT_EQ(result.tuning.at("backlog"), "topic from beginning");
+}
+
+// The README's command, through the binary: stored as pipeline/consume/step-N, and `fit`
+// reads the stored ramp with consumers as the load factor.
+TEST_F(ConsumeRamp, ReadmeCommandStoresStepsThatFitReadsWithConsumersAsTheFactor)
+{
+    const QString db = m_dir.filePath("store.db");
+    QProcess bench;
+    bench.start(PLIMSOLL_BINARY, {"--db", db, "bench", "ramp", "--ramp", "consumers", "--steps", "1,2,4", "--backlog",
+                                  "100000", "--record-size", "256", "--partitions", "4", "--warmup", "100ms",
+                                  "--duration", "30s", "--continue-past-saturation", "--bootstrap-server",
+                                  QString::fromStdString(m_bootstrap), "--output", "json"});
+    ASSERT_TRUE(bench.waitForFinished(170000));
+    ASSERT_EQ(bench.exitCode(), 0) << bench.readAllStandardError().toStdString();
+    const auto result = nlohmann::json::parse(bench.readAllStandardOutput().toStdString());
+    ASSERT_EQ(result["scenarios"].size(), 3u) << result.dump(1);
+    EXPECT_EQ(result["scenarios"][2]["name"], "pipeline/consume/step-4");
+    EXPECT_EQ(result["scenarios"][2]["metrics"]["consumer.records"], 100000);
+
+    QProcess fit;
+    fit.start(PLIMSOLL_BINARY, {"--db", db, "fit", "--scenarios", "pipeline/consume/", "--x", "consumers", "--json"});
+    ASSERT_TRUE(fit.waitForFinished(60000));
+    const std::string out = fit.readAllStandardOutput().toStdString();
+    ASSERT_EQ(fit.exitCode(), 0) << out << fit.readAllStandardError().toStdString();
+    const auto fitted = nlohmann::json::parse(out);
+    std::printf("fit: %s\n", fitted.dump().substr(0, 600).c_str());
+    const auto &model = fitted.is_array() ? fitted[0] : fitted;
+    EXPECT_EQ(model["x_factor"], "consumers");
+    EXPECT_EQ(model["points"], 3);
+}
+
+} // namespace
+} // namespace plimsoll
