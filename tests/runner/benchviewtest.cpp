@@ -147,5 +147,48 @@ TEST(BenchViewRealBroker, AClientConfigLibrdkafkaCannotUseIsRefusedBeforeStartin
     EXPECT_TRUE(status.contains("JKS")) << status.toStdString();
 }
 
+
+// The consume ramp from the form: consumers per step over a backlog the run preloads, the
+// same request `plimsoll bench ramp --ramp consumers --backlog N` makes.
+TEST(BenchViewRealBroker, ConsumeRampFromTheFormReadsItsBacklogAtEveryStep)
+{
+    QTemporaryDir dir;
+    BenchView view(dir.filePath("store.db"));
+    view.resize(1200, 720);
+    view.show();
+    view.findChild<QCheckBox *>("benchEmbedded")->setChecked(true);
+    view.findChild<QComboBox *>("benchWorkload")->setCurrentText(QStringLiteral("ramp"));
+    auto *rampOf = view.findChild<QComboBox *>("benchRampOf");
+    ASSERT_NE(rampOf, nullptr);
+    auto *backlog = view.findChild<QLineEdit *>("benchBacklog");
+    ASSERT_NE(backlog, nullptr);
+    EXPECT_FALSE(backlog->isEnabled()) << "a producer ramp has no backlog";
+    rampOf->setCurrentIndex(rampOf->findData(QStringLiteral("consumers")));
+    EXPECT_TRUE(backlog->isEnabled());
+    EXPECT_EQ(view.findChild<QLineEdit *>("benchP99Limit")->text(), QStringLiteral("500ms"))
+        << "the fetch p99 limit's default";
+    // A backlog outside its domain is refused as the CLI refuses it.
+    backlog->setText(QStringLiteral("0"));
+    view.findChild<QPushButton *>("benchStart")->click();
+    EXPECT_FALSE(view.running());
+    EXPECT_TRUE(view.statusText().contains("--backlog")) << view.statusText().toStdString();
+
+    backlog->setText(QStringLiteral("20000"));
+    view.findChild<QLineEdit *>("benchSteps")->setText(QStringLiteral("1,2"));
+    view.findChild<QLineEdit *>("benchDuration")->setText(QStringLiteral("2s"));
+    view.findChild<QCheckBox *>("benchContinue")->setChecked(true);
+    QSignalSpy finished(&view, &BenchView::benchFinished);
+    view.findChild<QPushButton *>("benchStart")->click();
+    ASSERT_TRUE(finished.wait(120000)) << "the consume ramp did not finish";
+    const BenchResult result = finished.at(0).at(0).value<BenchResult>();
+    bool consumeSteps = false;
+    for (const auto &s : result.scenarios)
+        consumeSteps = consumeSteps || s.name.rfind("pipeline/consume/step-", 0) == 0;
+    EXPECT_TRUE(consumeSteps) << "the steps are consume steps";
+    auto *table = view.findChild<QTableWidget *>("benchStepTable");
+    ASSERT_NE(table, nullptr);
+    EXPECT_GE(table->rowCount(), 1);
+}
+
 } // namespace
 } // namespace plimsoll

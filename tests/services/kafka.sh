@@ -94,9 +94,13 @@ resolve_classpath() {
     echo "$classpath_file"
 }
 
-# A Kafka cluster id is 16 random bytes in URL-safe base64 without padding (22 chars).
+# A Kafka cluster id is 16 random bytes in URL-safe base64 without padding (22 chars). One
+# starting with '-' (1 in 64) would read as an option to StorageTool's argument parser
+# ("--cluster-id: expected one argument"): draw again.
 random_cluster_id() {
-    head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n'
+    local id
+    while id=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n') && [[ $id == -* ]]; do :; done
+    echo "$id"
 }
 
 port_accepts() {

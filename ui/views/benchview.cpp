@@ -87,7 +87,25 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_acks->addItems({QStringLiteral("all"), QStringLiteral("1"), QStringLiteral("0")});
     m_steps = new QLineEdit(QStringLiteral("1,2,4"), this);
     m_steps->setObjectName(QStringLiteral("benchSteps"));
-    m_steps->setToolTip(tr("Ramp: producer clients per step"));
+    m_steps->setToolTip(tr("Ramp: producer clients per step, or consumers per step of a consume ramp"));
+    m_rampOf = new QComboBox(this);
+    m_rampOf->setObjectName(QStringLiteral("benchRampOf"));
+    m_rampOf->addItem(tr("producers"), QStringLiteral("producers"));
+    m_rampOf->addItem(tr("consumers (over a backlog)"), QStringLiteral("consumers"));
+    m_rampOf->setToolTip(tr("What a ramp's steps add: producer clients, or consumers in a group "
+                            "reading a backlog (--ramp)"));
+    m_backlog = line("benchBacklog", defaults.backlog, tr("none: read the topic from its beginning"),
+                     tr("Consume ramp: records to preload once, every one acknowledged before the "
+                        "first step (--backlog)"));
+    const auto rampKind = [this] {
+        const bool consume = m_rampOf->currentData().toString() == QLatin1String("consumers");
+        m_backlog->setEnabled(consume);
+        m_p99Limit->setToolTip(consume ? tr("Consume ramp: a step whose fetch p99 exceeds this is saturated (--fetch-p99-limit)")
+                                       : tr("Ramp: a step whose produce p99 exceeds this is saturated (--p99-limit)"));
+        m_p99Limit->setText(QString::fromStdString(consume ? BenchRequest{}.fetchP99Limit : BenchRequest{}.p99Limit));
+    };
+    connect(m_rampOf, &QComboBox::currentIndexChanged, this, rampKind);
+    rampKind();
     // TLS and SASL settings come from a Kafka client .properties file, never typed here.
     m_commandConfig = new QLineEdit(this);
     m_commandConfig->setObjectName(QStringLiteral("benchCommandConfig"));
@@ -119,7 +137,9 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     form->addRow(tr("Partitions"), m_partitions);
     form->addRow(tr("Clients"), m_clients);
     form->addRow(tr("Acks"), m_acks);
+    form->addRow(tr("Ramp of"), m_rampOf);
     form->addRow(tr("Ramp steps"), m_steps);
+    form->addRow(tr("Backlog (records)"), m_backlog);
     form->addRow(tr("Ramp p99 limit"), m_p99Limit);
     form->addRow(QString(), m_continue);
 
@@ -265,7 +285,13 @@ bool BenchView::readForm(RunConfig &c, QString &problem) const
         r.records = std::to_string(m_records->value());
     if (r.config.workload == Workload::Ramp) {
         r.steps = m_steps->text().remove(QLatin1Char(' ')).toStdString();
-        r.p99Limit = m_p99Limit->text().trimmed().toStdString();
+        r.ramp = m_rampOf->currentData().toString().toStdString();
+        if (r.ramp == "consumers") {
+            r.fetchP99Limit = m_p99Limit->text().trimmed().toStdString();
+            r.backlog = m_backlog->text().trimmed().toStdString();
+        } else {
+            r.p99Limit = m_p99Limit->text().trimmed().toStdString();
+        }
         r.config.continuePastSaturation = m_continue->isChecked();
     }
     r.commandConfig = m_commandConfig->text().trimmed().toStdString();

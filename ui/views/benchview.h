@@ -56,6 +56,8 @@ private:
     QSpinBox *m_clients = nullptr;
     QComboBox *m_acks = nullptr;
     QLineEdit *m_steps = nullptr;
+    QComboBox *m_rampOf = nullptr;     // producers or consumers (--ramp)
+    QLineEdit *m_backlog = nullptr;    // consume ramp: records to preload (--backlog)
     QCheckBox *m_embedded = nullptr;
     QLineEdit *m_duration = nullptr;
     QLineEdit *m_warmup = nullptr;
