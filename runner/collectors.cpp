@@ -286,13 +286,61 @@ void StepCollectors::addShardCpu(const Sample &last, double seconds, StepServerM
         out.metrics["shard_cpu_max"] = *hottest;
 }
 
-// The brokers' average CPU, and their produce latency from the histogram summed over them.
+namespace {
+
+// Korvet's fetch path (its broker's /metrics): responses that carried records (the consume
+// side's saturation signal), every fetch request with its long-poll waits, the empty polls,
+// and the messages each storage tier served.
+constexpr const char *kFetchDelivery = "korvet_broker_fetch_delivery_seconds";
+constexpr const char *kFetch = "korvet_broker_fetch_seconds";
+constexpr const char *kFetchEmpty = "korvet_broker_fetch_empty_total";
+constexpr const char *kStorageReads = "korvet_storage_read_messages";
+
+// One histogram family summed over the brokers' windows (the same bucket bounds on each).
+struct MergedHistogram
+{
+    std::vector<PromBucket> buckets;
+    double observations = 0;
+
+    // False when `h` has other bounds than the brokers added before it.
+    bool add(const PromHistogramWindow &h)
+    {
+        if (buckets.empty()) {
+            buckets = h.buckets;
+        } else if (buckets.size() == h.buckets.size()) {
+            for (std::size_t k = 0; k < buckets.size(); ++k)
+                buckets[k].count += h.buckets[k].count;
+        } else {
+            return false;
+        }
+        observations += h.count;
+        return true;
+    }
+    // <prefix>_p50_s, <prefix>_p99_s and <prefix>_requests of the window, when it observed any.
+    void put(const std::string &prefix, StepServerMetrics &out) const
+    {
+        if (observations <= 0)
+            return;
+        if (auto p50 = histogramQuantile(0.50, buckets))
+            out.metrics[prefix + "_p50_s"] = *p50;
+        if (auto p99 = histogramQuantile(0.99, buckets))
+            out.metrics[prefix + "_p99_s"] = *p99;
+        out.metrics[prefix + "_requests"] = observations;
+    }
+};
+
+} // namespace
+
+// The brokers' average CPU; their produce and fetch latencies from the histograms summed over
+// them; the empty long polls per second and the messages read from the remote tier.
 void StepCollectors::addBrokerMetrics(const Sample &last, double seconds, StepServerMetrics &out) const
 {
     double cpuSum = 0;
     int cpuCount = 0;
-    std::vector<PromBucket> merged; // the latency histogram summed over brokers, same bounds
-    double observations = 0;
+    const std::pair<std::string, std::string> families[] = {
+        {m_histogram, "broker.produce"}, {kFetchDelivery, "broker.fetch_delivery"}, {kFetch, "broker.fetch"}};
+    std::map<std::string, MergedHistogram> merged;
+    std::optional<double> emptyPerS, remoteReads;
     for (std::size_t i = 0; i < m_brokers.size(); ++i) {
         const auto &a = m_begin->brokers[i], &b = last.brokers[i];
         if (!a.error.empty() || !b.error.empty()) {
@@ -304,31 +352,29 @@ void StepCollectors::addBrokerMetrics(const Sample &last, double seconds, StepSe
             cpuSum += *cpu;
             ++cpuCount;
         }
-        if (auto h = diff.mergedHistogram(m_histogram)) {
-            if (merged.empty()) {
-                merged = h->buckets;
-            } else if (merged.size() == h->buckets.size()) {
-                for (std::size_t k = 0; k < merged.size(); ++k)
-                    merged[k].count += h->buckets[k].count;
-            } else {
-                out.warnings.push_back("collectors: " + m_histogram + " has different buckets on "
-                                       + urlWithoutUserInfo(m_brokers[i]) + "; left out of the broker latency");
-                continue;
-            }
-            observations += h->count;
+        for (const auto &[family, prefix] : families)
+            if (auto h = diff.mergedHistogram(family); h && !merged[family].add(*h))
+                out.warnings.push_back("collectors: " + family + " has different buckets on " +
+                                       urlWithoutUserInfo(m_brokers[i]) + "; left out of " + prefix);
+        for (const PromRate &r : diff.rates) {
+            if (r.family == kFetchEmpty)
+                emptyPerS = emptyPerS.value_or(0) + r.perSecond;
+            if (r.family == kStorageReads && r.series.rfind(std::string(kStorageReads) + "_sum", 0) == 0 &&
+                r.series.find("tier=\"remote\"") != std::string::npos)
+                remoteReads = remoteReads.value_or(0) + r.delta;
         }
     }
     if (cpuCount > 0)
         out.metrics["broker_cpu_avg"] = cpuSum / cpuCount;
     else if (!m_brokers.empty())
         out.warnings.push_back("collectors: no process_cpu_seconds_total from the broker metrics endpoints");
-    if (observations > 0) {
-        if (auto p50 = histogramQuantile(0.50, merged))
-            out.metrics["broker.produce_p50_s"] = *p50;
-        if (auto p99 = histogramQuantile(0.99, merged))
-            out.metrics["broker.produce_p99_s"] = *p99;
-        out.metrics["broker.produce_requests"] = observations;
-    }
+    for (const auto &[family, prefix] : families)
+        if (const auto it = merged.find(family); it != merged.end())
+            it->second.put(prefix, out);
+    if (emptyPerS)
+        out.metrics["broker.fetch_empty_per_s"] = *emptyPerS;
+    if (remoteReads)
+        out.metrics["broker.remote_read_messages"] = *remoteReads;
 }
 
 } // namespace plimsoll

@@ -9,7 +9,13 @@
 //    → broker_cpu_avg (mean over brokers; divided by system_cpu_count when the endpoint
 //    exposes it, as Micrometer does, else a fraction of one core), and the histogram named by
 //    latencyHistogram (Korvet's korvet_broker_produce_seconds), diffed over the window and
-//    summed over brokers → broker.produce_p50_s / broker.produce_p99_s.
+//    summed over brokers → broker.produce_p50_s / broker.produce_p99_s; Korvet's fetch path
+//    the same way: korvet_broker_fetch_delivery_seconds (responses that carried records, the
+//    consume side's saturation signal) → broker.fetch_delivery_p50_s / _p99_s,
+//    korvet_broker_fetch_seconds (every fetch, long-poll waits included) → broker.fetch_p50_s /
+//    _p99_s, korvet_broker_fetch_empty_total → broker.fetch_empty_per_s, and the window's
+//    difference of korvet_storage_read_messages_sum{tier="remote"} →
+//    broker.remote_read_messages (what a tiered read served from the archive).
 //  - Redis Enterprise REST per cluster (--re-api URL, runner/recollector.h): each shard's
 //    shard_cpu_user + shard_cpu_system over the window → shard_cpu_max with the INFO shards.
 // A target that cannot be reached at either boundary leaves its numbers out and says so in a

@@ -42,10 +42,16 @@ std::string saturationReason(const RunConfig &config, const ScenarioResult &step
     const double p99 = metric(step, "latency_p99_s");
     if (p99 > limitS)
         return formatted("produce p99 %.1f ms over the %.0f ms limit", p99 * 1e3, limitS * 1e3);
-    // A consume step's: the consumers' fetch p99 (absent from a produce step).
+    // A consume step's: the broker's fetch delivery p99 when --broker-metrics gives it (the
+    // responses that carried records), else the consumers' own fetch p99 (absent from a
+    // produce step).
     const double fetchLimitS = std::chrono::duration<double>(config.fetchP99Limit).count();
+    const double brokerFetchP99 = metric(step, "broker.fetch_delivery_p99_s");
+    if (brokerFetchP99 > fetchLimitS)
+        return formatted("broker fetch delivery p99 %.1f ms over the %g ms limit", brokerFetchP99 * 1e3,
+                         fetchLimitS * 1e3);
     const double fetchP99 = metric(step, "consumer.fetch_p99_s");
-    if (fetchP99 > fetchLimitS)
+    if (step.metrics.count("broker.fetch_delivery_p99_s") == 0 && fetchP99 > fetchLimitS)
         return formatted("fetch p99 %.1f ms over the %g ms limit", fetchP99 * 1e3, fetchLimitS * 1e3);
     if (metric(step, "errors") > 0)
         return formatted("%.0f errors", metric(step, "errors"));

@@ -84,6 +84,26 @@ private:
             out << "korvet_broker_produce_seconds_bucket{le=\"" << le << "\"} " << count << "\n";
         out << "korvet_broker_produce_seconds_count " << n << "\nkorvet_broker_produce_seconds_sum " << 0.006 * n
             << "\n";
+        // Korvet's fetch path: 500 deliveries/s (half within 20 ms, all within 100 ms), 800
+        // fetches/s with their long polls (all within 500 ms), 300 empty polls/s, and 40
+        // messages/s read from the remote tier beside 400/s locally.
+        out << "# TYPE korvet_broker_fetch_delivery_seconds histogram\n";
+        for (const auto &[le, count] : std::initializer_list<std::pair<const char *, double>>{
+                 {"0.02", 0.25 * n}, {"0.1", 0.5 * n}, {"+Inf", 0.5 * n}})
+            out << "korvet_broker_fetch_delivery_seconds_bucket{le=\"" << le << "\"} " << count << "\n";
+        out << "korvet_broker_fetch_delivery_seconds_count " << 0.5 * n << "\n"
+            << "korvet_broker_fetch_delivery_seconds_sum " << 0.02 * n << "\n"
+            << "# TYPE korvet_broker_fetch_seconds histogram\n";
+        for (const auto &[le, count] : std::initializer_list<std::pair<const char *, double>>{
+                 {"0.5", 0.8 * n}, {"+Inf", 0.8 * n}})
+            out << "korvet_broker_fetch_seconds_bucket{le=\"" << le << "\"} " << count << "\n";
+        out << "korvet_broker_fetch_seconds_count " << 0.8 * n << "\nkorvet_broker_fetch_seconds_sum " << 0.2 * n
+            << "\n# TYPE korvet_broker_fetch_empty_total counter\nkorvet_broker_fetch_empty_total " << 0.3 * n
+            << "\n# TYPE korvet_storage_read_messages summary\n"
+            << "korvet_storage_read_messages_count{tier=\"remote\"} " << 0.001 * n << "\n"
+            << "korvet_storage_read_messages_sum{tier=\"remote\"} " << 0.04 * n << "\n"
+            << "korvet_storage_read_messages_count{tier=\"local\"} " << 0.01 * n << "\n"
+            << "korvet_storage_read_messages_sum{tier=\"local\"} " << 0.4 * n << "\n";
         return out.str();
     }
 
@@ -110,6 +130,16 @@ TEST(runnerCollectors, BrokerCpuAndLatencyFromTheWindowOnly)
     // p99: 9/10 of the way through (10 ms, 50 ms]: 46 ms, by histogram_quantile's interpolation.
     EXPECT_NEAR(m.metrics.at("broker.produce_p99_s"), 0.046, 0.001);
     EXPECT_NEAR(m.metrics.at("broker.produce_requests"), 1000 * m.metrics.at("collectors.window_s"), 60);
+
+    // The fetch path, diffed over the same window: the delivery p50 sits on the 20 ms bucket,
+    // p99 is 49/50 of the way through (20 ms, 100 ms]; every fetch within 500 ms.
+    const double window = m.metrics.at("collectors.window_s");
+    EXPECT_NEAR(m.metrics.at("broker.fetch_delivery_p50_s"), 0.020, 0.001);
+    EXPECT_NEAR(m.metrics.at("broker.fetch_delivery_p99_s"), 0.0984, 0.002);
+    EXPECT_NEAR(m.metrics.at("broker.fetch_delivery_requests"), 500 * window, 40);
+    EXPECT_LE(m.metrics.at("broker.fetch_p99_s"), 0.5);
+    EXPECT_NEAR(m.metrics.at("broker.fetch_empty_per_s"), 300, 25);
+    EXPECT_NEAR(m.metrics.at("broker.remote_read_messages"), 40 * window, 5);
 }
 
 TEST(runnerCollectors, StepCancelledDuringWarmupHasNoServerMetrics)
@@ -144,6 +174,24 @@ TEST(runnerCollectors, CpuAtNinetyPercentSaturatesAndNamesTheComponent)
     EXPECT_EQ(saturationReason(config, step({{"broker_cpu_avg", 0.95}, {"latency_p99_s", 0.9}}), nullptr),
               "broker CPU: 95% on average (limit 90%)");
     EXPECT_EQ(saturationReason(config, step({{"latency_p99_s", 0.3}}), nullptr).rfind("produce p99", 0), 0u);
+}
+
+
+// A consume step saturates on the broker's fetch delivery p99 when --broker-metrics gives it
+// (the responses that carried records), and on the consumers' own fetch p99 only without it.
+TEST(runnerCollectors, ConsumeStepSaturatesOnTheBrokersFetchDeliveryFirst)
+{
+    RunConfig config;
+    config.fetchP99Limit = 500ms;
+    ScenarioResult step;
+    step.name = "pipeline/consume/step-4";
+    step.metrics = {{"records_per_s", 400000}, {"consumer.fetch_p99_s", 0.9}};
+    EXPECT_EQ(saturationReason(config, step, nullptr), "fetch p99 900.0 ms over the 500 ms limit");
+    // The broker says deliveries stay well within the limit: the client's long polls are not it.
+    step.metrics["broker.fetch_delivery_p99_s"] = 0.120;
+    EXPECT_EQ(saturationReason(config, step, nullptr), "");
+    step.metrics["broker.fetch_delivery_p99_s"] = 0.750;
+    EXPECT_EQ(saturationReason(config, step, nullptr), "broker fetch delivery p99 750.0 ms over the 500 ms limit");
 }
 
 } // namespace
