@@ -121,8 +121,14 @@ void addOptions(CLI::App *c, BenchArgs &a)
     c->add_option("--backlog", a.backlog,
                   "Consume ramp: records to preload once before the first step (" + BenchArgs::kBacklog.describe()
                       + "); without it, --topic is read from its beginning");
-    c->add_option("--fetch-p99-limit", a.fetchP99Limit, "Consume ramp: a step whose fetch p99 exceeds this is saturated")
-        ->capture_default_str();
+    c->add_option("--fetch-p99-limit", a.fetchP99Limit,
+                  std::string("Consume ramp: a step whose fetch p99 exceeds this is saturated (default ") +
+                      BenchArgs::kFetchP99Limit + ", " + BenchArgs::kTieredFetchP99Limit + " with --tiered)");
+    c->add_flag("--tiered", a.tiered,
+                "Consume ramp over a backlog offloaded to the archive: every window must be served remote reads "
+                "(checked in --broker-metrics)");
+    c->add_option("--s3-get-metric", a.s3GetMetric,
+                  "Tiered ramp: the Prometheus counter of S3 GETs in --broker-metrics (attributes a rising fetch p99)");
     c->add_option("--tuning", a.tuning,
                   "key=value[ key=value...]: the target's settings, part of the run's tuning contract (repeatable; "
                   "values positive numbers, comma lists of them, or words)");
@@ -151,7 +157,7 @@ std::string inapplicableOption(const std::vector<const CLI::App *> &parsed, Work
         if (w != Workload::Ramp && given(o))
             return std::string(o) + " applies to 'bench ramp' only";
     const bool consumeRamp = w == Workload::Ramp && ramp == "consumers";
-    for (const char *o : {"--backlog", "--fetch-p99-limit"})
+    for (const char *o : {"--backlog", "--fetch-p99-limit", "--tiered", "--s3-get-metric"})
         if (!consumeRamp && given(o))
             return std::string(o) + " applies to 'bench ramp --ramp consumers' only";
     if (consumeRamp && given("--p99-limit"))

@@ -123,8 +123,15 @@ std::string RunConfig::validateConsumeRamp() const
         return "--backlog must not be negative";
     if (!(fetchP99Limit.count() > 0))
         return "--fetch-p99-limit must be greater than 0 s";
-    if (rampKind != RampKind::Consumers)
+    if (rampKind != RampKind::Consumers) {
+        if (tiered || !s3GetMetric.empty())
+            return std::string(tiered ? "--tiered" : "--s3-get-metric") + " applies to 'bench ramp --ramp consumers' only";
         return backlog > 0 ? "--backlog applies to 'bench ramp --ramp consumers' only" : std::string();
+    }
+    if (tiered && brokerMetricsUrls.empty())
+        return "--tiered checks every window's remote reads in the brokers' metrics: give --broker-metrics URL";
+    if (!s3GetMetric.empty() && !tiered)
+        return "--s3-get-metric attributes a tiered ramp's fetch latency: use it with --tiered";
     if (workload != Workload::Ramp)
         return "--ramp consumers applies to 'bench ramp' only";
     if (stepByRate)
@@ -157,6 +164,7 @@ std::map<std::string, std::string> RunConfig::builtInTuning() const
         out["consumer.group"] = group.empty() ? "generated" : group;
         out["backlog"] = backlog > 0 ? std::to_string(backlog) : "topic from beginning";
         out["validate"] = validateChecksum ? "checksum" : "none";
+        out["tiered"] = tiered ? "yes" : "no";
         for (const auto &[key, value] : consumerFetchSettings(*this))
             out[key] = value;
         return out;

@@ -74,6 +74,13 @@ struct RunConfig
     RampKind rampKind = RampKind::Producers;
     int64_t backlog = 0;
     Duration fetchP99Limit = std::chrono::milliseconds(500); // saturation rule of a consume step
+    // The tiered consume ramp (--tiered): the backlog has been offloaded to the archive; each
+    // window must have been served remote reads (korvet_storage_read_messages_sum{tier="remote"}
+    // from --broker-metrics), and the S3 GET rate named here (a Prometheus counter the user
+    // names, --s3-get-metric) attributes a fetch p99 that rises while GETs stop scaling to the
+    // broker's bounded remote-read concurrency.
+    bool tiered = false;
+    std::string s3GetMetric;
     // --tuning key=value: the target's settings the user states (e.g. icebergReadThreads=8),
     // recorded in the tuning contract as given. Checked by parseTuningEntry().
     std::map<std::string, std::string> userTuning;

@@ -44,7 +44,10 @@ std::string resolveSizesAndTimes(BenchRequest &a)
                          duration(a.linger, "--linger", r.linger), duration(a.warmup, "--warmup", r.warmup),
                          duration(a.interval, "--interval", r.interval), duration(a.timeout, "--timeout", r.timeout),
                          duration(a.p99Limit, "--p99-limit", r.p99Limit),
-                         duration(a.fetchP99Limit, "--fetch-p99-limit", r.fetchP99Limit)})
+                         duration(a.fetchP99Limit.empty() ? std::string(a.tiered ? BenchRequest::kTieredFetchP99Limit
+                                                                                : BenchRequest::kFetchP99Limit)
+                                                          : a.fetchP99Limit,
+                                  "--fetch-p99-limit", r.fetchP99Limit)})
         if (!problem.empty())
             return problem;
     if (!a.duration.empty()) {
@@ -70,6 +73,8 @@ std::string resolveRampAndTuning(BenchRequest &a)
     if (a.ramp != "producers" && a.ramp != "consumers")
         return "--ramp must be 'producers' or 'consumers' (got '" + a.ramp + "')";
     r.rampKind = a.ramp == "consumers" ? RampKind::Consumers : RampKind::Producers;
+    r.tiered = a.tiered;
+    r.s3GetMetric = a.s3GetMetric;
     if (!a.backlog.empty()) {
         if (auto problem = BenchRequest::kBacklog.checkText("--backlog", a.backlog))
             return *problem;

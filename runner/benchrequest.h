@@ -19,8 +19,12 @@ struct BenchRequest
     std::string records, duration, recordSize = "1KB", rate = "unlimited", linger = "5ms", batchSize = "16384";
     std::string fetchMaxBytes = "50MB", warmup = "0", interval = "1s", timeout = "30s", p99Limit = "250ms";
     std::string validate = "checksum", commandConfig, steps;
-    // The consume ramp: --ramp producers|consumers, --backlog N, --fetch-p99-limit.
-    std::string ramp = "producers", backlog, fetchP99Limit = "500ms";
+    // The consume ramp: --ramp producers|consumers, --backlog N, --fetch-p99-limit (empty: the
+    // workload's, kFetchP99Limit or kTieredFetchP99Limit), --tiered, --s3-get-metric.
+    std::string ramp = "producers", backlog, fetchP99Limit, s3GetMetric;
+    bool tiered = false;
+    static constexpr const char *kFetchP99Limit = "500ms";
+    static constexpr const char *kTieredFetchP99Limit = "5s"; // the page's TIERED_FETCH_P99_MS_LIMIT
     std::vector<std::string> tuning; // --tuning key=value (repeatable; space-separated entries too)
     std::vector<std::string> redis, brokerMetrics, reApi; // ramp collectors, as typed (repeatable, comma lists)
     int clients = 0; // --clients: producers and consumers each (0: as the config says)

@@ -340,7 +340,7 @@ void StepCollectors::addBrokerMetrics(const Sample &last, double seconds, StepSe
     const std::pair<std::string, std::string> families[] = {
         {m_histogram, "broker.produce"}, {kFetchDelivery, "broker.fetch_delivery"}, {kFetch, "broker.fetch"}};
     std::map<std::string, MergedHistogram> merged;
-    std::optional<double> emptyPerS, remoteReads;
+    std::optional<double> emptyPerS, remoteReads, s3GetPerS;
     for (std::size_t i = 0; i < m_brokers.size(); ++i) {
         const auto &a = m_begin->brokers[i], &b = last.brokers[i];
         if (!a.error.empty() || !b.error.empty()) {
@@ -359,6 +359,9 @@ void StepCollectors::addBrokerMetrics(const Sample &last, double seconds, StepSe
         for (const PromRate &r : diff.rates) {
             if (r.family == kFetchEmpty)
                 emptyPerS = emptyPerS.value_or(0) + r.perSecond;
+            if (!m_s3Get.empty() && (r.family == m_s3Get || r.series == m_s3Get ||
+                                     r.series.rfind(m_s3Get + "{", 0) == 0))
+                s3GetPerS = s3GetPerS.value_or(0) + r.perSecond;
             if (r.family == kStorageReads && r.series.rfind(std::string(kStorageReads) + "_sum", 0) == 0 &&
                 r.series.find("tier=\"remote\"") != std::string::npos)
                 remoteReads = remoteReads.value_or(0) + r.delta;
@@ -375,6 +378,10 @@ void StepCollectors::addBrokerMetrics(const Sample &last, double seconds, StepSe
         out.metrics["broker.fetch_empty_per_s"] = *emptyPerS;
     if (remoteReads)
         out.metrics["broker.remote_read_messages"] = *remoteReads;
+    if (s3GetPerS)
+        out.metrics["broker.s3_get_per_s"] = *s3GetPerS;
+    else if (!m_s3Get.empty() && !m_brokers.empty())
+        out.warnings.push_back("collectors: no counter " + m_s3Get + " in the broker metrics (--s3-get-metric)");
 }
 
 } // namespace plimsoll

@@ -77,6 +77,10 @@ public:
     // credentials they share. Before beginAt().
     void setRedisEnterprise(std::vector<std::string> baseUrls, ReCredentials credentials);
 
+    // A counter of S3 GET requests in the broker metrics (a tiered ramp's --s3-get-metric):
+    // its rate summed over the endpoints → broker.s3_get_per_s. Before beginAt().
+    void setS3GetMetric(std::string family) { m_s3Get = std::move(family); }
+
     bool empty() const { return m_redis.empty() && m_brokers.empty() && m_re.empty(); }
     // Takes the first sample at `at` (the end of the warm-up), unless `cancel` is set first.
     void beginAt(std::chrono::steady_clock::time_point at, const std::atomic<bool> *cancel);
@@ -102,6 +106,7 @@ private:
     std::vector<std::string> m_re;
     ReCredentials m_reCredentials;
     std::string m_histogram;
+    std::string m_s3Get;
     std::chrono::milliseconds m_timeout;
     std::thread m_beginThread;
     std::optional<Sample> m_begin;

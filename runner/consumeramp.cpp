@@ -6,7 +6,9 @@ namespace plimsoll {
 
 namespace {
 
-std::string scenarioOf(int consumers) { return "pipeline/consume/step-" + std::to_string(consumers); }
+// The page's scenario families: pipeline/consume/… over a backlog in Redis, and
+// pipeline/consume-tiered/… over one offloaded to the archive.
+std::string familyOf(const RunConfig &config) { return config.tiered ? "pipeline/consume-tiered/" : "pipeline/consume/"; }
 
 // The backlog through the run's producer clients, with its record size and compression. An
 // outcome to report when it did not fully land (a ramp over part of a backlog measures
@@ -15,7 +17,7 @@ std::optional<PhaseOutcome> preload(const RunConfig &config, const PhaseEnvironm
                                     const PhaseSpec &base, double &recordsPerS)
 {
     PhaseSpec spec = base;
-    spec.scenario = "pipeline/consume/preload";
+    spec.scenario = familyOf(config) + "preload";
     spec.kind = "preload";
     spec.producers = config.producerClients;
     spec.consumers = 0;
@@ -41,7 +43,7 @@ PhaseSpec stepSpec(const RunConfig &config, const PhaseSpec &base, int consumers
 {
     PhaseSpec step = base;
     step.kind = "ramp-step";
-    step.scenario = scenarioOf(consumers);
+    step.scenario = familyOf(config) + "step-" + std::to_string(consumers);
     step.producers = 0;
     step.consumers = consumers;
     step.records = backlog;
@@ -75,6 +77,25 @@ bool backlogExhausted(PhaseOutcome &outcome, const RunConfig &config)
     return true;
 }
 
+// A tiered window that the archive served nothing: the backlog was read from Redis (not
+// offloaded, or read back already), so the step does not measure a tiered read. Ends the ramp.
+bool noRemoteReads(PhaseOutcome &outcome, const RunConfig &config)
+{
+    if (!config.tiered)
+        return false;
+    const auto &m = outcome.scenario.metrics;
+    const auto it = m.find("broker.remote_read_messages");
+    if (it != m.end() && it->second > 0)
+        return false;
+    outcome.failed = true;
+    outcome.errors.push_back(
+        "the tiered ramp ended at " + outcome.scenario.name + ": its window served no remote reads (" +
+        (it == m.end() ? std::string("no korvet_storage_read_messages_sum{tier=\"remote\"} in --broker-metrics")
+                       : std::string("korvet_storage_read_messages_sum{tier=\"remote\"} did not grow")) +
+        "), so the backlog was not read from the archive: offload it first, or check --broker-metrics");
+    return true;
+}
+
 } // namespace
 
 std::vector<PhaseOutcome> runConsumeRamp(const RunConfig &config, const PhaseEnvironment &environment,
@@ -100,7 +121,7 @@ std::vector<PhaseOutcome> runConsumeRamp(const RunConfig &config, const PhaseEnv
             break;
         if (config.backlog > 0)
             outcome->scenario.metrics["backlog.preload_records_per_s"] = preloadRate;
-        if (backlogExhausted(*outcome, config)) {
+        if (backlogExhausted(*outcome, config) || noRemoteReads(*outcome, config)) {
             outcomes.push_back(std::move(*outcome));
             break;
         }

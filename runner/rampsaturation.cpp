@@ -23,6 +23,34 @@ std::string formatted(const char *format, double a, double b = 0)
     return buffer;
 }
 
+// The page's attribution of a tiered ramp: S3 GETs that stopped scaling (< 10 % more) as
+// consumers were added while fetch delivery p99 rose (> 20 %) mean the broker's bounded
+// remote-read concurrency is the limit, and broker replicas the first thing to scale.
+std::string remoteReadBound(const ScenarioResult &step, const ScenarioResult *previous)
+{
+    if (!previous)
+        return {};
+    const auto value = [](const ScenarioResult &s, const char *name) {
+        const auto it = s.metrics.find(name);
+        return it == s.metrics.end() ? -1.0 : it->second;
+    };
+    const double getsBefore = value(*previous, "broker.s3_get_per_s"), getsNow = value(step, "broker.s3_get_per_s");
+    const double p99Before = value(*previous, "broker.fetch_delivery_p99_s");
+    const double p99Now = value(step, "broker.fetch_delivery_p99_s");
+    const int64_t consumersBefore = previous->topology.consumers.value_or(0);
+    if (getsBefore <= 0 || getsNow < 0 || p99Before <= 0 || p99Now < 0 ||
+        step.topology.consumers.value_or(0) <= consumersBefore)
+        return {};
+    if (getsNow >= getsBefore * 1.10 || p99Now <= p99Before * 1.20)
+        return {};
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "broker remote-read concurrency: S3 GETs stayed at %.0f/s (%.0f/s at %lld consumers) while "
+                  "fetch delivery p99 rose from %.0f ms to %.0f ms; scale broker replicas first",
+                  getsNow, getsBefore, static_cast<long long>(consumersBefore), p99Before * 1e3, p99Now * 1e3);
+    return text;
+}
+
 } // namespace
 
 std::string saturationReason(const RunConfig &config, const ScenarioResult &step, const ScenarioResult *previous)
@@ -42,6 +70,9 @@ std::string saturationReason(const RunConfig &config, const ScenarioResult &step
     const double p99 = metric(step, "latency_p99_s");
     if (p99 > limitS)
         return formatted("produce p99 %.1f ms over the %.0f ms limit", p99 * 1e3, limitS * 1e3);
+    if (config.tiered)
+        if (std::string bound = remoteReadBound(step, previous); !bound.empty())
+            return bound;
     // A consume step's: the broker's fetch delivery p99 when --broker-metrics gives it (the
     // responses that carried records), else the consumers' own fetch p99 (absent from a
     // produce step).
@@ -89,6 +120,7 @@ std::optional<PhaseOutcome> runRampStep(const RunConfig &config, const PhaseEnvi
     StepCollectors collectors(config.redisShards, config.brokerMetricsUrls, config.brokerLatencyHistogram,
                               environment.timeout);
     collectors.setRedisEnterprise(config.reApiUrls, {config.reUser, config.rePassword, config.reVerifyTls});
+    collectors.setS3GetMetric(config.s3GetMetric);
     collectors.beginAt(std::chrono::steady_clock::now() + step.warmup, environment.cancel);
     PhaseOutcome outcome = runPhase(environment, step, withProbe ? &probe : nullptr);
     StepServerMetrics server = collectors.end();

@@ -111,6 +111,31 @@ TEST(runnerBenchRequest, ConsumeRampOptionsAreCheckedBeforeAnythingRuns)
               std::string::npos);
     EXPECT_NE(problemOf([](BenchRequest &r) { r.ramp = "producers"; }).find("--backlog applies to"),
               std::string::npos);
+    // The tiered ramp checks its remote reads in the brokers' metrics, so it needs them.
+    EXPECT_NE(problemOf([](BenchRequest &r) { r.tiered = true; }).find("--tiered checks every window's remote reads"),
+              std::string::npos);
+    EXPECT_NE(problemOf([](BenchRequest &r) { r.s3GetMetric = "s3_gets_total"; }).find("use it with --tiered"),
+              std::string::npos);
+}
+
+// A consume ramp's fetch p99 limit: 500 ms, or 5 s over a tiered backlog (the page's
+// TIERED_FETCH_P99_MS_LIMIT); a limit the user gives is kept either way.
+TEST(runnerBenchRequest, TieredRampsFetchLimitDefaultsToFiveSeconds)
+{
+    BenchRequest r = consumeRamp();
+    ASSERT_EQ(resolveBenchRequest(r), "");
+    EXPECT_EQ(r.config.fetchP99Limit, std::chrono::milliseconds(500));
+    EXPECT_EQ(r.config.tuning().at("tiered"), "no");
+    BenchRequest tiered = consumeRamp();
+    tiered.tiered = true;
+    tiered.brokerMetrics = {"http://127.0.0.1:9/metrics"};
+    ASSERT_EQ(resolveBenchRequest(tiered), "");
+    EXPECT_EQ(tiered.config.fetchP99Limit, std::chrono::seconds(5));
+    EXPECT_TRUE(tiered.config.tiered);
+    EXPECT_EQ(tiered.config.tuning().at("tiered"), "yes");
+    tiered.fetchP99Limit = "2s";
+    ASSERT_EQ(resolveBenchRequest(tiered), "");
+    EXPECT_EQ(tiered.config.fetchP99Limit, std::chrono::seconds(2));
 }
 
 } // namespace

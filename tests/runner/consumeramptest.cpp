@@ -3,8 +3,17 @@
 // all of it, a backlog too small for the warm-up ending the ramp, an existing topic read from
 // its beginning, and the command as the README shows it.
 #include "runner/benchengine.h"
+#include "runner/metricsserver.h"
 #include "benchtestsupport.h"
 #include "servicesenv.h"
+
+#include <atomic>
+
+#include <thread>
+
+#include <sstream>
+
+#include <algorithm>
 
 #include <gtest/gtest.h>
 
@@ -218,6 +227,116 @@ TEST_F(ConsumeRamp, ReadmeCommandStoresStepsThatFitReadsWithConsumersAsTheFactor
     const auto &model = fitted.is_array() ? fitted[0] : fitted;
     EXPECT_EQ(model["x_factor"], "consumers");
     EXPECT_EQ(model["points"], 3);
+}
+
+
+// A Korvet broker's /metrics as a tiered read would show it, scripted in time: messages read
+// from the remote tier at `remotePerS`, S3 GETs at a flat 100/s, and fetch deliveries (100/s)
+// whose latency grows with time, 20 ms × (1 + t): later steps see a higher p99.
+class ScriptedKorvet
+{
+public:
+    explicit ScriptedKorvet(double remotePerS) : m_remotePerS(remotePerS)
+    {
+        EXPECT_EQ(m_server.start(0), "");
+        m_thread = std::thread([this] {
+            const auto start = std::chrono::steady_clock::now();
+            while (!m_stop) {
+                m_server.setMetrics(text(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+                std::this_thread::sleep_for(5ms);
+            }
+        });
+        std::this_thread::sleep_for(20ms);
+    }
+    ~ScriptedKorvet()
+    {
+        m_stop = true;
+        m_thread.join();
+    }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(m_server.port()) + "/metrics"; }
+
+private:
+    std::string text(double t) const
+    {
+        std::ostringstream out;
+        out.precision(17);
+        out << "# TYPE korvet_broker_fetch_delivery_seconds histogram\n";
+        for (const double le : {0.025, 0.05, 0.1, 0.2, 0.4, 0.8, 1.6}) {
+            // The observation at time u took 0.02 (1 + u): within `le` while u <= le / 0.02 - 1.
+            const double within = std::clamp(le / 0.02 - 1, 0.0, t);
+            out << "korvet_broker_fetch_delivery_seconds_bucket{le=\"" << le << "\"} " << 100 * within << "\n";
+        }
+        out << "korvet_broker_fetch_delivery_seconds_bucket{le=\"+Inf\"} " << 100 * t << "\n"
+            << "korvet_broker_fetch_delivery_seconds_count " << 100 * t << "\n"
+            << "korvet_broker_fetch_delivery_seconds_sum " << 2 * t + t * t << "\n"
+            << "# TYPE korvet_storage_read_messages summary\n"
+            << "korvet_storage_read_messages_count{tier=\"remote\"} " << m_remotePerS * t / 10 << "\n"
+            << "korvet_storage_read_messages_sum{tier=\"remote\"} " << m_remotePerS * t << "\n"
+            << "# TYPE korvet_s3_get_requests_total counter\n"
+            << "korvet_s3_get_requests_total " << 100 * t << "\n";
+        return out.str();
+    }
+
+    double m_remotePerS;
+    MetricsServer m_server;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
+// A tiered window the archive served nothing ends the ramp with that reason.
+TEST_F(ConsumeRamp, TieredWindowWithoutRemoteReadsEndsTheRamp)
+{
+    ScriptedKorvet korvet(0);
+    RunConfig c = config("tiered-none");
+    c.tiered = true;
+    c.brokerMetricsUrls = {korvet.url()};
+    c.fetchP99Limit = 5s;
+    c.backlog = 20000;
+    c.steps = {1, 2};
+    c.warmup = 200ms;
+    c.duration = 2s;
+    const BenchResult result = BenchEngine(c).run(m_cancel);
+
+    EXPECT_FALSE(result.ok());
+    const auto steps = stepsOf(result);
+    ASSERT_EQ(steps.size(), 1u);
+    EXPECT_EQ(steps[0]->name, "pipeline/consume-tiered/step-1");
+    bool told = false;
+    for (const auto &e : result.errors)
+        told |= e.find("its window served no remote reads") != std::string::npos;
+    EXPECT_TRUE(told) << (result.errors.empty() ? "no error" : result.errors.front());
+    EXPECT_EQ(result.tuning.at("tiered"), "yes");
+}
+
+// S3 GETs flat while fetch delivery p99 rises as consumers are added: the broker's bounded
+// remote-read concurrency, and scaling broker replicas first, as the page attributes it.
+TEST_F(ConsumeRamp, TieredS3GetsFlatWhileFetchP99RisesNamesTheRemoteReadConcurrency)
+{
+    ScriptedKorvet korvet(50);
+    RunConfig c = config("tiered-bound");
+    c.tiered = true;
+    c.brokerMetricsUrls = {korvet.url()};
+    c.s3GetMetric = "korvet_s3_get_requests_total";
+    c.fetchP99Limit = 5s;
+    c.backlog = 100000;
+    c.steps = {1, 2, 4};
+    c.warmup = 300ms;
+    c.duration = 2s;
+    const BenchResult result = BenchEngine(c).run(m_cancel);
+
+    ASSERT_TRUE(result.ok()) << (result.errors.empty() ? "" : result.errors.front());
+    const auto steps = stepsOf(result);
+    ASSERT_GE(steps.size(), 2u);
+    for (const ScenarioResult *s : steps) {
+        EXPECT_GT(metricOf(*s, "broker.remote_read_messages"), 0) << s->name;
+        EXPECT_NEAR(metricOf(*s, "broker.s3_get_per_s"), 100, 15) << s->name;
+        EXPECT_GT(metricOf(*s, "broker.fetch_delivery_p99_s"), 0) << s->name;
+    }
+    const ScenarioResult &last = *steps.back();
+    EXPECT_TRUE(last.saturated);
+    EXPECT_EQ(last.bottleneck.rfind("broker remote-read concurrency: S3 GETs stayed at", 0), 0u) << last.bottleneck;
+    EXPECT_NE(last.bottleneck.find("scale broker replicas first"), std::string::npos) << last.bottleneck;
+    EXPECT_FALSE(steps.front()->saturated) << steps.front()->bottleneck;
 }
 
 } // namespace

@@ -102,7 +102,7 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
         m_backlog->setEnabled(consume);
         m_p99Limit->setToolTip(consume ? tr("Consume ramp: a step whose fetch p99 exceeds this is saturated (--fetch-p99-limit)")
                                        : tr("Ramp: a step whose produce p99 exceeds this is saturated (--p99-limit)"));
-        m_p99Limit->setText(QString::fromStdString(consume ? BenchRequest{}.fetchP99Limit : BenchRequest{}.p99Limit));
+        m_p99Limit->setText(QString::fromLatin1(consume ? BenchRequest::kFetchP99Limit : BenchRequest{}.p99Limit.c_str()));
     };
     connect(m_rampOf, &QComboBox::currentIndexChanged, this, rampKind);
     rampKind();
