@@ -167,6 +167,20 @@ TEST(BenchViewRealBroker, ConsumeRampFromTheFormReadsItsBacklogAtEveryStep)
     EXPECT_TRUE(backlog->isEnabled());
     EXPECT_EQ(view.findChild<QLineEdit *>("benchP99Limit")->text(), QStringLiteral("500ms"))
         << "the fetch p99 limit's default";
+    // Tiered: the limit becomes the page's 5 s, and the remote reads need the brokers' metrics.
+    auto *tiered = view.findChild<QCheckBox *>("benchTiered");
+    ASSERT_NE(tiered, nullptr);
+    EXPECT_TRUE(tiered->isEnabled());
+    EXPECT_FALSE(view.findChild<QLineEdit *>("benchS3GetMetric")->isEnabled());
+    tiered->setChecked(true);
+    EXPECT_EQ(view.findChild<QLineEdit *>("benchP99Limit")->text(), QStringLiteral("5s"));
+    EXPECT_TRUE(view.findChild<QLineEdit *>("benchS3GetMetric")->isEnabled());
+    backlog->setText(QStringLiteral("20000"));
+    view.findChild<QPushButton *>("benchStart")->click();
+    EXPECT_FALSE(view.running());
+    EXPECT_TRUE(view.statusText().contains("--broker-metrics")) << view.statusText().toStdString();
+    tiered->setChecked(false);
+    EXPECT_EQ(view.findChild<QLineEdit *>("benchP99Limit")->text(), QStringLiteral("500ms"));
     // A backlog outside its domain is refused as the CLI refuses it.
     backlog->setText(QStringLiteral("0"));
     view.findChild<QPushButton *>("benchStart")->click();

@@ -17,6 +17,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QHeaderView>
 #include <QFileDialog>
@@ -97,13 +98,31 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_backlog = line("benchBacklog", defaults.backlog, tr("none: read the topic from its beginning"),
                      tr("Consume ramp: records to preload once, every one acknowledged before the "
                         "first step (--backlog)"));
+    m_tiered = new QCheckBox(tr("Tiered: the backlog is offloaded to the archive"), this);
+    m_tiered->setObjectName(QStringLiteral("benchTiered"));
+    m_tiered->setToolTip(tr("Every window's remote reads are checked in the broker metrics; the fetch p99 "
+                            "limit becomes 5 s (--tiered)"));
+    m_s3Get = line("benchS3GetMetric", defaults.s3GetMetric, tr("none"),
+                   tr("Tiered: the Prometheus counter of S3 GETs in the broker metrics, for the page's "
+                      "attribution of a rising fetch p99 (--s3-get-metric)"));
+    m_brokerMetrics = line("benchBrokerMetrics", {}, tr("none: no broker CPU or latency"),
+                           tr("Ramp: the brokers' Prometheus /metrics URLs, comma-separated: CPU and broker-side "
+                              "latency per step (--broker-metrics)"));
+    m_redisShards = line("benchRedisShards", {}, tr("none: no shard CPU"),
+                         tr("Ramp: Redis shards HOST:PORT, comma-separated, whose INFO CPU gives the hottest "
+                            "shard's CPU per step (--redis)"));
     const auto rampKind = [this] {
         const bool consume = m_rampOf->currentData().toString() == QLatin1String("consumers");
         m_backlog->setEnabled(consume);
+        m_tiered->setEnabled(consume);
+        m_s3Get->setEnabled(consume && m_tiered->isChecked());
         m_p99Limit->setToolTip(consume ? tr("Consume ramp: a step whose fetch p99 exceeds this is saturated (--fetch-p99-limit)")
                                        : tr("Ramp: a step whose produce p99 exceeds this is saturated (--p99-limit)"));
-        m_p99Limit->setText(QString::fromLatin1(consume ? BenchRequest::kFetchP99Limit : BenchRequest{}.p99Limit.c_str()));
+        m_p99Limit->setText(QString::fromLatin1(!consume                ? BenchRequest{}.p99Limit.c_str()
+                                                : m_tiered->isChecked() ? BenchRequest::kTieredFetchP99Limit
+                                                                        : BenchRequest::kFetchP99Limit));
     };
+    connect(m_tiered, &QCheckBox::toggled, this, rampKind);
     connect(m_rampOf, &QComboBox::currentIndexChanged, this, rampKind);
     rampKind();
     // TLS and SASL settings come from a Kafka client .properties file, never typed here.
@@ -137,11 +156,32 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     form->addRow(tr("Partitions"), m_partitions);
     form->addRow(tr("Clients"), m_clients);
     form->addRow(tr("Acks"), m_acks);
-    form->addRow(tr("Ramp of"), m_rampOf);
-    form->addRow(tr("Ramp steps"), m_steps);
-    form->addRow(tr("Backlog (records)"), m_backlog);
-    form->addRow(tr("Ramp p99 limit"), m_p99Limit);
-    form->addRow(QString(), m_continue);
+    // A ramp's own settings and its collectors on a page of their own: with them, the form
+    // would not fit a 700 px screen.
+    auto *rampForm = new QFormLayout;
+    rampForm->addRow(tr("Ramp of"), m_rampOf);
+    rampForm->addRow(tr("Ramp steps"), m_steps);
+    rampForm->addRow(tr("p99 limit"), m_p99Limit);
+    rampForm->addRow(QString(), m_continue);
+    rampForm->addRow(tr("Backlog (records)"), m_backlog);
+    rampForm->addRow(QString(), m_tiered);
+    rampForm->addRow(tr("S3 GET metric"), m_s3Get);
+    rampForm->addRow(tr("Broker metrics"), m_brokerMetrics);
+    rampForm->addRow(tr("Redis shards"), m_redisShards);
+    auto *formTabs = new QTabWidget(this);
+    formTabs->setObjectName(QStringLiteral("benchFormTabs"));
+    formTabs->setDocumentMode(true);
+    auto *runPage = new QWidget(formTabs);
+    runPage->setLayout(form);
+    auto *rampPage = new QWidget(formTabs);
+    rampPage->setLayout(rampForm);
+    formTabs->addTab(runPage, tr("Run"));
+    formTabs->addTab(rampPage, tr("Ramp and collectors"));
+    // The ramp's page is where a ramp is set up: shown when the workload becomes one.
+    connect(m_workload, &QComboBox::currentTextChanged, formTabs, [formTabs](const QString &w) {
+        if (w == QLatin1String("ramp"))
+            formTabs->setCurrentIndex(1);
+    });
 
     m_start = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Start"), this);
     m_start->setObjectName(QStringLiteral("benchStart"));
@@ -163,7 +203,7 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_summary->setFont(QFont(QStringLiteral("DejaVu Sans Mono"), 9));
 
     auto *left = new QVBoxLayout;
-    left->addLayout(form);
+    left->addWidget(formTabs);
     left->addLayout(buttons);
     left->addWidget(m_progress);
     left->addWidget(m_status);
@@ -286,9 +326,17 @@ bool BenchView::readForm(RunConfig &c, QString &problem) const
     if (r.config.workload == Workload::Ramp) {
         r.steps = m_steps->text().remove(QLatin1Char(' ')).toStdString();
         r.ramp = m_rampOf->currentData().toString().toStdString();
+        const auto list = [](const QLineEdit *e) {
+            const std::string text = e->text().remove(QLatin1Char(' ')).toStdString();
+            return text.empty() ? std::vector<std::string>{} : std::vector<std::string>{text};
+        };
+        r.brokerMetrics = list(m_brokerMetrics);
+        r.redis = list(m_redisShards);
         if (r.ramp == "consumers") {
             r.fetchP99Limit = m_p99Limit->text().trimmed().toStdString();
             r.backlog = m_backlog->text().trimmed().toStdString();
+            r.tiered = m_tiered->isChecked();
+            r.s3GetMetric = m_tiered->isChecked() ? m_s3Get->text().trimmed().toStdString() : std::string();
         } else {
             r.p99Limit = m_p99Limit->text().trimmed().toStdString();
         }

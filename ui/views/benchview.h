@@ -58,6 +58,10 @@ private:
     QLineEdit *m_steps = nullptr;
     QComboBox *m_rampOf = nullptr;     // producers or consumers (--ramp)
     QLineEdit *m_backlog = nullptr;    // consume ramp: records to preload (--backlog)
+    QCheckBox *m_tiered = nullptr;     // consume ramp over an offloaded backlog (--tiered)
+    QLineEdit *m_s3Get = nullptr;      // tiered: the S3 GET counter (--s3-get-metric)
+    QLineEdit *m_brokerMetrics = nullptr; // ramp collectors: broker /metrics URLs (--broker-metrics)
+    QLineEdit *m_redisShards = nullptr;   // ramp collectors: Redis HOST:PORT list (--redis)
     QCheckBox *m_embedded = nullptr;
     QLineEdit *m_duration = nullptr;
     QLineEdit *m_warmup = nullptr;
