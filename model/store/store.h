@@ -1,7 +1,8 @@
 #pragma once
-// The SQLite trend store. One Store object is one connection: use it from one thread only
-// (open another Store on the same path in another thread). WAL mode lets the window read
-// while a CLI imports.
+// The trend store, on one of two backends: a SQLite file (the embedded default; WAL mode lets
+// the window read while a CLI imports) or a PostgreSQL database a team shares (a libpq URI,
+// postgresql://user@host:port/db?sslmode=verify-full). One Store object is one connection: use
+// it from one thread only (open another Store on the same location in another thread).
 //
 // Invariant: a source and everything it produced are written in one transaction, so a
 // source is either fully present or absent.
@@ -18,9 +19,11 @@
 #include <utility>
 #include <vector>
 
-struct sqlite3;
-
 namespace plimsoll {
+
+namespace sql {
+class Connection;
+}
 
 class StoreError : public std::runtime_error
 {
@@ -159,7 +162,7 @@ public:
 private:
     friend class Store;
     struct Impl;
-    SourceWriter(sqlite3 *db, const SourceRecord &source);
+    SourceWriter(sql::Connection &db, const SourceRecord &source);
     void insertScenarios(int64_t runId, const std::string &runKey, int64_t firstOrdinal,
                          const std::vector<ScenarioRecord> &scenarios);
     std::unique_ptr<Impl> m_impl;
@@ -171,14 +174,18 @@ class Store
 public:
     static constexpr int kSchemaVersion = 6;
 
-    // Opens (creating when missing) and migrates forward. Throws StoreError with the path in
-    // the message when the file is not a Plimsoll store or was written by a newer version.
-    explicit Store(const std::string &path);
+    // Opens (creating when missing) and migrates forward: a postgresql:// or postgres:// URI
+    // opens a team store (refused when it carries a password), anything else is a SQLite file.
+    // Throws StoreError with the location in the message when it is not a Plimsoll store or was
+    // written by a newer version (then left untouched).
+    explicit Store(const std::string &location);
     ~Store();
     Store(const Store &) = delete;
     Store &operator=(const Store &) = delete;
 
+    // The file, or the team store's URI (never with a password: those are refused).
     const std::string &path() const { return m_path; }
+    bool isTeamStore() const;
     int schemaVersion() const;
 
     // Writes the source and its runs (scenarios, metrics, series) in one transaction. Same sha256 already present ->
@@ -243,7 +250,7 @@ public:
 private:
     void migrate();
     std::string m_path;
-    sqlite3 *m_db = nullptr;
+    std::unique_ptr<sql::Connection> m_db;
 };
 
 } // namespace plimsoll

@@ -4,7 +4,7 @@
 // not part of its interface.
 
 #include "model/core/records.h"
-#include "model/store/sqlite.h"
+#include "model/store/connection.h"
 #include "model/store/store.h"
 
 #include <nlohmann/json.hpp>
@@ -14,9 +14,6 @@
 #include <vector>
 
 namespace plimsoll::storerows {
-
-// How long a writer waits for another process's transaction before reporting "busy".
-inline constexpr int kBusyTimeoutMs = 5000;
 
 // The scenario columns from `name` on: name, kind, the topology (brokers .. acks), inferred,
 // provenance — as run(), forEachRun() and recentRunsOf() select them.
