@@ -31,9 +31,10 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-struct RunSummary
+// Who a run is, as a list of runs shows it and a trend reads it.
+struct StoredRunIdentity
 {
-    int64_t id = 0;
+    int64_t id = 0; // the store's id of the run
     std::string runKey;
     std::string timestamp;
     std::string commit;
@@ -42,6 +43,10 @@ struct RunSummary
     std::string toolVersion;
     std::string target;
     bool sample = false;
+};
+
+struct RunSummary : StoredRunIdentity
+{
     int64_t scenarioCount = 0;
     std::string sourceUri;
     std::string sourceFormat;
@@ -107,17 +112,8 @@ struct SeriesPoint
 
 // One run's scenario as a trend reads it (Store::forEachTrendRun): the run's identity, what its
 // tuning contract is made of, and the metric's value when the scenario measured it.
-struct TrendRunRow
+struct TrendRunRow : StoredRunIdentity
 {
-    int64_t runId = 0;
-    std::string runKey;
-    std::string timestamp;
-    std::string commit;
-    std::string imageDigest;
-    std::string tool;
-    std::string toolVersion;
-    std::string target;
-    bool sample = false;
     std::string tuningText; // the tuning JSON as stored: a caller parses each distinct text once
     Topology topology;      // of the scenario (without the inferred list)
     std::optional<double> value;

@@ -82,33 +82,12 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
     bool first = true;
     while (q.step()) {
         const int64_t id = q.int64(0);
-        if (!first && id == row.runId)
+        if (!first && id == row.id)
             continue; // a later scenario of the same name in that run
         first = false;
-        row.runId = id;
-        row.runKey = q.text(1);
-        row.timestamp = q.text(2);
-        row.commit = q.text(3);
-        row.imageDigest = q.text(4);
-        row.tool = q.text(5);
-        row.toolVersion = q.text(6);
-        row.target = q.text(7);
-        row.sample = q.int64(8) != 0;
+        readIdentity(q, row);
         row.tuningText = q.text(9);
-        Topology &t = row.topology;
-        t.brokers = q.optInt64(10);
-        t.shards = q.optInt64(11);
-        t.partitions = q.optInt64(12);
-        t.producers = q.optInt64(13);
-        t.consumers = q.optInt64(14);
-        t.clients = q.optInt64(15);
-        t.connections = q.optInt64(16);
-        t.threads = q.optInt64(17);
-        t.pipeline = q.optInt64(18);
-        t.recordSizeBytes = q.optInt64(19);
-        t.batchBytes = q.optInt64(20);
-        t.compression = q.optText(21);
-        t.acks = q.optText(22);
+        readTopology(q, 10, row.topology);
         row.value = q.isNull(23) ? std::nullopt : std::optional<double>(q.real(23));
         visit(row);
     }
