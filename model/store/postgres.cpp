@@ -260,11 +260,14 @@ public:
         q.step();
         return q.text(0) == "t";
     }
-    int64_t tablesOfSchema()
+    // True when the schema holds tables but none is Plimsoll's. One statement, one snapshot:
+    // another Plimsoll creating the store meanwhile gives both tables or neither.
+    bool hasForeignTables()
     {
-        PgCursor q(m_conn, prepared("SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()"));
+        PgCursor q(m_conn, prepared("SELECT COUNT(*) FILTER (WHERE tablename = 'plimsoll_schema'), "
+                                    "COUNT(*) FROM pg_tables WHERE schemaname = current_schema()"));
         q.step();
-        return q.int64(0);
+        return q.int64(0) == 0 && q.int64(1) > 0;
     }
 
 private:
@@ -357,7 +360,7 @@ std::unique_ptr<Connection> openPostgres(const std::string &uri)
     }
     PQsetNoticeProcessor(conn, ignoreNotice, nullptr);
     try {
-        if (!c->hasTable("plimsoll_schema") && c->tablesOfSchema() > 0)
+        if (c->hasForeignTables())
             throw StoreError("not a Plimsoll store (its schema has other tables and no "
                              "plimsoll_schema)");
     } catch (const StoreError &e) {

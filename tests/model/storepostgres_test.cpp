@@ -170,7 +170,7 @@ TEST_P(TeamStoreTest, SeveralWritersOfOneOrOtherSourcesNeverDuplicate)
     int imported = 0;
     for (int i = 0; i < 3; ++i) {
         EXPECT_EQ(errors[size_t(i)], "");
-        imported += outcomes[size_t(i)].status == ImportOutcome::Status::Imported;
+        imported += errors[size_t(i)].empty() && outcomes[size_t(i)].status == ImportOutcome::Status::Imported;
     }
     EXPECT_EQ(imported, 1);
     EXPECT_EQ(outcomes[3].status, ImportOutcome::Status::Imported);
