@@ -42,7 +42,8 @@ server_user() { if [[ $(id -u) -eq 0 ]]; then echo postgres; else id -un; fi; }
 stop() {
     local state=${1:?usage: postgres.sh stop STATE_DIR} data
     [[ -d $state ]] || return 0
-    rm -f "$state/env"
+    # The passwords die with the server.
+    rm -f "$state/env" "$state/pgpass" "$state/root.crt"
     [[ -f $state/datadir ]] || return 0
     data=$(<"$state/datadir")
     if [[ -f $data/pgdata/postmaster.pid ]]; then
