@@ -1,6 +1,7 @@
 #include "app/cli.h"
 #include "app/command.h"
 #include "app/optiondomain.h"
+#include "model/store/connection.h"
 
 #include "runner/librdkafkainfo.h"
 
@@ -9,6 +10,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include <iostream>
@@ -40,7 +42,8 @@ const AddCommands kCommandFamilies[] = {
 std::string versionText()
 {
     return std::string("plimsoll ") + kVersion + " (Qt " + qVersion() + ", SQLite " +
-           sqlite3_libversion() + ", librdkafka " + librdkafkaVersion() + ")";
+           sqlite3_libversion() + ", libpq " + std::to_string(PQlibVersion() / 10000) + "." +
+           std::to_string(PQlibVersion() % 10000) + ", librdkafka " + librdkafkaVersion() + ")";
 }
 
 } // namespace
@@ -50,7 +53,8 @@ void printError(const std::string &message) { std::cerr << "plimsoll: " << messa
 std::unique_ptr<Store> CliContext::openStore() const
 {
     try {
-        QDir().mkpath(QFileInfo(QString::fromStdString(storePath)).absolutePath());
+        if (!sql::isPostgresUri(storePath))
+            QDir().mkpath(QFileInfo(QString::fromStdString(storePath)).absolutePath());
         return std::make_unique<Store>(storePath);
     } catch (const StoreError &e) {
         printError(e.what());
@@ -60,7 +64,8 @@ std::unique_ptr<Store> CliContext::openStore() const
 
 std::unique_ptr<Store> CliContext::openExistingStore() const
 {
-    if (!QFileInfo::exists(QString::fromStdString(storePath))) {
+    // A team store is always there to connect to: the server says what is wrong, if anything.
+    if (!sql::isPostgresUri(storePath) && !QFileInfo::exists(QString::fromStdString(storePath))) {
         printError("no store at " + storePath +
                    (defaultStore ? " yet: import results first (`plimsoll import PATH`) or add the "
                                    "sample runs (`plimsoll samples install`)"
@@ -97,7 +102,10 @@ CliOutcome runCli(int argc, char **argv)
                  "plimsoll"};
     app.set_version_flag("--version", versionText());
     std::string db;
-    app.add_option("--db", db, "Store file (default: the user's data directory)")
+    app.add_option("--db", db,
+                   "Store: a file (default: the user's data directory), or a team store's "
+                   "PostgreSQL URI, postgresql://USER@HOST:PORT/DB?sslmode=verify-full "
+                   "(passwords from ~/.pgpass, PGPASSFILE, PGPASSWORD or a service file)")
         ->envname("PLIMSOLL_DB");
     app.require_subcommand(0, 1);
     // Every subcommand takes --db after its name too: options it does not know fall through

@@ -7,17 +7,18 @@ want=(
   build-essential cmake ninja-build pkg-config ccache
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libqt6sql6-sqlite libgl1-mesa-dri
   librdkafka-dev libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libeigen3-dev
-  libcli11-dev libfmt-dev zlib1g-dev libre2-dev
+  libcli11-dev libfmt-dev zlib1g-dev libre2-dev libpq-dev
   libisal-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   fonts-dejavu-core xvfb xauth
 )
 if [[ "${1:-build}" == "test" ]]; then
   # The real services the integration tests start on loopback: a Kafka broker (Java, its jars
-  # resolved by Maven) and redis-server; poppler-utils reads back the PDFs reports write;
+  # resolved by Maven), redis-server and PostgreSQL 15 (the team store's tests); poppler-utils
+  # reads back the PDFs reports write;
   # curl fetches librdkafka's source from Debian's archive for its rdkafka_performance tool
   # (compiled with build-essential against librdkafka-dev).
-  want+=(default-jre-headless maven redis-server redis-tools poppler-utils curl
+  want+=(default-jre-headless maven redis-server redis-tools postgresql-15 poppler-utils curl
          dpkg-dev desktop-file-utils appstream
          clang-16 libclang-rt-16-dev openssl)
   # clang-16 + its runtime: libFuzzer and the sanitizers for `make fuzz` (clang 14 cannot

@@ -1,5 +1,5 @@
 // Store::beginSource and SourceWriter: one source written in one transaction, run by run.
-#include "model/store/sqlite.h"
+#include "model/store/connection.h"
 #include "model/store/store.h"
 #include "model/store/storeschema.h"
 
@@ -12,23 +12,24 @@ using sql::Statement;
 
 struct SourceWriter::Impl
 {
-    explicit Impl(sqlite3 *database)
+    explicit Impl(sql::Connection &database)
         : db(database), tx(database),
           findRun(db, "SELECT r.id, r.source_id, src.uri FROM runs r "
                       "JOIN sources src ON src.id = r.source_id WHERE r.run_key = ?"),
           insRun(db, "INSERT INTO runs (source_id, run_key, timestamp, commit_sha, image_digest, "
                      "tool, tool_version, target, environment, tuning, sample, provenance, line, "
-                     "scenario_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+                     "scenario_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id"),
           insScenario(db,
                       "INSERT INTO scenarios (run_id, ordinal, name, kind, brokers, shards, "
                       "partitions, producers, consumers, clients, connections, threads, pipeline, "
                       "record_size_bytes, batch_bytes, compression, acks, inferred, provenance, "
                       "line, run_time) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                      "(SELECT timestamp FROM runs WHERE id = ?1))"),
+                      "(SELECT timestamp FROM runs WHERE id = ?1)) RETURNING id"),
           insMetric(db, "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES (?,?,?,?)"),
           insSeries(db, "INSERT INTO series (scenario_id, name, idx, t_offset_s, value) "
                         "VALUES (?,?,?,?,?)"),
-          addMetricName(db, "INSERT OR IGNORE INTO scenario_metrics (scenario, metric) VALUES (?, ?)"),
+          addMetricName(db, "INSERT INTO scenario_metrics (scenario, metric) VALUES (?, ?) "
+                            "ON CONFLICT DO NOTHING"),
           addScenarios(db, "UPDATE runs SET scenario_count = scenario_count + ? WHERE id = ?"),
           nextOrdinal(db, "SELECT COALESCE(MAX(ordinal) + 1, 0) FROM scenarios WHERE run_id = ?"),
           header(db, "SELECT timestamp, commit_sha, image_digest, tool, tool_version, target, "
@@ -47,7 +48,7 @@ struct SourceWriter::Impl
         return findRun.int64(1) == sourceId ? findRun.int64(0) : 0;
     }
 
-    sqlite3 *db;
+    sql::Connection &db;
     sql::Transaction tx;
     Statement findRun, insRun, insScenario, insMetric, insSeries, addMetricName, addScenarios,
         nextOrdinal, header, scenarioLine;
@@ -63,10 +64,10 @@ struct SourceWriter::Impl
 
 std::unique_ptr<SourceWriter> Store::beginSource(const SourceRecord &source)
 {
-    return std::unique_ptr<SourceWriter>(new SourceWriter(m_db, source));
+    return std::unique_ptr<SourceWriter>(new SourceWriter(*m_db, source));
 }
 
-SourceWriter::SourceWriter(sqlite3 *db, const SourceRecord &source)
+SourceWriter::SourceWriter(sql::Connection &db, const SourceRecord &source)
     : m_impl(std::make_unique<Impl>(db))
 {
     Impl &d = *m_impl;
@@ -124,7 +125,8 @@ SourceWriter::SourceWriter(sqlite3 *db, const SourceRecord &source)
         }
     }
     Statement insSource(db, "INSERT INTO sources (uri, format, sha256, importer, "
-                            "importer_version, imported_at, sample) VALUES (?,?,?,?,?,?,?)");
+                            "importer_version, imported_at, sample) VALUES (?,?,?,?,?,?,?) "
+                            "RETURNING id");
     insSource.bindText(1, source.uri)
         .bindText(2, source.format)
         .bindText(3, source.sha256)
@@ -132,8 +134,7 @@ SourceWriter::SourceWriter(sqlite3 *db, const SourceRecord &source)
         .bindText(5, source.importerVersion)
         .bindText(6, source.importedAt)
         .bind(7, int64_t(source.sample ? 1 : 0));
-    insSource.run();
-    d.sourceId = sqlite3_last_insert_rowid(db);
+    d.sourceId = insSource.runReturningId();
     m_outcome.sourceId = d.sourceId;
 }
 
@@ -167,8 +168,7 @@ void SourceWriter::put(RunRecord run)
         .bind(12, run.provenance)
         .bind(13, run.line > 0 ? std::optional<int64_t>(run.line) : std::nullopt)
         .bind(14, int64_t(run.scenarios.size()));
-    d.insRun.run();
-    const int64_t runId = sqlite3_last_insert_rowid(d.db);
+    const int64_t runId = d.insRun.runReturningId();
     ++m_outcome.runs;
     insertScenarios(runId, run.runKey, 0, run.scenarios);
 }
@@ -216,8 +216,7 @@ void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int
             .bind(18, t.inferred.empty() ? std::string() : nlohmann::json(t.inferred).dump())
             .bind(19, sc.provenance)
             .bind(20, sc.line > 0 ? std::optional<int64_t>(sc.line) : std::nullopt);
-        d.insScenario.run();
-        const int64_t scenarioId = sqlite3_last_insert_rowid(d.db);
+        const int64_t scenarioId = d.insScenario.runReturningId();
         ++m_outcome.scenarios;
         int64_t metricOrdinal = 0;
         std::set<std::string> &known = d.metricNames[sc.name];

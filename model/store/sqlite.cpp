@@ -1,161 +1,194 @@
-#include "model/store/sqlite.h"
+// The SQLite backend of the store: the embedded default, one file, WAL mode so that the window
+// reads while a CLI imports.
+#include "model/store/connection.h"
+#include "model/store/storeschema.h"
+
+#include <QFileInfo>
+
+#include <sqlite3.h>
 
 namespace plimsoll::sql {
 
 namespace {
+
+// How long a writer waits for another process's transaction before reporting "busy".
+constexpr int kBusyTimeoutMs = 5000;
+
+const char *const kBusy = "the store is busy (another Plimsoll is writing to it); try again";
+
 [[noreturn]] void throwError(sqlite3 *db, const std::string &what)
 {
     throw StoreError(what + ": " + sqlite3_errmsg(db));
 }
-} // namespace
 
-Statement::Statement(sqlite3 *db, std::string_view sql) : m_db(db)
+class SqliteCursor final : public Cursor
 {
-    if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &m_stmt, nullptr) !=
-        SQLITE_OK)
-        throwError(db, "cannot prepare statement");
-}
+public:
+    SqliteCursor(sqlite3 *db, std::string_view sql) : m_db(db)
+    {
+        if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &m_stmt, nullptr) !=
+            SQLITE_OK)
+            throwError(db, "cannot prepare statement");
+    }
+    ~SqliteCursor() override { sqlite3_finalize(m_stmt); }
 
-Statement::~Statement() { sqlite3_finalize(m_stmt); }
-
-Statement &Statement::bind(int index, int64_t value)
-{
-    sqlite3_bind_int64(m_stmt, index, value);
-    return *this;
-}
-
-Statement &Statement::bind(int index, double value)
-{
-    sqlite3_bind_double(m_stmt, index, value);
-    return *this;
-}
-
-Statement &Statement::bind(int index, const std::string &value)
-{
-    if (value.empty())
-        sqlite3_bind_null(m_stmt, index);
-    else
+    void bindInt64(int index, int64_t value) override { sqlite3_bind_int64(m_stmt, index, value); }
+    void bindReal(int index, double value) override { sqlite3_bind_double(m_stmt, index, value); }
+    void bindText(int index, std::string_view value) override
+    {
         sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()),
                           SQLITE_TRANSIENT);
-    return *this;
-}
+    }
+    void bindBlob(int index, std::string_view bytes) override
+    {
+        sqlite3_bind_blob(m_stmt, index, bytes.data(), static_cast<int>(bytes.size()),
+                          SQLITE_TRANSIENT);
+    }
+    void bindNull(int index) override { sqlite3_bind_null(m_stmt, index); }
 
-Statement &Statement::bindText(int index, const std::string &value)
-{
-    sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()),
-                      SQLITE_TRANSIENT);
-    return *this;
-}
+    bool step() override
+    {
+        const int rc = sqlite3_step(m_stmt);
+        if (rc == SQLITE_ROW)
+            return true;
+        if (rc == SQLITE_DONE)
+            return false;
+        if (rc == SQLITE_BUSY)
+            throw StoreError(kBusy);
+        throwError(m_db, "store query failed");
+    }
+    void reset() override
+    {
+        sqlite3_reset(m_stmt);
+        sqlite3_clear_bindings(m_stmt);
+    }
 
-Statement &Statement::bind(int index, const std::optional<int64_t> &value)
-{
-    if (value)
-        return bind(index, *value);
-    sqlite3_bind_null(m_stmt, index);
-    return *this;
-}
+    int64_t int64(int column) const override { return sqlite3_column_int64(m_stmt, column); }
+    double real(int column) const override { return sqlite3_column_double(m_stmt, column); }
+    std::string text(int column) const override
+    {
+        const auto *p = sqlite3_column_text(m_stmt, column);
+        if (!p)
+            return {};
+        return std::string(reinterpret_cast<const char *>(p),
+                           static_cast<size_t>(sqlite3_column_bytes(m_stmt, column)));
+    }
+    std::string blob(int column) const override
+    {
+        const auto *p = static_cast<const char *>(sqlite3_column_blob(m_stmt, column));
+        if (!p)
+            return {};
+        return std::string(p, static_cast<size_t>(sqlite3_column_bytes(m_stmt, column)));
+    }
+    bool isNull(int column) const override
+    {
+        return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
+    }
 
-Statement &Statement::bind(int index, const std::optional<std::string> &value)
-{
-    if (value)
-        return bindText(index, *value);
-    sqlite3_bind_null(m_stmt, index);
-    return *this;
-}
+private:
+    sqlite3 *m_db;
+    sqlite3_stmt *m_stmt = nullptr;
+};
 
-Statement &Statement::bindBlob(int index, std::string_view bytes)
+class SqliteConnection final : public Connection
 {
-    sqlite3_bind_blob(m_stmt, index, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
-    return *this;
-}
+public:
+    explicit SqliteConnection(sqlite3 *db) : m_db(db) {}
+    ~SqliteConnection() override { sqlite3_close(m_db); }
 
-bool Statement::step()
-{
-    const int rc = sqlite3_step(m_stmt);
-    if (rc == SQLITE_ROW)
-        return true;
-    if (rc == SQLITE_DONE)
-        return false;
-    if (rc == SQLITE_BUSY)
-        throw StoreError("the store is busy (another Plimsoll is writing to it); try again");
-    throwError(m_db, "store query failed");
-}
+    Dialect dialect() const override { return Dialect::SQLite; }
+    std::unique_ptr<Cursor> prepare(std::string_view sql) override
+    {
+        return std::make_unique<SqliteCursor>(m_db, sql);
+    }
+    void exec(const std::string &sql) override
+    {
+        char *err = nullptr;
+        if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+            std::string message = err ? err : "unknown error";
+            sqlite3_free(err);
+            if (sqlite3_errcode(m_db) == SQLITE_BUSY)
+                throw StoreError(kBusy);
+            throw StoreError("store statement failed: " + message);
+        }
+    }
+    void begin(bool wait) override
+    {
+        // A reader that only keeps what it computed on the way never waits for an import.
+        if (!wait)
+            sqlite3_busy_timeout(m_db, 0);
+        try {
+            exec("BEGIN IMMEDIATE");
+        } catch (...) {
+            sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+            throw;
+        }
+        sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+    }
+    void commit() override { exec("COMMIT"); }
+    void rollback() noexcept override { sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr); }
+    int schemaVersion() override { return int(pragma("PRAGMA user_version")); }
+    void setSchemaVersion(int version) override
+    {
+        // PRAGMA takes no bound parameters; both values are integers.
+        exec("PRAGMA user_version=" + std::to_string(version));
+        exec("PRAGMA application_id=" + std::to_string(kStoreApplicationId));
+    }
 
-void Statement::run()
+    int64_t pragma(const char *sql)
+    {
+        // Scoped: an unfinished statement holds a read transaction open.
+        SqliteCursor q(m_db, sql);
+        q.step();
+        return q.int64(0);
+    }
+    sqlite3 *handle() const { return m_db; }
+
+private:
+    sqlite3 *m_db;
+};
+
+// Throws when an existing file is not a Plimsoll store; sets the connection's pragmas.
+void checkStoreFile(SqliteConnection &c, bool existed)
 {
-    while (step()) {
+    // Reading the header first turns "file is not a database" into a clear message.
+    const int64_t appId = c.pragma("PRAGMA application_id");
+    c.schemaVersion();
+    if (existed && appId != kStoreApplicationId) {
+        const bool hasTables = c.pragma("SELECT COUNT(*) FROM sqlite_master") > 0;
+        if (appId != 0 || hasTables)
+            throw StoreError("not a Plimsoll store");
+    }
+    if (c.schemaVersion() <= Store::kSchemaVersion) {
+        c.exec("PRAGMA journal_mode=WAL");
+        c.exec("PRAGMA foreign_keys=ON");
+        c.exec("PRAGMA synchronous=NORMAL");
     }
 }
 
-void Statement::reset()
-{
-    sqlite3_reset(m_stmt);
-    sqlite3_clear_bindings(m_stmt);
-}
+} // namespace
 
-int64_t Statement::int64(int column) const { return sqlite3_column_int64(m_stmt, column); }
-double Statement::real(int column) const { return sqlite3_column_double(m_stmt, column); }
-
-std::string Statement::text(int column) const
+std::unique_ptr<Connection> openSqlite(const std::string &path)
 {
-    const auto *p = sqlite3_column_text(m_stmt, column);
-    if (!p)
-        return {};
-    return std::string(reinterpret_cast<const char *>(p),
-                       static_cast<size_t>(sqlite3_column_bytes(m_stmt, column)));
-}
-
-std::string Statement::blob(int column) const
-{
-    const auto *p = static_cast<const char *>(sqlite3_column_blob(m_stmt, column));
-    if (!p)
-        return {};
-    return std::string(p, static_cast<size_t>(sqlite3_column_bytes(m_stmt, column)));
-}
-
-bool Statement::isNull(int column) const
-{
-    return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
-}
-
-std::optional<int64_t> Statement::optInt64(int column) const
-{
-    if (isNull(column))
-        return std::nullopt;
-    return int64(column);
-}
-
-std::optional<std::string> Statement::optText(int column) const
-{
-    if (isNull(column))
-        return std::nullopt;
-    return text(column);
-}
-
-void exec(sqlite3 *db, const char *sql)
-{
-    char *err = nullptr;
-    if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-        std::string message = err ? err : "unknown error";
-        sqlite3_free(err);
-        if (sqlite3_errcode(db) == SQLITE_BUSY)
-            throw StoreError("the store is busy (another Plimsoll is writing to it); try again");
-        throw StoreError("store statement failed: " + message);
+    const bool existed = QFileInfo::exists(QString::fromStdString(path));
+    sqlite3 *db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+        SQLITE_OK) {
+        const std::string why = db ? sqlite3_errmsg(db) : "out of memory";
+        sqlite3_close(db);
+        throw StoreError("cannot open store " + path + ": " + why);
     }
-}
-
-Transaction::Transaction(sqlite3 *db) : m_db(db) { exec(db, "BEGIN IMMEDIATE"); }
-
-Transaction::~Transaction()
-{
-    if (!m_done)
-        sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
-}
-
-void Transaction::commit()
-{
-    exec(m_db, "COMMIT");
-    m_done = true;
+    auto c = std::make_unique<SqliteConnection>(db);
+    sqlite3_busy_timeout(db, kBusyTimeoutMs);
+    try {
+        checkStoreFile(*c, existed);
+    } catch (const StoreError &e) {
+        std::string what = e.what();
+        if (what.find("file is not a database") != std::string::npos)
+            what = "not a Plimsoll store (not an SQLite database)";
+        throw StoreError("cannot open store " + path + ": " + what);
+    }
+    return c;
 }
 
 } // namespace plimsoll::sql

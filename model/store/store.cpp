@@ -1,10 +1,8 @@
 #include "model/store/store.h"
 
-#include "model/store/sqlite.h"
+#include "model/store/connection.h"
 #include "model/store/storeschema.h"
 #include "model/store/storerows.h"
-
-#include <QFileInfo>
 
 #include <algorithm>
 #include <set>
@@ -16,7 +14,7 @@ using sql::Statement;
 
 using namespace storerows;
 
-void forgetVanishedMetricNames(sqlite3 *db)
+void forgetVanishedMetricNames(sql::Connection &db)
 {
     // A name still measured is found at its first row; only a vanished one is looked for through
     // the runs of its scenario.
@@ -25,86 +23,47 @@ void forgetVanishedMetricNames(sqlite3 *db)
                   "WHERE s.name = scenario_metrics.scenario)");
 }
 
-Store::Store(const std::string &path) : m_path(path)
+Store::Store(const std::string &location) : m_path(location)
 {
-    const bool existed = QFileInfo::exists(QString::fromStdString(path));
-    if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-        SQLITE_OK) {
-        const std::string why = m_db ? sqlite3_errmsg(m_db) : "out of memory";
-        sqlite3_close(m_db);
-        m_db = nullptr;
-        throw StoreError("cannot open store " + path + ": " + why);
-    }
-    sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
+    m_db = sql::isPostgresUri(location) ? sql::openPostgres(location) : sql::openSqlite(location);
     try {
-        // Reading the header first turns "file is not a database" into a clear message.
-        // (Statements are scoped: an unfinished one holds a read transaction open.)
-        int64_t appId = 0;
-        int64_t version = 0;
-        {
-            Statement app(m_db, "PRAGMA application_id");
-            app.step();
-            appId = app.int64(0);
-        }
-        version = schemaVersion();
-        if (existed && appId != kStoreApplicationId) {
-            Statement tables(m_db, "SELECT COUNT(*) FROM sqlite_master");
-            tables.step();
-            const bool hasTables = tables.int64(0) > 0;
-            tables.reset();
-            if (appId != 0 || hasTables)
-                throw StoreError("not a Plimsoll store");
-        }
-        if (version > kSchemaVersion)
+        if (const int version = m_db->schemaVersion(); version > kSchemaVersion)
             throw StoreError("written by a newer Plimsoll (schema version " +
                              std::to_string(version) + ", this one reads up to " +
                              std::to_string(kSchemaVersion) + "); it was left untouched");
-        sql::exec(m_db, "PRAGMA journal_mode=WAL");
-        sql::exec(m_db, "PRAGMA foreign_keys=ON");
-        sql::exec(m_db, "PRAGMA synchronous=NORMAL");
         migrate();
     } catch (const StoreError &e) {
-        sqlite3_close(m_db);
-        m_db = nullptr;
-        std::string what = e.what();
-        if (what.find("file is not a database") != std::string::npos)
-            what = "not a Plimsoll store (not an SQLite database)";
-        throw StoreError("cannot open store " + path + ": " + what);
+        throw StoreError("cannot open store " + location + ": " + e.what());
     }
 }
 
-Store::~Store() { sqlite3_close(m_db); }
+Store::~Store() = default;
 
-int Store::schemaVersion() const
-{
-    Statement q(m_db, "PRAGMA user_version");
-    q.step();
-    return static_cast<int>(q.int64(0));
-}
+bool Store::isTeamStore() const { return m_db->dialect() == sql::Dialect::PostgreSQL; }
+
+int Store::schemaVersion() const { return m_db->schemaVersion(); }
 
 void Store::migrate()
 {
-    const auto &steps = storeMigrations();
+    const auto &steps = storeMigrations(m_db->dialect());
     static_assert(kSchemaVersion > 0);
     if (static_cast<int>(steps.size()) != kSchemaVersion)
         throw StoreError("internal: schema steps do not match the schema version");
     if (schemaVersion() >= kSchemaVersion)
         return; // the common case takes no write lock
-    sql::Transaction tx(m_db);
+    sql::Transaction tx(*m_db);
     int version = schemaVersion(); // again, under the lock: another process may have migrated
     if (version >= kSchemaVersion)
         return;
     for (; version < kSchemaVersion; ++version)
-        sql::exec(m_db, steps[static_cast<size_t>(version)].c_str());
-    // PRAGMA takes no bound parameters; both values are compile-time integers.
-    sql::exec(m_db, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str());
-    sql::exec(m_db, ("PRAGMA application_id=" + std::to_string(kStoreApplicationId)).c_str());
+        m_db->exec(steps[static_cast<size_t>(version)]);
+    m_db->setSchemaVersion(kSchemaVersion);
     tx.commit();
 }
 
 bool Store::hasSourceWithSha256(const std::string &sha256) const
 {
-    Statement q(m_db, "SELECT 1 FROM sources WHERE sha256 = ?");
+    Statement q(*m_db, "SELECT 1 FROM sources WHERE sha256 = ?");
     q.bindText(1, sha256);
     return q.step();
 }
@@ -120,7 +79,7 @@ ImportOutcome Store::importSource(const SourceRecord &source, const std::vector<
 
 std::vector<RunSummary> Store::runs(const RunFilter &filter) const
 {
-    Statement st(m_db, std::string("SELECT ") + kRunSummaryColumns +
+    Statement st(*m_db, std::string("SELECT ") + kRunSummaryColumns +
                            " FROM runs r JOIN sources src ON src.id = r.source_id WHERE 1=1" +
                            runFilterConditions(filter) + " ORDER BY r.timestamp, r.id");
     bindRunFilter(st, filter);
@@ -145,7 +104,7 @@ std::vector<RunSummary> Store::runs(const RunFilter &filter, const RunPage &page
         q += " AND " + key + (page.descending ? " <= ?6" : " >= ?6") + " AND (" + key + ", r.id) " +
              (page.descending ? "<" : ">") + " (?6, ?7)";
     q += " ORDER BY " + key + dir + ", r.id" + dir + " LIMIT ?8";
-    Statement st(m_db, q);
+    Statement st(*m_db, q);
     bindRunFilter(st, filter);
     if (page.after) {
         bindPageCursor(st, 6, page.order, *page.after);
@@ -195,7 +154,7 @@ void Store::forEachRun(const RunRecordFilter &filter,
         if (!kFactorColumns.count(f))
             throw StoreError("internal: '" + f + "' is not a load factor column");
     if (!filter.scenarioKinds.empty() || !filter.metrics.empty() || !filter.factors.empty()) {
-        q += " AND EXISTS (SELECT 1 FROM scenarios c WHERE c.run_id = r.id AND (0";
+        q += " AND EXISTS (SELECT 1 FROM scenarios c WHERE c.run_id = r.id AND (1 = 0";
         for (const std::string &f : filter.factors)
             q += " OR c." + f + " IS NOT NULL";
         if (!filter.scenarioKinds.empty())
@@ -206,7 +165,7 @@ void Store::forEachRun(const RunRecordFilter &filter,
         q += "))";
     }
     q += " ORDER BY r.timestamp, r.id, s.ordinal, m.ordinal";
-    Statement st(m_db, q);
+    Statement st(*m_db, q);
     if (!filter.scenarioContains.empty())
         st.bindText(1, filter.scenarioContains);
     if (!filter.onlyScenario.empty())
@@ -263,7 +222,7 @@ void Store::forEachRun(const RunRecordFilter &filter,
 
 std::vector<std::string> Store::rampRunKeys() const
 {
-    Statement q(m_db, "SELECT r.id, r.run_key, s.name FROM runs r "
+    Statement q(*m_db, "SELECT r.id, r.run_key, s.name FROM runs r "
                       "JOIN scenarios s ON s.run_id = r.id "
                       "WHERE instr(s.name, '/') > 0 ORDER BY r.timestamp, r.id");
     std::vector<std::string> out;
@@ -299,7 +258,7 @@ std::vector<std::string> Store::rampRunKeys() const
 std::optional<RunDetail> Store::run(const std::string &idOrKey) const
 {
     const bool byId = isNumber(idOrKey);
-    Statement q(m_db, std::string("SELECT ") + kRunSummaryColumns +
+    Statement q(*m_db, std::string("SELECT ") + kRunSummaryColumns +
                           ", r.environment, r.tuning, r.provenance, src.sha256, src.importer, "
                           "src.importer_version, src.imported_at, src.sample "
                           "FROM runs r JOIN sources src ON src.id = r.source_id WHERE " +
@@ -332,11 +291,11 @@ std::optional<RunDetail> Store::run(const std::string &idOrKey) const
     d.source.importedAt = q.text(18);
     d.source.sample = q.int64(19) != 0;
 
-    Statement sc(m_db, std::string("SELECT s.id, ") + kScenarioColumns +
+    Statement sc(*m_db, std::string("SELECT s.id, ") + kScenarioColumns +
                            " FROM scenarios s WHERE s.run_id = ? ORDER BY s.ordinal");
     sc.bind(1, d.summary.id);
-    Statement mq(m_db, "SELECT name, value FROM metrics WHERE scenario_id = ? ORDER BY ordinal");
-    Statement sq(m_db, "SELECT name, t_offset_s, value FROM series WHERE scenario_id = ? "
+    Statement mq(*m_db, "SELECT name, value FROM metrics WHERE scenario_id = ? ORDER BY ordinal");
+    Statement sq(*m_db, "SELECT name, t_offset_s, value FROM series WHERE scenario_id = ? "
                        "ORDER BY name, idx");
     while (sc.step()) {
         ScenarioRecord s = readScenario(sc, 1);
@@ -368,18 +327,18 @@ int64_t Store::removeRun(const std::string &idOrKey)
     const auto detail = run(idOrKey);
     if (!detail)
         return 0;
-    sql::Transaction tx(m_db);
+    sql::Transaction tx(*m_db);
     // The source remembers the loss, so that importing its bytes again restores the run.
-    Statement mark(m_db, "UPDATE sources SET runs_removed = runs_removed + 1 "
+    Statement mark(*m_db, "UPDATE sources SET runs_removed = runs_removed + 1 "
                          "WHERE id = (SELECT source_id FROM runs WHERE id = ?)");
     mark.bind(1, detail->summary.id);
     mark.run();
-    Statement del(m_db, "DELETE FROM runs WHERE id = ?");
+    Statement del(*m_db, "DELETE FROM runs WHERE id = ?");
     del.bind(1, detail->summary.id);
     del.run();
-    forgetVanishedMetricNames(m_db);
+    forgetVanishedMetricNames(*m_db);
     // A source with nothing left is forgotten, so importing the file again brings it back.
-    sql::exec(m_db, "DELETE FROM sources WHERE NOT EXISTS "
+    sql::exec(*m_db, "DELETE FROM sources WHERE NOT EXISTS "
                     "(SELECT 1 FROM runs WHERE runs.source_id = sources.id)");
     tx.commit();
     return 1;
@@ -387,15 +346,15 @@ int64_t Store::removeRun(const std::string &idOrKey)
 
 int64_t Store::removeSamples()
 {
-    sql::Transaction tx(m_db);
-    Statement count(m_db, "SELECT COUNT(*) FROM runs WHERE sample = 1");
+    sql::Transaction tx(*m_db);
+    Statement count(*m_db, "SELECT COUNT(*) FROM runs WHERE sample = 1");
     count.step();
     const int64_t n = count.int64(0);
-    sql::exec(m_db, "UPDATE sources SET runs_removed = runs_removed + (SELECT COUNT(*) FROM runs "
+    sql::exec(*m_db, "UPDATE sources SET runs_removed = runs_removed + (SELECT COUNT(*) FROM runs "
                     "WHERE runs.source_id = sources.id AND runs.sample = 1)");
-    sql::exec(m_db, "DELETE FROM runs WHERE sample = 1");
-    forgetVanishedMetricNames(m_db);
-    sql::exec(m_db, "DELETE FROM sources WHERE NOT EXISTS "
+    sql::exec(*m_db, "DELETE FROM runs WHERE sample = 1");
+    forgetVanishedMetricNames(*m_db);
+    sql::exec(*m_db, "DELETE FROM sources WHERE NOT EXISTS "
                     "(SELECT 1 FROM runs WHERE runs.source_id = sources.id)");
     tx.commit();
     return n;
@@ -403,7 +362,7 @@ int64_t Store::removeSamples()
 
 int64_t Store::runCount() const
 {
-    Statement q(m_db, "SELECT COUNT(*) FROM runs");
+    Statement q(*m_db, "SELECT COUNT(*) FROM runs");
     q.step();
     return q.int64(0);
 }

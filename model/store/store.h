@@ -1,7 +1,8 @@
 #pragma once
-// The SQLite trend store. One Store object is one connection: use it from one thread only
-// (open another Store on the same path in another thread). WAL mode lets the window read
-// while a CLI imports.
+// The trend store, on one of two backends: a SQLite file (the embedded default; WAL mode lets
+// the window read while a CLI imports) or a PostgreSQL database a team shares (a libpq URI,
+// postgresql://user@host:port/db?sslmode=verify-full). One Store object is one connection: use
+// it from one thread only (open another Store on the same location in another thread).
 //
 // Invariant: a source and everything it produced are written in one transaction, so a
 // source is either fully present or absent.
@@ -18,9 +19,11 @@
 #include <utility>
 #include <vector>
 
-struct sqlite3;
-
 namespace plimsoll {
+
+namespace sql {
+class Connection;
+}
 
 class StoreError : public std::runtime_error
 {
@@ -28,9 +31,10 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-struct RunSummary
+// Who a run is, as a list of runs shows it and a trend reads it.
+struct StoredRunIdentity
 {
-    int64_t id = 0;
+    int64_t id = 0; // the store's id of the run
     std::string runKey;
     std::string timestamp;
     std::string commit;
@@ -39,6 +43,10 @@ struct RunSummary
     std::string toolVersion;
     std::string target;
     bool sample = false;
+};
+
+struct RunSummary : StoredRunIdentity
+{
     int64_t scenarioCount = 0;
     std::string sourceUri;
     std::string sourceFormat;
@@ -104,17 +112,8 @@ struct SeriesPoint
 
 // One run's scenario as a trend reads it (Store::forEachTrendRun): the run's identity, what its
 // tuning contract is made of, and the metric's value when the scenario measured it.
-struct TrendRunRow
+struct TrendRunRow : StoredRunIdentity
 {
-    int64_t runId = 0;
-    std::string runKey;
-    std::string timestamp;
-    std::string commit;
-    std::string imageDigest;
-    std::string tool;
-    std::string toolVersion;
-    std::string target;
-    bool sample = false;
     std::string tuningText; // the tuning JSON as stored: a caller parses each distinct text once
     Topology topology;      // of the scenario (without the inferred list)
     std::optional<double> value;
@@ -159,7 +158,7 @@ public:
 private:
     friend class Store;
     struct Impl;
-    SourceWriter(sqlite3 *db, const SourceRecord &source);
+    SourceWriter(sql::Connection &db, const SourceRecord &source);
     void insertScenarios(int64_t runId, const std::string &runKey, int64_t firstOrdinal,
                          const std::vector<ScenarioRecord> &scenarios);
     std::unique_ptr<Impl> m_impl;
@@ -171,14 +170,18 @@ class Store
 public:
     static constexpr int kSchemaVersion = 6;
 
-    // Opens (creating when missing) and migrates forward. Throws StoreError with the path in
-    // the message when the file is not a Plimsoll store or was written by a newer version.
-    explicit Store(const std::string &path);
+    // Opens (creating when missing) and migrates forward: a postgresql:// or postgres:// URI
+    // opens a team store (refused when it carries a password), anything else is a SQLite file.
+    // Throws StoreError with the location in the message when it is not a Plimsoll store or was
+    // written by a newer version (then left untouched).
+    explicit Store(const std::string &location);
     ~Store();
     Store(const Store &) = delete;
     Store &operator=(const Store &) = delete;
 
+    // The file, or the team store's URI (never with a password: those are refused).
     const std::string &path() const { return m_path; }
+    bool isTeamStore() const;
     int schemaVersion() const;
 
     // Writes the source and its runs (scenarios, metrics, series) in one transaction. Same sha256 already present ->
@@ -243,7 +246,7 @@ public:
 private:
     void migrate();
     std::string m_path;
-    sqlite3 *m_db = nullptr;
+    std::unique_ptr<sql::Connection> m_db;
 };
 
 } // namespace plimsoll

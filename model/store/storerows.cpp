@@ -7,9 +7,10 @@ namespace plimsoll::storerows {
 
 using sql::Statement;
 
-// Columns 1 to 7 of a run row, in the order every query of whole runs selects them: run key,
-// timestamp, commit, image digest, tool, tool version, target.
-void readRunIdentity(const Statement &st, RunRecord &run)
+namespace {
+// Columns 1 to 7 of a run row into a RunRecord or a StoredRunIdentity (the same member names).
+template<class Run>
+void readKeyToTarget(const Statement &st, Run &run)
 {
     run.runKey = st.text(1);
     run.timestamp = st.text(2);
@@ -19,6 +20,9 @@ void readRunIdentity(const Statement &st, RunRecord &run)
     run.toolVersion = st.text(6);
     run.target = st.text(7);
 }
+} // namespace
+
+void readRunIdentity(const Statement &st, RunRecord &run) { readKeyToTarget(st, run); }
 
 bool isNumber(const std::string &s)
 {
@@ -31,18 +35,17 @@ bool isNumber(const std::string &s)
 }
 
 
+void readIdentity(const Statement &q, StoredRunIdentity &run)
+{
+    run.id = q.int64(0);
+    readKeyToTarget(q, run);
+    run.sample = q.int64(8) != 0;
+}
+
 RunSummary readSummary(const Statement &q)
 {
     RunSummary s;
-    s.id = q.int64(0);
-    s.runKey = q.text(1);
-    s.timestamp = q.text(2);
-    s.commit = q.text(3);
-    s.imageDigest = q.text(4);
-    s.tool = q.text(5);
-    s.toolVersion = q.text(6);
-    s.target = q.text(7);
-    s.sample = q.int64(8) != 0;
+    readIdentity(q, s);
     s.scenarioCount = q.int64(9);
     s.sourceUri = q.text(10);
     s.sourceFormat = q.text(11);
@@ -72,29 +75,33 @@ std::vector<SeriesRecord> readSeries(Statement &q, int64_t scenarioId)
     return out;
 }
 
+void readTopology(const Statement &q, int c, Topology &t)
+{
+    t.brokers = q.optInt64(c);
+    t.shards = q.optInt64(c + 1);
+    t.partitions = q.optInt64(c + 2);
+    t.producers = q.optInt64(c + 3);
+    t.consumers = q.optInt64(c + 4);
+    t.clients = q.optInt64(c + 5);
+    t.connections = q.optInt64(c + 6);
+    t.threads = q.optInt64(c + 7);
+    t.pipeline = q.optInt64(c + 8);
+    t.recordSizeBytes = q.optInt64(c + 9);
+    t.batchBytes = q.optInt64(c + 10);
+    t.compression = q.optText(c + 11);
+    t.acks = q.optText(c + 12);
+}
+
 ScenarioRecord readScenario(const Statement &q, int c)
 {
     ScenarioRecord s;
     s.name = q.text(c);
     s.kind = q.text(c + 1);
-    Topology &t = s.topology;
-    t.brokers = q.optInt64(c + 2);
-    t.shards = q.optInt64(c + 3);
-    t.partitions = q.optInt64(c + 4);
-    t.producers = q.optInt64(c + 5);
-    t.consumers = q.optInt64(c + 6);
-    t.clients = q.optInt64(c + 7);
-    t.connections = q.optInt64(c + 8);
-    t.threads = q.optInt64(c + 9);
-    t.pipeline = q.optInt64(c + 10);
-    t.recordSizeBytes = q.optInt64(c + 11);
-    t.batchBytes = q.optInt64(c + 12);
-    t.compression = q.optText(c + 13);
-    t.acks = q.optText(c + 14);
+    readTopology(q, c + 2, s.topology);
     const auto inferred = parseStoredJson(q.text(c + 15), nlohmann::json::array());
     for (const auto &v : inferred)
         if (v.is_string())
-            t.inferred.push_back(v.get<std::string>());
+            s.topology.inferred.push_back(v.get<std::string>());
     s.provenance = q.text(c + 16);
     return s;
 }

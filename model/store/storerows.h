@@ -4,7 +4,7 @@
 // not part of its interface.
 
 #include "model/core/records.h"
-#include "model/store/sqlite.h"
+#include "model/store/connection.h"
 #include "model/store/store.h"
 
 #include <nlohmann/json.hpp>
@@ -14,9 +14,6 @@
 #include <vector>
 
 namespace plimsoll::storerows {
-
-// How long a writer waits for another process's transaction before reporting "busy".
-inline constexpr int kBusyTimeoutMs = 5000;
 
 // The scenario columns from `name` on: name, kind, the topology (brokers .. acks), inferred,
 // provenance — as run(), forEachRun() and recentRunsOf() select them.
@@ -30,9 +27,15 @@ inline constexpr const char *kScenarioColumns =
 void readRunIdentity(const sql::Statement &st, RunRecord &run);
 // A stored JSON text; `fallback` when it is empty.
 nlohmann::json parseStoredJson(const std::string &text, nlohmann::json fallback);
+// The topology's columns brokers .. acks (the kScenarioColumns order), from column `c`, without
+// the inferred list.
+void readTopology(const sql::Statement &q, int c, Topology &t);
 // A scenario from kScenarioColumns, starting at column `c`.
 ScenarioRecord readScenario(const sql::Statement &q, int c);
 
+// Columns 0 to 8 of a run row, as kRunSummaryColumns and forEachTrendRun() select them: id, run
+// key, timestamp, commit, image digest, tool, tool version, target, sample.
+void readIdentity(const sql::Statement &q, StoredRunIdentity &run);
 // The columns of a RunSummary, as readSummary() reads them from column 0.
 inline constexpr const char *kRunSummaryColumns =
     "r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, r.tool_version, "

@@ -1,5 +1,7 @@
 #include "model/store/storeschema.h"
 
+#include "model/store/dialect.h"
+
 namespace plimsoll {
 
 const std::vector<std::string> &storeMigrations()
@@ -120,6 +122,20 @@ CREATE TABLE change_point_states (
 ) WITHOUT ROWID;
 )sql",
     };
+    return steps;
+}
+
+const std::vector<std::string> &storeMigrations(sql::Dialect dialect)
+{
+    if (dialect == sql::Dialect::SQLite)
+        return storeMigrations();
+    static const std::vector<std::string> steps = [] {
+        std::vector<std::string> out;
+        for (const std::string &step : storeMigrations())
+            out.push_back(sql::postgresSchemaStep(step));
+        out.front() = sql::kPostgresNewStore + out.front();
+        return out;
+    }();
     return steps;
 }
 

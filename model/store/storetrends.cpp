@@ -3,7 +3,7 @@
 // runs of a scenario a comparison reads. The rest of Store is in model/store/store.cpp.
 #include "model/store/store.h"
 
-#include "model/store/sqlite.h"
+#include "model/store/connection.h"
 #include "model/store/storerows.h"
 
 #include <optional>
@@ -15,7 +15,7 @@ using namespace storerows;
 
 std::vector<std::string> Store::scenarioNames() const
 {
-    Statement q(m_db, "SELECT DISTINCT name FROM scenarios ORDER BY name");
+    Statement q(*m_db, "SELECT DISTINCT name FROM scenarios ORDER BY name");
     std::vector<std::string> out;
     while (q.step())
         out.push_back(q.text(0));
@@ -24,7 +24,7 @@ std::vector<std::string> Store::scenarioNames() const
 
 std::vector<std::string> Store::metricNames(const std::string &scenario) const
 {
-    Statement q(m_db, "SELECT metric FROM scenario_metrics WHERE scenario = ? ORDER BY metric");
+    Statement q(*m_db, "SELECT metric FROM scenario_metrics WHERE scenario = ? ORDER BY metric");
     q.bindText(1, scenario);
     std::vector<std::string> out;
     while (q.step())
@@ -36,7 +36,7 @@ std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::s
 {
     // Walks the scenario's runs in time order by its index (no sort of the result), one seek
     // into metrics and one into runs per point.
-    Statement q(m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, "
+    Statement q(*m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, "
                       "r.tuning, m.value FROM scenarios s INDEXED BY scenarios_by_name_time "
                       "JOIN metrics m ON m.scenario_id = s.id AND m.name = ?2 "
                       "JOIN runs r ON r.id = s.run_id "
@@ -69,7 +69,7 @@ std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::s
 void Store::forEachTrendRun(const std::string &scenario, const std::string &metric,
                             const std::function<void(TrendRunRow &row)> &visit) const
 {
-    Statement q(m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
+    Statement q(*m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
                       "r.tool_version, r.target, r.sample, r.tuning, s.brokers, s.shards, "
                       "s.partitions, s.producers, s.consumers, s.clients, s.connections, s.threads, "
                       "s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, s.acks, "
@@ -82,33 +82,12 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
     bool first = true;
     while (q.step()) {
         const int64_t id = q.int64(0);
-        if (!first && id == row.runId)
+        if (!first && id == row.id)
             continue; // a later scenario of the same name in that run
         first = false;
-        row.runId = id;
-        row.runKey = q.text(1);
-        row.timestamp = q.text(2);
-        row.commit = q.text(3);
-        row.imageDigest = q.text(4);
-        row.tool = q.text(5);
-        row.toolVersion = q.text(6);
-        row.target = q.text(7);
-        row.sample = q.int64(8) != 0;
+        readIdentity(q, row);
         row.tuningText = q.text(9);
-        Topology &t = row.topology;
-        t.brokers = q.optInt64(10);
-        t.shards = q.optInt64(11);
-        t.partitions = q.optInt64(12);
-        t.producers = q.optInt64(13);
-        t.consumers = q.optInt64(14);
-        t.clients = q.optInt64(15);
-        t.connections = q.optInt64(16);
-        t.threads = q.optInt64(17);
-        t.pipeline = q.optInt64(18);
-        t.recordSizeBytes = q.optInt64(19);
-        t.batchBytes = q.optInt64(20);
-        t.compression = q.optText(21);
-        t.acks = q.optText(22);
+        readTopology(q, 10, row.topology);
         row.value = q.isNull(23) ? std::nullopt : std::optional<double>(q.real(23));
         visit(row);
     }
@@ -116,7 +95,7 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
 
 std::optional<std::string> Store::keptChangePoints(const std::string &seriesKey) const
 {
-    Statement q(m_db, "SELECT state FROM change_point_states WHERE series_key = ?");
+    Statement q(*m_db, "SELECT state FROM change_point_states WHERE series_key = ?");
     q.bindText(1, seriesKey);
     if (!q.step())
         return std::nullopt;
@@ -128,11 +107,10 @@ void Store::keepChangePoints(const std::vector<std::pair<std::string, std::strin
     if (states.empty())
         return;
     // A reader keeps what it computed on the way: it never waits for an import to finish.
-    sqlite3_busy_timeout(m_db, 0);
     try {
-        sql::Transaction tx(m_db);
-        Statement put(m_db, "INSERT OR REPLACE INTO change_point_states (series_key, state) "
-                            "VALUES (?, ?)");
+        sql::Transaction tx(*m_db, false);
+        Statement put(*m_db, "INSERT INTO change_point_states (series_key, state) VALUES (?, ?) "
+                             "ON CONFLICT (series_key) DO UPDATE SET state = excluded.state");
         for (const auto &[key, state] : states) {
             put.reset();
             put.bindText(1, key).bindBlob(2, state);
@@ -142,7 +120,6 @@ void Store::keepChangePoints(const std::vector<std::pair<std::string, std::strin
     } catch (const StoreError &) {
         // Busy or read-only: the next reader examines these series again.
     }
-    sqlite3_busy_timeout(m_db, kBusyTimeoutMs);
 }
 
 
@@ -152,7 +129,7 @@ std::vector<RunRecord> Store::recentRunsOf(const std::string &scenario, const st
     // Driven backwards by the time index from `until`, so the read stops after `limit` runs of
     // the scenario instead of collecting a long series and sorting it.
     std::string q = "WITH recent(id) AS (SELECT r.id FROM runs r INDEXED BY runs_by_time "
-                    "WHERE r.timestamp <= ?3 AND IFNULL(r.target, '') = ?2 AND EXISTS "
+                    "WHERE r.timestamp <= ?3 AND COALESCE(r.target, '') = ?2 AND EXISTS "
                     "(SELECT 1 FROM scenarios c WHERE c.run_id = r.id AND c.name = ?1) "
                     "ORDER BY r.timestamp DESC, r.id DESC LIMIT ?4) "
                     "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
@@ -163,7 +140,7 @@ std::vector<RunRecord> Store::recentRunsOf(const std::string &scenario, const st
     q += ", m.name, m.value FROM recent CROSS JOIN runs r ON r.id = recent.id "
          "CROSS JOIN scenarios s ON s.run_id = r.id AND s.name = ?1 "
          "LEFT JOIN metrics m ON m.scenario_id = s.id ORDER BY r.timestamp, r.id, s.ordinal, m.ordinal";
-    Statement st(m_db, q);
+    Statement st(*m_db, q);
     st.bindText(1, scenario).bindText(2, target).bindText(3, until);
     st.bind(4, std::max<int64_t>(limit, 0));
     constexpr int kScenarioId = 10, kScenario = 11, kMetric = 28;

@@ -2,22 +2,22 @@
 // back exactly, removed with the run, and a version-2 store gains the table without losing data.
 #include "model/store/store.h"
 #include "model/store/storeschema.h"
+#include "support/teststore.h"
 
 #include <gtest/gtest.h>
 
 #include <QTemporaryDir>
 
-#include <sqlite3.h>
 
 using namespace plimsoll;
 
 namespace {
 
-class SeriesTest : public ::testing::Test
+class SeriesTest : public ::testing::TestWithParam<test::StoreBackend>
 {
 protected:
-    QTemporaryDir dir;
-    std::string path() const { return dir.filePath("store.db").toStdString(); }
+    test::TestStoreLocation location{GetParam()};
+    std::string path() const { return location.location(); }
 };
 
 SourceRecord source(const std::string &uri, const std::string &sha)
@@ -44,7 +44,7 @@ RunRecord runWithSeries(const std::string &key)
 
 } // namespace
 
-TEST_F(SeriesTest, SeriesRoundTripExactly)
+TEST_P(SeriesTest, SeriesRoundTripExactly)
 {
     Store store(path());
     const RunRecord run = runWithSeries("omb-1");
@@ -66,22 +66,16 @@ TEST_F(SeriesTest, SeriesRoundTripExactly)
     EXPECT_TRUE(store.scenarioSeries("no-such-run", "omb/kafka").empty());
 }
 
-TEST_F(SeriesTest, RemovingTheRunRemovesItsSeries)
+TEST_P(SeriesTest, RemovingTheRunRemovesItsSeries)
 {
     Store store(path());
     store.importSource(source("/omb.json", "sha-1"), {runWithSeries("omb-1")});
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM series"), 3 * 3);
     EXPECT_EQ(store.removeRun("omb-1"), 1);
-    sqlite3 *db = nullptr;
-    ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
-    sqlite3_stmt *q = nullptr;
-    ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM series", -1, &q, nullptr), SQLITE_OK);
-    ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
-    EXPECT_EQ(sqlite3_column_int64(q, 0), 0);
-    sqlite3_finalize(q);
-    sqlite3_close(db);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM series"), 0);
 }
 
-TEST_F(SeriesTest, NaNInASeriesFailsTheWholeSource)
+TEST_P(SeriesTest, NaNInASeriesFailsTheWholeSource)
 {
     Store store(path());
     RunRecord bad = runWithSeries("omb-bad");
@@ -91,26 +85,19 @@ TEST_F(SeriesTest, NaNInASeriesFailsTheWholeSource)
     EXPECT_FALSE(store.hasSourceWithSha256("sha-bad"));
 }
 
-TEST_F(SeriesTest, VersionTwoStoreGainsTheSeriesTable)
+TEST_P(SeriesTest, VersionTwoStoreGainsTheSeriesTable)
 {
-    {
-        sqlite3 *db = nullptr;
-        ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
-        for (int i = 0; i < 2; ++i)
-            ASSERT_EQ(sqlite3_exec(db, storeMigrations()[size_t(i)].c_str(), nullptr, nullptr, nullptr),
-                      SQLITE_OK);
-        const std::string stamp =
-            "PRAGMA user_version=2; PRAGMA application_id=" + std::to_string(kStoreApplicationId) +
-            ";"
-            "INSERT INTO sources VALUES (1,'/old','omb','x','i','1','2026-01-01T00:00:00Z',0);"
-            "INSERT INTO runs (id, source_id, run_key, timestamp) VALUES "
-            "(1,1,'old-run','2026-01-01T00:00:00Z');";
-        ASSERT_EQ(sqlite3_exec(db, stamp.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-        sqlite3_close(db);
-    }
+    test::writeStoreAtVersion(location, GetParam(), 2,
+                              "INSERT INTO sources VALUES (1,'/old','omb','x','i','1','2026-01-01T00:00:00Z',0);"
+                              "INSERT INTO runs (id, source_id, run_key, timestamp) VALUES "
+                              "(1,1,'old-run','2026-01-01T00:00:00Z');");
     Store store(path());
     EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
     EXPECT_TRUE(store.run("old-run"));
     store.importSource(source("/omb.json", "sha-1"), {runWithSeries("omb-1")});
     EXPECT_EQ(store.scenarioSeries("omb-1", "omb/kafka").size(), 3u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, SeriesTest,
+                         ::testing::Values(test::StoreBackend::SQLite, test::StoreBackend::PostgreSQL),
+                         test::backendName);

@@ -1,6 +1,7 @@
 // The store keeps what an import gave, exactly; refuses what it must; migrates old stores.
 #include "model/store/store.h"
 #include "model/store/storeschema.h"
+#include "support/teststore.h"
 
 #include <gtest/gtest.h>
 
@@ -63,7 +64,17 @@ QByteArray fileHash(const QString &path)
     return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
 }
 
-class StoreTest : public ::testing::Test
+// Every test of the store runs on both backends (the PostgreSQL variant in the fixture
+// "postgres"); what only a SQLite file has is tested on a file.
+class StoreTest : public ::testing::TestWithParam<test::StoreBackend>
+{
+protected:
+    test::TestStoreLocation location{GetParam()};
+    std::string path() const { return location.location(); }
+    bool onPostgres() const { return GetParam() == test::StoreBackend::PostgreSQL; }
+};
+
+class StoreFileTest : public ::testing::Test
 {
 protected:
     QTemporaryDir dir;
@@ -72,7 +83,7 @@ protected:
 
 } // namespace
 
-TEST_F(StoreTest, ImportedRunReadsBackExactly)
+TEST_P(StoreTest, ImportedRunReadsBackExactly)
 {
     Store store(path());
     const RunRecord run = makeRun("nightly-1", "2026-08-11T03:00:00Z", 642352);
@@ -93,7 +104,7 @@ TEST_F(StoreTest, ImportedRunReadsBackExactly)
     EXPECT_EQ(byId->summary.runKey, "nightly-1");
 }
 
-TEST_F(StoreTest, SameBytesAgainAreUnchangedAndWriteNothing)
+TEST_P(StoreTest, SameBytesAgainAreUnchangedAndWriteNothing)
 {
     Store store(path());
     store.importSource(makeSource("/data/a.jsonl", "s1"), {makeRun("k", "2026-08-11T03:00:00Z", 1)});
@@ -105,7 +116,7 @@ TEST_F(StoreTest, SameBytesAgainAreUnchangedAndWriteNothing)
     EXPECT_EQ(store.runCount(), 1);
 }
 
-TEST_F(StoreTest, DuplicateRunKeyFromAnotherSourceFailsAndLeavesNothing)
+TEST_P(StoreTest, DuplicateRunKeyFromAnotherSourceFailsAndLeavesNothing)
 {
     Store store(path());
     store.importSource(makeSource("/data/a.jsonl", "s1"), {makeRun("k", "2026-08-11T03:00:00Z", 1)});
@@ -124,7 +135,7 @@ TEST_F(StoreTest, DuplicateRunKeyFromAnotherSourceFailsAndLeavesNothing)
     EXPECT_FALSE(store.hasSourceWithSha256("s2"));
 }
 
-TEST_F(StoreTest, ChangedFileAtSameUriReplacesItsEarlierRuns)
+TEST_P(StoreTest, ChangedFileAtSameUriReplacesItsEarlierRuns)
 {
     Store store(path());
     store.importSource(makeSource("/data/series.jsonl", "v1"),
@@ -137,7 +148,7 @@ TEST_F(StoreTest, ChangedFileAtSameUriReplacesItsEarlierRuns)
     EXPECT_EQ(store.runCount(), 2);
 }
 
-TEST_F(StoreTest, SeriesIsOrderedByTimeAndFiltersWork)
+TEST_P(StoreTest, SeriesIsOrderedByTimeAndFiltersWork)
 {
     Store store(path());
     store.importSource(makeSource("/b", "s2"), {makeRun("late", "2026-08-12T03:00:00Z", 2)});
@@ -170,7 +181,7 @@ TEST_F(StoreTest, SeriesIsOrderedByTimeAndFiltersWork)
     EXPECT_TRUE(store.runs(scenario).empty());
 }
 
-TEST_F(StoreTest, SamplesAreRemovedAsAGroupAndCanComeBack)
+TEST_P(StoreTest, SamplesAreRemovedAsAGroupAndCanComeBack)
 {
     Store store(path());
     auto sampleSource = makeSource("qrc:/samples/a.jsonl", "sample-sha");
@@ -188,19 +199,12 @@ TEST_F(StoreTest, SamplesAreRemovedAsAGroupAndCanComeBack)
     EXPECT_EQ(store.removeRun("mine"), 0);
 }
 
-TEST_F(StoreTest, OlderSchemaMigratesForwardKeepingData)
+TEST_P(StoreTest, OlderSchemaMigratesForwardKeepingData)
 {
-    {
-        sqlite3 *db = nullptr;
-        ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
-        ASSERT_EQ(sqlite3_exec(db, storeMigrations()[0].c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-        const std::string stamp = "PRAGMA user_version=1; PRAGMA application_id=" +
-                                  std::to_string(kStoreApplicationId) + ";"
-                                  "INSERT INTO sources VALUES (1,'/old','plimsoll-trend','x','i','1','2026-01-01T00:00:00Z',0);"
-                                  "INSERT INTO runs (id, source_id, run_key, timestamp) VALUES (1,1,'old-run','2026-01-01T00:00:00Z');";
-        ASSERT_EQ(sqlite3_exec(db, stamp.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-        sqlite3_close(db);
-    }
+    test::writeStoreAtVersion(
+        location, GetParam(), 1,
+        "INSERT INTO sources VALUES (1,'/old','plimsoll-trend','x','i','1','2026-01-01T00:00:00Z',0);"
+        "INSERT INTO runs (id, source_id, run_key, timestamp) VALUES (1,1,'old-run','2026-01-01T00:00:00Z');");
     Store store(path());
     EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
     const auto run = store.run("old-run");
@@ -208,18 +212,12 @@ TEST_F(StoreTest, OlderSchemaMigratesForwardKeepingData)
     EXPECT_EQ(run->source.uri, "/old");
 }
 
-TEST_F(StoreTest, VersionFiveStoreKeepsItsSeriesAndSortsByScenarioCountAfterMigrating)
+TEST_P(StoreTest, VersionFiveStoreKeepsItsSeriesAndSortsByScenarioCountAfterMigrating)
 {
     // A store as version 5 wrote it: three runs, the newest first by id, with 2, 3 and 1
     // scenarios, each step measuring records_per_s.
-    {
-        sqlite3 *db = nullptr;
-        ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
-        for (size_t i = 0; i < 5; ++i)
-            ASSERT_EQ(sqlite3_exec(db, storeMigrations()[i].c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-        const std::string rows =
-            "PRAGMA user_version=5; PRAGMA application_id=" + std::to_string(kStoreApplicationId) + ";"
-            "INSERT INTO sources (id, uri, format, sha256, importer, importer_version, imported_at) "
+    test::writeStoreAtVersion(location, GetParam(), 5,
+        "INSERT INTO sources (id, uri, format, sha256, importer, importer_version, imported_at) "
             "VALUES (1,'/old','plimsoll-trend','x','i','1','2026-01-01T00:00:00Z');"
             "INSERT INTO runs (id, source_id, run_key, timestamp, target, tuning) VALUES "
             "(1,1,'night-3','2026-01-03T02:00:00Z','korvet','{\"linger.ms\":5}'),"
@@ -230,10 +228,7 @@ TEST_F(StoreTest, VersionFiveStoreKeepsItsSeriesAndSortsByScenarioCountAfterMigr
             "(6,3,0,'step-1');"
             "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES "
             "(1,0,'records_per_s',300),(3,0,'records_per_s',100),(6,0,'records_per_s',200),"
-            "(2,0,'records_per_s',30),(4,0,'records_per_s',10),(5,0,'records_per_s',1);";
-        ASSERT_EQ(sqlite3_exec(db, rows.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-        sqlite3_close(db);
-    }
+            "(2,0,'records_per_s',30),(4,0,'records_per_s',10),(5,0,'records_per_s',1);");
     Store store(path());
     EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
 
@@ -276,7 +271,7 @@ TEST_F(StoreTest, VersionFiveStoreKeepsItsSeriesAndSortsByScenarioCountAfterMigr
     EXPECT_EQ(store.run("night-4")->summary.scenarioCount, 2);
 }
 
-TEST_F(StoreTest, ScenariosStreamedIntoARunAreCounted)
+TEST_P(StoreTest, ScenariosStreamedIntoARunAreCounted)
 {
     Store store(path());
     auto writer = store.beginSource(makeSource("/stream", "s1"));
@@ -294,7 +289,7 @@ TEST_F(StoreTest, ScenariosStreamedIntoARunAreCounted)
     EXPECT_EQ(store.series("pipeline/produce/step-4", "records_per_s").size(), 1u);
 }
 
-TEST_F(StoreTest, MetricNamesFollowTheRunsThatMeasureThem)
+TEST_P(StoreTest, MetricNamesFollowTheRunsThatMeasureThem)
 {
     Store store(path());
     RunRecord a = makeRun("a", "2026-08-11T03:00:00Z", 1);
@@ -320,32 +315,42 @@ TEST_F(StoreTest, MetricNamesFollowTheRunsThatMeasureThem)
     EXPECT_TRUE(store.metricNames(scenario).empty());
 }
 
-TEST_F(StoreTest, NewerSchemaIsRefusedAndLeftUntouched)
+TEST_P(StoreTest, NewerSchemaIsRefusedAndLeftUntouched)
 {
     {
         Store store(path());
         store.importSource(makeSource("/a", "s1"), {makeRun("k", "2026-08-11T03:00:00Z", 1)});
     }
-    {
+    if (onPostgres()) {
+        location.exec("UPDATE plimsoll_schema SET version = 99");
+    } else {
         sqlite3 *db = nullptr;
         ASSERT_EQ(sqlite3_open(path().c_str(), &db), SQLITE_OK);
         ASSERT_EQ(sqlite3_exec(db, "PRAGMA journal_mode=DELETE; PRAGMA user_version=99", nullptr, nullptr, nullptr), SQLITE_OK);
         sqlite3_close(db);
     }
-    const QString qpath = QString::fromStdString(path());
-    const QByteArray before = fileHash(qpath);
+    // A file is compared byte for byte; a team store by its version and rows (below).
+    const QByteArray before = onPostgres() ? QByteArray() : fileHash(QString::fromStdString(path()));
     try {
         Store store(path());
         FAIL() << "a newer store must be refused";
     } catch (const StoreError &e) {
         const std::string what = e.what();
         EXPECT_NE(what.find("newer"), std::string::npos) << what;
+        EXPECT_NE(what.find("schema version 99"), std::string::npos) << what;
         EXPECT_NE(what.find(path()), std::string::npos) << what;
     }
-    EXPECT_EQ(fileHash(qpath), before);
+    if (!onPostgres()) {
+        EXPECT_EQ(fileHash(QString::fromStdString(path())), before);
+        return;
+    }
+    // Untouched: the version stays 99 and the run is there (a failed check would throw).
+    EXPECT_EQ(location.queryInt("SELECT version FROM plimsoll_schema"), 99);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM runs"), 1);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()"), 8);
 }
 
-TEST_F(StoreTest, ForeignFilesAreRefusedClearly)
+TEST_F(StoreFileTest, ForeignFilesAreRefusedClearly)
 {
     const QString text = dir.filePath("notes.txt");
     QFile f(text);
@@ -371,3 +376,7 @@ TEST_F(StoreTest, ForeignFilesAreRefusedClearly)
     sqlite3_close(db);
     EXPECT_THROW(Store s(other), StoreError);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoreTest,
+                         ::testing::Values(test::StoreBackend::SQLite, test::StoreBackend::PostgreSQL),
+                         test::backendName);

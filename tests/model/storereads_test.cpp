@@ -6,6 +6,7 @@
 #include "model/sizing/sizingmodels.h"
 #include "model/store/store.h"
 #include "sampleruns.h"
+#include "support/teststore.h"
 
 #include <gtest/gtest.h>
 
@@ -42,13 +43,12 @@ RunRecord run(const std::string &key, const std::string &ts, const std::string &
     return r;
 }
 
-class StoreReads : public ::testing::Test
+class StoreReads : public ::testing::TestWithParam<test::StoreBackend>
 {
 protected:
     void SetUp() override
     {
-        ASSERT_TRUE(m_dir.isValid());
-        m_store = std::make_unique<Store>(m_dir.filePath("store.db").toStdString());
+        m_store = std::make_unique<Store>(m_location.location());
         // Ties on purpose: two runs share a time, three a tool, two have no commit.
         m_store->importSource({"/a", "plimsoll-trend", "sha-a", "test", "1", "2026-01-01T00:00:00Z", false},
                               {run("n-04", "2026-09-04T02:00:00Z", "korvet-bench", "c0ffee", 3),
@@ -60,7 +60,7 @@ protected:
                                run("n-06", "2026-09-06T02:00:00Z", "ycsb", "c0ffee2", 2)});
     }
 
-    QTemporaryDir m_dir;
+    test::TestStoreLocation m_location{GetParam()};
     std::unique_ptr<Store> m_store;
 };
 
@@ -80,7 +80,7 @@ std::string lower(std::string s)
 
 } // namespace
 
-TEST_F(StoreReads, PagesContinueEachOtherInEveryOrder)
+TEST_P(StoreReads, PagesContinueEachOtherInEveryOrder)
 {
     const std::vector<RunSummary> all = m_store->runs();
     ASSERT_EQ(all.size(), 7u);
@@ -132,7 +132,7 @@ TEST_F(StoreReads, PagesContinueEachOtherInEveryOrder)
     EXPECT_TRUE(m_store->runs(steps, newest).empty());
 }
 
-TEST_F(StoreReads, OnePassGivesWhatRunGivesInTimeOrder)
+TEST_P(StoreReads, OnePassGivesWhatRunGivesInTimeOrder)
 {
     std::vector<std::string> visited;
     m_store->forEachRun({}, [&](int64_t id, RunRecord &&r) {
@@ -169,7 +169,7 @@ TEST_F(StoreReads, OnePassGivesWhatRunGivesInTimeOrder)
     EXPECT_EQ(count, 6);
 }
 
-TEST_F(StoreReads, RampRunsHaveTwoStepsOfOneFamily)
+TEST_P(StoreReads, RampRunsHaveTwoStepsOfOneFamily)
 {
     RunRecord mixed = run("mixed", "2026-09-08T02:00:00Z", "t", "", 1);
     mixed.scenarios.push_back(mixed.scenarios[0]);
@@ -178,11 +178,14 @@ TEST_F(StoreReads, RampRunsHaveTwoStepsOfOneFamily)
     EXPECT_EQ(m_store->rampRunKeys(), (std::vector<std::string>{"n-04", "n-02", "n-05", "n-06"}));
 }
 
-TEST(StoreModelReads, SizingAndLatencyFromTheirRunsEqualThoseFromEveryRun)
+class StoreModelReads : public ::testing::TestWithParam<test::StoreBackend>
 {
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    Store store(dir.filePath("store.db").toStdString());
+};
+
+TEST_P(StoreModelReads, SizingAndLatencyFromTheirRunsEqualThoseFromEveryRun)
+{
+    test::TestStoreLocation location(GetParam());
+    Store store(location.location());
     store.importSource({"samples", "plimsoll-trend", "sha-s", "test", "1", "2026-01-01T00:00:00Z", true},
                        test::sampleRuns());
     // A Redis benchmark states no broker or shard count, no ramp step, memory or Flex check.
@@ -231,3 +234,10 @@ TEST(StoreModelReads, SizingAndLatencyFromTheirRunsEqualThoseFromEveryRun)
         EXPECT_EQ(pointsRead[i].p99, pointsEvery[i].p99);
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, StoreReads,
+                         ::testing::Values(test::StoreBackend::SQLite, test::StoreBackend::PostgreSQL),
+                         test::backendName);
+INSTANTIATE_TEST_SUITE_P(Backends, StoreModelReads,
+                         ::testing::Values(test::StoreBackend::SQLite, test::StoreBackend::PostgreSQL),
+                         test::backendName);

@@ -1,0 +1,134 @@
+// The CLI on a team store: `--db postgresql://…` (or PLIMSOLL_DB) imports, lists and shows
+// exactly what it does on a SQLite file; a URI with a password and a read-only role are told
+// what to do. Runs in the fixture "postgres" (tests/services/postgres.sh).
+#include "support/teststore.h"
+#include "support/tempdir.h"
+
+#include <gtest/gtest.h>
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+using plimsoll::test::StoreBackend;
+using plimsoll::test::TestStoreLocation;
+
+namespace {
+
+struct Out
+{
+    int code = -1;
+    std::string out, err;
+};
+
+// `plimsoll` on the store at `db`, given by --db or by PLIMSOLL_DB.
+Out cli(const std::string &db, QStringList args, bool viaEnvironment = false)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove("PLIMSOLL_DB");
+    if (viaEnvironment)
+        env.insert("PLIMSOLL_DB", QString::fromStdString(db));
+    else
+        args = QStringList{"--db", QString::fromStdString(db)} + args;
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(PLIMSOLL_BINARY, args);
+    EXPECT_TRUE(p.waitForFinished(120000));
+    return {p.exitCode(), p.readAllStandardOutput().toStdString(),
+            p.readAllStandardError().toStdString()};
+}
+
+// What two stores give alike by design: everything but the ids they assign and the import time.
+nlohmann::json withoutIds(nlohmann::json j)
+{
+    if (j.is_object()) {
+        j.erase("id");
+        j.erase("imported_at");
+        for (auto &[key, value] : j.items())
+            value = withoutIds(value);
+    } else if (j.is_array()) {
+        for (auto &value : j)
+            value = withoutIds(value);
+    }
+    return j;
+}
+
+// `runs --json` and `show --json` of every run.
+nlohmann::json everything(const std::string &db, bool viaEnvironment = false)
+{
+    const Out runs = cli(db, {"runs", "--json"}, viaEnvironment);
+    EXPECT_EQ(runs.code, 0) << runs.err;
+    nlohmann::json out = {{"runs", withoutIds(nlohmann::json::parse(runs.out))}};
+    for (const auto &r : nlohmann::json::parse(runs.out)) {
+        const Out shown = cli(db, {"show", QString::fromStdString(r["run_key"].get<std::string>()), "--json"},
+                                   viaEnvironment);
+        EXPECT_EQ(shown.code, 0) << shown.err;
+        out["show"].push_back(withoutIds(nlohmann::json::parse(shown.out)));
+    }
+    return out;
+}
+
+class TeamStoreCli : public ::testing::TestWithParam<StoreBackend>
+{
+protected:
+    TestStoreLocation team{GetParam()};
+    QTemporaryDir dir;
+    std::string file() const { return dir.filePath("local.db").toStdString(); }
+};
+
+const QStringList kSources = {QString::fromStdString(plimsoll::test::dataPath("trend-records.jsonl")),
+                              QString::fromStdString(plimsoll::test::dataPath("korvet-result.json"))};
+
+} // namespace
+
+TEST_P(TeamStoreCli, ImportRunsAndShowGiveWhatASqliteFileGives)
+{
+    for (const QString &source : kSources) {
+        const Out local = cli(file(), {"import", source});
+        ASSERT_EQ(local.code, 0) << local.err;
+        const Out shared = cli(team.location(), {"import", source});
+        ASSERT_EQ(shared.code, 0) << shared.err;
+        EXPECT_EQ(shared.out, local.out);
+    }
+    const nlohmann::json expected = everything(file());
+    ASSERT_FALSE(expected["show"].empty());
+    EXPECT_EQ(everything(team.location()), expected);
+    EXPECT_EQ(everything(team.location(), true), expected) << "PLIMSOLL_DB names the team store too";
+
+    // The same file again is unchanged, on both.
+    const Out again = cli(team.location(), {"import", kSources[0]});
+    EXPECT_EQ(again.code, 0) << again.err;
+    EXPECT_EQ(again.out, cli(file(), {"import", kSources[0]}).out);
+    EXPECT_NE(again.out.find("unchanged"), std::string::npos) << again.out;
+}
+
+TEST_P(TeamStoreCli, ReadOnlyRoleListsAndIsToldOnImport)
+{
+    ASSERT_EQ(cli(team.location(), {"import", kSources[0]}).code, 0);
+    const Out listed = cli(team.readerLocation(), {"runs", "--json"});
+    EXPECT_EQ(listed.code, 0) << listed.err;
+    EXPECT_EQ(withoutIds(nlohmann::json::parse(listed.out)), everything(team.location())["runs"]);
+    const Out refused = cli(team.readerLocation(), {"import", kSources[1]});
+    EXPECT_NE(refused.code, 0);
+    EXPECT_NE(refused.err.find("this store is read-only for user " + TestStoreLocation::reader()),
+              std::string::npos)
+        << refused.err;
+    EXPECT_EQ(refused.err.find("terminate"), std::string::npos) << refused.err;
+}
+
+TEST_P(TeamStoreCli, PasswordInTheUriIsRefusedAndNeverPrinted)
+{
+    std::string uri = team.location();
+    uri.insert(uri.find('@'), ":hunter2-secret");
+    for (const bool viaEnvironment : {false, true}) {
+        const Out refused = cli(uri, {"runs"}, viaEnvironment);
+        EXPECT_NE(refused.code, 0);
+        EXPECT_NE(refused.err.find("~/.pgpass"), std::string::npos) << refused.err;
+        EXPECT_EQ(refused.err.find("hunter2-secret"), std::string::npos) << refused.err;
+        EXPECT_EQ(refused.out.find("hunter2-secret"), std::string::npos) << refused.out;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Team, TeamStoreCli, ::testing::Values(StoreBackend::PostgreSQL),
+                         plimsoll::test::backendName);

@@ -1,0 +1,245 @@
+// What only a team store on PostgreSQL has: roles (a read-only reader), several writers at
+// once, a killed importer, passwords kept out of URIs, TLS with certificate verification. The
+// rest of the store's behaviour is checked on both backends by the store suites.
+#include "model/store/store.h"
+#include "support/teststore.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace plimsoll;
+using test::StoreBackend;
+
+namespace {
+
+RunRecord nightly(const std::string &key, const std::string &ts, double rate)
+{
+    RunRecord r;
+    r.runKey = key;
+    r.timestamp = ts;
+    r.tool = "korvet-pipeline-benchmark";
+    r.target = "korvet";
+    ScenarioRecord s;
+    s.name = "pipeline/produce/step-16";
+    s.topology.brokers = 3;
+    s.metrics = {{"records_per_s", rate}, {"latency_p99_s", 0.05}};
+    r.scenarios.push_back(s);
+    return r;
+}
+
+std::vector<RunRecord> nights(const std::string &prefix, int count)
+{
+    std::vector<RunRecord> runs;
+    for (int i = 0; i < count; ++i)
+        runs.push_back(nightly(prefix + std::to_string(i), "2026-08-" + std::to_string(10 + i % 18) +
+                                                               "T03:00:00Z", 1000 + i));
+    return runs;
+}
+
+SourceRecord source(const std::string &uri, const std::string &sha)
+{
+    return SourceRecord{uri, "plimsoll-trend", sha, "plimsoll-trend", "1", "2026-11-30T12:00:00Z", false};
+}
+
+std::string errorOf(const std::function<void()> &f)
+{
+    try {
+        f();
+    } catch (const StoreError &e) {
+        return e.what();
+    }
+    return "";
+}
+
+class TeamStoreTest : public ::testing::TestWithParam<StoreBackend>
+{
+protected:
+    test::TestStoreLocation location{GetParam()};
+};
+
+} // namespace
+
+TEST_P(TeamStoreTest, ReadOnlyRoleBrowsesEverythingAndIsToldOnAnyWrite)
+{
+    {
+        Store writer(location.location());
+        EXPECT_TRUE(writer.isTeamStore());
+        writer.importSource(source("/nightly.jsonl", "sha-1"), nights("night-", 3));
+    }
+    Store reader(location.readerLocation());
+    EXPECT_EQ(reader.runCount(), 3);
+    EXPECT_EQ(reader.runs().size(), 3u);
+    ASSERT_TRUE(reader.run("night-1"));
+    EXPECT_EQ(reader.series("pipeline/produce/step-16", "records_per_s").size(), 3u);
+    const std::string expected = "this store is read-only for user " + location.reader();
+    EXPECT_EQ(errorOf([&] { reader.importSource(source("/other.jsonl", "sha-2"), nights("x-", 1)); }),
+              expected);
+    EXPECT_EQ(errorOf([&] { reader.removeRun("night-1"); }), expected);
+    EXPECT_EQ(errorOf([&] { reader.removeSamples(); }), expected);
+    reader.keepChangePoints({{"series", "bytes"}}); // a cache only: skipped, no error
+    EXPECT_FALSE(reader.keptChangePoints("series"));
+    EXPECT_EQ(reader.runCount(), 3);
+}
+
+TEST_P(TeamStoreTest, ReaderCannotCreateAStore)
+{
+    // An empty schema needs its tables: the reader is told why it cannot make them.
+    const std::string what = errorOf([&] { Store s(location.readerLocation()); });
+    EXPECT_NE(what.find("this store is read-only for user " + location.reader()), std::string::npos)
+        << what;
+}
+
+TEST_P(TeamStoreTest, UriWithAPasswordIsRefusedWithTheAlternatives)
+{
+    const auto &env = test::postgresEnv();
+    const std::string hostPort = env.at("PLIMSOLL_TEST_PG_HOST") + ":" + env.at("PLIMSOLL_TEST_PG_PORT");
+    for (const std::string &uri :
+         {"postgresql://" + location.writer() + ":s3cret-pw@" + hostPort + "/plimsoll",
+          "postgres://" + location.writer() + "@" + hostPort + "/plimsoll?password=s3cret-pw&sslmode=disable"}) {
+        const std::string what = errorOf([&] { Store s(uri); });
+        EXPECT_NE(what.find("carries a password"), std::string::npos) << what;
+        EXPECT_NE(what.find("~/.pgpass"), std::string::npos) << what;
+        EXPECT_NE(what.find("PGPASSFILE"), std::string::npos) << what;
+        EXPECT_NE(what.find("PGPASSWORD"), std::string::npos) << what;
+        EXPECT_NE(what.find("service"), std::string::npos) << what;
+        EXPECT_EQ(what.find("s3cret-pw"), std::string::npos) << what;
+    }
+    // Nothing was created: the refusal comes before any connection.
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()"), 0);
+}
+
+TEST_P(TeamStoreTest, TwoWritersImportingTheSameFileAtOnceImportItOnce)
+{
+    Store first(location.location());
+    Store second(location.location());
+    const std::vector<RunRecord> runs = nights("night-", 20);
+    auto writer = first.beginSource(source("/ci/nightly.jsonl", "sha-same"));
+    for (const RunRecord &r : runs)
+        writer->put(r);
+    // The second writer starts while the first holds its transaction open: it waits, then
+    // finds the committed source.
+    std::atomic<bool> started{false};
+    ImportOutcome secondOutcome;
+    std::string secondError;
+    std::thread other([&] {
+        started = true;
+        try {
+            secondOutcome = second.importSource(source("/laptop/nightly.jsonl", "sha-same"), runs);
+        } catch (const StoreError &e) {
+            secondError = e.what();
+        }
+    });
+    while (!started)
+        std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(Store(location.location()).runCount(), 0) << "an uncommitted source is not seen";
+    const ImportOutcome firstOutcome = writer->commit();
+    other.join();
+    EXPECT_EQ(firstOutcome.status, ImportOutcome::Status::Imported);
+    EXPECT_EQ(secondError, "");
+    EXPECT_EQ(secondOutcome.status, ImportOutcome::Status::Unchanged);
+    EXPECT_EQ(secondOutcome.runs, 20);
+    EXPECT_EQ(first.runCount(), 20);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM sources"), 1);
+}
+
+TEST_P(TeamStoreTest, SeveralWritersOfOneOrOtherSourcesNeverDuplicate)
+{
+    // Four CI jobs: three import the same file, one another; each has its own connection.
+    std::vector<ImportOutcome> outcomes(4);
+    std::vector<std::string> errors(4);
+    std::vector<std::thread> jobs;
+    for (int i = 0; i < 4; ++i)
+        jobs.emplace_back([&, i] {
+            try {
+                Store store(location.location());
+                outcomes[size_t(i)] = i == 3 ? store.importSource(source("/b", "sha-b"), nights("b-", 15))
+                                             : store.importSource(source("/a", "sha-a"), nights("a-", 15));
+            } catch (const StoreError &e) {
+                errors[size_t(i)] = e.what();
+            }
+        });
+    for (auto &j : jobs)
+        j.join();
+    int imported = 0;
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(errors[size_t(i)], "");
+        imported += errors[size_t(i)].empty() && outcomes[size_t(i)].status == ImportOutcome::Status::Imported;
+    }
+    EXPECT_EQ(imported, 1);
+    EXPECT_EQ(outcomes[3].status, ImportOutcome::Status::Imported);
+    EXPECT_EQ(Store(location.location()).runCount(), 30);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM sources"), 2);
+}
+
+TEST_P(TeamStoreTest, AKilledImporterLeavesNothing)
+{
+    { Store create(location.location()); }
+    int ready[2];
+    ASSERT_EQ(pipe(ready), 0);
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        // The importer: half a source written, then it hangs until killed.
+        Store store(location.location());
+        auto writer = store.beginSource(source("/big.jsonl", "sha-big"));
+        for (const RunRecord &r : nights("half-", 50))
+            writer->put(r);
+        const char byte = 1;
+        (void)!write(ready[1], &byte, 1);
+        pause();
+        _exit(0);
+    }
+    close(ready[1]);
+    char byte = 0;
+    ASSERT_EQ(read(ready[0], &byte, 1), 1);
+    close(ready[0]);
+    kill(child, SIGKILL);
+    int status = 0;
+    waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status));
+
+    Store store(location.location());
+    // The server notices the closed connection and rolls its transaction back; the next writer
+    // waits for that (the write lock is the killed one's until then) and finds nothing.
+    const auto outcome = store.importSource(source("/big.jsonl", "sha-big"), nights("half-", 50));
+    EXPECT_EQ(outcome.status, ImportOutcome::Status::Imported);
+    EXPECT_EQ(store.runCount(), 50);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM sources"), 1);
+}
+
+TEST_P(TeamStoreTest, TlsWithCertificateVerification)
+{
+    const auto &env = test::postgresEnv();
+    const std::string root = env.at("PLIMSOLL_TEST_PG_ROOTCERT");
+    // verify-full: the server's certificate is signed by the given CA and names the host.
+    const std::string verified = test::postgresUri(location.writer(), location.schema(),
+                                                   "sslmode=verify-full&sslrootcert=" + root);
+    {
+        Store store(verified);
+        store.importSource(source("/a", "sha-a"), nights("tls-", 2));
+    }
+    EXPECT_EQ(Store(verified).runCount(), 2);
+    // Another CA's certificate list does not vouch for it.
+    const std::string wrongCa = test::postgresUri(location.writer(), location.schema(),
+                                                  "sslmode=verify-full&sslrootcert=/etc/ssl/certs/ca-certificates.crt");
+    const std::string what = errorOf([&] { Store s(wrongCa); });
+    EXPECT_NE(what.find("certificate"), std::string::npos) << what;
+}
+
+TEST_P(TeamStoreTest, ASchemaOfOtherTablesIsNotAStore)
+{
+    location.exec("CREATE TABLE invoices (id integer)");
+    const std::string what = errorOf([&] { Store s(location.location()); });
+    EXPECT_NE(what.find("not a Plimsoll store"), std::string::npos) << what;
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()"), 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Team, TeamStoreTest, ::testing::Values(StoreBackend::PostgreSQL),
+                         test::backendName);
