@@ -269,7 +269,7 @@ int runContract(const CliContext &c, const ContractArgs &a)
             return kExitUsage;
         policies.set(a.family, *keys);
         if (!policies.save(c.storePath)) {
-            printError("cannot write " + ContractPolicies::settingsPathFor(c.storePath));
+            printError(ContractPolicies::cannotSaveReason(c.storePath));
             return kExitFailure;
         }
     }

@@ -122,13 +122,32 @@ void ContractPolicies::addGlobalExclusions(const std::vector<std::string> &keys)
     m_global.insert(m_global.end(), keys.begin(), keys.end());
 }
 
+namespace {
+
+bool isTeamStoreUri(const std::string &location)
+{
+    return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0;
+}
+
+} // namespace
+
 std::string ContractPolicies::settingsPathFor(const std::string &storePath)
 {
-    return storePath + ".contracts.ini";
+    return isTeamStoreUri(storePath) ? std::string() : storePath + ".contracts.ini";
+}
+
+std::string ContractPolicies::cannotSaveReason(const std::string &storePath)
+{
+    if (isTeamStoreUri(storePath))
+        return "a team store keeps no contract choices yet: they are kept beside a store file "
+               "(--db FILE), or given per command with --contract-exclude";
+    return "cannot write " + settingsPathFor(storePath);
 }
 
 ContractPolicies ContractPolicies::load(const std::string &storePath)
 {
+    if (isTeamStoreUri(storePath))
+        return {};
     QSettings s(QString::fromStdString(settingsPathFor(storePath)), QSettings::IniFormat);
     std::vector<ContractPolicy> out;
     s.beginGroup(QStringLiteral("families"));
@@ -147,6 +166,8 @@ ContractPolicies ContractPolicies::load(const std::string &storePath)
 
 bool ContractPolicies::save(const std::string &storePath) const
 {
+    if (isTeamStoreUri(storePath))
+        return false;
     QSettings s(QString::fromStdString(settingsPathFor(storePath)), QSettings::IniFormat);
     s.remove(QStringLiteral("families"));
     s.beginGroup(QStringLiteral("families"));

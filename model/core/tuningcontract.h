@@ -52,12 +52,16 @@ public:
     // Exclusions applied to every family (from --contract-exclude), not persisted.
     void addGlobalExclusions(const std::vector<std::string> &keys);
 
-    // "<store path>.contracts.ini".
+    // "<store path>.contracts.ini"; empty for a team store (a postgresql:// URI), which keeps
+    // no contract choices yet: they live beside a store file.
     static std::string settingsPathFor(const std::string &storePath);
-    // Missing file -> no policies. Never throws.
+    // Missing file (or a team store) -> no policies. Never throws.
     static ContractPolicies load(const std::string &storePath);
-    // Returns false when the file cannot be written.
+    // Returns false when the file cannot be written (always, for a team store).
     bool save(const std::string &storePath) const;
+    // Why save() refused, for a message: the file it could not write, or that a team store
+    // keeps no contract choices yet.
+    static std::string cannotSaveReason(const std::string &storePath);
 
 private:
     std::vector<ContractPolicy> m_policies; // sorted by family

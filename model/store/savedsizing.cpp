@@ -1,5 +1,7 @@
 #include "model/store/savedsizing.h"
 
+#include "model/store/connection.h"
+
 #include "model/core/units.h"
 
 #include <QDateTime>
@@ -299,13 +301,30 @@ std::string SavedSizing::rateText() const
     return text + " records/s";
 }
 
+namespace {
+
+bool isTeamStoreUri(const std::string &location)
+{
+    return sql::isPostgresUri(location);
+}
+
+[[noreturn]] void refuseTeamStore()
+{
+    throw SavedSizingError(SavedSizingError::Kind::WriteFailed,
+                           "a team store keeps no saved sizings yet: they are kept beside a store file (--db FILE)");
+}
+
+} // namespace
+
 std::string SavedSizings::pathFor(const std::string &storePath)
 {
-    return storePath + ".sizings.json";
+    return isTeamStoreUri(storePath) ? std::string() : storePath + ".sizings.json";
 }
 
 std::vector<SavedSizing> SavedSizings::list(const std::string &storePath)
 {
+    if (isTeamStoreUri(storePath))
+        return {};
     return readFile(pathFor(storePath));
 }
 
@@ -319,6 +338,8 @@ std::optional<SavedSizing> SavedSizings::find(const std::string &storePath, cons
 
 void SavedSizings::save(const std::string &storePath, SavedSizing sizing, bool replace)
 {
+    if (isTeamStoreUri(storePath))
+        refuseTeamStore();
     if (const auto bad = nameError(sizing.name))
         throw SavedSizingError(SavedSizingError::Kind::Invalid, *bad);
     if (std::string problem = sizing.inputs.validate(); !problem.empty())
@@ -341,6 +362,8 @@ void SavedSizings::save(const std::string &storePath, SavedSizing sizing, bool r
 
 void SavedSizings::remove(const std::string &storePath, const std::string &name)
 {
+    if (isTeamStoreUri(storePath))
+        refuseTeamStore();
     std::vector<SavedSizing> all = list(storePath);
     const auto it = std::find_if(all.begin(), all.end(), [&](const SavedSizing &s) { return s.name == name; });
     if (it == all.end())

@@ -151,14 +151,19 @@ private:
 // Throws when an existing file is not a Plimsoll store; sets the connection's pragmas.
 void checkStoreFile(SqliteConnection &c, bool existed)
 {
-    // Reading the header first turns "file is not a database" into a clear message.
-    const int64_t appId = c.pragma("PRAGMA application_id");
-    c.schemaVersion();
-    if (existed && appId != kStoreApplicationId) {
-        const bool hasTables = c.pragma("SELECT COUNT(*) FROM sqlite_master") > 0;
-        if (appId != 0 || hasTables)
-            throw StoreError("not a Plimsoll store");
+    // Reading the header first turns "file is not a database" into a clear message. One
+    // statement, one snapshot: a first open racing another process's migration of a new file
+    // sees its tables and its application id together, never the tables without the id.
+    int64_t appId = 0, tables = 0;
+    {
+        SqliteCursor q(c.handle(), "SELECT (SELECT application_id FROM pragma_application_id()), "
+                                   "(SELECT COUNT(*) FROM sqlite_master)");
+        q.step();
+        appId = q.int64(0);
+        tables = q.int64(1);
     }
+    if (existed && appId != kStoreApplicationId && (appId != 0 || tables > 0))
+        throw StoreError("not a Plimsoll store");
     if (c.schemaVersion() <= Store::kSchemaVersion) {
         c.exec("PRAGMA journal_mode=WAL");
         c.exec("PRAGMA foreign_keys=ON");

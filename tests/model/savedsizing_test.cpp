@@ -272,3 +272,28 @@ TEST(SavedSizingCompare, ASizingThatFailsSaysWhyInItsColumn)
     ASSERT_TRUE(c.row("error"));
     EXPECT_EQ(c.row("error")->values[1], failed.error);
 }
+
+// A team store keeps no saved sizings or contract choices yet: nothing is written to a path
+// made from its URI, and saving says where they are kept instead.
+TEST(TeamStoreSidecars, SavedSizingsAndContractChoicesAreRefusedNotWrittenBesideAUri)
+{
+    const std::string uri = "postgresql://plimsoll@127.0.0.1:5432/plimsoll";
+    EXPECT_TRUE(SavedSizings::list(uri).empty());
+    SavedSizing s;
+    s.name = "next-year";
+    s.inputs.rate = 600000;
+    try {
+        SavedSizings::save(uri, s, false);
+        ADD_FAILURE() << "saved beside a URI";
+    } catch (const SavedSizingError &e) {
+        EXPECT_NE(std::string(e.what()).find("a team store keeps no saved sizings yet"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(ContractPolicies::load(uri).policies().empty());
+    ContractPolicies p;
+    p.set("pipeline/produce/", {"tuning.window"});
+    EXPECT_FALSE(p.save(uri));
+    EXPECT_NE(ContractPolicies::cannotSaveReason(uri).find("a team store keeps no contract choices yet"),
+              std::string::npos);
+    EXPECT_EQ(ContractPolicies::settingsPathFor(uri), "");
+    EXPECT_EQ(ContractPolicies::cannotSaveReason("/tmp/s.db"), "cannot write /tmp/s.db.contracts.ini");
+}

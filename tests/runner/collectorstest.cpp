@@ -194,5 +194,32 @@ TEST(runnerCollectors, ConsumeStepSaturatesOnTheBrokersFetchDeliveryFirst)
     EXPECT_EQ(saturationReason(config, step, nullptr), "broker fetch delivery p99 750.0 ms over the 500 ms limit");
 }
 
+
+// The page's attribution of a tiered ramp: S3 GETs flat (< 10 % more) as consumers are added
+// while the broker's fetch delivery p99 rises (> 20 %) is the broker's bounded remote-read
+// concurrency, with broker replicas the first thing to scale; GETs that scale are not it.
+TEST(runnerCollectors, TieredStepsAttributeFlatS3GetsToTheRemoteReadConcurrency)
+{
+    RunConfig config;
+    config.tiered = true;
+    config.fetchP99Limit = 5s;
+    const auto stepOf = [](int consumers, double gets, double p99) {
+        ScenarioResult s;
+        s.name = "pipeline/consume-tiered/step-" + std::to_string(consumers);
+        s.topology.consumers = consumers;
+        s.metrics = {{"records_per_s", 1000.0 * consumers}, {"broker.s3_get_per_s", gets},
+                     {"broker.fetch_delivery_p99_s", p99}};
+        return s;
+    };
+    const ScenarioResult two = stepOf(2, 400, 0.300);
+    const std::string bound = saturationReason(config, stepOf(4, 410, 0.900), &two);
+    EXPECT_EQ(bound, "broker remote-read concurrency: S3 GETs stayed at 410/s (400/s at 2 consumers) while fetch "
+                     "delivery p99 rose from 300 ms to 900 ms; scale broker replicas first");
+    EXPECT_EQ(saturationReason(config, stepOf(4, 800, 0.900), &two), "") << "GETs that scale are not the limit";
+    EXPECT_EQ(saturationReason(config, stepOf(4, 410, 0.320), &two), "") << "a p99 that holds is not the limit";
+    RunConfig redis = config;
+    redis.tiered = false;
+    EXPECT_EQ(saturationReason(redis, stepOf(4, 410, 0.900), &two), "") << "only a tiered ramp reads the archive";
+}
 } // namespace
 } // namespace plimsoll

@@ -261,7 +261,10 @@ private:
         std::ostringstream out;
         out.precision(17);
         out << "# TYPE korvet_broker_fetch_delivery_seconds histogram\n";
-        for (const double le : {0.025, 0.05, 0.1, 0.2, 0.4, 0.8, 1.6}) {
+        // Buckets 10 ms apart up to 4 s: each window's p99 is read to 10 ms, whatever the
+        // machine's pace puts the steps at.
+        for (int k = 1; k <= 400; ++k) {
+            const double le = 0.01 * k;
             // The observation at time u took 0.02 (1 + u): within `le` while u <= le / 0.02 - 1.
             const double within = std::clamp(le / 0.02 - 1, 0.0, t);
             out << "korvet_broker_fetch_delivery_seconds_bucket{le=\"" << le << "\"} " << 100 * within << "\n";
@@ -291,9 +294,10 @@ TEST_F(ConsumeRamp, TieredWindowWithoutRemoteReadsEndsTheRamp)
     c.tiered = true;
     c.brokerMetricsUrls = {korvet.url()};
     c.fetchP99Limit = 5s;
-    c.backlog = 20000;
+    // A backlog the group cannot read within the warm-up, so the window has reads to check.
+    c.backlog = 200000;
     c.steps = {1, 2};
-    c.warmup = 200ms;
+    c.warmup = 20ms;
     c.duration = 2s;
     const BenchResult result = BenchEngine(c).run(m_cancel);
 
@@ -308,36 +312,33 @@ TEST_F(ConsumeRamp, TieredWindowWithoutRemoteReadsEndsTheRamp)
     EXPECT_EQ(result.tuning.at("tiered"), "yes");
 }
 
-// S3 GETs flat while fetch delivery p99 rises as consumers are added: the broker's bounded
-// remote-read concurrency, and scaling broker replicas first, as the page attributes it.
-TEST_F(ConsumeRamp, TieredS3GetsFlatWhileFetchP99RisesNamesTheRemoteReadConcurrency)
+// Each tiered step measures what the page's attribution reads: the remote reads its window was
+// served, the S3 GET rate named by --s3-get-metric and the broker's fetch delivery p99
+// (runnerCollectors.TieredStepsAttributeFlatS3GetsToTheRemoteReadConcurrency applies the rule).
+TEST_F(ConsumeRamp, TieredStepsMeasureRemoteReadsS3GetsAndFetchDelivery)
 {
     ScriptedKorvet korvet(50);
-    RunConfig c = config("tiered-bound");
+    RunConfig c = config("tiered-measures");
     c.tiered = true;
     c.brokerMetricsUrls = {korvet.url()};
     c.s3GetMetric = "korvet_s3_get_requests_total";
     c.fetchP99Limit = 5s;
-    c.backlog = 100000;
-    c.steps = {1, 2, 4};
-    c.warmup = 300ms;
+    c.backlog = 300000;
+    c.steps = {1, 2};
+    c.warmup = 20ms;
     c.duration = 2s;
+    c.continuePastSaturation = true;
     const BenchResult result = BenchEngine(c).run(m_cancel);
 
     ASSERT_TRUE(result.ok()) << (result.errors.empty() ? "" : result.errors.front());
     const auto steps = stepsOf(result);
-    ASSERT_GE(steps.size(), 2u);
+    ASSERT_GE(steps.size(), 1u);
     for (const ScenarioResult *s : steps) {
+        EXPECT_EQ(s->name.rfind("pipeline/consume-tiered/step-", 0), 0u) << s->name;
         EXPECT_GT(metricOf(*s, "broker.remote_read_messages"), 0) << s->name;
         EXPECT_NEAR(metricOf(*s, "broker.s3_get_per_s"), 100, 15) << s->name;
-        EXPECT_GT(metricOf(*s, "broker.fetch_delivery_p99_s"), 0) << s->name;
+        EXPECT_GT(metricOf(*s, "broker.fetch_delivery_p99_s"), 0.02) << s->name;
     }
-    const ScenarioResult &last = *steps.back();
-    EXPECT_TRUE(last.saturated);
-    EXPECT_EQ(last.bottleneck.rfind("broker remote-read concurrency: S3 GETs stayed at", 0), 0u) << last.bottleneck;
-    EXPECT_NE(last.bottleneck.find("scale broker replicas first"), std::string::npos) << last.bottleneck;
-    EXPECT_FALSE(steps.front()->saturated) << steps.front()->bottleneck;
 }
-
 } // namespace
 } // namespace plimsoll

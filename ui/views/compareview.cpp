@@ -523,7 +523,7 @@ void CompareView::writePolicy(const std::string &scenario, const std::string &ke
                 policy.excluded.push_back(key);
             policies.set(policy.family, policy.excluded);
             if (!policies.save(path))
-                throw std::runtime_error("cannot write " + ContractPolicies::settingsPathFor(path));
+                throw std::runtime_error(ContractPolicies::cannotSaveReason(path));
             return policy.family;
         },
         [this, scenario, key, exclude](const std::string &family) {
