@@ -9,15 +9,6 @@ namespace plimsoll {
 
 namespace {
 
-std::string numberCell(double v)
-{
-    if (!std::isfinite(v))
-        return {};
-    char buf[64];
-    // 17 significant digits: the exported value reads back as the stored double.
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
 
 std::string tuningText(const nlohmann::json &tuning)
 {
@@ -35,6 +26,16 @@ std::string tuningText(const nlohmann::json &tuning)
 }
 
 } // namespace
+
+std::string csvNumberCell(double v)
+{
+    if (!std::isfinite(v))
+        return {};
+    char buf[64];
+    // 17 significant digits: the exported value reads back as the stored double.
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
 
 std::string csvTextCell(const std::string &text)
 {
@@ -94,7 +95,7 @@ OtavaExport exportOtavaCsv(const TrendHistory &history, const OtavaExportOptions
                 if (s.name != c.scenario)
                     continue;
                 if (const auto v = s.metric(c.metric)) {
-                    cells += numberCell(*v);
+                    cells += csvNumberCell(*v);
                     any = true;
                 }
                 break;

@@ -32,6 +32,9 @@ struct OtavaExport
 
 OtavaExport exportOtavaCsv(const TrendHistory &history, const OtavaExportOptions &options);
 
+// A number as a CSV cell: 17 significant digits, so it reads back as the stored double; empty
+// when not finite.
+std::string csvNumberCell(double v);
 // One CSV cell: formula-like text defused, then quoted when it holds , " or a line break.
 std::string csvTextCell(const std::string &text);
 // "2026-08-11T03:00:00Z" -> "2026-08-11 03:00:00 +0000", the form Otava's own CSV examples use.

@@ -4,20 +4,12 @@
 #include "model/core/catalog.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <set>
 
 namespace plimsoll {
 
 namespace {
-
-std::string number(double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
 
 std::string textCell(const std::string &text, char separator)
 {
@@ -75,7 +67,7 @@ std::string stepTableText(const StepTable &table, char separator)
     for (const StepTable::Row &r : table.rows) {
         out += textCell(r.scenario, separator);
         for (const std::optional<double> &v : r.cells)
-            out += separator + (v ? number(*v) : std::string());
+            out += separator + (v ? csvNumberCell(*v) : std::string());
         out += '\n';
     }
     return out;
