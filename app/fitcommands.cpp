@@ -8,6 +8,7 @@
 
 #include "model/core/catalog.h"
 #include "model/scaling/sweepfit.h"
+#include "model/store/sharedsettings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -190,7 +191,7 @@ std::optional<UslOptions> uslOptions(const FitArgs &a)
 }
 
 // The request `fit` runs, from its options; nullopt after printing the usage error.
-std::optional<SweepFitRequest> fitRequest(const CliContext &c, const FitArgs &a)
+std::optional<SweepFitRequest> fitRequest(const FitArgs &a)
 {
     const auto options = uslOptions(a);
     if (!options)
@@ -212,7 +213,6 @@ std::optional<SweepFitRequest> fitRequest(const CliContext &c, const FitArgs &a)
     request.spec.metric = a.y;
     request.spec.scenarioPrefix = a.prefix;
     request.spec.excluded = a.exclude;
-    request.spec.policies = ContractPolicies::load(c.storePath);
     request.usl = *options;
     request.knee.latencyFactor = a.kneeLatencyFactor;
     request.predict = a.predict;
@@ -228,7 +228,7 @@ std::optional<SweepFitRequest> fitRequest(const CliContext &c, const FitArgs &a)
 
 int runFit(const CliContext &c, const FitArgs &a)
 {
-    const auto request = fitRequest(c, a);
+    auto request = fitRequest(a);
     if (!request)
         return kExitUsage;
     auto store = c.openExistingStore();
@@ -236,6 +236,7 @@ int runFit(const CliContext &c, const FitArgs &a)
         return kExitFailure;
     SweepFitResult result;
     try {
+        request->spec.policies = loadContractPolicies(*store);
         result = runSweepFit(*store, *request);
     } catch (const StoreError &e) {
         printError(e.what());

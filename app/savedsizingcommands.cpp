@@ -1,4 +1,4 @@
-// plimsoll sizings [compare NAME NAME... | remove NAME]: the sizings saved beside the store with
+// plimsoll sizings [compare NAME NAME... | remove NAME]: the sizings saved in the store with
 // `plimsoll size ... --save NAME` (model/store/savedsizing.h), listed, sized again from the store and
 // read side by side, or removed.
 #include "app/command.h"
@@ -18,14 +18,16 @@ namespace {
 using nlohmann::json;
 
 // The saved sizings, or nullopt after saying why they cannot be read.
-std::optional<std::vector<SavedSizing>> readSaved(const CliContext &c)
+std::optional<std::vector<SavedSizing>> readSaved(const Store &store)
 {
     try {
-        return SavedSizings::list(c.storePath);
+        return SavedSizings::list(store);
     } catch (const SavedSizingError &e) {
         printError(e.what());
-        return std::nullopt;
+    } catch (const StoreError &e) {
+        printError(e.what());
     }
+    return std::nullopt;
 }
 
 json savedJson(const SavedSizing &s)
@@ -47,18 +49,21 @@ struct ListArgs
 
 int runList(const CliContext &c, const ListArgs &a)
 {
-    const auto saved = readSaved(c);
+    const auto store = c.openExistingStore();
+    if (!store)
+        return kExitFailure;
+    const auto saved = readSaved(*store);
     if (!saved)
         return kExitFailure;
     if (a.json) {
         json list = json::array();
         for (const SavedSizing &s : *saved)
             list.push_back(savedJson(s));
-        std::cout << json{{"file", SavedSizings::pathFor(c.storePath)}, {"sizings", list}}.dump(2) << "\n";
+        std::cout << json{{"store", c.storePath}, {"sizings", list}}.dump(2) << "\n";
         return kExitOk;
     }
     if (saved->empty()) {
-        std::cout << "No saved sizings beside " << c.storePath
+        std::cout << "No saved sizings in " << c.storePath
                   << " yet: `plimsoll size --rate 600k --save NAME` saves one.\n";
         return kExitOk;
     }
@@ -106,10 +111,10 @@ json comparisonJson(const std::vector<SavedSizing> &chosen, const std::vector<Si
 
 // The saved sizings `names` asks for, in that order; nullopt (and *exit) when one is unknown
 // or named twice.
-std::optional<std::vector<SavedSizing>> chooseSaved(const CliContext &c, const std::vector<std::string> &names,
+std::optional<std::vector<SavedSizing>> chooseSaved(const Store &store, const std::vector<std::string> &names,
                                                     int *exit)
 {
-    const auto saved = readSaved(c);
+    const auto saved = readSaved(store);
     if (!saved) {
         *exit = kExitFailure;
         return std::nullopt;
@@ -138,13 +143,13 @@ std::optional<std::vector<SavedSizing>> chooseSaved(const CliContext &c, const s
 
 int runCompare(const CliContext &c, const CompareArgs &a)
 {
-    int exit = kExitOk;
-    const auto chosen = chooseSaved(c, a.names, &exit);
-    if (!chosen)
-        return exit;
     auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
+    int exit = kExitOk;
+    const auto chosen = chooseSaved(*store, a.names, &exit);
+    if (!chosen)
+        return exit;
     std::vector<SizingResult> results;
     std::vector<std::pair<std::string, SizingResult>> named;
     try {
@@ -183,11 +188,17 @@ int runCompare(const CliContext &c, const CompareArgs &a)
 
 int runRemove(const CliContext &c, const std::string &name)
 {
+    auto store = c.openExistingStore();
+    if (!store)
+        return kExitFailure;
     try {
-        SavedSizings::remove(c.storePath, name);
+        SavedSizings::remove(*store, name);
     } catch (const SavedSizingError &e) {
         printError(e.what());
         return e.kind() == SavedSizingError::Kind::UnknownName ? kExitUsage : kExitFailure;
+    } catch (const StoreError &e) {
+        printError(e.what());
+        return kExitFailure;
     }
     std::cout << "Removed the saved sizing '" << name << "'.\n";
     return kExitOk;

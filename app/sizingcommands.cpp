@@ -63,7 +63,7 @@ struct SizeCommandArgs
 };
 
 // Refuses --save of a name already saved (without --replace) before any sizing is done.
-std::optional<int> checkSaveName(const CliContext &c, const SizeCommandArgs &a)
+std::optional<int> checkSaveName(const Store &store, const SizeCommandArgs &a)
 {
     if (a.replace && a.save.empty()) {
         printError("--replace replaces a saved sizing: it needs --save NAME");
@@ -76,12 +76,12 @@ std::optional<int> checkSaveName(const CliContext &c, const SizeCommandArgs &a)
         return kExitUsage;
     }
     try {
-        if (const auto existing = SavedSizings::find(c.storePath, a.save); existing && !a.replace) {
+        if (const auto existing = SavedSizings::find(store, a.save); existing && !a.replace) {
             printError("a sizing named '" + a.save + "' is already saved (saved at " + existing->savedAt +
                        "): --replace overwrites it, or choose another name");
             return kExitUsage;
         }
-    } catch (const SavedSizingError &e) {
+    } catch (const std::runtime_error &e) { // SavedSizingError, StoreError
         printError(e.what());
         return kExitFailure;
     }
@@ -89,8 +89,8 @@ std::optional<int> checkSaveName(const CliContext &c, const SizeCommandArgs &a)
 }
 
 // Saves what the sizing was given (not what it computed: a saved sizing is sized again from the
-// store when compared). Returns the file, or nullopt after saying why it could not be saved.
-std::optional<std::string> saveSizing(const CliContext &c, const SizeCommandArgs &a, const ParsedSizing &parsed)
+// store when compared). Returns the store, or nullopt after saying why it could not be saved.
+std::optional<std::string> saveSizing(Store &store, const SizeCommandArgs &a, const ParsedSizing &parsed)
 {
     SavedSizing saved;
     saved.name = a.save;
@@ -98,12 +98,12 @@ std::optional<std::string> saveSizing(const CliContext &c, const SizeCommandArgs
     saved.cpuLimit = parsed.options.cpuLimit;
     saved.evidence = parsed.evidence;
     try {
-        SavedSizings::save(c.storePath, saved, a.replace);
+        SavedSizings::save(store, saved, a.replace);
     } catch (const SavedSizingError &e) {
         printError(e.what());
         return std::nullopt;
     }
-    return SavedSizings::pathFor(c.storePath);
+    return store.path();
 }
 
 json sizingToJson(const SizingResult &r)
@@ -167,11 +167,11 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
         return kExitUsage;
     }
     const SizingInputs &in = parsed->inputs;
-    if (const auto refused = checkSaveName(c, a))
-        return *refused;
     auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
+    if (const auto refused = checkSaveName(*store, a))
+        return *refused;
     std::unique_ptr<Sizer> sizer;
     Evidence evidence;
     try {
@@ -188,13 +188,13 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
         return kExitFailure;
     }
     std::optional<std::string> savedTo;
-    if (!a.save.empty() && !(savedTo = saveSizing(c, a, *parsed)))
+    if (!a.save.empty() && !(savedTo = saveSizing(*store, a, *parsed)))
         return kExitFailure;
     if (a.json) {
         json out = sizingToJson(r);
         out["evidence"] = evidenceJson(parsed->evidence, evidence);
         if (savedTo)
-            out["saved"] = {{"name", a.save}, {"file", *savedTo}};
+            out["saved"] = {{"name", a.save}, {"store", *savedTo}};
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }

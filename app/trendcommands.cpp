@@ -7,6 +7,7 @@
 #include "app/compareoutput.h"
 #include "app/dataexport.h"
 #include "app/optiondomain.h"
+#include "model/store/sharedsettings.h"
 #include "model/trends/comparisonhistory.h"
 #include "export/otavacsv.h"
 #include "model/trends/runcomparison.h"
@@ -26,9 +27,9 @@ namespace {
 
 using nlohmann::json;
 
-ContractPolicies policiesFor(const CliContext &c, const std::vector<std::string> &exclude)
+ContractPolicies policiesFor(const Store &store, const std::vector<std::string> &exclude)
 {
-    ContractPolicies p = ContractPolicies::load(c.storePath);
+    ContractPolicies p = loadContractPolicies(store);
     p.addGlobalExclusions(exclude);
     return p;
 }
@@ -119,7 +120,7 @@ int runChanges(const CliContext &c, const ChangesArgs &a)
         return kExitFailure;
     try {
         const TrendHistory history = TrendHistory::load(*store, a.request.scenarioContains);
-        const ChangesReport report = findChanges(history, a.request, policiesFor(c, a.exclude));
+        const ChangesReport report = findChanges(history, a.request, policiesFor(*store, a.exclude));
         if (a.json)
             std::cout << changesJson(report).dump(2) << "\n";
         else
@@ -159,7 +160,7 @@ int runCompare(const CliContext &c, const CompareArgs &a)
                 return kExitFailure;
             }
         }
-        const RunComparison r = compareStoredRuns(*store, a.request, policiesFor(c, a.exclude));
+        const RunComparison r = compareStoredRuns(*store, a.request, policiesFor(*store, a.exclude));
         if (a.json)
             std::cout << comparisonJson(r).dump(2) << "\n";
         else
@@ -253,32 +254,24 @@ std::optional<std::vector<std::string>> changedExclusions(const ContractPolicies
     return keys;
 }
 
-int runContract(const CliContext &c, const ContractArgs &a)
+// Changes the family's choice the arguments ask for, then lists every choice and the contract
+// each scenario's latest run has under them. Throws StoreError.
+int showContracts(const CliContext &c, const ContractArgs &a, Store &store)
 {
-    if (a.family.empty() && (!a.exclude.empty() || !a.include.empty() || a.clear)) {
-        printError("--exclude, --include and --clear need --family");
-        return kExitUsage;
-    }
-    auto store = c.openExistingStore();
-    if (!store)
-        return kExitFailure;
-    ContractPolicies policies = ContractPolicies::load(c.storePath);
+    ContractPolicies policies = loadContractPolicies(store);
     if (!a.family.empty() && (a.clear || !a.exclude.empty() || !a.include.empty())) {
         const auto keys = changedExclusions(policies, a);
         if (!keys)
             return kExitUsage;
+        saveContractPolicy(store, a.family, *keys);
         policies.set(a.family, *keys);
-        if (!policies.save(c.storePath)) {
-            printError(ContractPolicies::cannotSaveReason(c.storePath));
-            return kExitFailure;
-        }
     }
     json families = json::array();
     for (const ContractPolicy &p : policies.policies())
         families.push_back({{"family", p.family}, {"excluded", p.excluded}});
     // The contract each scenario's latest run has under these choices.
     json scenarios = json::array();
-    const TrendHistory history = TrendHistory::load(*store, a.family);
+    const TrendHistory history = TrendHistory::load(store, a.family);
     for (const std::string &name : history.scenarioNames(a.family)) {
         for (auto r = history.runs().rbegin(); r != history.runs().rend(); ++r) {
             const auto s = std::find_if(r->scenarios.begin(), r->scenarios.end(),
@@ -295,7 +288,7 @@ int runContract(const CliContext &c, const ContractArgs &a)
         }
     }
     if (a.json) {
-        std::cout << json{{"settings_file", ContractPolicies::settingsPathFor(c.storePath)},
+        std::cout << json{{"store", c.storePath},
                           {"families", families},
                           {"scenarios", scenarios}}
                          .dump(2)
@@ -311,6 +304,23 @@ int runContract(const CliContext &c, const ContractArgs &a)
     for (const auto &s : scenarios)
         std::cout << s["scenario"].get<std::string>() << "  " << s["contract"].get<std::string>() << "\n";
     return kExitOk;
+}
+
+int runContract(const CliContext &c, const ContractArgs &a)
+{
+    if (a.family.empty() && (!a.exclude.empty() || !a.include.empty() || a.clear)) {
+        printError("--exclude, --include and --clear need --family");
+        return kExitUsage;
+    }
+    auto store = c.openExistingStore();
+    if (!store)
+        return kExitFailure;
+    try {
+        return showContracts(c, a, *store);
+    } catch (const StoreError &e) {
+        printError(e.what());
+        return kExitFailure;
+    }
 }
 
 } // namespace

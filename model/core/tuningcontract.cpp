@@ -1,9 +1,5 @@
 #include "model/core/tuningcontract.h"
 
-#include <QSettings>
-#include <QString>
-#include <QStringList>
-
 #include <algorithm>
 
 namespace plimsoll {
@@ -40,12 +36,6 @@ std::string quoteIfNeeded(const std::string &value)
         q += c;
     }
     return q + "\"";
-}
-
-// QSettings groups cannot hold '/' in a key; families are scenario prefixes full of them.
-QString familyKey(const std::string &family)
-{
-    return QString::fromUtf8(QByteArray::fromStdString(family).toPercentEncoding());
 }
 
 } // namespace
@@ -120,66 +110,6 @@ void ContractPolicies::set(const std::string &family, std::vector<std::string> e
 void ContractPolicies::addGlobalExclusions(const std::vector<std::string> &keys)
 {
     m_global.insert(m_global.end(), keys.begin(), keys.end());
-}
-
-namespace {
-
-bool isTeamStoreUri(const std::string &location)
-{
-    return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0;
-}
-
-} // namespace
-
-std::string ContractPolicies::settingsPathFor(const std::string &storePath)
-{
-    return isTeamStoreUri(storePath) ? std::string() : storePath + ".contracts.ini";
-}
-
-std::string ContractPolicies::cannotSaveReason(const std::string &storePath)
-{
-    if (isTeamStoreUri(storePath))
-        return "a team store keeps no contract choices yet: they are kept beside a store file "
-               "(--db FILE), or given per command with --contract-exclude";
-    return "cannot write " + settingsPathFor(storePath);
-}
-
-ContractPolicies ContractPolicies::load(const std::string &storePath)
-{
-    if (isTeamStoreUri(storePath))
-        return {};
-    QSettings s(QString::fromStdString(settingsPathFor(storePath)), QSettings::IniFormat);
-    std::vector<ContractPolicy> out;
-    s.beginGroup(QStringLiteral("families"));
-    for (const QString &key : s.childKeys()) {
-        ContractPolicy p;
-        p.family = QByteArray::fromPercentEncoding(key.toUtf8()).toStdString();
-        for (const QString &k : s.value(key).toStringList())
-            if (!k.isEmpty())
-                p.excluded.push_back(k.toStdString());
-        if (!p.excluded.empty())
-            out.push_back(std::move(p));
-    }
-    s.endGroup();
-    return ContractPolicies(std::move(out));
-}
-
-bool ContractPolicies::save(const std::string &storePath) const
-{
-    if (isTeamStoreUri(storePath))
-        return false;
-    QSettings s(QString::fromStdString(settingsPathFor(storePath)), QSettings::IniFormat);
-    s.remove(QStringLiteral("families"));
-    s.beginGroup(QStringLiteral("families"));
-    for (const ContractPolicy &p : m_policies) {
-        QStringList keys;
-        for (const std::string &k : p.excluded)
-            keys << QString::fromStdString(k);
-        s.setValue(familyKey(p.family), keys);
-    }
-    s.endGroup();
-    s.sync();
-    return s.status() == QSettings::NoError;
 }
 
 std::map<std::string, std::string> TuningContract::allSettings(const RunRecord &run,

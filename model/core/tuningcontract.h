@@ -10,9 +10,9 @@
 //                      threads, pipeline, record_size_bytes, batch_bytes, acks
 //   compression
 // Which keys count is chosen per scenario family (a scenario-name prefix): a family policy
-// lists keys (or "prefix.*" patterns) left out of the contract. Policies are kept beside the
-// store in "<store>.contracts.ini" (QSettings, INI format) so that the window and the CLI
-// read the same choice and it travels with the store file.
+// lists keys (or "prefix.*" patterns) left out of the contract. Policies are kept in the store
+// (model/store/sharedsettings.h) so that every window, command and CI job on it — a team's
+// included — reads the same choice.
 
 #include "model/core/records.h"
 
@@ -51,17 +51,6 @@ public:
     void set(const std::string &family, std::vector<std::string> excluded);
     // Exclusions applied to every family (from --contract-exclude), not persisted.
     void addGlobalExclusions(const std::vector<std::string> &keys);
-
-    // "<store path>.contracts.ini"; empty for a team store (a postgresql:// URI), which keeps
-    // no contract choices yet: they live beside a store file.
-    static std::string settingsPathFor(const std::string &storePath);
-    // Missing file (or a team store) -> no policies. Never throws.
-    static ContractPolicies load(const std::string &storePath);
-    // Returns false when the file cannot be written (always, for a team store).
-    bool save(const std::string &storePath) const;
-    // Why save() refused, for a message: the file it could not write, or that a team store
-    // keeps no contract choices yet.
-    static std::string cannotSaveReason(const std::string &storePath);
 
 private:
     std::vector<ContractPolicy> m_policies; // sorted by family

@@ -1,12 +1,11 @@
 #include "model/store/savedsizing.h"
 
-#include "model/store/connection.h"
+#include "model/store/store.h"
 
 #include "model/core/units.h"
 
 #include <QDateTime>
 #include <QFile>
-#include <QSaveFile>
 #include <QString>
 
 #include <nlohmann/json.hpp>
@@ -258,22 +257,6 @@ std::vector<SavedSizing> readFile(const std::string &file)
     return out;
 }
 
-void writeFile(const std::string &file, const std::vector<SavedSizing> &sizings)
-{
-    json list = json::array();
-    for (const SavedSizing &s : sizings)
-        list.push_back(toJson(s));
-    const json doc = {{"format", kFormatName}, {"version", SavedSizings::kFormatVersion}, {"sizings", list}};
-    const std::string text = doc.dump(2) + "\n";
-    // QSaveFile writes a temporary file beside the target and renames it over the old one on
-    // commit: a crash or a full disk leaves the previous list whole.
-    QSaveFile f(QString::fromStdString(file));
-    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) != qint64(text.size()) ||
-        !f.commit())
-        throw SavedSizingError(SavedSizingError::Kind::WriteFailed,
-                               "cannot write the saved sizings to " + file + ": " + f.errorString().toStdString());
-}
-
 } // namespace
 
 SizingModelOptions SavedSizing::modelOptions() const
@@ -303,74 +286,111 @@ std::string SavedSizing::rateText() const
 
 namespace {
 
-bool isTeamStoreUri(const std::string &location)
+std::string bodyOf(const SavedSizing &s)
 {
-    return sql::isPostgresUri(location);
+    json body = toJson(s);
+    body["version"] = SavedSizings::kFormatVersion;
+    return body.dump();
 }
 
-[[noreturn]] void refuseTeamStore()
+SavedSizing fromBody(const Store &store, const std::string &name, const std::string &text)
 {
-    throw SavedSizingError(SavedSizingError::Kind::WriteFailed,
-                           "a team store keeps no saved sizings yet: they are kept beside a store file (--db FILE)");
+    const std::string hint = " (`plimsoll sizings remove " + name + "` forgets it)";
+    auto unreadable = [&](const std::string &why) {
+        return SavedSizingError(SavedSizingError::Kind::Unreadable,
+                                "cannot read a saved sizing: " + store.path() + ": sizing '" + name + "': " + why +
+                                    hint);
+    };
+    const json body = json::parse(text, nullptr, false);
+    if (body.is_discarded() || !body.is_object())
+        throw unreadable("not a JSON object");
+    const json version = body.value("version", json());
+    if (!version.is_number_integer() || version.get<long long>() < 1)
+        throw unreadable("its version is not a whole number of 1 or more");
+    if (version.get<long long>() > SavedSizings::kFormatVersion)
+        throw unreadable("format version " + std::to_string(version.get<long long>()) +
+                         " is newer than this Plimsoll reads (" + std::to_string(SavedSizings::kFormatVersion) +
+                         "): saved by a newer Plimsoll");
+    try {
+        SavedSizing s = sizingFromJson(store.path(), 0, body);
+        if (s.name != name)
+            throw std::runtime_error("it is kept as '" + name + "' but names itself '" + s.name + "'");
+        return s;
+    } catch (const std::runtime_error &e) {
+        throw SavedSizingError(SavedSizingError::Kind::Unreadable, "cannot read a saved sizing: " +
+                                                                       std::string(e.what()) + hint);
+    }
+}
+
+// A store's error (a read-only role, a lost connection) as the saved sizings' own.
+template <typename F> auto writing(F &&write)
+{
+    try {
+        return write();
+    } catch (const StoreError &e) {
+        throw SavedSizingError(SavedSizingError::Kind::WriteFailed, e.what());
+    }
 }
 
 } // namespace
 
-std::string SavedSizings::pathFor(const std::string &storePath)
+std::vector<SavedSizing> SavedSizings::list(const Store &store)
 {
-    return isTeamStoreUri(storePath) ? std::string() : storePath + ".sizings.json";
+    std::vector<SavedSizing> out;
+    for (const Store::SharedSetting &row : store.sharedSettings(kSavedSizingKind))
+        out.push_back(fromBody(store, row.name, row.body));
+    return out; // by name, as the store lists them
 }
 
-std::vector<SavedSizing> SavedSizings::list(const std::string &storePath)
+std::optional<SavedSizing> SavedSizings::find(const Store &store, const std::string &name)
 {
-    if (isTeamStoreUri(storePath))
-        return {};
-    return readFile(pathFor(storePath));
-}
-
-std::optional<SavedSizing> SavedSizings::find(const std::string &storePath, const std::string &name)
-{
-    for (SavedSizing &s : list(storePath))
-        if (s.name == name)
-            return std::move(s);
+    if (const auto body = store.sharedSetting(kSavedSizingKind, name))
+        return fromBody(store, name, *body);
     return std::nullopt;
 }
 
-void SavedSizings::save(const std::string &storePath, SavedSizing sizing, bool replace)
+void SavedSizings::save(Store &store, SavedSizing sizing, bool replace)
 {
-    if (isTeamStoreUri(storePath))
-        refuseTeamStore();
     if (const auto bad = nameError(sizing.name))
         throw SavedSizingError(SavedSizingError::Kind::Invalid, *bad);
     if (std::string problem = sizing.inputs.validate(); !problem.empty())
         throw SavedSizingError(SavedSizingError::Kind::Invalid, "sizing '" + sizing.name + "': " + problem);
     if (sizing.savedAt.empty())
         sizing.savedAt = now();
-    std::vector<SavedSizing> all = list(storePath);
-    const auto it = std::find_if(all.begin(), all.end(), [&](const SavedSizing &s) { return s.name == sizing.name; });
-    if (it != all.end() && !replace)
-        throw SavedSizingError(SavedSizingError::Kind::NameTaken,
-                               "a sizing named '" + sizing.name + "' is already saved (saved at " +
-                                   it->savedAt + "); replace it, or choose another name");
-    if (it != all.end())
-        *it = std::move(sizing);
-    else
-        all.push_back(std::move(sizing));
-    std::sort(all.begin(), all.end(), [](const SavedSizing &a, const SavedSizing &b) { return a.name < b.name; });
-    writeFile(pathFor(storePath), all);
+    const bool written =
+        writing([&] { return store.putSharedSetting(kSavedSizingKind, sizing.name, bodyOf(sizing), replace); });
+    if (!written) {
+        std::string when;
+        try {
+            if (const auto kept = find(store, sizing.name))
+                when = " (saved at " + kept->savedAt + ")";
+        } catch (const SavedSizingError &) {
+            // the name is taken all the same
+        }
+        throw SavedSizingError(SavedSizingError::Kind::NameTaken, "a sizing named '" + sizing.name +
+                                                                      "' is already saved" + when +
+                                                                      "; replace it, or choose another name");
+    }
 }
 
-void SavedSizings::remove(const std::string &storePath, const std::string &name)
+void SavedSizings::remove(Store &store, const std::string &name)
 {
-    if (isTeamStoreUri(storePath))
-        refuseTeamStore();
-    std::vector<SavedSizing> all = list(storePath);
-    const auto it = std::find_if(all.begin(), all.end(), [&](const SavedSizing &s) { return s.name == name; });
-    if (it == all.end())
+    if (!writing([&] { return store.removeSharedSetting(kSavedSizingKind, name); })) {
+        std::string saved;
+        for (const Store::SharedSetting &row : store.sharedSettings(kSavedSizingKind))
+            saved += (saved.empty() ? "'" : ", '") + row.name + "'";
         throw SavedSizingError(SavedSizingError::Kind::UnknownName,
-                               "no sizing named '" + name + "' is saved (saved: " + namesText(all) + ")");
-    all.erase(it);
-    writeFile(pathFor(storePath), all);
+                               "no sizing named '" + name + "' is saved (saved: " +
+                                   (saved.empty() ? std::string("none saved yet") : saved) + ")");
+    }
+}
+
+std::vector<Store::SharedSetting> SavedSizings::settingsOfFile(const std::string &file)
+{
+    std::vector<Store::SharedSetting> out;
+    for (const SavedSizing &s : readFile(file))
+        out.push_back({s.name, bodyOf(s)});
+    return out;
 }
 
 std::string SavedSizings::namesText(const std::vector<SavedSizing> &sizings)

@@ -3,22 +3,24 @@
 // "600k now" and "1.2M next year" can be sized again from the store as it is today and read
 // side by side, component by component.
 //
-// They are kept beside the store in "<store path>.sizings.json" (as the tuning contracts are
-// in "<store>.contracts.ini"), so the window and the CLI read the same list and it travels
-// with the store file. The file holds a format version; it is replaced atomically (a complete
-// new file or the old one, never half of one). A file that cannot be read — damaged, or written
-// by a newer Plimsoll — is an error naming it and is never overwritten: nothing is saved or
-// removed until the user moves it aside.
+// They are kept in the store itself (Store::sharedSettings, kind "saved-sizing": one JSON body
+// a sizing, holding its format version), so that every window and job on a store — a team's
+// PostgreSQL store above all — reads the same list. Saving is one transaction: of two people
+// saving one name at once, one is saved and the other told the name is taken. A body that
+// cannot be read — damaged, or saved by a newer Plimsoll — is an error naming it, and is never
+// overwritten except by a save that replaces it or a remove. A SQLite store kept them beside
+// itself in "<store>.sizings.json" before; its migration moves that file in once.
 //
 // Values are stored in SI units as SizingInputs holds them, and checked against their domains
 // when read back (SizingInputs::validate), so a hand-edited file cannot size from a value the
 // command line would refuse.
 //
-// File access only (no store access); compareSizings() is pure.
+// Store access only; compareSizings() is pure.
 
 #include "model/scaling/evidence.h"
 #include "model/sizing/sizing.h"
 #include "model/sizing/sizingmodels.h"
+#include "model/store/store.h"
 
 #include <optional>
 #include <stdexcept>
@@ -47,8 +49,8 @@ class SavedSizingError : public std::runtime_error
 {
 public:
     enum class Kind {
-        Unreadable,  // the file is damaged or of a newer format (the message names it)
-        WriteFailed, // the file could not be written
+        Unreadable,  // a body is damaged or of a newer format (the message names it)
+        WriteFailed, // the store could not be written (read-only, or gone)
         NameTaken,   // save without replace of a name already saved
         UnknownName, // load or remove of a name not saved
         Invalid      // an empty or unprintable name, or an input outside its domain
@@ -65,19 +67,19 @@ class SavedSizings
 public:
     static constexpr int kFormatVersion = 1;
 
-    // "<store path>.sizings.json".
-    static std::string pathFor(const std::string &storePath);
-
-    // Every saved sizing, sorted by name; none when the file does not exist. Throws
-    // SavedSizingError (Unreadable) for a damaged or newer file.
-    static std::vector<SavedSizing> list(const std::string &storePath);
+    // Every saved sizing, sorted by name. Throws SavedSizingError (Unreadable) for a damaged or
+    // newer body, StoreError when the store cannot be read.
+    static std::vector<SavedSizing> list(const Store &store);
     // The sizing saved as `name`, or nullopt. Throws as list().
-    static std::optional<SavedSizing> find(const std::string &storePath, const std::string &name);
+    static std::optional<SavedSizing> find(const Store &store, const std::string &name);
     // Saves `sizing` (its savedAt set to now when empty). An existing name is refused (NameTaken)
-    // unless `replace`. Throws SavedSizingError.
-    static void save(const std::string &storePath, SavedSizing sizing, bool replace);
+    // unless `replace`. Throws SavedSizingError (WriteFailed for a read-only store, saying so).
+    static void save(Store &store, SavedSizing sizing, bool replace);
     // Removes `name`; UnknownName when it is not saved. Throws SavedSizingError.
-    static void remove(const std::string &storePath, const std::string &name);
+    static void remove(Store &store, const std::string &name);
+    // The sizings of a "<store>.sizings.json" file as the store keeps them, for the migration
+    // that moves the file in. Throws SavedSizingError (Unreadable) naming the file.
+    static std::vector<Store::SharedSetting> settingsOfFile(const std::string &file);
 
     // The names, for a message: "'a', 'b'" or "none saved yet".
     static std::string namesText(const std::vector<SavedSizing> &sizings);
@@ -106,8 +108,6 @@ struct SizingComparison
 };
 
 SizingComparison compareSizings(const std::vector<std::pair<std::string, SizingResult>> &sizings);
-
-class Store;
 
 // Sizes `saved` again from `store` as it is now: its selection's runs, its fitting options, its
 // inputs. Throws StoreError as readEvidence() does (a picked run no longer in the store).

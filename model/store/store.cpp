@@ -1,6 +1,7 @@
 #include "model/store/store.h"
 
 #include "model/store/connection.h"
+#include "model/store/sharedsettings.h"
 #include "model/store/storeschema.h"
 #include "model/store/storerows.h"
 
@@ -55,10 +56,16 @@ void Store::migrate()
     int version = schemaVersion(); // again, under the lock: another process may have migrated
     if (version >= kSchemaVersion)
         return;
+    const int from = version;
     for (; version < kSchemaVersion; ++version)
         m_db->exec(steps[static_cast<size_t>(version)]);
+    // A SQLite store kept what its users share beside itself until version 7.
+    std::vector<std::string> moved;
+    if (from > 0 && from < 7 && m_db->dialect() == sql::Dialect::SQLite)
+        moved = moveSettingsFilesIn(*m_db, m_path);
     m_db->setSchemaVersion(kSchemaVersion);
     tx.commit();
+    markSettingsFilesMoved(moved);
 }
 
 bool Store::hasSourceWithSha256(const std::string &sha256) const
@@ -365,6 +372,50 @@ int64_t Store::runCount() const
     Statement q(*m_db, "SELECT COUNT(*) FROM runs");
     q.step();
     return q.int64(0);
+}
+
+std::vector<Store::SharedSetting> Store::sharedSettings(const std::string &kind) const
+{
+    Statement q(*m_db, "SELECT name, body FROM shared_settings WHERE kind = ? ORDER BY name");
+    q.bindText(1, kind);
+    std::vector<SharedSetting> out;
+    while (q.step())
+        out.push_back({q.text(0), q.text(1)});
+    return out;
+}
+
+std::optional<std::string> Store::sharedSetting(const std::string &kind, const std::string &name) const
+{
+    Statement q(*m_db, "SELECT body FROM shared_settings WHERE kind = ? AND name = ?");
+    q.bindText(1, kind).bindText(2, name);
+    if (!q.step())
+        return std::nullopt;
+    return q.text(0);
+}
+
+bool Store::putSharedSetting(const std::string &kind, const std::string &name, const std::string &body,
+                             bool replace)
+{
+    sql::Transaction tx(*m_db);
+    Statement put(*m_db, std::string("INSERT INTO shared_settings (kind, name, body) VALUES (?1, ?2, ?3) "
+                                     "ON CONFLICT (kind, name) DO ") +
+                             (replace ? "UPDATE SET body = excluded.body" : "NOTHING") + " RETURNING 1");
+    put.bindText(1, kind).bindText(2, name).bindText(3, body);
+    const bool written = put.step();
+    put.reset();
+    tx.commit();
+    return written;
+}
+
+bool Store::removeSharedSetting(const std::string &kind, const std::string &name)
+{
+    sql::Transaction tx(*m_db);
+    Statement del(*m_db, "DELETE FROM shared_settings WHERE kind = ? AND name = ? RETURNING 1");
+    del.bindText(1, kind).bindText(2, name);
+    const bool removed = del.step();
+    del.reset();
+    tx.commit();
+    return removed;
 }
 
 } // namespace plimsoll

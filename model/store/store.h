@@ -165,10 +165,14 @@ private:
     ImportOutcome m_outcome;
 };
 
+// The kinds of Store::sharedSettings.
+inline constexpr const char *kContractPolicyKind = "contract-policy"; // a family's choice (sharedsettings.h)
+inline constexpr const char *kSavedSizingKind = "saved-sizing";       // a saved sizing (savedsizing.h)
+
 class Store
 {
 public:
-    static constexpr int kSchemaVersion = 6;
+    static constexpr int kSchemaVersion = 7;
 
     // Opens (creating when missing) and migrates forward: a postgresql:// or postgres:// URI
     // opens a team store (refused when it carries a password), anything else is a SQLite file.
@@ -242,6 +246,26 @@ public:
     // store is.
     std::vector<RunRecord> recentRunsOf(const std::string &scenario, const std::string &target,
                                         const std::string &until, int64_t limit) const;
+
+    // Settings a team shares through its store (tuning-contract choices, saved sizings): named
+    // text bodies of one kind ("contract-policy", "saved-sizing"), so that every window and job
+    // on the store reads the same ones. The store keeps the bodies as given; their readers
+    // (model/store/sharedsettings.h, savedsizing.h) check them.
+    struct SharedSetting
+    {
+        std::string name;
+        std::string body;
+    };
+    // Every setting of `kind`, by name.
+    std::vector<SharedSetting> sharedSettings(const std::string &kind) const;
+    std::optional<std::string> sharedSetting(const std::string &kind, const std::string &name) const;
+    // Writes `body` under `name` in one transaction. Without `replace` a name already kept is
+    // left as it is and false returned (so two writers racing for a name: one wins, the other
+    // is told). Throws StoreError (a read-only store says so).
+    bool putSharedSetting(const std::string &kind, const std::string &name, const std::string &body,
+                          bool replace);
+    // False when there was no such setting.
+    bool removeSharedSetting(const std::string &kind, const std::string &name);
 
 private:
     void migrate();

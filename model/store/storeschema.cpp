@@ -121,6 +121,16 @@ CREATE TABLE change_point_states (
     state BLOB NOT NULL
 ) WITHOUT ROWID;
 )sql",
+        // 6 -> 7: what a team shares through its store (tuning-contract choices, saved sizings),
+        // kept until now in files beside a SQLite store (moved in by the migration: sharedsettings.h).
+        R"sql(
+CREATE TABLE shared_settings (
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (kind, name)
+) WITHOUT ROWID;
+)sql",
     };
     return steps;
 }

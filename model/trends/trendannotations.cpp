@@ -1,6 +1,7 @@
 #include "model/trends/trendannotations.h"
 
 #include "model/trends/downsample.h"
+#include "model/store/sharedsettings.h"
 #include "model/store/store.h"
 
 #include <QDateTime>
@@ -118,7 +119,8 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     AnnotatedSeries out;
     out.scenario = scenario;
     out.metric = metric;
-    const ContractPolicy policy = ContractPolicies::load(storePath).forScenario(scenario);
+    Store store(storePath);
+    const ContractPolicy policy = loadContractPolicies(store).forScenario(scenario);
 
     // Contracts met so far. A nightly series is tuned alike for long stretches, so the contract
     // of the run before is reused while its inputs (tuning, tool, topology) are the same.
@@ -199,7 +201,6 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
                               std::move(row.imageDigest), tuning, *row.value, *timeMs, target->second});
         out.marks.push_back(std::move(mark));
     };
-    Store store(storePath);
     std::size_t visited = 0;
     // Sample runs wait aside: they are drawn only when no run of one's own measured the metric
     // (as TrendHistory::series() cuts it).

@@ -1,6 +1,8 @@
 // End to end: `plimsoll size --save`, `plimsoll sizings`, `sizings compare` and `sizings remove`
 // on the real executable over the bundled sample runs — what is saved sizes again to what
 // `size` printed, names are not taken twice, unknown names are named with the saved ones.
+#include "model/store/store.h"
+
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -61,7 +63,8 @@ TEST_F(SavedSizingsCli, SaveListCompareRemove)
     const Result now = plimsoll({"size", "--rate", "600k", "--save", "600k now", "--json"});
     ASSERT_EQ(now.exitCode, 0) << now.err;
     EXPECT_EQ(now.json()["saved"]["name"], "600k now");
-    EXPECT_TRUE(QFile::exists(store() + ".sizings.json"));
+    EXPECT_EQ(now.json()["saved"]["store"], store().toStdString());
+    EXPECT_FALSE(QFile::exists(store() + ".sizings.json")) << "kept in the store, not beside it";
     const Result later = plimsoll({"size", "--rate", "1.2M", "--broker-model", "rule", "--headroom", "20%",
                                    "--samples", "include", "--save", "1.2M next year"});
     ASSERT_EQ(later.exitCode, 0) << later.err;
@@ -142,21 +145,22 @@ TEST_F(SavedSizingsCli, UnknownNamesAreNamedWithTheSavedOnes)
     EXPECT_NE(remove.err.find("'now'"), std::string::npos) << remove.err;
 }
 
-TEST_F(SavedSizingsCli, ADamagedFileIsNamedAndLeftAlone)
+TEST_F(SavedSizingsCli, ADamagedSizingIsNamedAndCanBeRemoved)
 {
-    const QString file = store() + ".sizings.json";
-    {
-        QFile f(file);
-        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write("{ not json");
-    }
+    ASSERT_EQ(plimsoll({"size", "--rate", "600k", "--save", "later"}).exitCode, 0);
+    plimsoll::Store(store().toStdString()).putSharedSetting(plimsoll::kSavedSizingKind, "now", "{ not json", true);
     const Result list = plimsoll({"sizings"});
     EXPECT_EQ(list.exitCode, 1);
-    EXPECT_NE(list.err.find(file.toStdString()), std::string::npos) << list.err;
-    const Result save = plimsoll({"size", "--rate", "600k", "--save", "now"});
-    EXPECT_EQ(save.exitCode, 1);
-    EXPECT_NE(save.err.find(file.toStdString()), std::string::npos) << save.err;
-    QFile f(file);
-    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
-    EXPECT_EQ(f.readAll(), QByteArray("{ not json"));
+    EXPECT_NE(list.err.find(store().toStdString() + ": sizing 'now'"), std::string::npos) << list.err;
+    EXPECT_NE(list.err.find("`plimsoll sizings remove now` forgets it"), std::string::npos) << list.err;
+    const Result save = plimsoll({"size", "--rate", "700k", "--save", "now"});
+    EXPECT_EQ(save.exitCode, 1) << "not saved over a sizing it cannot read";
+    EXPECT_EQ(plimsoll::Store(store().toStdString()).sharedSetting(plimsoll::kSavedSizingKind, "now"),
+              std::optional<std::string>("{ not json"));
+    const Result remove = plimsoll({"sizings", "remove", "now"});
+    EXPECT_EQ(remove.exitCode, 0) << remove.err;
+    const Result after = plimsoll({"sizings", "--json"});
+    ASSERT_EQ(after.exitCode, 0) << after.err;
+    ASSERT_EQ(after.json()["sizings"].size(), 1u);
+    EXPECT_EQ(after.json()["sizings"][0]["name"], "later");
 }

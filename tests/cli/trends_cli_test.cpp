@@ -181,7 +181,9 @@ TEST_F(TrendsCli, RetunedRunIsIncompatibleWithNoDeltaUntilTheFamilyLeavesTheKeyO
     const Result set = plimsoll({"contract", "--family", "pipeline/produce/", "--exclude", "tuning.batch.size", "--json"});
     ASSERT_EQ(set.exitCode, 0) << set.err;
     EXPECT_EQ(set.json()["families"][0]["excluded"][0], "tuning.batch.size");
-    EXPECT_TRUE(QFile::exists(db() + ".contracts.ini"));
+    EXPECT_FALSE(QFile::exists(db() + ".contracts.ini")) << "kept in the store, not beside it";
+    EXPECT_EQ(plimsoll({"contract", "--json"}).json()["families"][0]["family"], "pipeline/produce/")
+        << "a later command reads the choice from the store";
     const Result again = plimsoll({"compare", "--baseline", "nightly-31", "--current", "nightly-32", "--json",
                                    "--fail-on-regression"});
     EXPECT_EQ(again.exitCode, 1);

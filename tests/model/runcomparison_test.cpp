@@ -86,24 +86,6 @@ TEST(TuningContract, CanonicalStringAndDifferences)
     EXPECT_EQ(toolMajorVersion("v2.0.1"), "2");
 }
 
-TEST(TuningContract, PoliciesPersistBesideTheStore)
-{
-    QTemporaryDir dir;
-    const std::string store = dir.filePath("s.db").toStdString();
-    ContractPolicies p;
-    p.set("pipeline/produce/", {"tuning.linger.ms", "topology.producers"});
-    p.set("archive/", {"compression"});
-    ASSERT_TRUE(p.save(store));
-    const ContractPolicies loaded = ContractPolicies::load(store);
-    ASSERT_EQ(loaded.policies().size(), 2u);
-    const ContractPolicy forStep = loaded.forScenario("pipeline/produce/step-16");
-    EXPECT_EQ(forStep.family, "pipeline/produce/");
-    EXPECT_TRUE(forStep.excludes("tuning.linger.ms"));
-    EXPECT_FALSE(forStep.excludes("tuning.acks"));
-    EXPECT_EQ(loaded.forScenario("other/x").family, "other/");
-    EXPECT_TRUE(loaded.forScenario("other/x").excluded.empty());
-}
-
 TEST(RunComparison, LatencyUpIsARegressionThroughputUpAnImprovement)
 {
     const TrendHistory h = TrendHistory::fromRuns(history(700000, 0.080));

@@ -1,38 +1,42 @@
-// Saved sizings beside the store: every input and the run selection come back as saved, a
-// damaged or newer file is refused by name and left as it is, a name is not taken twice unless
-// replaced, and two sizings of the sample store compare component by component.
+// Saved sizings in the store, on both backends: every input and the run selection come back as
+// saved, a damaged or newer body is refused by name and left as it is, a name is not taken twice
+// unless replaced (not even by writers racing for it), a read-only role is told so, a SQLite
+// store's earlier files move in once, and two sizings of the sample store compare component by
+// component.
 #include "model/store/savedsizing.h"
 #include "model/store/store.h"
+#include "model/store/sharedsettings.h"
 #include "sampleruns.h"
+#include "support/teststore.h"
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <QFile>
+#include <QSettings>
 #include <QTemporaryDir>
+
+#include <atomic>
+#include <thread>
 
 using namespace plimsoll;
 
 namespace {
 
-class SavedSizingsTest : public ::testing::Test
+class SavedSizingsTest : public ::testing::TestWithParam<test::StoreBackend>
 {
 protected:
-    void SetUp() override
+    void SetUp() override { m_store = std::make_unique<Store>(m_location.location()); }
+    Store &store() { return *m_store; }
+    // The body the store keeps for `name`, as it is kept.
+    std::string rawBody(const std::string &name) const
     {
-        ASSERT_TRUE(m_dir.isValid());
-        m_store = m_dir.filePath("store.db").toStdString();
+        return m_store->sharedSetting(kSavedSizingKind, name).value_or("");
     }
-    void writeRaw(const QByteArray &bytes)
+    void writeRaw(const std::string &name, const std::string &body)
     {
-        QFile f(QString::fromStdString(SavedSizings::pathFor(m_store)));
-        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write(bytes);
-    }
-    QByteArray readRaw() const
-    {
-        QFile f(QString::fromStdString(SavedSizings::pathFor(m_store)));
-        EXPECT_TRUE(f.open(QIODevice::ReadOnly));
-        return f.readAll();
+        m_store->putSharedSetting(kSavedSizingKind, name, body, true);
     }
     // The kind and message of what `action` throws.
     template <typename Action> std::pair<SavedSizingError::Kind, std::string> thrown(Action action)
@@ -45,8 +49,8 @@ protected:
         ADD_FAILURE() << "nothing thrown";
         return {SavedSizingError::Kind::Invalid, ""};
     }
-    QTemporaryDir m_dir;
-    std::string m_store;
+    test::TestStoreLocation m_location{GetParam()};
+    std::unique_ptr<Store> m_store;
 };
 
 SavedSizing named(const std::string &name, double rate)
@@ -97,24 +101,24 @@ SavedSizing everyFieldSet()
 
 } // namespace
 
-TEST_F(SavedSizingsTest, EveryFieldRoundTrips)
+TEST_P(SavedSizingsTest, EveryFieldRoundTrips)
 {
     const SavedSizing saved = everyFieldSet();
-    SavedSizings::save(m_store, saved, false);
+    SavedSizings::save(store(), saved, false);
     SavedSizing bytes;
     bytes.name = "40 MB/s, samples included";
     bytes.inputs.rate = 0;
     bytes.inputs.bytesPerS = 40.0 * 1024 * 1024;
     bytes.inputs.recordBytes = 1.0 / 3 * 2100; // not a short decimal: read back bit for bit
     bytes.evidence.samples = SampleRuns::Include;
-    SavedSizings::save(m_store, bytes, false);
+    SavedSizings::save(store(), bytes, false);
 
-    const auto back = SavedSizings::find(m_store, saved.name);
+    const auto back = SavedSizings::find(store(), saved.name);
     ASSERT_TRUE(back);
     EXPECT_EQ(*back, saved);
     EXPECT_EQ(back->modelOptions().cpuLimit, 0.8);
     EXPECT_EQ(back->modelOptions().saturation.cpuLimit, 0.8);
-    const auto backBytes = SavedSizings::find(m_store, bytes.name);
+    const auto backBytes = SavedSizings::find(store(), bytes.name);
     ASSERT_TRUE(backBytes);
     EXPECT_EQ(backBytes->inputs, bytes.inputs);
     EXPECT_EQ(backBytes->evidence, bytes.evidence);
@@ -126,63 +130,97 @@ TEST_F(SavedSizingsTest, EveryFieldRoundTrips)
     EXPECT_EQ(named("x", 600e3).rateText(), "600k records/s");
     EXPECT_EQ(named("x", 650).rateText(), "650 records/s");
 
-    const auto all = SavedSizings::list(m_store);
+    const auto all = SavedSizings::list(store());
     ASSERT_EQ(all.size(), 2u);
     EXPECT_EQ(all[0].name, saved.name); // sorted by name
     EXPECT_EQ(all[0].rateText(), "1.2M records/s");
     EXPECT_EQ(all[1].name, bytes.name);
-    EXPECT_FALSE(SavedSizings::find(m_store, "nope"));
+    EXPECT_FALSE(SavedSizings::find(store(), "nope"));
 }
 
-TEST_F(SavedSizingsTest, ANameIsRefusedUnlessReplaced)
+TEST_P(SavedSizingsTest, ANameIsRefusedUnlessReplaced)
 {
-    SavedSizings::save(m_store, named("now", 600e3), false);
-    const auto [kind, message] = thrown([&] { SavedSizings::save(m_store, named("now", 700e3), false); });
+    SavedSizings::save(store(), named("now", 600e3), false);
+    const auto [kind, message] = thrown([&] { SavedSizings::save(store(), named("now", 700e3), false); });
     EXPECT_EQ(kind, SavedSizingError::Kind::NameTaken);
     EXPECT_NE(message.find("'now'"), std::string::npos) << message;
-    EXPECT_EQ(SavedSizings::find(m_store, "now")->inputs.rate, 600e3);
-    SavedSizings::save(m_store, named("now", 700e3), true);
-    EXPECT_EQ(SavedSizings::find(m_store, "now")->inputs.rate, 700e3);
-    EXPECT_EQ(SavedSizings::list(m_store).size(), 1u);
+    EXPECT_EQ(SavedSizings::find(store(), "now")->inputs.rate, 600e3);
+    SavedSizings::save(store(), named("now", 700e3), true);
+    EXPECT_EQ(SavedSizings::find(store(), "now")->inputs.rate, 700e3);
+    EXPECT_EQ(SavedSizings::list(store()).size(), 1u);
 
-    EXPECT_EQ(thrown([&] { SavedSizings::save(m_store, named("  ", 1e3), false); }).first,
+    EXPECT_EQ(thrown([&] { SavedSizings::save(store(), named("  ", 1e3), false); }).first,
               SavedSizingError::Kind::Invalid);
     SavedSizing bad = named("bad", 1e3);
     bad.inputs.replication = 0;
-    const auto refused = thrown([&] { SavedSizings::save(m_store, bad, false); });
+    const auto refused = thrown([&] { SavedSizings::save(store(), bad, false); });
     EXPECT_NE(refused.second.find("replication must be"), std::string::npos) << refused.second;
 
-    const auto unknown = thrown([&] { SavedSizings::remove(m_store, "later"); });
+    const auto unknown = thrown([&] { SavedSizings::remove(store(), "later"); });
     EXPECT_EQ(unknown.first, SavedSizingError::Kind::UnknownName);
     EXPECT_NE(unknown.second.find("'now'"), std::string::npos) << unknown.second; // lists the saved
-    SavedSizings::remove(m_store, "now");
-    EXPECT_TRUE(SavedSizings::list(m_store).empty());
+    SavedSizings::remove(store(), "now");
+    EXPECT_TRUE(SavedSizings::list(store()).empty());
 }
 
-TEST_F(SavedSizingsTest, ADamagedFileIsNamedAndNeverOverwritten)
+TEST_P(SavedSizingsTest, ADamagedBodyIsNamedAndLeftAsItIs)
 {
-    const std::string file = SavedSizings::pathFor(m_store);
-    EXPECT_EQ(file, m_store + ".sizings.json");
-    const QByteArray damaged = "{\"format\": \"plimsoll-saved-sizings\", \"version\": 1, \"sizings\": [";
-    writeRaw(damaged);
-    const auto [kind, message] = thrown([&] { SavedSizings::list(m_store); });
+    SavedSizings::save(store(), named("later", 700e3), false);
+    const std::string damaged = "{\"name\": \"now\", \"version\": 1, \"inputs\": ";
+    writeRaw("now", damaged);
+    const auto [kind, message] = thrown([&] { SavedSizings::list(store()); });
     EXPECT_EQ(kind, SavedSizingError::Kind::Unreadable);
-    EXPECT_NE(message.find(file), std::string::npos) << message;
-    EXPECT_EQ(thrown([&] { SavedSizings::save(m_store, named("now", 600e3), false); }).first,
-              SavedSizingError::Kind::Unreadable);
-    EXPECT_EQ(thrown([&] { SavedSizings::remove(m_store, "now"); }).first, SavedSizingError::Kind::Unreadable);
-    EXPECT_EQ(readRaw(), damaged);
+    EXPECT_NE(message.find(store().path() + ": sizing 'now'"), std::string::npos) << message;
+    EXPECT_NE(message.find("plimsoll sizings remove now"), std::string::npos) << "the way out: " << message;
+    EXPECT_EQ(thrown([&] { SavedSizings::save(store(), named("now", 600e3), false); }).first,
+              SavedSizingError::Kind::NameTaken);
+    EXPECT_EQ(rawBody("now"), damaged) << "never overwritten without replace";
+    EXPECT_EQ(SavedSizings::find(store(), "later")->inputs.rate, 700e3) << "the others still read";
+    SavedSizings::remove(store(), "now");
+    EXPECT_EQ(SavedSizings::list(store()).size(), 1u);
 
-    writeRaw("{\"format\": \"plimsoll-saved-sizings\", \"version\": 2, \"sizings\": []}");
-    const auto newer = thrown([&] { SavedSizings::list(m_store); }).second;
-    EXPECT_NE(newer.find("newer"), std::string::npos) << newer;
-    EXPECT_NE(newer.find(file), std::string::npos) << newer;
+    writeRaw("newer", "{\"name\": \"newer\", \"version\": 2}");
+    const auto newer = thrown([&] { SavedSizings::find(store(), "newer"); }).second;
+    EXPECT_NE(newer.find("newer than this Plimsoll reads"), std::string::npos) << newer;
+    EXPECT_NE(newer.find(store().path() + ": sizing 'newer'"), std::string::npos) << newer;
 }
 
-TEST_F(SavedSizingsTest, ValuesOutsideTheirDomainsAreRefusedWhenReadBack)
+// Several people saving one name at the same moment: one is saved, every other is told the name
+// is taken, and the one kept is whole.
+TEST_P(SavedSizingsTest, WritersRacingForANameGetOneWinner)
 {
-    SavedSizings::save(m_store, everyFieldSet(), false);
-    const QByteArray good = readRaw();
+    constexpr int kWriters = 4;
+    std::atomic<int> saved{0}, taken{0}, other{0};
+    std::vector<std::thread> writers;
+    for (int i = 0; i < kWriters; ++i)
+        writers.emplace_back([&, i] {
+            try {
+                Store own(m_location.location());
+                SavedSizings::save(own, named("next year", 1e6 + i), false);
+                ++saved;
+            } catch (const SavedSizingError &e) {
+                ++(e.kind() == SavedSizingError::Kind::NameTaken ? taken : other);
+            } catch (const std::exception &) {
+                ++other;
+            }
+        });
+    for (std::thread &t : writers)
+        t.join();
+    EXPECT_EQ(saved.load(), 1);
+    EXPECT_EQ(taken.load(), kWriters - 1);
+    EXPECT_EQ(other.load(), 0);
+    const auto kept = SavedSizings::list(store());
+    ASSERT_EQ(kept.size(), 1u);
+    EXPECT_GE(kept[0].inputs.rate, 1e6);
+    EXPECT_LT(kept[0].inputs.rate, 1e6 + kWriters);
+}
+
+TEST_P(SavedSizingsTest, ValuesOutsideTheirDomainsAreRefusedWhenReadBack)
+{
+    const SavedSizing saved = everyFieldSet();
+    SavedSizings::save(store(), saved, false);
+    const QByteArray good = QByteArray::fromStdString(
+        nlohmann::json::parse(rawBody(saved.name)).dump(2)); // spaced as the edits below are
     struct Edit
     {
         const char *from, *to, *expected;
@@ -201,8 +239,8 @@ TEST_F(SavedSizingsTest, ValuesOutsideTheirDomainsAreRefusedWhenReadBack)
         QByteArray edited = good;
         ASSERT_TRUE(edited.contains(e.from)) << e.from << "\n" << good.toStdString();
         edited.replace(e.from, e.to);
-        writeRaw(edited);
-        const auto [kind, message] = thrown([&] { SavedSizings::list(m_store); });
+        writeRaw(saved.name, edited.toStdString());
+        const auto [kind, message] = thrown([&] { SavedSizings::list(store()); });
         EXPECT_EQ(kind, SavedSizingError::Kind::Unreadable) << e.to;
         EXPECT_NE(message.find(e.expected), std::string::npos) << message;
         EXPECT_NE(message.find("sizing '1.2M next year, Flex'"), std::string::npos) << message;
@@ -217,12 +255,12 @@ TEST(SavedSizingCompare, NowAndNextYearOnTheSampleStoreSideBySide)
     Store store(path);
     store.importSource({"samples", "plimsoll-trend", "sha-s", "test", "1", "2026-01-01T00:00:00Z", true},
                        test::sampleRuns());
-    SavedSizings::save(path, named("600k now", 600e3), false);
-    SavedSizings::save(path, named("1.2M next year", 1.2e6), false);
+    SavedSizings::save(store, named("600k now", 600e3), false);
+    SavedSizings::save(store, named("1.2M next year", 1.2e6), false);
 
     std::vector<std::pair<std::string, SizingResult>> sized;
     for (const std::string name : {"600k now", "1.2M next year"})
-        sized.emplace_back(name, sizeSaved(store, *SavedSizings::find(path, name)));
+        sized.emplace_back(name, sizeSaved(store, *SavedSizings::find(store, name)));
     ASSERT_TRUE(sized[0].second.ok) << sized[0].second.error;
     ASSERT_TRUE(sized[1].second.ok) << sized[1].second.error;
     const SizingComparison c = compareSizings(sized);
@@ -273,27 +311,138 @@ TEST(SavedSizingCompare, ASizingThatFailsSaysWhyInItsColumn)
     EXPECT_EQ(c.row("error")->values[1], failed.error);
 }
 
-// A team store keeps no saved sizings or contract choices yet: nothing is written to a path
-// made from its URI, and saving says where they are kept instead.
-TEST(TeamStoreSidecars, SavedSizingsAndContractChoicesAreRefusedNotWrittenBesideAUri)
+TEST_P(SavedSizingsTest, ContractChoicesAreSharedFamilyByFamily)
 {
-    const std::string uri = "postgresql://plimsoll@127.0.0.1:5432/plimsoll";
-    EXPECT_TRUE(SavedSizings::list(uri).empty());
-    SavedSizing s;
-    s.name = "next-year";
-    s.inputs.rate = 600000;
+    saveContractPolicy(store(), "pipeline/produce/", {"topology.producers", "tuning.linger.ms", "tuning.linger.ms"});
+    // Another member, on a Store of their own, changes another family meanwhile.
+    Store other(m_location.location());
+    saveContractPolicy(other, "archive/", {"compression"});
+    const ContractPolicies loaded = loadContractPolicies(store());
+    ASSERT_EQ(loaded.policies().size(), 2u) << "neither choice lost the other";
+    const ContractPolicy forStep = loaded.forScenario("pipeline/produce/step-16");
+    EXPECT_EQ(forStep.family, "pipeline/produce/");
+    EXPECT_EQ(forStep.excluded, (std::vector<std::string>{"topology.producers", "tuning.linger.ms"}));
+    EXPECT_EQ(loadContractPolicies(other).forScenario("archive/x").excluded, std::vector<std::string>{"compression"});
+    saveContractPolicy(other, "pipeline/produce/", {});
+    EXPECT_EQ(loadContractPolicies(store()).policies().size(), 1u) << "no exclusions: the choice is forgotten";
+
+    store().putSharedSetting(kContractPolicyKind, "bad/", "{\"not\": \"a list\"}", true);
     try {
-        SavedSizings::save(uri, s, false);
-        ADD_FAILURE() << "saved beside a URI";
-    } catch (const SavedSizingError &e) {
-        EXPECT_NE(std::string(e.what()).find("a team store keeps no saved sizings yet"), std::string::npos) << e.what();
+        loadContractPolicies(store());
+        ADD_FAILURE() << "a damaged choice was read";
+    } catch (const StoreError &e) {
+        EXPECT_NE(std::string(e.what()).find("family 'bad/'"), std::string::npos) << e.what();
     }
-    EXPECT_TRUE(ContractPolicies::load(uri).policies().empty());
-    ContractPolicies p;
-    p.set("pipeline/produce/", {"tuning.window"});
-    EXPECT_FALSE(p.save(uri));
-    EXPECT_NE(ContractPolicies::cannotSaveReason(uri).find("a team store keeps no contract choices yet"),
-              std::string::npos);
-    EXPECT_EQ(ContractPolicies::settingsPathFor(uri), "");
-    EXPECT_EQ(ContractPolicies::cannotSaveReason("/tmp/s.db"), "cannot write /tmp/s.db.contracts.ini");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, SavedSizingsTest,
+                         ::testing::Values(test::StoreBackend::SQLite, test::StoreBackend::PostgreSQL),
+                         test::backendName);
+
+// The read-only role of a team store browses the saved sizings and contract choices and is told,
+// on any change, that the store is read-only for it.
+class TeamStoreSettings : public ::testing::TestWithParam<test::StoreBackend>
+{
+};
+
+TEST_P(TeamStoreSettings, TheReaderIsToldTheStoreIsReadOnly)
+{
+    test::TestStoreLocation location(GetParam());
+    Store writer(location.location());
+    SavedSizings::save(writer, named("now", 600e3), false);
+    saveContractPolicy(writer, "pipeline/produce/", {"tuning.linger.ms"});
+    Store reader(location.readerLocation());
+    ASSERT_EQ(SavedSizings::list(reader).size(), 1u);
+    EXPECT_EQ(loadContractPolicies(reader).policies().size(), 1u);
+    const std::string expected = "this store is read-only for user " + location.reader();
+    try {
+        SavedSizings::save(reader, named("later", 700e3), false);
+        ADD_FAILURE() << "saved as the reader";
+    } catch (const SavedSizingError &e) {
+        EXPECT_EQ(e.kind(), SavedSizingError::Kind::WriteFailed);
+        EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+    try {
+        saveContractPolicy(reader, "archive/", {"compression"});
+        ADD_FAILURE() << "a contract choice saved as the reader";
+    } catch (const StoreError &e) {
+        EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(SavedSizings::list(writer).size(), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, TeamStoreSettings, ::testing::Values(test::StoreBackend::PostgreSQL),
+                         test::backendName);
+
+// A SQLite store of schema 6 kept its contract choices and saved sizings in files beside it: its
+// first open moves both in, once, and renames the files so that nothing reads them again.
+TEST(StoreMigration, FilesBesideASQLiteStoreMoveInOnce)
+{
+    test::TestStoreLocation location(test::StoreBackend::SQLite);
+    const std::string path = location.location();
+    test::writeStoreAtVersion(location, test::StoreBackend::SQLite, 6, "");
+    {
+        // As Plimsoll wrote it: one key a family, percent-encoded (QSettings keys hold no '/').
+        QSettings ini(QString::fromStdString(path + ".contracts.ini"), QSettings::IniFormat);
+        ini.setValue(QStringLiteral("families/") +
+                         QString::fromUtf8(QByteArray("pipeline/produce/").toPercentEncoding()),
+                     QStringList{QStringLiteral("tuning.linger.ms"), QStringLiteral("topology.producers")});
+    }
+    const SavedSizing saved = everyFieldSet();
+    {
+        QFile f(QString::fromStdString(path + ".sizings.json"));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        Store scratch(location.dir().filePath("scratch.db").toStdString());
+        SavedSizings::save(scratch, saved, false);
+        nlohmann::json body = nlohmann::json::parse(*scratch.sharedSetting(kSavedSizingKind, saved.name));
+        body.erase("version");
+        f.write(nlohmann::json{{"format", "plimsoll-saved-sizings"}, {"version", 1}, {"sizings", nlohmann::json::array({body})}}
+                    .dump(2)
+                    .c_str());
+    }
+    {
+        Store store(path);
+        EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
+        EXPECT_EQ(loadContractPolicies(store).forScenario("pipeline/produce/step-4").excluded,
+                  (std::vector<std::string>{"topology.producers", "tuning.linger.ms"}));
+        ASSERT_EQ(SavedSizings::list(store).size(), 1u);
+        EXPECT_EQ(SavedSizings::list(store)[0], saved);
+    }
+    for (const char *file : {".contracts.ini", ".sizings.json"}) {
+        EXPECT_FALSE(QFile::exists(QString::fromStdString(path + file))) << file;
+        EXPECT_TRUE(QFile::exists(QString::fromStdString(path + file + ".migrated"))) << file;
+    }
+    Store again(path);
+    EXPECT_EQ(SavedSizings::list(again).size(), 1u);
+}
+
+// A sizings file the migration cannot read is named, and the store is left at its version with
+// the file as it was, until the user fixes it or moves it aside.
+TEST(StoreMigration, AnUnreadableSizingsFileStopsTheMoveAndIsNamed)
+{
+    test::TestStoreLocation location(test::StoreBackend::SQLite);
+    const std::string path = location.location();
+    test::writeStoreAtVersion(location, test::StoreBackend::SQLite, 6, "");
+    const QByteArray damaged = "{\"format\": \"plimsoll-saved-sizings\", \"version\": 1, \"sizings\": [";
+    {
+        QFile f(QString::fromStdString(path + ".sizings.json"));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(damaged);
+    }
+    try {
+        Store store(path);
+        ADD_FAILURE() << "opened past an unreadable sizings file";
+    } catch (const StoreError &e) {
+        EXPECT_NE(std::string(e.what()).find(path + ".sizings.json"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("move it aside"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(location.queryInt("PRAGMA user_version"), 6);
+    QFile f(QString::fromStdString(path + ".sizings.json"));
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    EXPECT_EQ(f.readAll(), damaged);
+    f.close();
+    ASSERT_TRUE(QFile::rename(f.fileName(), f.fileName() + ".aside"));
+    Store store(path);
+    EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
+    EXPECT_TRUE(SavedSizings::list(store).empty());
 }

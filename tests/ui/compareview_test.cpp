@@ -1,5 +1,6 @@
 // Compare over a real store: run pickers that search, verdict rows, the incompatible section
 // with its keys and undo, parity with `plimsoll compare`. Screenshots go to PLIMSOLL_ARTIFACT_DIR.
+#include "model/store/sharedsettings.h"
 #include "model/trends/comparisonhistory.h"
 #include "model/trends/runcomparison.h"
 #include "model/store/store.h"
@@ -414,7 +415,7 @@ TEST_F(CompareViewTest, LeavingAKeyOutCanBeUndone)
     ASSERT_TRUE(waitUntil([&] { return view.incompatibleTable()->model()->rowCount() == 1 && changed.count() == 2; }));
     EXPECT_EQ(view.deltaTable()->model()->rowCount(), 0);
     EXPECT_FALSE(view.undoButton()->isVisibleTo(&view));
-    EXPECT_TRUE(ContractPolicies::load(m_storePath.toStdString()).forScenario("nightly/pipeline/produce/step-16").excluded.empty());
+    EXPECT_TRUE(loadContractPolicies(Store(m_storePath.toStdString())).forScenario("nightly/pipeline/produce/step-16").excluded.empty());
 }
 
 // At the width a 1024 px window leaves each picker, a long run key gives up its middle, never the

@@ -49,6 +49,14 @@ protected:
             ASSERT_NE(r.status, "failed") << r.uri;
     }
     std::string path() const { return m_path.toStdString(); }
+    // The store as another process would read it now.
+    void save(const SavedSizing &s) const
+    {
+        Store store(path());
+        SavedSizings::save(store, s, false);
+    }
+    std::vector<SavedSizing> saved() const { return SavedSizings::list(Store(path())); }
+    std::optional<SavedSizing> find(const std::string &name) const { return SavedSizings::find(Store(path()), name); }
     // The brokers the sizing engine gives for `s` on this store, asked directly.
     int brokersOf(const SavedSizing &s) const
     {
@@ -81,10 +89,13 @@ template <typename T> T *openChild(QObject *parent, const QString &name)
 
 TEST_F(SavedSizingsUi, CompareShowsBothSideBySide)
 {
-    SavedSizings::save(path(), named("600k now", 600e3), false);
-    SavedSizings::save(path(), named("1.2M next year", 1.2e6), false);
+    save(named("600k now", 600e3));
+    save(named("1.2M next year", 1.2e6));
     SavedSizingsDialog dialog(m_path);
+    QSignalSpy listed(&dialog, &SavedSizingsDialog::listed);
     dialog.show();
+    EXPECT_EQ(dialog.statusLabel()->text(), QStringLiteral("Reading the saved sizings…")) << "read off the UI thread";
+    ASSERT_TRUE(listed.wait(10000));
     ASSERT_EQ(dialog.sizingList()->count(), 2);
     EXPECT_FALSE(dialog.compareButton()->isEnabled()) << "nothing checked yet";
     ASSERT_TRUE(dialog.setChecked(QStringLiteral("600k now"), true));
@@ -122,9 +133,11 @@ TEST_F(SavedSizingsUi, CompareShowsBothSideBySide)
 
 TEST_F(SavedSizingsUi, RemoveAsksFirst)
 {
-    SavedSizings::save(path(), named("a", 600e3), false);
-    SavedSizings::save(path(), named("b", 700e3), false);
+    save(named("a", 600e3));
+    save(named("b", 700e3));
     SavedSizingsDialog dialog(m_path);
+    QSignalSpy listed(&dialog, &SavedSizingsDialog::listed);
+    ASSERT_TRUE(listed.wait(10000));
     dialog.sizingList()->setCurrentRow(0);
     ASSERT_TRUE(dialog.removeButton()->isEnabled());
 
@@ -133,15 +146,17 @@ TEST_F(SavedSizingsUi, RemoveAsksFirst)
     ASSERT_NE(confirm, nullptr);
     EXPECT_TRUE(confirm->text().contains(QStringLiteral("“a”"))) << confirm->text().toStdString();
     ASSERT_TRUE(clickButtonNamed(*confirm, QStringLiteral("Cancel")));
-    EXPECT_EQ(SavedSizings::list(path()).size(), 2u);
+    EXPECT_EQ(saved().size(), 2u);
 
     dialog.removeButton()->click();
     confirm = openChild<QMessageBox>(&dialog, QStringLiteral("confirmRemoveSizing"));
     ASSERT_NE(confirm, nullptr);
     ASSERT_TRUE(clickButtonNamed(*confirm, QStringLiteral("Remove")));
-    ASSERT_EQ(SavedSizings::list(path()).size(), 1u);
-    EXPECT_EQ(SavedSizings::list(path())[0].name, "b");
+    ASSERT_TRUE(listed.wait(10000));
+    ASSERT_EQ(saved().size(), 1u);
+    EXPECT_EQ(saved()[0].name, "b");
     EXPECT_EQ(dialog.sizingList()->count(), 1);
+    EXPECT_EQ(dialog.statusLabel()->text(), QStringLiteral("Removed “a”."));
 }
 
 TEST_F(SavedSizingsUi, SaveFromTheViewAndLoadBack)
@@ -165,25 +180,33 @@ TEST_F(SavedSizingsUi, SaveFromTheViewAndLoadBack)
         ask->setTextValue(name);
         ask->accept();
     };
+    // The store is read and written in the background: the row says when it is done.
+    auto settled = [&] {
+        return waitUntil([&] {
+            return !status->text().endsWith(QStringLiteral("…")) && !status->text().isEmpty();
+        });
+    };
     saveAs(QStringLiteral("next year"));
-    auto saved = SavedSizings::find(path(), "next year");
-    ASSERT_TRUE(saved) << status->text().toStdString();
-    EXPECT_EQ(saved->inputs, view.inputs());
-    EXPECT_EQ(saved->evidence, view.evidenceSelection());
+    ASSERT_TRUE(settled());
+    EXPECT_EQ(status->text(), QStringLiteral("Saved “next year” in the store."));
+    auto kept = find("next year");
+    ASSERT_TRUE(kept) << status->text().toStdString();
+    EXPECT_EQ(kept->inputs, view.inputs());
+    EXPECT_EQ(kept->evidence, view.evidenceSelection());
 
     // The same name again: asked first; Cancel keeps the saved one.
     view.rateField()->setText(QStringLiteral("1.2M"));
     view.nodeLossCheck()->setChecked(true);
     saveAs(QStringLiteral("next year"));
-    auto *replace = openChild<QMessageBox>(row, QStringLiteral("confirmReplaceSizing"));
-    ASSERT_NE(replace, nullptr);
+    QMessageBox *replace = nullptr;
+    ASSERT_TRUE(waitUntil([&] { return (replace = openChild<QMessageBox>(row, QStringLiteral("confirmReplaceSizing"))); }));
     ASSERT_TRUE(clickButtonNamed(*replace, QStringLiteral("Cancel")));
-    EXPECT_FALSE(SavedSizings::find(path(), "next year")->inputs.tolerateNodeLoss);
+    EXPECT_FALSE(find("next year")->inputs.tolerateNodeLoss);
     saveAs(QStringLiteral("next year"));
-    replace = openChild<QMessageBox>(row, QStringLiteral("confirmReplaceSizing"));
-    ASSERT_NE(replace, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return (replace = openChild<QMessageBox>(row, QStringLiteral("confirmReplaceSizing"))); }));
     ASSERT_TRUE(clickButtonNamed(*replace, QStringLiteral("Replace")));
-    EXPECT_TRUE(SavedSizings::find(path(), "next year")->inputs.tolerateNodeLoss);
+    ASSERT_TRUE(settled());
+    EXPECT_TRUE(find("next year")->inputs.tolerateNodeLoss);
 
     // Load puts the saved rate back into the view, which sizes it again.
     view.rateField()->setText(QStringLiteral("150k"));
@@ -192,12 +215,12 @@ TEST_F(SavedSizingsUi, SaveFromTheViewAndLoadBack)
     row->findChild<QPushButton *>(QStringLiteral("savedSizingsButton"))->click();
     auto *dialog = row->findChild<SavedSizingsDialog *>(QStringLiteral("savedSizingsDialog"));
     ASSERT_NE(dialog, nullptr);
-    ASSERT_EQ(dialog->sizingList()->count(), 1);
+    ASSERT_TRUE(waitUntil([&] { return dialog->sizingList()->count() == 1; }));
     dialog->sizingList()->setCurrentRow(0);
     dialog->loadButton()->click();
     EXPECT_EQ(view.rateField()->text(), QStringLiteral("1.2M"));
     EXPECT_TRUE(view.inputs().tolerateNodeLoss);
-    EXPECT_EQ(view.inputs(), SavedSizings::find(path(), "next year")->inputs);
-    EXPECT_EQ(view.result().brokers, sizeSaved(Store(path()), *SavedSizings::find(path(), "next year")).brokers);
+    EXPECT_EQ(view.inputs(), find("next year")->inputs);
+    EXPECT_EQ(view.result().brokers, sizeSaved(Store(path()), *find("next year")).brokers);
     EXPECT_TRUE(status->text().contains(QStringLiteral("Loaded “next year”"))) << status->text().toStdString();
 }

@@ -1,6 +1,7 @@
 // The Trends view on a store of thirty nights: change points and the new baseline marked and
 // listed, sample runs kept out of a nightly series, the legend, the date range, hovering and
 // clicking points, and the target chooser. Screenshots go to PLIMSOLL_ARTIFACT_DIR.
+#include "model/store/sharedsettings.h"
 #include "model/store/store.h"
 #include "model/trends/trendhistory.h"
 #include "ui/formatting.h"
@@ -388,7 +389,7 @@ TEST_F(ChangesViewTest, ListsEveryChangeTheCommandFindsAndOpensItsSeriesInTrends
     const std::string path = m_storePath.toStdString();
     const ChangesReport expected = [&] {
         const Store store(path);
-        return findChanges(TrendHistory::load(store), ChangesRequest{}, ContractPolicies::load(path));
+        return findChanges(TrendHistory::load(store), ChangesRequest{}, loadContractPolicies(store));
     }();
     ASSERT_GT(expected.changeCount(), 0);
     ASSERT_EQ(expected.baselineChanges.size(), 1u); // night 30, retuned

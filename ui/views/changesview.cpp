@@ -1,5 +1,6 @@
 #include "ui/views/changesview.h"
 
+#include "model/store/sharedsettings.h"
 #include "model/core/tuningcontract.h"
 #include "model/store/store.h"
 #include "model/trends/trendhistory.h"
@@ -128,7 +129,7 @@ void ChangesView::reload()
     m_loader->start(
         [path] {
             const Store store(path);
-            return findChanges(TrendHistory::load(store), ChangesRequest{}, ContractPolicies::load(path));
+            return findChanges(TrendHistory::load(store), ChangesRequest{}, loadContractPolicies(store));
         },
         [this](const ChangesReport &report) { showReport(report); },
         [this](const QString &error) {

@@ -2,6 +2,7 @@
 
 #include "ui/charts/runcharts.h"
 
+#include "model/store/sharedsettings.h"
 #include "model/trends/comparisonhistory.h"
 #include "ui/formatting.h"
 #include "ui/latesttask.h"
@@ -117,7 +118,7 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
     m_leaveOut = new QPushButton(tr("Leave key out of the family's contract"), this);
     m_leaveOut->setObjectName(QStringLiteral("leaveKeyOut"));
     m_leaveOut->setToolTip(tr("Runs that differ only in this setting become comparable for every "
-                              "scenario of this family (saved beside the store)."));
+                              "scenario of this family (kept in the store, for everyone who opens it)."));
     m_leaveOut->setEnabled(false);
     auto *incompatibleHeader = new QHBoxLayout;
     incompatibleHeader->addWidget(m_incompatibleTitle, 1);
@@ -432,7 +433,7 @@ void CompareView::compare(bool again)
     m_comparer->start(
         [path, b = base.toStdString(), c = cur.toStdString()] {
             const Store store(path);
-            Compared out{compareStoredRuns(store, {b, c, {}}, ContractPolicies::load(path)), {}, {}};
+            Compared out{compareStoredRuns(store, {b, c, {}}, loadContractPolicies(store)), {}, {}};
             if (auto d = store.run(b))
                 out.baseline = std::move(d->record);
             if (auto d = store.run(c))
@@ -513,17 +514,15 @@ void CompareView::leaveKeyOut()
 void CompareView::writePolicy(const std::string &scenario, const std::string &key, bool exclude)
 {
     const std::string path = storePath().toStdString();
-    // The settings file is I/O too: read, change and write it off the UI thread.
+    // The choice lives in the store: read, change and write it off the UI thread.
     m_policyWriter->start(
         [path, scenario, key, exclude] {
-            ContractPolicies policies = ContractPolicies::load(path);
-            ContractPolicy policy = policies.forScenario(scenario);
+            Store store(path);
+            ContractPolicy policy = loadContractPolicies(store).forScenario(scenario);
             std::erase(policy.excluded, key);
             if (exclude)
                 policy.excluded.push_back(key);
-            policies.set(policy.family, policy.excluded);
-            if (!policies.save(path))
-                throw std::runtime_error(ContractPolicies::cannotSaveReason(path));
+            saveContractPolicy(store, policy.family, policy.excluded);
             return policy.family;
         },
         [this, scenario, key, exclude](const std::string &family) {

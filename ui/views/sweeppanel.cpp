@@ -2,6 +2,7 @@
 
 #include "ui/charts/niceaxis.h"
 
+#include "model/store/sharedsettings.h"
 #include "model/core/catalog.h"
 #include "model/store/store.h"
 #include "ui/charts/scalingchart.h"
@@ -231,8 +232,9 @@ void SweepPanel::startFit()
     m_fitter->start(
         [path, req] {
             SweepFitRequest r = req;
-            r.spec.policies = ContractPolicies::load(path);
-            return runSweepFit(Store(path), r);
+            const Store store(path);
+            r.spec.policies = loadContractPolicies(store);
+            return runSweepFit(store, r);
         },
         [this, req](const SweepFitResult &result) { showResult(result, req); },
         [this](const QString &error) {

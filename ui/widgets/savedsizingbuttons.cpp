@@ -2,6 +2,8 @@
 
 #include "ui/views/sizingview.h"
 #include "ui/widgets/savedsizingsdialog.h"
+#include "model/store/store.h"
+#include "ui/latesttask.h"
 
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -13,53 +15,64 @@ namespace plimsoll {
 
 namespace {
 
-void save(SizingView *view, QLabel *status, const QString &name, bool replace)
+// The store is read and written off the UI thread (a team store may be across a network);
+// `task` runs one request at a time for the row, and reports into `status`.
+void save(SizingView *view, LatestTask *task, QLabel *status, const QString &name, bool replace)
 {
-    try {
-        SavedSizings::save(view->storePath().toStdString(), savedSizingOf(*view, name.toStdString()), replace);
-        status->setText(QObject::tr("Saved “%1” beside the store.").arg(name));
-    } catch (const SavedSizingError &e) {
-        status->setText(QString::fromUtf8(e.what()));
-    }
+    status->setText(QObject::tr("Saving “%1”…").arg(name));
+    task->start(
+        [path = view->storePath().toStdString(), sizing = savedSizingOf(*view, name.toStdString()), replace] {
+            Store store(path);
+            SavedSizings::save(store, sizing, replace);
+            return true;
+        },
+        [status, name](bool) { status->setText(QObject::tr("Saved “%1” in the store.").arg(name)); },
+        [status](const QString &error) { status->setText(error); });
 }
 
-// Asks before replacing a sizing saved under `name`; saves at once when there is none.
-void saveOrConfirm(SizingView *view, QWidget *row, QLabel *status, const QString &name)
+void askReplace(SizingView *view, LatestTask *task, QWidget *row, QLabel *status, const QString &name,
+                const SavedSizing &existing)
 {
-    if (const auto bad = SavedSizings::nameError(name.toStdString())) {
-        status->setText(QString::fromStdString(*bad));
-        return;
-    }
-    std::optional<SavedSizing> existing;
-    try {
-        existing = SavedSizings::find(view->storePath().toStdString(), name.toStdString());
-    } catch (const SavedSizingError &e) {
-        status->setText(QString::fromUtf8(e.what()));
-        return;
-    }
-    if (!existing) {
-        save(view, status, name, false);
-        return;
-    }
     auto *box = new QMessageBox(QMessageBox::Question, QObject::tr("Replace saved sizing"),
                                 QObject::tr("A sizing named “%1” is already saved (%2, saved %3). Replace it?")
-                                    .arg(name, QString::fromStdString(existing->rateText()),
-                                         QString::fromStdString(existing->savedAt)),
+                                    .arg(name, QString::fromStdString(existing.rateText()),
+                                         QString::fromStdString(existing.savedAt)),
                                 QMessageBox::Cancel, row);
     box->setObjectName(QStringLiteral("confirmReplaceSizing"));
     QPushButton *replace = box->addButton(QObject::tr("Replace"), QMessageBox::DestructiveRole);
     box->setDefaultButton(QMessageBox::Cancel);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    QObject::connect(box, &QMessageBox::buttonClicked, row, [view, status, name, replace](QAbstractButton *b) {
+    QObject::connect(box, &QMessageBox::buttonClicked, row, [view, task, status, name, replace](QAbstractButton *b) {
         if (b == replace)
-            save(view, status, name, true);
+            save(view, task, status, name, true);
         else
             status->setText(QObject::tr("Not saved: “%1” is kept as it was.").arg(name));
     });
     box->open();
 }
 
-void askName(SizingView *view, QWidget *row, QLabel *status)
+// Asks before replacing a sizing saved under `name`; saves at once when there is none.
+void saveOrConfirm(SizingView *view, LatestTask *task, QWidget *row, QLabel *status, const QString &name)
+{
+    if (const auto bad = SavedSizings::nameError(name.toStdString())) {
+        status->setText(QString::fromStdString(*bad));
+        return;
+    }
+    status->setText(QObject::tr("Looking for “%1” in the store…").arg(name));
+    task->start(
+        [path = view->storePath().toStdString(), n = name.toStdString()] {
+            return SavedSizings::find(Store(path), n);
+        },
+        [view, task, row, status, name](const std::optional<SavedSizing> &existing) {
+            if (existing)
+                askReplace(view, task, row, status, name, *existing);
+            else
+                save(view, task, status, name, false);
+        },
+        [status](const QString &error) { status->setText(error); });
+}
+
+void askName(SizingView *view, LatestTask *task, QWidget *row, QLabel *status)
 {
     auto *ask = new QInputDialog(row);
     ask->setObjectName(QStringLiteral("saveSizingName"));
@@ -68,7 +81,7 @@ void askName(SizingView *view, QWidget *row, QLabel *status)
     ask->setTextValue(QString::fromStdString(savedSizingOf(*view, "").rateText()));
     ask->setAttribute(Qt::WA_DeleteOnClose);
     QObject::connect(ask, &QInputDialog::textValueSelected, row,
-                     [view, row, status](const QString &name) { saveOrConfirm(view, row, status, name); });
+                     [view, task, row, status](const QString &name) { saveOrConfirm(view, task, row, status, name); });
     ask->open();
 }
 
@@ -149,7 +162,8 @@ QWidget *makeSavedSizingButtons(SizingView *view)
     layout->addWidget(save);
     layout->addWidget(open);
     layout->addWidget(status, 1);
-    QObject::connect(save, &QPushButton::clicked, row, [view, row, status] { askName(view, row, status); });
+    auto *task = new LatestTask(row);
+    QObject::connect(save, &QPushButton::clicked, row, [view, task, row, status] { askName(view, task, row, status); });
     QObject::connect(open, &QPushButton::clicked, row, [view, row, status] { openSaved(view, row, status); });
     return row;
 }

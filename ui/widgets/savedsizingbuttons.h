@@ -5,8 +5,8 @@
 //     layout->addWidget(makeSavedSizingButtons(this));
 //
 // Save sizing… asks for a name (a rate-based suggestion), asks before replacing a sizing saved
-// under it, and keeps the view's inputs and run selection beside the store
-// (model/store/savedsizing.h). Saved sizings… opens the SavedSizingsDialog; its Load puts the chosen
+// under it, and keeps the view's inputs and run selection in the store (model/store/savedsizing.h;
+// read and written off the UI thread). Saved sizings… opens the SavedSizingsDialog; its Load puts the chosen
 // sizing's inputs and runs back into the view. Outcomes are said in a label in the row, never
 // in a modal error box.
 

@@ -33,7 +33,7 @@ QString itemText(const SavedSizing &s)
 } // namespace
 
 SavedSizingsDialog::SavedSizingsDialog(const QString &storePath, QWidget *parent)
-    : QDialog(parent), m_storePath(storePath), m_task(new LatestTask(this))
+    : QDialog(parent), m_storePath(storePath), m_task(new LatestTask(this)), m_lister(new LatestTask(this))
 {
     setWindowTitle(tr("Saved sizings"));
     setObjectName(QStringLiteral("savedSizingsDialog"));
@@ -83,21 +83,32 @@ SavedSizingsDialog::SavedSizingsDialog(const QString &storePath, QWidget *parent
 
 void SavedSizingsDialog::refresh()
 {
+    m_status->setText(tr("Reading the saved sizings…"));
+    m_lister->start([path = m_storePath.toStdString()] { return SavedSizings::list(Store(path)); },
+                    [this](const std::vector<SavedSizing> &sizings) {
+                        showList(sizings);
+                        m_status->setText(sizings.empty()
+                                              ? tr("No saved sizings yet: “Save sizing…” in the Sizing view "
+                                                   "(or `plimsoll size … --save NAME`) saves one.")
+                                              : QString());
+                        emit listed();
+                    },
+                    [this](const QString &error) {
+                        showList({});
+                        m_status->setText(error);
+                        emit listed();
+                    });
+}
+
+void SavedSizingsDialog::showList(const std::vector<SavedSizing> &sizings)
+{
     QSet<QString> checked;
     for (const SavedSizing &s : checkedSizings())
         checked.insert(QString::fromStdString(s.name));
     const QString current = currentSizing() ? QString::fromStdString(currentSizing()->name) : QString();
     QSignalBlocker block(m_list);
     m_list->clear();
-    m_sizings.clear();
-    try {
-        m_sizings = SavedSizings::list(m_storePath.toStdString());
-        m_status->setText(m_sizings.empty() ? tr("No saved sizings yet: “Save sizing…” in the Sizing view "
-                                                 "(or `plimsoll size … --save NAME`) saves one.")
-                                            : QString());
-    } catch (const SavedSizingError &e) {
-        m_status->setText(QString::fromUtf8(e.what()));
-    }
+    m_sizings = sizings;
     for (const SavedSizing &s : m_sizings) {
         const QString name = QString::fromStdString(s.name);
         auto *item = new QListWidgetItem(itemText(s), m_list);
@@ -217,13 +228,22 @@ void SavedSizingsDialog::removeCurrent()
     connect(box, &QMessageBox::buttonClicked, this, [this, remove, name](QAbstractButton *b) {
         if (b != remove)
             return;
-        try {
-            SavedSizings::remove(m_storePath.toStdString(), name.toStdString());
-            refresh();
-            m_status->setText(tr("Removed “%1”.").arg(name));
-        } catch (const SavedSizingError &e) {
-            m_status->setText(QString::fromUtf8(e.what()));
-        }
+        m_status->setText(tr("Removing “%1”…").arg(name));
+        m_lister->start(
+            [path = m_storePath.toStdString(), n = name.toStdString()] {
+                Store store(path);
+                SavedSizings::remove(store, n);
+                return SavedSizings::list(store);
+            },
+            [this, name](const std::vector<SavedSizing> &sizings) {
+                showList(sizings);
+                m_status->setText(tr("Removed “%1”.").arg(name));
+                emit listed();
+            },
+            [this](const QString &error) {
+                m_status->setText(error);
+                emit listed();
+            });
     });
     box->open();
 }

@@ -1,13 +1,13 @@
 #pragma once
-// "Saved sizings": the sizings saved beside the store (model/store/savedsizing.h), checkable; Compare
+// "Saved sizings": the sizings saved in the store (model/store/savedsizing.h), checkable; Compare
 // sizes the checked ones again from the store and shows them side by side, one row per
 // component and one column per sizing ("600k now | 1.2M next year"); Load hands the current one
 // back (loadRequested) for a view to put into its fields; Remove asks first.
 //
-// Threading: the list is a small file beside the store, read on the UI thread when the dialog
-// opens and after each change. Compare reads the store and fits on the window's background pool
-// (LatestTask, with copies of the saved sizings and the path); only the latest comparison is
-// shown.
+// Threading: the store (a team's may be across a network) is read and written on the window's
+// background pool only (LatestTask, with the path and copies of the saved sizings): the list when
+// the dialog opens and after each change (listed() follows), a removal, and Compare, which sizes
+// the checked ones again; only the latest of each is shown.
 
 #include "model/store/savedsizing.h"
 
@@ -28,7 +28,8 @@ class SavedSizingsDialog : public QDialog
 public:
     explicit SavedSizingsDialog(const QString &storePath, QWidget *parent = nullptr);
 
-    // Re-reads the saved sizings, keeping the checks of those still there.
+    // Re-reads the saved sizings in the background, keeping the checks of those still there
+    // (listed() follows).
     void refresh();
     // Sizes the checked sizings again and shows them (comparisonReady follows).
     void compareChecked();
@@ -51,9 +52,11 @@ public:
 signals:
     void loadRequested(const plimsoll::SavedSizing &sizing);
     void comparisonReady();
+    void listed(); // the list shows the store's saved sizings (or why it cannot)
 
 private:
     void updateButtons();
+    void showList(const std::vector<SavedSizing> &sizings);
     void showComparison(const SizingComparison &comparison);
     std::vector<SavedSizing> checkedSizings() const;
     const SavedSizing *currentSizing() const;
@@ -66,7 +69,8 @@ private:
     QPushButton *m_load = nullptr;
     QPushButton *m_remove = nullptr;
     QLabel *m_status = nullptr;
-    LatestTask *m_task = nullptr;
+    LatestTask *m_task = nullptr;   // Compare
+    LatestTask *m_lister = nullptr; // the list, and a removal
 };
 
 } // namespace plimsoll
