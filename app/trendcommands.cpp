@@ -138,10 +138,14 @@ struct CompareArgs
     bool json = false;
     bool failOnRegression = false;
     bool all = false;
+    bool previous = false; // the baseline is previousRunOf(current)
     std::vector<std::string> exclude;
 
     static constexpr Domain kHistory = Domain::count(0, 100000);
 };
+
+constexpr const char *kNothingEarlier =
+    "no earlier run of its scenarios on its target, so nothing to compare it with yet";
 
 int runCompare(const CliContext &c, const CompareArgs &a)
 {
@@ -150,17 +154,39 @@ int runCompare(const CliContext &c, const CompareArgs &a)
         printError("--alpha must be above 0 and below 1 (the chance of flagging a change that is noise)");
         return kExitUsage;
     }
+    if (a.request.baseline.empty() && !a.previous) {
+        printError("compare needs --baseline RUN, or --previous for the newest earlier run of the "
+                   "current run's scenarios");
+        return kExitUsage;
+    }
     auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
     try {
-        for (const std::string *run : {&a.request.baseline, &a.request.current}) {
-            if (!store->run(*run)) {
+        CompareRequest request = a.request;
+        for (const std::string *run : {&request.current, &request.baseline}) {
+            if (!run->empty() && !store->run(*run)) {
                 printError("no run '" + *run + "' in " + c.storePath + " (see `plimsoll runs`)");
                 return kExitFailure;
             }
         }
-        const RunComparison r = compareStoredRuns(*store, a.request, policiesFor(*store, a.exclude));
+        if (a.previous) {
+            const auto previous = previousRunOf(*store, request.current);
+            if (!previous) {
+                if (a.json)
+                    std::cout << json{{"baseline", nullptr},
+                                      {"current", {{"run_key", store->run(request.current)->record.runKey}}},
+                                      {"scenarios", json::array()},
+                                      {"note", kNothingEarlier}}
+                                     .dump(2)
+                              << "\n";
+                else
+                    std::cout << request.current << ": " << kNothingEarlier << ".\n";
+                return kExitOk;
+            }
+            request.baseline = *previous;
+        }
+        const RunComparison r = compareStoredRuns(*store, request, policiesFor(*store, a.exclude));
         if (a.json)
             std::cout << comparisonJson(r).dump(2) << "\n";
         else
@@ -349,7 +375,11 @@ void addTrendCommands(CLI::App &app, Commands &commands)
     auto cmp = std::make_shared<CompareArgs>();
     auto *compare = app.add_subcommand("compare", "Compare two runs: deltas against the noise of "
                                                   "their history, or incompatible baselines");
-    compare->add_option("--baseline", cmp->request.baseline, "Baseline run (id or run key)")->required();
+    auto *baseline = compare->add_option("--baseline", cmp->request.baseline, "Baseline run (id or run key)");
+    compare->add_flag("--previous", cmp->previous,
+                      "The baseline is the newest earlier run of the current run's scenarios on its "
+                      "target (a nightly job's gate); none yet: nothing to compare, exit 0")
+        ->excludes(baseline);
     compare->add_option("--current", cmp->request.current, "Current run (id or run key)")->required();
     addNumber(compare, "--history", cmp->request.options.historyRuns, CompareArgs::kHistory,
               "Earlier runs the noise band is taken from")

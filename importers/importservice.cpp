@@ -169,6 +169,7 @@ SourceReport writeSource(Store &store, const SourceRecord &source, bool dryRun,
         report.runs = outcome.runs;
         report.scenarios = outcome.scenarios;
         report.metrics = outcome.metrics;
+        report.latestRun = outcome.latestRunKey;
         if (dryRun) {
             report.status = "checked";
         } else {
@@ -242,6 +243,7 @@ nlohmann::json SourceReport::toJson() const
     j["runs"] = runs;
     j["scenarios"] = scenarios;
     j["metrics"] = metrics;
+    j["latest_run"] = orNull(latestRun);
     j["warnings"] = nlohmann::json::array();
     for (const ImportWarning &w : warnings)
         j["warnings"].push_back(

@@ -20,6 +20,7 @@ struct SourceReport
     int64_t runs = 0;
     int64_t scenarios = 0;
     int64_t metrics = 0;
+    std::string latestRun; // the key of the newest run the source holds ("" when none)
     std::vector<ImportWarning> warnings;
     std::optional<ImportError> error;
     std::string errorText; // the full human message with the file name, when failed

@@ -20,7 +20,8 @@ if [[ "${1:-build}" == "test" ]]; then
   # (compiled with build-essential against librdkafka-dev).
   want+=(default-jre-headless maven redis-server redis-tools postgresql-15 poppler-utils curl
          dpkg-dev desktop-file-utils appstream
-         clang-16 libclang-rt-16-dev openssl)
+         clang-16 libclang-rt-16-dev openssl jq)
+  # jq: the README's nightly CI recipe reads `plimsoll import --json` with it (its test runs it).
   # clang-16 + its runtime: libFuzzer and the sanitizers for `make fuzz` (clang 14 cannot
   # compile the importers' C++20); openssl: the TLS tests make their own certificate authority.
 fi

@@ -103,6 +103,14 @@ SourceWriter::SourceWriter(sql::Connection &db, const SourceRecord &source)
                 m_outcome.scenarios = counts.int64(1);
                 m_outcome.metrics = counts.int64(2);
             }
+            counts.reset();
+            Statement latest(db, "SELECT run_key, timestamp FROM runs WHERE source_id = ? "
+                                 "ORDER BY timestamp DESC, id DESC LIMIT 1");
+            latest.bind(1, m_outcome.sourceId);
+            if (latest.step()) {
+                m_outcome.latestRunKey = latest.text(0);
+                m_outcome.latestRunTime = latest.text(1);
+            }
             return; // nothing to write
         }
     }
@@ -170,6 +178,10 @@ void SourceWriter::put(RunRecord run)
         .bind(14, int64_t(run.scenarios.size()));
     const int64_t runId = d.insRun.runReturningId();
     ++m_outcome.runs;
+    if (run.timestamp >= m_outcome.latestRunTime) {
+        m_outcome.latestRunKey = run.runKey;
+        m_outcome.latestRunTime = run.timestamp;
+    }
     insertScenarios(runId, run.runKey, 0, run.scenarios);
 }
 

@@ -128,6 +128,10 @@ struct ImportOutcome
     int64_t scenarios = 0;
     int64_t metrics = 0;
     std::vector<std::string> notes; // e.g. "replaces the earlier import of this file"
+    // The newest run the source holds (by time, then the order it came in): what a CI job
+    // compares against its previous baseline after importing the night's result.
+    std::string latestRunKey;
+    std::string latestRunTime;
 };
 
 class Store;

@@ -42,6 +42,30 @@ TrendHistory comparisonHistory(const Store &store, const std::string &baselineRu
     return TrendHistory::fromRuns(std::move(runs));
 }
 
+std::optional<std::string> previousRunOf(const Store &store, const std::string &currentRun)
+{
+    const auto detail = store.run(currentRun);
+    if (!detail)
+        throw std::invalid_argument("no run '" + currentRun + "'");
+    const RunRecord &cur = detail->record;
+    std::optional<RunRecord> best;
+    for (const ScenarioRecord &s : cur.scenarios) {
+        // The newest few up to the current run's time: the current run itself, runs stored at
+        // the same time after it, and sample runs are passed over.
+        for (RunRecord &r : store.recentRunsOf(s.name, cur.target, cur.timestamp, 16)) {
+            if (r.runKey == cur.runKey || r.sample)
+                continue;
+            if (r.timestamp == cur.timestamp && store.run(r.runKey)->summary.id > detail->summary.id)
+                continue;
+            if (!best || r.timestamp >= best->timestamp)
+                best = std::move(r);
+        }
+    }
+    if (!best)
+        return std::nullopt;
+    return best->runKey;
+}
+
 RunComparison compareStoredRuns(const Store &store, const CompareRequest &request,
                                 const ContractPolicies &policies)
 {

@@ -17,6 +17,7 @@
 #include "model/trends/trendhistory.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace plimsoll {
@@ -37,6 +38,12 @@ struct CompareRequest
     std::string current;
     ComparisonOptions options;
 };
+
+// The baseline a nightly job compares its run against: the newest run before `currentRun` (by
+// time; at the same time, the one stored first) that measured one of its scenarios on its
+// target, sample runs left out. nullopt when there is none (the first night of a series).
+// Throws std::invalid_argument naming a run that is not in the store.
+std::optional<std::string> previousRunOf(const Store &store, const std::string &currentRun);
 
 // Throws std::invalid_argument naming a run that is not in the store.
 RunComparison compareStoredRuns(const Store &store, const CompareRequest &request,

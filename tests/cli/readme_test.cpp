@@ -54,13 +54,20 @@ struct ReadmeCommand
     std::vector<ReadmeCommand> out;
     std::string line, pending;
     int number = 0, pendingLine = 0;
-    bool inSh = false;
+    bool inSh = false, skipBlock = false;
     static const std::regex cell(R"(`(plimsoll(?: (?:[^`\\]|\\.)*)?)`)");
     while (std::getline(in, line)) {
         ++number;
         const std::string trimmed = line.substr(std::min(line.find_first_not_of(' '), line.size()));
+        // The nightly CI recipe is run whole, by bash against a team store, in cirecipe_test.cpp.
+        if (trimmed == "<!-- ci-recipe -->") {
+            skipBlock = true;
+            continue;
+        }
         if (trimmed.rfind("```", 0) == 0) {
-            inSh = !inSh && trimmed == "```sh";
+            inSh = !inSh && trimmed == "```sh" && !skipBlock;
+            if (!inSh && trimmed == "```" )
+                skipBlock = false;
             continue;
         }
         if (inSh) {

@@ -3,6 +3,8 @@
 #include "export/otavacsv.h"
 #include "model/trends/runcomparison.h"
 #include "model/trends/trendchanges.h"
+#include "model/trends/comparisonhistory.h"
+#include "model/store/store.h"
 
 #include <gtest/gtest.h>
 
@@ -458,4 +460,28 @@ TEST(TuningContract, ExclusionsOfExactlyOneFamily)
     EXPECT_EQ(p.excludedOf("pipeline/produce/"), (std::vector<std::string>{"tuning.batch.*", "tuning.linger.ms"}));
     EXPECT_EQ(p.excludedOf("pipeline/"), std::vector<std::string>{"tuning.acks"});
     EXPECT_TRUE(p.excludedOf("other/").empty());
+}
+
+// `compare --previous`: the baseline of a night is the newest earlier run of its scenarios on its
+// target; a sample run, a run on another target and a later run are passed over, and the first
+// night of a series has none.
+TEST(RunComparison, ThePreviousRunIsTheNewestEarlierOneOfTheSeries)
+{
+    QTemporaryDir dir;
+    Store store(dir.filePath("s.db").toStdString());
+    store.importSource({"/nights", "plimsoll-trend", "sha-n", "test", "1", day(20), false}, history(640000, 0.059));
+    RunRecord sample = nightly(9, 1, 1);
+    sample.runKey = "sample-night";
+    sample.timestamp = "2026-08-10T12:00:00Z"; // after night 10, before night 11
+    RunRecord elsewhere = nightly(9, 1, 1);
+    elsewhere.runKey = "other-target";
+    elsewhere.timestamp = "2026-08-10T13:00:00Z";
+    elsewhere.target = "kafka";
+    store.importSource({"/samples", "plimsoll-trend", "sha-s", "test", "1", day(20), true}, {sample});
+    store.importSource({"/other", "plimsoll-trend", "sha-o", "test", "1", day(20), false}, {elsewhere});
+
+    EXPECT_EQ(previousRunOf(store, "nightly-11"), std::optional<std::string>("nightly-10"));
+    EXPECT_EQ(previousRunOf(store, "nightly-5"), std::optional<std::string>("nightly-4"));
+    EXPECT_EQ(previousRunOf(store, "nightly-1"), std::nullopt);
+    EXPECT_THROW(previousRunOf(store, "nope"), std::invalid_argument);
 }

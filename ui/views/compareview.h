@@ -3,7 +3,7 @@
 // delta, the noise band of its series' recent history and a verdict; ramps get their USL
 // parameters compared. Scenarios whose tuning contract differs are listed apart with the
 // differing keys and no delta — and a differing key can be left out of its scenario family's
-// contract from here (saved beside the store, shared with `plimsoll contract`).
+// contract from here (kept in the store, shared with `plimsoll contract`).
 //
 // The run pickers list the newest runs a page at a time (more as the list is scrolled), and a
 // search field beside each finds any run of the store by part of its key, scenario, commit,

@@ -53,7 +53,7 @@ public:
 signals:
     // A read failed (e.g. the file is not a Plimsoll store); the window shows it in its banner.
     void loadFailed(const QString &message);
-    // The choices saved beside the store (tuning-contract keys left out) changed: the other
+    // The choices kept in the store (tuning-contract keys left out) changed: the other
     // views that read them reload.
     void sharedSettingsChanged();
 
