@@ -5,6 +5,7 @@
 #include "importers/importservice.h"
 #include "importers/samples.h"
 #include "importers/prometheus/scrapepairimport.h"
+#include "model/store/storecopy.h"
 #include "model/core/catalog.h"
 #include "model/store/store.h"
 #include "model/core/units.h"
@@ -228,10 +229,69 @@ int runSamples(const CliContext &c, const std::string &action, bool json)
     return anyFailed ? 1 : 0;
 }
 
+struct CopyArgs
+{
+    std::string from, to;
+    bool json = false;
+};
+
+// `plimsoll store copy --from A --to B`: A must exist; B is created when missing.
+int runStoreCopy(const CopyArgs &a)
+{
+    const std::unique_ptr<Store> from = CliContext{a.from, false}.openExistingStore();
+    if (!from)
+        return kExitFailure;
+    const std::unique_ptr<Store> to = CliContext{a.to, false}.openStore();
+    if (!to)
+        return kExitFailure;
+    StoreCopyReport report;
+    try {
+        report = copyStore(*from, *to, [&a](int64_t done, int64_t total) {
+            if (!a.json && (done == total || done % 100 == 0))
+                std::cerr << "\rcopied " << done << " of " << total << " sources" << (done == total ? "\n" : "")
+                          << std::flush;
+        });
+    } catch (const StoreError &e) {
+        fail(e.what());
+        return kExitFailure;
+    }
+    if (a.json) {
+        std::cout << nlohmann::json{{"from", from->path()},
+                                    {"to", to->path()},
+                                    {"sources_copied", report.sourcesCopied},
+                                    {"sources_already_there", report.sourcesAlreadyThere},
+                                    {"runs_copied", report.runsCopied},
+                                    {"settings_copied", report.settingsCopied},
+                                    {"settings_kept", report.settingsKept}}
+                         .dump(2)
+                  << "\n";
+    } else {
+        std::cout << "Copied " << report.runsCopied << " runs of " << report.sourcesCopied << " sources and "
+                  << report.settingsCopied << " shared settings from " << from->path() << " to " << to->path()
+                  << (report.sourcesAlreadyThere ? "; " + std::to_string(report.sourcesAlreadyThere) +
+                                                       " sources were there already"
+                                                 : std::string())
+                  << ".\n";
+        for (const std::string &kept : report.settingsKept)
+            std::cout << "kept " << kept << " as the destination has it (it differs from the copy's)\n";
+    }
+    return kExitOk;
+}
+
 } // namespace
 
 void addStoreCommands(CLI::App &app, Commands &commands)
 {
+    auto copyArgs = std::make_shared<CopyArgs>();
+    auto *storeCommand = app.add_subcommand("store", "Work on whole stores");
+    storeCommand->require_subcommand(1);
+    auto *copy = storeCommand->add_subcommand(
+        "copy", "Copy every run and shared setting of one store into another, on either backend");
+    copy->add_option("--from", copyArgs->from, "The store to copy (a file or a postgresql:// URI)")->required();
+    copy->add_option("--to", copyArgs->to, "The store to copy into (created when missing)")->required();
+    copy->add_flag("--json", copyArgs->json, "Machine-readable report");
+    commands.add(copy, [copyArgs](const CliContext &) { return runStoreCopy(*copyArgs); });
+
     auto importArgs = std::make_shared<ImportArgs>();
     auto *import = app.add_subcommand("import", "Import benchmark results into the store "
                                                 "(format detected by content)");

@@ -251,6 +251,15 @@ public:
     std::vector<RunRecord> recentRunsOf(const std::string &scenario, const std::string &target,
                                         const std::string &until, int64_t limit) const;
 
+    // Every source, oldest first, with the keys of its runs in the order they were stored (what a
+    // copy of the store replays, source by source).
+    struct StoredSource
+    {
+        SourceRecord record;
+        std::vector<std::string> runKeys;
+    };
+    std::vector<StoredSource> sources() const;
+
     // Settings a team shares through its store (tuning-contract choices, saved sizings): named
     // text bodies of one kind ("contract-policy", "saved-sizing"), so that every window and job
     // on the store reads the same ones. The store keeps the bodies as given; their readers

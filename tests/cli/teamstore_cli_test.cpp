@@ -130,5 +130,64 @@ TEST_P(TeamStoreCli, PasswordInTheUriIsRefusedAndNeverPrinted)
     }
 }
 
+// `store copy` moves a whole store between backends: a laptop's file into the team store and the
+// team store back into a new file give what the first file gives — every run (`show --json`, ids
+// aside), the sample runs, the saved sizings and contract choices.
+// Copying again skips what is there.
+TEST_P(TeamStoreCli, StoreCopyBetweenBackendsGivesTheSameStore)
+{
+    for (const QString &source :
+         kSources + QStringList{QString::fromStdString(plimsoll::test::dataPath("plimsoll-bench-result-embedded.json"))})
+        ASSERT_EQ(cli(file(), {"import", source}).code, 0);
+    ASSERT_EQ(cli(file(), {"samples", "install"}).code, 0);
+    ASSERT_EQ(cli(file(), {"size", "--rate", "600k", "--samples", "include", "--save", "600k now"}).code, 0);
+    ASSERT_EQ(cli(file(), {"contract", "--family", "pipeline/produce/", "--exclude", "tuning.linger_ms"}).code, 0);
+    const nlohmann::json expected = everything(file());
+    ASSERT_GT(expected["show"].size(), 5u);
+    const auto sizings = [](const std::string &db) {
+        const Out out = cli(db, {"sizings", "--json"});
+        EXPECT_EQ(out.code, 0) << out.err;
+        return nlohmann::json::parse(out.out)["sizings"];
+    };
+    const auto contracts = [](const std::string &db) {
+        const Out out = cli(db, {"contract", "--json"});
+        EXPECT_EQ(out.code, 0) << out.err;
+        return nlohmann::json::parse(out.out)["families"];
+    };
+
+    const Out copied = cli(file(), {"store", "copy", "--from", QString::fromStdString(file()), "--to",
+                                    QString::fromStdString(team.location()), "--json"});
+    ASSERT_EQ(copied.code, 0) << copied.err;
+    const nlohmann::json report = nlohmann::json::parse(copied.out);
+    EXPECT_EQ(report["runs_copied"], expected["runs"].size());
+    EXPECT_EQ(report["settings_copied"], 2);
+    EXPECT_EQ(everything(team.location()), expected);
+    EXPECT_EQ(sizings(team.location()), sizings(file()));
+    EXPECT_EQ(contracts(team.location()), contracts(file()));
+
+    const Out again = cli(file(), {"store", "copy", "--from", QString::fromStdString(file()), "--to",
+                                   QString::fromStdString(team.location())});
+    ASSERT_EQ(again.code, 0) << again.err;
+    EXPECT_NE(again.out.find("Copied 0 runs of 0 sources"), std::string::npos) << again.out;
+    EXPECT_NE(again.out.find("sources were there already"), std::string::npos) << again.out;
+    EXPECT_EQ(everything(team.location()), expected) << "nothing doubled";
+
+    const std::string back = dir.filePath("back.db").toStdString();
+    const Out home = cli(file(), {"store", "copy", "--from", QString::fromStdString(team.location()), "--to",
+                                  QString::fromStdString(back)});
+    ASSERT_EQ(home.code, 0) << home.err;
+    EXPECT_EQ(everything(back), expected);
+    EXPECT_EQ(sizings(back), sizings(file()));
+
+    const Out missing = cli(file(), {"store", "copy", "--from", QString::fromStdString(dir.filePath("none.db").toStdString()),
+                                     "--to", QString::fromStdString(back)});
+    EXPECT_EQ(missing.code, 1);
+    EXPECT_NE(missing.err.find("none.db"), std::string::npos) << missing.err;
+    const Out itself = cli(file(), {"store", "copy", "--from", QString::fromStdString(back), "--to",
+                                    QString::fromStdString(back)});
+    EXPECT_EQ(itself.code, 1);
+    EXPECT_NE(itself.err.find("into itself"), std::string::npos) << itself.err;
+}
+
 INSTANTIATE_TEST_SUITE_P(Team, TeamStoreCli, ::testing::Values(StoreBackend::PostgreSQL),
                          plimsoll::test::backendName);

@@ -2,6 +2,7 @@
 // back exactly, removed with the run, and a version-2 store gains the table without losing data.
 #include "model/store/store.h"
 #include "model/store/storeschema.h"
+#include "model/store/storecopy.h"
 #include "support/teststore.h"
 
 #include <gtest/gtest.h>
@@ -96,6 +97,29 @@ TEST_P(SeriesTest, VersionTwoStoreGainsTheSeriesTable)
     EXPECT_TRUE(store.run("old-run"));
     store.importSource(source("/omb.json", "sha-1"), {runWithSeries("omb-1")});
     EXPECT_EQ(store.scenarioSeries("omb-1", "omb/kafka").size(), 3u);
+}
+
+// A store copied into another (on this backend, from a file) keeps every run whole, its
+// per-window series included, and its source: what the copy reads back equals the original.
+TEST_P(SeriesTest, ACopiedStoreKeepsItsSeries)
+{
+    QTemporaryDir dir;
+    Store original(dir.filePath("original.db").toStdString());
+    original.importSource(source("/omb.json", "sha-1"), {runWithSeries("omb-1"), runWithSeries("omb-2")});
+    Store copy(path());
+    const StoreCopyReport report = copyStore(original, copy);
+    EXPECT_EQ(report.runsCopied, 2);
+    EXPECT_EQ(report.sourcesCopied, 1);
+    for (const char *key : {"omb-1", "omb-2"}) {
+        const auto a = original.run(key), b = copy.run(key);
+        ASSERT_TRUE(a && b) << key;
+        EXPECT_EQ(b->record, a->record) << key;
+        EXPECT_EQ(b->source.sha256, a->source.sha256);
+        EXPECT_EQ(b->source.importedAt, a->source.importedAt);
+        EXPECT_EQ(copy.scenarioSeries(key, "omb/kafka").size(), 3u);
+    }
+    EXPECT_EQ(copyStore(original, copy).sourcesAlreadyThere, 1) << "a second copy skips what is there";
+    EXPECT_EQ(copy.runCount(), 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, SeriesTest,
