@@ -1,4 +1,7 @@
 #include "ui/mainwindow.h"
+
+#include "model/store/connection.h"
+#include "ui/latesttask.h"
 #include "ui/importpreviewdialog.h"
 
 #include "ui/messagebanner.h"
@@ -27,6 +30,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QMenu>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -45,7 +49,14 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <optional>
+
 namespace plimsoll {
+
+// How often a window probes its store for writes by others: light (two indexed reads), in the
+// background, and soon enough that a CI job's nightly import shows within seconds.
+constexpr int kChangePollMs = 5000;
 
 namespace {
 
@@ -116,7 +127,15 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     m_progress->setMaximumWidth(200);
     m_progress->setTextVisible(false);
     m_progress->hide();
+    m_accessLabel = new QLabel(this);
+    m_accessLabel->setObjectName(QStringLiteral("storeAccessLabel"));
+    m_accessLabel->hide();
+    m_probe = new LatestTask(this);
+    m_changePoll = new QTimer(this);
+    m_changePoll->setInterval(kChangePollMs);
+    connect(m_changePoll, &QTimer::timeout, this, &MainWindow::probeStore);
     statusBar()->addWidget(m_pathLabel, 1);
+    statusBar()->addPermanentWidget(m_accessLabel);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_runCountLabel);
 
@@ -172,6 +191,9 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
                                       .arg(samples.runs)
                                       .arg(samples.scenarios));
         reloadViews();
+        probeStore();
+        if (m_changePoll->interval() > 0)
+            m_changePoll->start();
     });
     connect(m_writer, &StoreWriter::importFinished, this, &MainWindow::showImportSummary);
     connect(m_writer, &StoreWriter::samplesRemoved, this, [this](qint64 runs) {
@@ -249,6 +271,9 @@ void MainWindow::createMenus()
     QAction *openStore = file->addAction(tr("&Open Store…"), this, &MainWindow::chooseStore);
     openStore->setObjectName(QStringLiteral("openStoreAction"));
     openStore->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QAction *openTeam = file->addAction(tr("Open &Team Store…"), this, &MainWindow::chooseTeamStore);
+    openTeam->setObjectName(QStringLiteral("openTeamStoreAction"));
+    openTeam->setToolTip(tr("A store on a PostgreSQL server, shared by a team"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentStoresMenu"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
@@ -445,7 +470,50 @@ void MainWindow::reloadViews()
         else
             view->reloadWhenShown();
     }
+    m_changeToken.clear(); // our own write: the next probe takes the store as it is then
     emit storeChanged();
+}
+
+void MainWindow::setChangePollInterval(int milliseconds)
+{
+    m_changePoll->setInterval(std::max(0, milliseconds));
+    if (milliseconds <= 0)
+        m_changePoll->stop();
+    else if (!m_changeToken.isEmpty())
+        m_changePoll->start();
+}
+
+void MainWindow::probeStore()
+{
+    if (m_probe->isRunning() || m_writer->isBusy())
+        return; // a write of our own is under way: it reloads the views itself
+    struct Probe
+    {
+        std::string token;
+        std::optional<std::string> readOnly;
+    };
+    m_probe->start(
+        [path = m_storePath.toStdString()] {
+            const Store store(path);
+            return Probe{store.changeToken(), store.readOnlyReason()};
+        },
+        [this](const Probe &p) {
+            m_accessLabel->setText(p.readOnly ? QString::fromStdString(*p.readOnly) : QString());
+            m_accessLabel->setVisible(p.readOnly.has_value());
+            const QString token = QString::fromStdString(p.token);
+            const bool changed = !m_changeToken.isEmpty() && token != m_changeToken;
+            if (changed && !m_writer->isBusy()) {
+                reloadViews();
+                statusBar()->showMessage(tr("The store changed (written elsewhere): the views were read again."),
+                                         10000);
+                emit storeChangedElsewhere();
+            }
+            m_changeToken = token;
+        },
+        [](const QString &) {
+            // The store is out of reach for a moment (a team store's server restarting): the
+            // views say so when they next read; the probe tries again at its next tick.
+        });
 }
 
 QStringList MainWindow::recentStores()
@@ -453,11 +521,26 @@ QStringList MainWindow::recentStores()
     return windowSettings().value(QStringLiteral("recentStores")).toStringList();
 }
 
+namespace {
+
+bool isTeamStoreLocation(const QString &location)
+{
+    return sql::isPostgresUri(location.toStdString());
+}
+
+// A file by its absolute path; a team store by its URI as given (it has no password: refused).
+QString storeIdentity(const QString &location)
+{
+    return isTeamStoreLocation(location) ? location : QFileInfo(location).absoluteFilePath();
+}
+
+} // namespace
+
 void MainWindow::rememberStore(const QString &path)
 {
     QSettings settings = windowSettings();
     QStringList recent = settings.value(QStringLiteral("recentStores")).toStringList();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const QString absolute = storeIdentity(path);
     recent.removeAll(absolute);
     recent.prepend(absolute);
     while (recent.size() > 8)
@@ -468,12 +551,13 @@ void MainWindow::rememberStore(const QString &path)
 void MainWindow::fillRecentMenu()
 {
     m_recentMenu->clear();
-    const QString here = QFileInfo(m_storePath).absoluteFilePath();
+    const QString here = storeIdentity(m_storePath);
     for (const QString &path : recentStores()) {
-        QAction *action = m_recentMenu->addAction(QDir::toNativeSeparators(path), this,
+        const bool team = isTeamStoreLocation(path);
+        QAction *action = m_recentMenu->addAction(team ? path : QDir::toNativeSeparators(path), this,
                                                   [this, path] { openStore(path); });
-        action->setEnabled(path != here && QFileInfo::exists(path));
-        if (!QFileInfo::exists(path))
+        action->setEnabled(path != here && (team || QFileInfo::exists(path)));
+        if (!team && !QFileInfo::exists(path))
             action->setToolTip(tr("The file is no longer there"));
     }
     if (m_recentMenu->isEmpty())
@@ -489,12 +573,43 @@ void MainWindow::chooseStore()
         openStore(path);
 }
 
+void MainWindow::chooseTeamStore()
+{
+    auto *ask = new QInputDialog(this);
+    ask->setObjectName(QStringLiteral("teamStoreUri"));
+    ask->setWindowTitle(tr("Open Team Store"));
+    ask->setLabelText(tr("A libpq URI of the team's PostgreSQL store, without a password (libpq "
+                         "reads it from ~/.pgpass, PGPASSFILE, PGPASSWORD or a service file):"));
+    ask->setTextValue(QStringLiteral("postgresql://user@host:5432/plimsoll?sslmode=verify-full"));
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    connect(ask, &QInputDialog::textValueSelected, this, [this](const QString &uri) { openTeamStore(uri.trimmed()); });
+    ask->open();
+}
+
+MainWindow *MainWindow::openTeamStore(const QString &uri)
+{
+    if (!isTeamStoreLocation(uri)) {
+        m_banner->showMessage(MessageBanner::Kind::Error,
+                              tr("“%1” is not a team store's URI: it starts with postgresql:// (a file "
+                                 "opens with File ▸ Open Store…).")
+                                  .arg(uri));
+        return nullptr;
+    }
+    try {
+        sql::checkPostgresUri(uri.toStdString()); // no connection: a parse, on this thread
+    } catch (const StoreError &e) {
+        m_banner->showMessage(MessageBanner::Kind::Error, QString::fromUtf8(e.what()));
+        return nullptr;
+    }
+    return openStore(uri);
+}
+
 MainWindow *MainWindow::openStore(const QString &path)
 {
-    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const QString absolute = storeIdentity(path);
     for (QWidget *top : QApplication::topLevelWidgets()) {
         auto *window = qobject_cast<MainWindow *>(top);
-        if (window && QFileInfo(window->storePath()).absoluteFilePath() == absolute) {
+        if (window && storeIdentity(window->storePath()) == absolute) {
             window->show();
             window->raise();
             window->activateWindow();

@@ -5,7 +5,9 @@
 // Threading contract: everything here runs on the UI thread and never opens the store on it.
 // Writes go through StoreWriter (queued, background); each view reads in the background with
 // its own Store connection. After any write the Library reloads and every other view reloads
-// when it is next shown (StoreView::reloadWhenShown).
+// when it is next shown (StoreView::reloadWhenShown). Writes by others (another window, a CI
+// job on a team store) are noticed by a light probe of the store every few seconds, in the
+// background, which also tells the status bar whether this store is read-only here.
 
 #include <QMainWindow>
 #include <QStringList>
@@ -25,6 +27,7 @@ namespace plimsoll {
 class DocumentationWindow;
 class ElidingLabel;
 class ImportPreviewDialog;
+class LatestTask;
 class LibraryView;
 class MessageBanner;
 class StoreView;
@@ -63,6 +66,15 @@ public:
     // the window that shows it. Every store opened is remembered (Open Recent, newest first).
     MainWindow *openStore(const QString &path);
     static QStringList recentStores();
+    // How often the store is probed for writes by others (milliseconds; 0 stops it).
+    void setChangePollInterval(int milliseconds);
+    // The status bar's note of what this window may do with the store ("read-only for user
+    // plimsoll_reader"; empty when it may write).
+    QLabel *accessLabel() const { return m_accessLabel; }
+    // File > Open Team Store…: `uri` checked (a postgresql:// URI without a password) before a
+    // window opens on it; the refusal is said in this window's banner. Returns the window or
+    // nullptr.
+    MainWindow *openTeamStore(const QString &uri);
 
 public slots:
     // Dry-runs the sources in a preview dialog; Import commits the readable ones.
@@ -77,6 +89,8 @@ public slots:
 signals:
     // A store write finished and the views were asked to reload.
     void storeChanged();
+    // A probe found runs or shared settings written by someone else; the views read again.
+    void storeChangedElsewhere();
     // The import preview is about to show (tests drive it through this).
     void importPreviewOpened(plimsoll::ImportPreviewDialog *dialog);
 
@@ -99,6 +113,8 @@ private:
     void showImportSummary(const ImportBatchSummary &summary);
     void showAbout();
     void chooseStore();
+    void chooseTeamStore();
+    void probeStore();
     void fillRecentMenu();
     static void rememberStore(const QString &path);
     void restoreSettings();
@@ -124,6 +140,10 @@ private:
     QStringList m_pendingRemovalKeys;
     ElidingLabel *m_pathLabel = nullptr;
     QLabel *m_runCountLabel = nullptr;
+    QLabel *m_accessLabel = nullptr;
+    QTimer *m_changePoll = nullptr;
+    LatestTask *m_probe = nullptr;
+    QString m_changeToken; // as the last probe read it; empty: not read since our own write
     QProgressBar *m_progress = nullptr;
     std::vector<StoreView *> m_views;
     LibraryView *m_library = nullptr;

@@ -120,6 +120,10 @@ private:
 std::unique_ptr<Connection> openSqlite(const std::string &path);
 std::unique_ptr<Connection> openPostgres(const std::string &uri);
 
+// Refuses (StoreError) a URI libpq cannot read or one that carries a password, saying where a
+// password goes instead. Parses only: no connection is made.
+void checkPostgresUri(const std::string &uri);
+
 // The URI with any password in it replaced by ***: what an error may show.
 std::string withoutPassword(const std::string &uri);
 

@@ -297,8 +297,9 @@ private:
 
 void ignoreNotice(void *, const char *) {}
 
-// Throws when the URI is not one libpq reads, or carries a password.
-void checkUri(const std::string &uri)
+} // namespace
+
+void checkPostgresUri(const std::string &uri)
 {
     char *error = nullptr;
     PQconninfoOption *options = PQconninfoParse(uri.c_str(), &error);
@@ -318,8 +319,6 @@ void checkUri(const std::string &uri)
                          "logs and the recent stores. Give it to libpq instead: " +
                          kPasswordSources);
 }
-
-} // namespace
 
 std::string withoutPassword(const std::string &uri)
 {
@@ -346,7 +345,7 @@ std::string withoutPassword(const std::string &uri)
 
 std::unique_ptr<Connection> openPostgres(const std::string &uri)
 {
-    checkUri(uri);
+    checkPostgresUri(uri);
     PGconn *conn = PQconnectdb(uri.c_str());
     if (!conn)
         throw StoreError("cannot open store " + uri + ": out of memory");

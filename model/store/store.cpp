@@ -9,6 +9,8 @@
 #include <set>
 #include <cstdlib>
 
+#include <unistd.h>
+
 namespace plimsoll {
 
 using sql::Statement;
@@ -434,6 +436,28 @@ std::vector<Store::StoredSource> Store::sources() const
             out.back().runKeys.push_back(q.text(8));
     }
     return out;
+}
+
+std::optional<std::string> Store::readOnlyReason() const
+{
+    if (m_db->dialect() == sql::Dialect::SQLite) {
+        if (::access(m_path.c_str(), W_OK) != 0)
+            return "the file is read-only";
+        return std::nullopt;
+    }
+    Statement q(*m_db, "SELECT has_table_privilege('runs', 'INSERT'), current_user");
+    if (q.step() && q.text(0) != "t" && q.text(0) != "1" && q.text(0) != "true")
+        return "read-only for user " + q.text(1);
+    return std::nullopt;
+}
+
+std::string Store::changeToken() const
+{
+    Statement q(*m_db, "SELECT (SELECT COALESCE(MAX(id), 0) FROM runs), (SELECT COUNT(*) FROM runs), "
+                       "(SELECT COUNT(*) FROM shared_settings), "
+                       "(SELECT COALESCE(SUM(LENGTH(body)), 0) FROM shared_settings)");
+    q.step();
+    return q.text(0) + "/" + q.text(1) + "/" + q.text(2) + "/" + q.text(3);
 }
 
 } // namespace plimsoll

@@ -251,6 +251,13 @@ public:
     std::vector<RunRecord> recentRunsOf(const std::string &scenario, const std::string &target,
                                         const std::string &until, int64_t limit) const;
 
+    // Why this connection cannot write, for a status bar ("read-only for user plimsoll_reader",
+    // "the file is read-only"), or nullopt when it can.
+    std::optional<std::string> readOnlyReason() const;
+    // A short text that changes whenever anyone writes runs or shared settings to the store
+    // (another window, a CI job): a window compares it now and then to notice and read again.
+    std::string changeToken() const;
+
     // Every source, oldest first, with the keys of its runs in the order they were stored (what a
     // copy of the store replays, source by source).
     struct StoredSource
