@@ -205,13 +205,17 @@ const std::vector<Case> kCases = {
     {"plimsoll size --rate 600k [--record-size 700B] [--retention 60s] [--compression R] [--replication 2] [--p99 250ms] "
      "[--headroom 20%] [--tolerate-node-loss] [--flex] [--tiered --local-retention 60s] [--trim-tick 1s] "
      "[--cpu-limit 0.9] [--topic logs] [--key-pattern P] [--skew-target S] [--broker-model auto|fitted|cpu|rule] "
+     "[--consumer-groups N [--consume-rate R] [--consume-from tail|backlog] [--tiered-reads] [--consume-margin 30%] "
+     "[--fetch-p99 500ms]] "
      "[--run RUN]... "
      "[--scenario TEXT] [--tool T] [--target T] [--since T] [--until T] [--samples auto|include|exclude] "
      "[--save NAME [--replace]] [--json]",
      {"size", "--rate", "600k", "--record-size", "700B", "--retention", "60s", "--compression", "4", "--replication",
       "2", "--p99", "250ms", "--headroom", "20%", "--tolerate-node-loss", "--flex", "--tiered", "--local-retention",
       "60s", "--trim-tick", "1s", "--cpu-limit", "0.9", "--topic", "logs", "--key-pattern",
-      "korvet:stream:{topic}:{partition}", "--skew-target", "0", "--broker-model", "auto", "--run", kPipelineRun,
+      "korvet:stream:{topic}:{partition}", "--skew-target", "0", "--broker-model", "auto", "--consumer-groups", "2",
+      "--consume-rate", "300k", "--consume-from", "backlog", "--tiered-reads", "--consume-margin", "30%",
+      "--fetch-p99", "5s", "--run", kPipelineRun,
       "--run", "sample:korvet-redis-flex", "--run", "sample:korvet-remote-archival", "--scenario", "/",
       "--since", "2026-01-01", "--until", "2027-01-01",
       "--samples", "auto", "--save", "now", "--replace", "--json"}, {}, {}, 0,
@@ -219,7 +223,7 @@ const std::vector<Case> kCases = {
       "bottleneck", "utilization[].component", "utilization[].utilization", "utilization[].limit", "warnings",
       "lines[].key", "lines[].label", "lines[].value", "lines[].display", "lines[].reasoning", "lines[].runs",
       "broker_models.taken", "broker_models.why", "broker_models.answers[].model", "broker_models.answers[].units",
-      "shard_models.taken"}},
+      "shard_models.taken", "consume.records_per_s", "consume.measured", "consume.margin", "consume.fetch_p99_s"}},
     {"plimsoll sizings [--json]", {"sizings", "--json"}, {}, {}, 0,
      {"file", "sizings[].name", "sizings[].saved_at", "sizings[].rate", "sizings[].bytes_per_s",
       "sizings[].rate_text", "sizings[].selection", "sizings[].samples", "sizings[].runs"},
@@ -233,6 +237,8 @@ const std::vector<Case> kCases = {
      {}, {}, false, false, {"sizings", "compare", "now", "next-year"}, "Korvet brokers", kTwoSaved},
     {"plimsoll sizings remove NAME", {"sizings", "remove", "now"}, {}, {}, 0, {}, {}, "Removed the saved sizing 'now'",
      false, false, {"sizings"}, "next-year", kTwoSaved},
+    {"plimsoll size --rate 600k --consumer-groups 3 --consume-from backlog --consume-rate 1M", {}, {}, {}, 0, {}, {},
+     "unmeasured, 30% margin"},
     {"plimsoll size --rate 600k --save now", {}, {}, {}, 0, {}, {}, "Saved as 'now'", false, false, {"sizings"},
      "600k records/s"},
     {"plimsoll size --rate 1.2M --headroom 20% --save next-year", {}, {}, {}, 0, {}, {}, "Saved as 'next-year'"},
