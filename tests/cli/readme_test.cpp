@@ -12,6 +12,8 @@
 // which ctest runs with the services fixture (tests/services).
 #ifdef PLIMSOLL_README_LIVE
 #include "runner/servicesenv.h"
+#else
+#include "runner/metricsserver.h"
 #endif
 
 #include <gtest/gtest.h>
@@ -27,11 +29,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace {
 
@@ -272,16 +277,71 @@ const std::vector<Case> kCases = {
     {"plimsoll export --format steps --run sample:korvet-pipeline-produce-2026-08-11 --out steps.csv", {}, {}, {}, 0, {},
      {"steps.csv"}},
 
+    // ---- the offload record (```sh): against brokers served by the test (placeholder())
+    {"plimsoll bench offload --broker-metrics http://korvet-0:8080/metrics,http://korvet-1:8080/metrics "
+     "--tuning icebergOffloadThreads=4 --tuning workerTickConcurrency=8", {}, {}, {"--interval", "50ms"}, 0, {}, {},
+     "pipeline/offload: archived"},
+
     // ---- Prometheus scrapes (```sh)
     {"plimsoll import --scrapes before.prom after.prom", {}, {}, {"--json"}, 0,
      {"sources[].status", "sources[].interval_s", "sources[].interval_from"}, {}, {}, false, true},
 };
 // clang-format on
 
+#ifndef PLIMSOLL_README_LIVE
+// The README's Korvet brokers for `bench offload`: one endpoint served here, standing for each,
+// whose storage worker archives 1 MiB/s in 256 KiB segments while its lag falls from 2 s to zero
+// over the first second after it is asked for.
+class ScriptedBrokers
+{
+public:
+    ScriptedBrokers()
+    {
+        EXPECT_EQ(m_server.start(0), "");
+        m_start = std::chrono::steady_clock::now();
+        m_server.setMetrics(text(0));
+        m_thread = std::thread([this] {
+            while (!m_stop) {
+                m_server.setMetrics(text(std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count()));
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            }
+        });
+    }
+    ~ScriptedBrokers()
+    {
+        m_stop = true;
+        m_thread.join();
+    }
+    QString url() const { return QStringLiteral("http://127.0.0.1:%1/metrics").arg(m_server.port()); }
+
+private:
+    static std::string text(double t)
+    {
+        const double bytes = 1048576.0 * std::min(t, 1.0);
+        std::ostringstream out;
+        out << "# TYPE korvet_storage_archive_bytes_total counter\nkorvet_storage_archive_bytes_total " << bytes
+            << "\n# TYPE korvet_storage_archive_segments_total counter\nkorvet_storage_archive_segments_total "
+            << bytes / 262144 << "\n# TYPE korvet_storage_archive_lag_seconds gauge\nkorvet_storage_archive_lag_seconds "
+            << std::max(0.0, 2 * (1 - t)) << "\n";
+        return out.str();
+    }
+    MetricsServer m_server;
+    std::chrono::steady_clock::time_point m_start;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+#endif
+
 // Placeholders and file names the README's commands use, and what stands for them here. Output
 // files go into the case's temporary directory.
 QString placeholder(const QString &token, const QTemporaryDir &dir)
 {
+#ifndef PLIMSOLL_README_LIVE
+    if (token.startsWith("http://korvet-0:8080/")) {
+        static ScriptedBrokers brokers; // started when the offload case asks for it
+        return brokers.url() + "," + brokers.url();
+    }
+#endif
     static const QStringList outputs = {"sizing.pdf", "sizing.html", "sizing.md", "runs.jsonl",
                                         "runs.csv", "latencies.hlog", "steps.csv", "result.json", "FILE"};
     if (outputs.contains(token))
