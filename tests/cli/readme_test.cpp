@@ -533,7 +533,7 @@ TEST(Readme, EveryOptionIsDocumented)
     const std::string list = top.out.substr(listed);
     for (std::sregex_iterator m(list.begin(), list.end(), subcommand), end; m != end; ++m)
         commands.push_back({QString::fromStdString((*m)[1].str())});
-    for (const char *workload : {"producer", "consumer", "roundtrip", "ramp", "probe"})
+    for (const char *workload : {"producer", "consumer", "roundtrip", "ramp", "probe", "offload"})
         commands.push_back({"bench", workload});
     ASSERT_GT(commands.size(), 15u);
     static const std::regex option(R"(\n +(--[a-z0-9-]+))");
