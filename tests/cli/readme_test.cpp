@@ -325,7 +325,7 @@ private:
             << std::max(0.0, 2 * (1 - t)) << "\n";
         return out.str();
     }
-    MetricsServer m_server;
+    plimsoll::MetricsServer m_server;
     std::chrono::steady_clock::time_point m_start;
     std::atomic<bool> m_stop{false};
     std::thread m_thread;
