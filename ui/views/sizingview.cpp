@@ -281,6 +281,8 @@ void SizingView::addConsumeRows(QFormLayout *form)
     m_consumerGroups->setValue(defaults.consumerGroups);
     m_consumerGroups->setSpecialValueText(tr("none"));
     m_consumerGroups->setSuffix(tr(" groups"));
+    connect(m_consumerGroups, &QSpinBox::valueChanged, m_consumerGroups,
+            [this](int groups) { m_consumerGroups->setSuffix(groups == 1 ? tr(" group") : tr(" groups")); });
     m_consumerGroups->setToolTip(tr("Consumer groups, each reading the whole stream (fan-out); none sizes the "
                                     "produce side alone (the CLI's --consumer-groups)"));
     m_consumeRate = new RateField(QStringLiteral("0"), SizingInputs::kConsumeRate, &SizingInputs::kBytesPerS, this);
