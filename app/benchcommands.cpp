@@ -9,6 +9,7 @@
 #include "runner/benchrequest.h"
 #include "runner/benchstore.h"
 #include "runner/clientproperties.h"
+#include "runner/offloadrecord.h"
 #include "runner/recollector.h"
 #include "runner/resultfile.h"
 
@@ -182,6 +183,24 @@ void printSnapshot(const BenchSnapshot &s)
     std::cerr << line;
 }
 
+int reportResult(const CliContext &context, const BenchResult &result, const std::string &output,
+                 const std::string &resultFile, bool noStore);
+
+// `run` with SIGINT/SIGTERM setting g_cancel (the first one; the handlers are put back after).
+template <class Run> BenchResult interruptible(Run run)
+{
+    g_cancel = false;
+    struct sigaction action = {};
+    action.sa_handler = onInterrupt;
+    struct sigaction oldInt = {}, oldTerm = {};
+    sigaction(SIGINT, &action, &oldInt);
+    sigaction(SIGTERM, &action, &oldTerm);
+    BenchResult result = run();
+    sigaction(SIGINT, &oldInt, nullptr);
+    sigaction(SIGTERM, &oldTerm, nullptr);
+    return result;
+}
+
 int runBench(const CliContext &context, BenchArgs &args, const std::vector<const CLI::App *> &parsed)
 {
     if (auto problem = inapplicableOption(parsed, args.config.workload, args.ramp); !problem.empty()) {
@@ -204,18 +223,16 @@ int runBench(const CliContext &context, BenchArgs &args, const std::vector<const
         std::cerr << "plimsoll: embedded target: librdkafka's mock cluster in this process, NOT a real broker; "
                      "the numbers describe the client.\n";
 
-    g_cancel = false;
-    struct sigaction action = {};
-    action.sa_handler = onInterrupt;
-    struct sigaction oldInt = {}, oldTerm = {};
-    sigaction(SIGINT, &action, &oldInt);
-    sigaction(SIGTERM, &action, &oldTerm);
-    BenchResult result = engine.run(g_cancel);
-    sigaction(SIGINT, &oldInt, nullptr);
-    sigaction(SIGTERM, &oldTerm, nullptr);
+    const BenchResult result = interruptible([&engine] { return engine.run(g_cancel); });
+    return reportResult(context, result, output, args.resultFile, args.noStore);
+}
 
+// --output, --result-file and the store, for any bench run's result.
+int reportResult(const CliContext &context, const BenchResult &result, const std::string &output,
+                 const std::string &resultFile, bool noStore)
+{
     int exitCode = result.exitCode;
-    if (!args.noStore && !result.scenarios.empty()) {
+    if (!noStore && !result.scenarios.empty()) {
         if (auto store = context.openStore()) {
             try {
                 storeBenchResult(*store, result, kVersion);
@@ -228,8 +245,8 @@ int runBench(const CliContext &context, BenchArgs &args, const std::vector<const
         }
     }
     const std::string document = result.toJson().dump(2) + "\n";
-    if (!args.resultFile.empty()) {
-        if (auto error = writeFileAtomically(args.resultFile, document); !error.empty()) {
+    if (!resultFile.empty()) {
+        if (auto error = writeFileAtomically(resultFile, document); !error.empty()) {
             printError(error);
             exitCode = kExitFailure;
         }
@@ -247,6 +264,46 @@ int runBench(const CliContext &context, BenchArgs &args, const std::vector<const
             std::cerr << "plimsoll: " << result.warnings.back() << "\n";
     }
     return exitCode;
+}
+
+struct OffloadArgs : OffloadRequest
+{
+    std::string output = "text", resultFile;
+    bool noStore = false;
+};
+
+void addOffloadCommand(CLI::App *bench, Commands &commands)
+{
+    auto *c = bench->add_subcommand("offload", "The offload record: archived bytes/s while a backlog drains to the "
+                                               "remote tier, from the brokers' /metrics (scenario pipeline/offload)");
+    auto a = std::make_shared<OffloadArgs>();
+    c->add_option("--broker-metrics", a->brokerMetrics, "Broker Prometheus URL[,URL...] (repeatable)")->required();
+    c->add_option("--interval", a->interval, "Between polls of the archive lag (" +
+                                                 OffloadRequest::kInterval.describe() + ")")
+        ->capture_default_str();
+    c->add_option("--drain-timeout", a->drainTimeout, "Longest wait for the archive lag to reach zero (" +
+                                                          OffloadRequest::kDrainTimeout.describe() + ")")
+        ->capture_default_str();
+    c->add_option("--timeout", a->timeout, "Bound on each scrape")->capture_default_str();
+    c->add_option("--tuning", a->tuning,
+                  "key=value[ key=value...]: the target's settings, part of the run's tuning contract (repeatable)");
+    c->add_option("--output", a->output, "text, json or jsonl")
+        ->check(CLI::IsMember({"text", "json", "jsonl"}))
+        ->capture_default_str();
+    c->add_option("--result-file", a->resultFile, "Write the final JSON result here, atomically");
+    c->add_flag("--no-store", a->noStore, "Do not add the result to the store");
+    commands.add(c, [a](const CliContext &context) {
+        OffloadRecordConfig config;
+        if (std::string problem = a->resolve(&config); !problem.empty()) {
+            printError(problem);
+            return kExitUsage;
+        }
+        if (a->output == "text")
+            std::cerr << "plimsoll: offload: polling the archive lag every " << a->interval << " until it is zero "
+                      << "twice in a row (at most " << a->drainTimeout << ")\n";
+        const BenchResult result = interruptible([&config] { return runOffloadRecord(config, g_cancel); });
+        return reportResult(context, result, a->output, a->resultFile, a->noStore);
+    });
 }
 
 } // namespace
@@ -277,6 +334,7 @@ void addBenchCommands(CLI::App &app, Commands &commands)
         sub->preparse_callback([args, workload](std::size_t) { args->config.workload = workload; });
         commands.add(sub, [args, sub, bench](const CliContext &context) { return runBench(context, *args, {sub, bench}); });
     }
+    addOffloadCommand(bench, commands);
     addOptions(bench, *args);
     // Bare `bench`: the round trip (RunConfig's default workload). Registered after the
     // workloads so that a parsed workload subcommand is chosen first.

@@ -125,7 +125,14 @@ json sizingToJson(const SizingResult &r)
                                {"runs", a.runKeys}});
         return json{{"taken", c.taken}, {"why", c.why}, {"units", c.units}, {"answers", answers}};
     };
+    json consume = nullptr;
+    if (r.line("consume_rate"))
+        consume = {{"records_per_s", r.consumeRate},
+                   {"measured", r.consumeMeasured},
+                   {"margin", r.consumeMargin},
+                   {"fetch_p99_s", r.fetchP99 ? json(*r.fetchP99) : json(nullptr)}};
     return {{"rate", r.rate},
+            {"consume", consume},
             {"broker_models", choice(r.brokerChoice)},
             {"shard_models", choice(r.shardChoice)},
             {"brokers", r.brokers},

@@ -38,6 +38,63 @@ std::optional<double> fraction(std::string text)
     return std::nullopt;
 }
 
+void addConsumeOptions(CLI::App *cmd, SizeArgs &a)
+{
+    const SizingInputs defaults;
+    addNumber(cmd, "--consumer-groups", a.consumerGroups, SizingInputs::kConsumerGroups,
+              "Consumer groups, each reading the whole stream (fan-out)")
+        ->capture_default_str();
+    cmd->add_option("--consume-rate", a.consumeRate,
+                    "Records/s each group reads, with k/M (or bytes/s, ÷ --record-size); default: the target rate");
+    cmd->add_option("--consume-from", a.consumeFrom,
+                    std::string("Where the groups read: tail or backlog (default ") + toString(defaults.consumeFrom) + ")");
+    cmd->add_flag("--tiered-reads", a.tieredReads, "The backlog is read from the remote tier (needs --tiered)");
+    cmd->add_option("--consume-margin", a.consumeMargin,
+                    "CPU held back for consumer traffic where no consume ramp measured it, a fraction or a percentage (" +
+                        SizingInputs::kConsumeMargin.describe() + ", default " + domainNumber(defaults.consumeMargin) + ")");
+    cmd->add_option("--fetch-p99", a.fetchP99,
+                    "Fetch delivery p99 budget (default: the seed's limit, 500ms, 5s with --tiered-reads)");
+}
+
+// The consume options into `in`; false with the usage error in *error.
+bool parseConsumeArgs(const SizeArgs &a, SizingInputs &in, std::string *error)
+{
+    in.consumerGroups = a.consumerGroups;
+    in.tieredReads = a.tieredReads;
+    if (!a.consumeRate.empty()) {
+        double bytes = 0;
+        const auto records = parseRate(a.consumeRate, &bytes, error);
+        if (!records) {
+            *error = "--consume-rate: " + *error;
+            return false;
+        }
+        in.consumeRate = bytes > 0 ? bytes / in.recordBytes : *records; // its domain is checked with the others
+    }
+    if (!a.consumeFrom.empty()) {
+        const auto from = consumeFromFromString(a.consumeFrom);
+        if (!from) {
+            *error = "--consume-from must be tail or backlog (got '" + a.consumeFrom + "')";
+            return false;
+        }
+        in.consumeFrom = *from;
+    }
+    if (!a.consumeMargin.empty()) {
+        const auto margin = fraction(a.consumeMargin);
+        if (!margin) {
+            *error = "--consume-margin '" + a.consumeMargin + "' is not a fraction or a percentage (e.g. 30%)";
+            return false;
+        }
+        in.consumeMargin = *margin;
+    }
+    if (!a.fetchP99.empty()) {
+        const auto budget = seconds(a.fetchP99, "--fetch-p99", error);
+        if (!budget)
+            return false;
+        in.fetchP99Budget = *budget;
+    }
+    return true;
+}
+
 } // namespace
 
 std::optional<std::string> keyPatternError(const std::string &pattern)
@@ -81,6 +138,7 @@ void addSizingOptions(CLI::App *cmd, SizeArgs &a)
     cmd->add_option("--key-pattern", a.keyPattern,
                     "Stream key of a partition, for placement ({topic}, {partition})")
         ->capture_default_str();
+    addConsumeOptions(cmd, a);
 }
 
 void addRunSelectionOptions(CLI::App *cmd, RunSelection &select, std::string &samples,
@@ -183,6 +241,8 @@ std::optional<ParsedSizing> parseSizingArgs(const SizeArgs &a, std::string *erro
     }
     in.keyPattern = a.keyPattern;
     in.skewTarget = a.skewTarget;
+    if (!parseConsumeArgs(a, in, error))
+        return std::nullopt;
     out.options.cpuLimit = a.cpuLimit;
     out.options.saturation.cpuLimit = a.cpuLimit;
     if (std::string problem = in.validate("--"); !problem.empty()) {

@@ -26,6 +26,10 @@ struct SizeArgs
     std::string samples = "auto";    // --samples
     std::string brokerModel = "auto"; // auto, fitted, cpu or rule
     std::string keyPattern = kKorvetStreamKeyPattern;
+    // The consume side; an empty text leaves SizingInputs' default.
+    int consumerGroups = SizingInputs{}.consumerGroups;
+    std::string consumeRate, consumeFrom, consumeMargin, fetchP99;
+    bool tieredReads = false;
 };
 
 // Adds --rate (required), --record-size, --retention, ..., the run selection to `command`, writing into

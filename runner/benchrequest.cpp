@@ -80,18 +80,7 @@ std::string resolveRampAndTuning(BenchRequest &a)
             return *problem;
         r.backlog = static_cast<int64_t>(std::stod(a.backlog)); // whole, in range: checked above
     }
-    r.userTuning.clear();
-    for (const auto &typed : a.tuning) {
-        std::stringstream entries(typed);
-        for (std::string entry; entries >> entry;) {
-            std::string key, value;
-            if (auto problem = parseTuningEntry(entry, &key, &value); !problem.empty())
-                return problem;
-            if (!r.userTuning.emplace(key, value).second)
-                return "--tuning " + key + " is given twice (" + r.userTuning[key] + " and " + value + ")";
-        }
-    }
-    return {};
+    return parseTuningOptions(a.tuning, r.userTuning);
 }
 
 // How much to send and how fast: records, rate, validation, clients, the probe, the steps.
@@ -135,19 +124,6 @@ std::string resolveLoad(BenchRequest &a)
     return {};
 }
 
-// Repeatable options that also take comma lists, as one list.
-void splitTargets(const std::vector<std::string> &typed, std::vector<std::string> &out)
-{
-    out.clear();
-    for (const auto &item : typed) {
-        std::stringstream list(item);
-        for (std::string one; std::getline(list, one, ',');)
-            if (!one.empty())
-                out.push_back(one);
-    }
-}
-
-bool isHttpUrl(const std::string &url) { return url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0; }
 
 // The ramp's collectors: Redis shards, broker metrics endpoints, the Redis Enterprise REST API
 // and its credentials (never from the URL).
@@ -198,6 +174,35 @@ std::string resolveClientConfig(BenchRequest &a, std::vector<std::string> *notic
 }
 
 } // namespace
+
+std::string parseTuningOptions(const std::vector<std::string> &typed, std::map<std::string, std::string> &out)
+{
+    out.clear();
+    for (const auto &one : typed) {
+        std::stringstream entries(one);
+        for (std::string entry; entries >> entry;) {
+            std::string key, value;
+            if (auto problem = parseTuningEntry(entry, &key, &value); !problem.empty())
+                return problem;
+            if (!out.emplace(key, value).second)
+                return "--tuning " + key + " is given twice (" + out[key] + " and " + value + ")";
+        }
+    }
+    return {};
+}
+
+void splitTargets(const std::vector<std::string> &typed, std::vector<std::string> &out)
+{
+    out.clear();
+    for (const auto &item : typed) {
+        std::stringstream list(item);
+        for (std::string one; std::getline(list, one, ',');)
+            if (!one.empty())
+                out.push_back(one);
+    }
+}
+
+bool isHttpUrl(const std::string &url) { return url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0; }
 
 std::string resolveBenchRequest(BenchRequest &a, std::vector<std::string> *notices)
 {

@@ -8,6 +8,7 @@
 #include "model/core/domain.h"
 #include "runner/benchconfig.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,5 +49,12 @@ struct BenchRequest
 // option's name ("--p99-limit must be greater than 0 s (got 0)"). Notices on the client
 // properties (a setting translated or ignored) are added to *notices.
 std::string resolveBenchRequest(BenchRequest &a, std::vector<std::string> *notices = nullptr);
+
+// --tuning key=value entries (repeatable, space-separated too) into `out`: "" when fine, else
+// the problem (a malformed, zero or negative value; a key given twice).
+std::string parseTuningOptions(const std::vector<std::string> &typed, std::map<std::string, std::string> &out);
+// Repeatable options that also take comma lists, as one list.
+void splitTargets(const std::vector<std::string> &typed, std::vector<std::string> &out);
+bool isHttpUrl(const std::string &url);
 
 } // namespace plimsoll

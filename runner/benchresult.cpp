@@ -133,15 +133,49 @@ RunRecord BenchResult::toRunRecord(const std::string &toolVersion) const
     return benchRunRecordFromJson(toJson(), toolVersion);
 }
 
+namespace {
+
+// The offload record for people: the headline first, then what the metrics had.
+std::string offloadText(const ScenarioResult &s)
+{
+    const auto m = [&](const std::string &name) {
+        auto it = s.metrics.find(name);
+        return it == s.metrics.end() ? std::nan("") : it->second;
+    };
+    std::ostringstream out;
+    out << "  " << s.name << ": archived " << fixed(m("bytes_per_s") / 1048576.0, 2) << " MiB/s";
+    if (std::isfinite(m("offload.segments_per_s")))
+        out << ", " << fixed(m("offload.segments_per_s"), 2) << " segments/s";
+    if (std::isfinite(m("records_per_s")))
+        out << ", " << fixed(m("records_per_s"), 0) << " records/s";
+    out << "; drained in " << fixed(m("offload.drain_s"), 1) << " s, archive lag at most "
+        << fixed(m("offload.max_lag_s"), 1) << " s\n";
+    if (std::isfinite(m("offload.archive_p99_s")))
+        out << "    archive p50 " << ms(m("offload.archive_p50_s")) << ", p99 " << ms(m("offload.archive_p99_s")) << "\n";
+    for (const char *name : {"offload.failures", "offload.retries"})
+        if (std::isfinite(m(name)))
+            out << "    " << std::string(name).substr(8) << " " << fixed(m(name), 0) << "\n";
+    return out.str();
+}
+
+} // namespace
+
 std::string BenchResult::toText() const
 {
     std::ostringstream out;
     if (embedded)
         out << "NOTE: embedded target (librdkafka's mock cluster, in process) - not a real broker;\n"
                "      these numbers describe the client, not a broker.\n";
-    out << "plimsoll bench " << workload << "  run " << runId << "  topic " << topic
-        << (topicCreated ? " (created" : " (existing") << (topicDeleted ? ", deleted)" : ")") << "\n";
+    if (workload == "offload")
+        out << "plimsoll bench offload  run " << runId << "\n";
+    else
+        out << "plimsoll bench " << workload << "  run " << runId << "  topic " << topic
+            << (topicCreated ? " (created" : " (existing") << (topicDeleted ? ", deleted)" : ")") << "\n";
     for (const auto &s : scenarios) {
+        if (s.kind == "offload") {
+            out << offloadText(s);
+            continue;
+        }
         const auto m = [&](const std::string &name) {
             auto it = s.metrics.find(name);
             return it == s.metrics.end() ? std::nan("") : it->second;

@@ -1,6 +1,8 @@
 #include "model/sizing/sizing.h"
 
+#include "model/sizing/consumemodel.h"
 #include "model/sizing/placement.h"
+#include "model/sizing/sizingtext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,17 +16,8 @@ constexpr double kGiB = 1024.0 * 1024 * 1024;
 constexpr int kMinRedisNodes = 3; // a Redis Enterprise cluster needs a quorum of three
 constexpr int kDefaultShardsPerNode = 8; // the seed's 24 shards on 3 nodes
 
-std::string fmt(const char *format, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
-std::string rateText(double v)
-{
-    return v >= 1e6 ? fmt("%.3gM", v / 1e6) : v >= 1e3 ? fmt("%.4gk", v / 1e3) : fmt("%.3g", v);
-}
+using sizingtext::fmt;
+using sizingtext::rateText;
 
 int roundUpTo(int value, int multiple)
 {
@@ -62,7 +55,93 @@ std::vector<std::string> takenRuns(const UnitsChoice &c)
     return {};
 }
 
+// The consume inputs that only make sense together, as "<prefix><name> …", or nullopt.
+std::optional<std::string> consumeProblem(const SizingInputs &in, const std::string &prefix)
+{
+    const double target = in.rate > 0 ? in.rate : in.bytesPerS / in.recordBytes;
+    if (in.consumerGroups == 0 && in.consumeRate > 0)
+        return prefix + "consume-rate is the rate of each consumer group: it needs " + prefix +
+               "consumer-groups 1 or more";
+    if (in.consumerGroups == 0 && in.tieredReads)
+        return prefix + "tiered-reads says where consumer groups read: it needs " + prefix +
+               "consumer-groups 1 or more";
+    if (in.tieredReads && in.consumeFrom == ConsumeFrom::Tail)
+        return prefix + "tiered-reads reads a backlog from the remote tier: it needs " + prefix +
+               "consume-from backlog (the tail is served from Redis)";
+    if (in.tieredReads && !in.tiered)
+        return prefix + "tiered-reads reads what was offloaded: it needs " + prefix + "tiered";
+    if (in.consumeFrom == ConsumeFrom::Tail && in.consumeRate > target * (1 + 1e-9))
+        return prefix + "consume-rate " + fmt("%g", in.consumeRate) + " records/s is above the target " +
+               fmt("%g", target) + " records/s: a group reading the tail reads at most what is produced (" +
+               prefix + "consume-from backlog reads a backlog faster)";
+    return std::nullopt;
+}
+
+// " + 300k records/s read per broker × 2.1% CPU per 10k records/s (the consume ramp)", or the
+// margin held where the consume ramp did not measure the unit; "" without consumer groups.
+std::string readsCpuText(const ConsumePlan &plan, const ComponentCapacity &reads, const ComponentCapacity &produce,
+                         double units, const char *unit)
+{
+    if (!plan.active())
+        return {};
+    if (!reads.ok)
+        return "; reads unmeasured: the limit is " + fmt("%.0f%%", plan.limitFor(produce, reads) * 100) + ", " +
+               fmt("%.0f", plan.margin() * 100) + " % of the CPU held for them (--consume-margin)";
+    return " + " + rateText(plan.readAtTarget() / units) + " records/s read per " + unit + " × " +
+           fmt("%.3g", reads.slope * 1e6) + "% CPU per 10k records/s (the " + plan.model().path + " ramp)";
+}
+
+// The consume side's own lines: what the groups read, what their costs rest on, and the fetch
+// p99 the reads are predicted at.
+void addConsumeLines(SizingResult &r, const ConsumePlan &plan, const SizingModels &m, double sized, int brokers,
+                     int shards)
+{
+    const ConsumeModel &reads = plan.model();
+    r.lines.push_back({"consume_rate", "Consumed", plan.readAtTarget(), rateText(plan.readAtTarget()) + " records/s",
+                       plan.demandText(), {}});
+    r.lines.push_back({"consume_side", "Consume side", reads.measured() ? 1.0 : 0.0,
+                       reads.measured() ? std::string("measured") : fmt("unmeasured, %.0f%% margin", plan.margin() * 100),
+                       plan.evidenceText(), reads.runKeys});
+    if (!reads.broker.ok || !reads.shard.ok)
+        r.warnings.push_back("the " + reads.path + " side is unmeasured" +
+                             (reads.measured() ? std::string(" for ") + (reads.broker.ok ? "shards" : "brokers") : "") +
+                             ": " + fmt("%.0f", plan.margin() * 100) +
+                             " % of the CPU is held back for consumer reads (--consume-margin), not their measured "
+                             "cost; a consume ramp (bench ramp --ramp consumers) measures it");
+    const auto fetch = plan.fetchP99(m.broker, m.shard, sized, brokers, shards);
+    std::vector<std::string> runs;
+    for (const FetchCurvePoint &p : reads.fetch)
+        runs = merged(runs, {p.runKey});
+    r.lines.push_back(
+        {"fetch_p99", "Predicted fetch p99", fetch ? *fetch : 0, fetch ? fmt("%.3g ms", *fetch * 1e3) : std::string("—"),
+         fetch ? "the " + reads.path + " ramp's fetch delivery p99 interpolated at the brokers' and shards' CPU "
+                     "with ingest and reads together; budget " + fmt("%.3g ms", plan.fetchBudget() * 1e3)
+               : reads.fetch.empty() ? "no " + reads.path + " ramp step measured fetch p99 with a broker count: no prediction"
+                                     : "beyond the " + reads.path + " ramp's top: no prediction",
+         runs});
+    if (fetch && *fetch > plan.fetchBudget())
+        r.warnings.push_back("predicted fetch p99 exceeds the budget");
+    r.consumeRate = plan.readAtTarget();
+    r.consumeMeasured = reads.broker.ok && reads.shard.ok;
+    r.consumeMargin = r.consumeMeasured ? 0 : plan.margin();
+    r.fetchP99 = fetch;
+}
+
 } // namespace
+
+const char *toString(ConsumeFrom from)
+{
+    return from == ConsumeFrom::Backlog ? "backlog" : "tail";
+}
+
+std::optional<ConsumeFrom> consumeFromFromString(const std::string &text)
+{
+    if (text == "tail")
+        return ConsumeFrom::Tail;
+    if (text == "backlog")
+        return ConsumeFrom::Backlog;
+    return std::nullopt;
+}
 
 std::string SizingInputs::validate(const std::string &prefix) const
 {
@@ -85,10 +164,16 @@ std::string SizingInputs::validate(const std::string &prefix) const
             : std::nullopt,
         kNodeRamBytes.check(prefix + "node-ram", nodeRamBytes),
         kNodeRamUsable.check(prefix + "node-ram-usable", nodeRamUsable),
+        kConsumerGroups.check(prefix + "consumer-groups", consumerGroups),
+        kConsumeRate.check(prefix + "consume-rate", consumeRate),
+        kConsumeMargin.check(prefix + "consume-margin", consumeMargin),
+        kFetchP99Budget.check(prefix + "fetch-p99", fetchP99Budget),
     };
     for (const auto &problem : checks)
         if (problem)
             return *problem;
+    if (const auto problem = consumeProblem(*this, prefix))
+        return *problem;
     return {};
 }
 
@@ -245,18 +330,46 @@ SizingResult Sizer::size(const SizingInputs &in) const
     brokerWhy = takenReasoning(r.brokerChoice);
     shardWhy = takenReasoning(r.shardChoice);
 
-    // The latency budget: add the unit closest to its limit until the ramp's p99 at the
-    // per-unit load fits. Past the ramp's top there is no prediction to hold against it.
+    // The consumer groups' reads on the same units: the larger of the ingest answer and what
+    // ingest and reads need together (or ingest with the margin held, where unmeasured).
+    const ConsumePlan consume(m.consume, m.tieredConsume, in, r.rate, headroom);
+    const ConsumeModel &reads = consume.model();
+    if (consume.active()) {
+        const int withReads[] = {std::max(brokers, consume.unitsFor(m.broker, reads.broker, sized)),
+                                 std::max(shards, consume.unitsFor(m.shard, reads.shard, sized))};
+        if (withReads[0] > kClusterSlots || withReads[1] > kClusterSlots) {
+            r.error = "ingest and " + consume.demandText() + " need " + std::to_string(withReads[1]) + " shards and " +
+                      std::to_string(withReads[0]) + " brokers: beyond the " + std::to_string(kClusterSlots) +
+                      " hash slots of one Redis cluster, outside what this model describes";
+            return r;
+        }
+        for (const auto &[why, unit, before, after, capacity] :
+             {std::tuple{&brokerWhy, "broker", brokers, withReads[0], &reads.broker},
+              std::tuple{&shardWhy, "shard", shards, withReads[1], &reads.shard}})
+            if (const std::string raised = consume.raisedText(unit, before, after, *capacity); !raised.empty())
+                *why += "; " + raised;
+        brokers = withReads[0];
+        shards = withReads[1];
+    }
+
+    // The latency budgets: add the unit closest to its limit until the ramp's p99 at the
+    // per-unit load fits, and the consume ramp's fetch p99 too. Past a ramp's top there is no
+    // prediction to hold against it.
     std::string budgetWhy;
     for (int guard = 0; guard < 256; ++guard) {
         const auto p99 = predictP99(sized / shards, sized / brokers);
-        if (!p99 || *p99 <= in.p99Budget)
+        const auto fetch = consume.fetchP99(m.broker, m.shard, sized, brokers, shards);
+        const bool produceOver = p99 && *p99 > in.p99Budget;
+        if (!produceOver && !(fetch && *fetch > consume.fetchBudget()))
             break;
-        if (sized / shards / m.shard.capacityPerUnit >= sized / brokers / m.broker.capacityPerUnit)
-            ++shards;
-        else
-            ++brokers;
-        budgetWhy = "raised to keep predicted p99 within " + fmt("%.3g", in.p99Budget * 1e3) + " ms";
+        const bool raiseShards =
+            produceOver ? sized / shards / m.shard.capacityPerUnit >= sized / brokers / m.broker.capacityPerUnit
+                        : consume.cpuAt(m.shard, reads.shard, sized, shards) / m.shard.cpuLimit >=
+                              consume.cpuAt(m.broker, reads.broker, sized, brokers) / m.broker.cpuLimit;
+        ++(raiseShards ? shards : brokers);
+        budgetWhy = produceOver ? "raised to keep predicted p99 within " + fmt("%.3g", in.p99Budget * 1e3) + " ms"
+                                : "raised to keep the predicted fetch p99 within " +
+                                      fmt("%.3g", consume.fetchBudget() * 1e3) + " ms";
     }
 
     const int perNode = in.shardsPerNode > 0
@@ -383,21 +496,25 @@ SizingResult Sizer::size(const SizingInputs &in) const
 
     // Utilization at the target itself (not the headroom-inflated rate): what runs day to day.
     const double liveBrokers = brokers - (in.tolerateNodeLoss ? 1 : 0);
-    r.loads.push_back({"broker CPU", m.broker.cpuAt(r.rate / liveBrokers), m.broker.cpuLimit});
-    r.loads.push_back({"Redis shard CPU", m.shard.cpuAt(r.rate / shards), m.shard.cpuLimit});
+    r.loads.push_back({"broker CPU", consume.cpuAt(m.broker, reads.broker, r.rate, liveBrokers),
+                       consume.limitFor(m.broker, reads.broker)});
+    r.loads.push_back({"Redis shard CPU", consume.cpuAt(m.shard, reads.shard, r.rate, shards),
+                       consume.limitFor(m.shard, reads.shard)});
     const double liveNodes = nodes - (in.tolerateNodeLoss ? 1 : 0);
     const double ramHeld = flexMeasured ? flex.ramBytes : memory.usageBytes;
     r.loads.push_back({"Redis node memory", ramHeld / liveNodes / in.nodeRamBytes, in.nodeRamUsable});
     add("broker_cpu", "Broker CPU at target", r.loads[0].utilization,
         fmt("%.0f%%", r.loads[0].utilization * 100),
         rateText(r.rate / liveBrokers) + " records/s per broker × " +
-            fmt("%.3g", m.broker.slope * 1e6) + "% CPU per 10k records/s",
-        m.broker.runKeys);
+            fmt("%.3g", m.broker.slope * 1e6) + "% CPU per 10k records/s" +
+            readsCpuText(consume, reads.broker, m.broker, liveBrokers, "broker"),
+        merged(m.broker.runKeys, consume.measures(reads.broker) ? reads.broker.runKeys : std::vector<std::string>{}));
     add("shard_cpu", "Hottest shard CPU at target", r.loads[1].utilization,
         fmt("%.0f%%", r.loads[1].utilization * 100),
         rateText(r.rate / shards) + " records/s per shard × " + fmt("%.3g", m.shard.slope * 1e6) +
-            "% CPU per 10k records/s (hottest shard, measured skew included)",
-        m.shard.runKeys);
+            "% CPU per 10k records/s (hottest shard, measured skew included)" +
+            readsCpuText(consume, reads.shard, m.shard, shards, "shard"),
+        merged(m.shard.runKeys, consume.measures(reads.shard) ? reads.shard.runKeys : std::vector<std::string>{}));
     add("node_memory", "Redis node memory at target", r.loads[2].utilization,
         fmt("%.0f%%", r.loads[2].utilization * 100),
         fmt("%.1f GiB", ramHeld / kGiB) + " held over " + fmt("%.0f", liveNodes) + " nodes of " +
@@ -446,6 +563,8 @@ SizingResult Sizer::size(const SizingInputs &in) const
         latencyRuns);
     if (r.p99 && *r.p99 > in.p99Budget)
         r.warnings.push_back("predicted p99 exceeds the budget");
+    if (consume.active())
+        addConsumeLines(r, consume, m, sized, brokers, shards);
 
     const double wireRatio = in.compressionRatio;
     add("wire_bytes_per_s", "Wire ingest", r.rate * in.recordBytes / wireRatio,
@@ -462,9 +581,16 @@ SizingResult Sizer::size(const SizingInputs &in) const
         if (!worst || l.utilization / l.limit > worst->utilization / worst->limit)
             worst = &l;
     r.bottleneck = worst->component;
-    add("bottleneck", "Bottleneck", worst->utilization / worst->limit, worst->component,
-        worst->component + " runs at " + fmt("%.0f%%", worst->utilization * 100) + " against a " +
-            fmt("%.0f%%", worst->limit * 100) + " limit, the closest of all components",
+    std::string worstWhy = worst->component + " runs at " + fmt("%.0f%%", worst->utilization * 100) + " against a " +
+                           fmt("%.0f%%", worst->limit * 100) + " limit, the closest of all components";
+    if (const ComponentCapacity *c = worst == &r.loads[0] ? &reads.broker : worst == &r.loads[1] ? &reads.shard : nullptr;
+        c && consume.readsDominate(worst == &r.loads[0] ? m.broker : m.shard, *c, r.rate)) {
+        r.bottleneck += " (consumer reads)";
+        worstWhy += "; most of it is the reads of " + consume.demandText();
+    } else if (c && consume.active() && !c->ok) {
+        worstWhy += "; its limit is lowered by the consume margin held for unmeasured reads";
+    }
+    add("bottleneck", "Bottleneck", worst->utilization / worst->limit, r.bottleneck, worstWhy,
         merged(m.shard.runKeys, m.broker.runKeys));
     r.ok = true;
     return r;

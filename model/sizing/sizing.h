@@ -20,6 +20,12 @@
 
 namespace plimsoll {
 
+// Where the consumer groups read: the stream's tail as it is produced, or a backlog behind it
+// (a catch-up, a replay), which may run faster than the target rate.
+enum class ConsumeFrom { Tail, Backlog };
+const char *toString(ConsumeFrom from);
+std::optional<ConsumeFrom> consumeFromFromString(const std::string &text);
+
 struct SizingInputs
 {
     double rate = 0;          // records/s; when 0, bytesPerS ÷ recordBytes
@@ -43,6 +49,16 @@ struct SizingInputs
     double skewTarget = 0;
     double nodeRamBytes = 52.0 * 1024 * 1024 * 1024; // per Redis node (the seed's r6i.2xlarge pod)
     double nodeRamUsable = 0.75;   // database ÷ node RAM (the seed: 120 GB on 3 × 52 GB)
+    // The consume side (consumesizing.h). Consumer groups each read the whole stream (fan-out);
+    // 0 sizes the produce side alone, as the seed's guidance table does.
+    int consumerGroups = 0;
+    double consumeRate = 0;        // records/s each group reads; 0: the target rate
+    ConsumeFrom consumeFrom = ConsumeFrom::Tail;
+    bool tieredReads = false;      // the backlog is read from the remote tier (needs tiered)
+    // CPU fraction of each broker and shard held back for consumer traffic where no consume
+    // ramp measured its cost (the seed: "leave margin for consumer traffic").
+    double consumeMargin = 0.30;
+    double fetchP99Budget = 0;     // s, fetch delivery p99; 0: the seed's limit for the read path
 
     // The domain of each input above, named as the command line names it (without "--").
     static constexpr Domain kRate = Domain::above(0, "records/s");
@@ -62,6 +78,17 @@ struct SizingInputs
     static constexpr Domain kShardsPerNode = Domain::count(0, 1000).withNote("0 takes it from the runs");
     static constexpr Domain kNodeRamBytes = Domain::above(0, "B");
     static constexpr Domain kNodeRamUsable = Domain::aboveUpTo(0, 1);
+    static constexpr Domain kConsumerGroups =
+        Domain::count(0, 1000).withNote("consumer groups each reading the whole stream; 0 sizes no consumers");
+    static constexpr Domain kConsumeRate =
+        Domain::atLeast(0, "records/s").withNote("read by each group; 0 reads at the target rate");
+    static constexpr Domain kConsumeMargin =
+        Domain::between(0, 0.9).withNote("a fraction of each broker's and shard's CPU: 0.3 or 30% holds 30 % back");
+    static constexpr Domain kFetchP99Budget =
+        Domain::atLeast(0, "s").withNote("0 takes the seed's limit: 500 ms, 5 s with tiered reads");
+    // The fetch delivery p99 limits of the seed's consume ramps (TIERED_FETCH_P99_MS_LIMIT).
+    static constexpr double kLocalFetchP99 = 0.5;
+    static constexpr double kTieredFetchP99 = 5.0;
 
     // The first input outside its domain, as "<prefix><name> must be …", or "" when all are in.
     std::string validate(const std::string &prefix = "") const;
@@ -105,6 +132,11 @@ struct SizingResult
     int flexDatabases = 0;           // when flex
     int offloadStreams = 0;          // when tiered and reachable
     std::optional<double> p99;       // seconds, when the ramp brackets the load
+    // The consume side, when the inputs have consumer groups.
+    double consumeRate = 0;          // records/s every group reads at the target
+    bool consumeMeasured = false;    // a consume ramp measured both brokers and shards
+    double consumeMargin = 0;        // CPU fraction held for reads where unmeasured (0 when measured)
+    std::optional<double> fetchP99;  // seconds, when the consume ramp brackets the load
     std::vector<ComponentLoad> loads;
     std::string bottleneck;
     std::vector<SizingLine> lines;

@@ -60,6 +60,7 @@ SizingModels fitSizingModels(const std::vector<RunRecord> &runs, const SizingMod
     std::vector<double> shardsPerNode, wire;
     std::vector<double> recordSizes;
     double hottestShardCpu = -1;
+    ConsumeModelBuilder consume;
 
     for (const RunRecord &run : runs) {
         std::map<std::string, std::vector<const ScenarioRecord *>> ramps;
@@ -68,7 +69,10 @@ SizingModels fitSizingModels(const std::vector<RunRecord> &runs, const SizingMod
             const Topology &t = s.topology;
             const auto rate = s.metric("records_per_s");
             const double recordBytes = t.recordSizeBytes ? double(*t.recordSizeBytes) : 0;
-            if (s.kind == "ramp-step" && rate && *rate > 0) {
+            const auto readPath = consumeStepPath(s);
+            if (readPath)
+                consume.add(*readPath, s, run.runKey);
+            if (s.kind == "ramp-step" && rate && *rate > 0 && !readPath) {
                 ramps[prefixOf(s.name)].push_back(&s);
                 const auto shardCpu = s.metric("shard_cpu_max");
                 const auto brokerCpu = s.metric("broker_cpu_avg");
@@ -141,6 +145,7 @@ SizingModels fitSizingModels(const std::vector<RunRecord> &runs, const SizingMod
     m.storedBytes = StoredBytesModel::fit(memory);
     m.flex = FlexModel::fit(flex);
     m.offload = OffloadModel::fitSamples(offload);
+    consume.fit(options.cpuLimit, m.consume, m.tieredConsume);
     auto median = [](std::vector<double> v) {
         if (v.empty())
             return 0.0;

@@ -6,6 +6,9 @@
 //   - stored bytes per record from scenarios with memory_bytes and run.records;
 //   - the Redis Flex write limit from OOM checks (flex.oom);
 //   - offload rate against parallel streams from archival runs (kind "offload");
+//   - per-broker and per-shard read capacity and fetch p99 against load from consume ramps
+//     (consumemodel.h), kept apart from the produce capacities: a step that only reads says
+//     nothing about what a record written costs;
 //   - saturation and bottleneck of each ramp;
 //   - USL fits of throughput against the broker and the shard count across runs (sweeps).
 // Fitting is done once (milliseconds); sizing is then arithmetic on these values.
@@ -16,6 +19,7 @@
 #include "model/scaling/evidence.h"
 #include "model/core/domain.h"
 #include "model/scaling/componentsweep.h"
+#include "model/sizing/consumemodel.h"
 #include "model/sizing/flexmodel.h"
 #include "model/sizing/memorymodel.h"
 #include "model/sizing/offloadmodel.h"
@@ -64,6 +68,8 @@ struct SizingModels
     StoredBytesModel storedBytes;
     FlexModel flex;
     OffloadModel offload;
+    ConsumeModel consume;       // reads from Redis (pipeline/consume/)
+    ConsumeModel tieredConsume; // reads from the remote tier (pipeline/consume-tiered/)
     std::vector<LatencyCurvePoint> latency; // the ramp steps that measured p99
     std::vector<RampSaturation> ramps;
     double rampRecordBytes = 0;      // record size of the capacity ramp (0 when unknown)

@@ -61,6 +61,13 @@ constexpr FlagField kFlags[] = {
     {"flex", &SizingInputs::flex},
     {"tiered", &SizingInputs::tiered},
 };
+// The consume side, added later: a file saved before it has none of these and loads with
+// SizingInputs' defaults (no consumer groups).
+constexpr NumberField kConsumeNumbers[] = {
+    {"consume_rate_records_per_s", &SizingInputs::consumeRate},
+    {"consume_margin", &SizingInputs::consumeMargin},
+    {"fetch_p99_budget_s", &SizingInputs::fetchP99Budget},
+};
 struct TextField
 {
     const char *name;
@@ -84,6 +91,11 @@ json toJson(const SavedSizing &s)
     inputs["topic"] = s.inputs.topic;
     inputs["key_pattern"] = s.inputs.keyPattern;
     inputs["broker_model"] = toString(s.inputs.brokerModel);
+    inputs["consumer_groups"] = s.inputs.consumerGroups;
+    for (const NumberField &f : kConsumeNumbers)
+        inputs[f.name] = s.inputs.*f.member;
+    inputs["consume_from"] = toString(s.inputs.consumeFrom);
+    inputs["tiered_reads"] = s.inputs.tieredReads;
     json selection = {{"runs", s.evidence.runs.runs}, {"samples", toString(s.evidence.samples)}};
     for (const TextField &f : kSelectionTexts)
         selection[f.name] = s.evidence.runs.*f.member;
@@ -141,6 +153,25 @@ private:
     std::string m_where;
 };
 
+// The consume fields where the file has them (a sizing saved before them has none).
+void readConsumeInputs(const Reader &r, const json &j, SizingInputs &in)
+{
+    if (j.contains("consumer_groups"))
+        in.consumerGroups = r.integer(j, "consumer_groups");
+    for (const NumberField &f : kConsumeNumbers)
+        if (j.contains(f.name))
+            in.*f.member = r.number(j, f.name);
+    if (j.contains("consume_from")) {
+        const std::string from = r.text(j, "consume_from");
+        const auto parsed = consumeFromFromString(from);
+        if (!parsed)
+            r.fail("consume_from must be tail or backlog (got '" + from + "')");
+        in.consumeFrom = *parsed;
+    }
+    if (j.contains("tiered_reads"))
+        in.tieredReads = r.flag(j, "tiered_reads");
+}
+
 SizingInputs inputsFromJson(const Reader &r, const json &j)
 {
     SizingInputs in;
@@ -157,6 +188,7 @@ SizingInputs inputsFromJson(const Reader &r, const json &j)
     if (!brokerModel)
         r.fail("broker_model must be auto, fitted, cpu or rule (got '" + model + "')");
     in.brokerModel = *brokerModel;
+    readConsumeInputs(r, j, in);
     if (in.topic.empty())
         r.fail("topic is empty");
     if (in.keyPattern.find("{partition}") == std::string::npos)

@@ -12,6 +12,8 @@
 // which ctest runs with the services fixture (tests/services).
 #ifdef PLIMSOLL_README_LIVE
 #include "runner/servicesenv.h"
+#else
+#include "runner/metricsserver.h"
 #endif
 
 #include <gtest/gtest.h>
@@ -27,11 +29,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace {
 
@@ -212,13 +217,17 @@ const std::vector<Case> kCases = {
     {"plimsoll size --rate 600k [--record-size 700B] [--retention 60s] [--compression R] [--replication 2] [--p99 250ms] "
      "[--headroom 20%] [--tolerate-node-loss] [--flex] [--tiered --local-retention 60s] [--trim-tick 1s] "
      "[--cpu-limit 0.9] [--topic logs] [--key-pattern P] [--skew-target S] [--broker-model auto|fitted|cpu|rule] "
+     "[--consumer-groups N [--consume-rate R] [--consume-from tail|backlog] [--tiered-reads] [--consume-margin 30%] "
+     "[--fetch-p99 500ms]] "
      "[--run RUN]... "
      "[--scenario TEXT] [--tool T] [--target T] [--since T] [--until T] [--samples auto|include|exclude] "
      "[--save NAME [--replace]] [--json]",
      {"size", "--rate", "600k", "--record-size", "700B", "--retention", "60s", "--compression", "4", "--replication",
       "2", "--p99", "250ms", "--headroom", "20%", "--tolerate-node-loss", "--flex", "--tiered", "--local-retention",
       "60s", "--trim-tick", "1s", "--cpu-limit", "0.9", "--topic", "logs", "--key-pattern",
-      "korvet:stream:{topic}:{partition}", "--skew-target", "0", "--broker-model", "auto", "--run", kPipelineRun,
+      "korvet:stream:{topic}:{partition}", "--skew-target", "0", "--broker-model", "auto", "--consumer-groups", "2",
+      "--consume-rate", "300k", "--consume-from", "backlog", "--tiered-reads", "--consume-margin", "30%",
+      "--fetch-p99", "5s", "--run", kPipelineRun,
       "--run", "sample:korvet-redis-flex", "--run", "sample:korvet-remote-archival", "--scenario", "/",
       "--since", "2026-01-01", "--until", "2027-01-01",
       "--samples", "auto", "--save", "now", "--replace", "--json"}, {}, {}, 0,
@@ -226,7 +235,7 @@ const std::vector<Case> kCases = {
       "bottleneck", "utilization[].component", "utilization[].utilization", "utilization[].limit", "warnings",
       "lines[].key", "lines[].label", "lines[].value", "lines[].display", "lines[].reasoning", "lines[].runs",
       "broker_models.taken", "broker_models.why", "broker_models.answers[].model", "broker_models.answers[].units",
-      "shard_models.taken"}},
+      "shard_models.taken", "consume.records_per_s", "consume.measured", "consume.margin", "consume.fetch_p99_s"}},
     {"plimsoll sizings [--json]", {"sizings", "--json"}, {}, {}, 0,
      {"store", "sizings[].name", "sizings[].saved_at", "sizings[].rate", "sizings[].bytes_per_s",
       "sizings[].rate_text", "sizings[].selection", "sizings[].samples", "sizings[].runs"},
@@ -240,6 +249,8 @@ const std::vector<Case> kCases = {
      {}, {}, false, false, {"sizings", "compare", "now", "next-year"}, "Korvet brokers", kTwoSaved},
     {"plimsoll sizings remove NAME", {"sizings", "remove", "now"}, {}, {}, 0, {}, {}, "Removed the saved sizing 'now'",
      false, false, {"sizings"}, "next-year", kTwoSaved},
+    {"plimsoll size --rate 600k --consumer-groups 3 --consume-from backlog --consume-rate 1M", {}, {}, {}, 0, {}, {},
+     "unmeasured, 30% margin"},
     {"plimsoll size --rate 600k --save now", {}, {}, {}, 0, {}, {}, "Saved as 'now'", false, false, {"sizings"},
      "600k records/s"},
     {"plimsoll size --rate 1.2M --headroom 20% --save next-year", {}, {}, {}, 0, {}, {}, "Saved as 'next-year'"},
@@ -273,16 +284,71 @@ const std::vector<Case> kCases = {
     {"plimsoll export --format steps --run sample:korvet-pipeline-produce-2026-08-11 --out steps.csv", {}, {}, {}, 0, {},
      {"steps.csv"}},
 
+    // ---- the offload record (```sh): against brokers served by the test (placeholder())
+    {"plimsoll bench offload --broker-metrics http://korvet-0:8080/metrics,http://korvet-1:8080/metrics "
+     "--tuning icebergOffloadThreads=4 --tuning workerTickConcurrency=8", {}, {}, {"--interval", "50ms"}, 0, {}, {},
+     "pipeline/offload: archived"},
+
     // ---- Prometheus scrapes (```sh)
     {"plimsoll import --scrapes before.prom after.prom", {}, {}, {"--json"}, 0,
      {"sources[].status", "sources[].interval_s", "sources[].interval_from"}, {}, {}, false, true},
 };
 // clang-format on
 
+#ifndef PLIMSOLL_README_LIVE
+// The README's Korvet brokers for `bench offload`: one endpoint served here, standing for each,
+// whose storage worker archives 1 MiB/s in 256 KiB segments while its lag falls from 2 s to zero
+// over the first second after it is asked for.
+class ScriptedBrokers
+{
+public:
+    ScriptedBrokers()
+    {
+        EXPECT_EQ(m_server.start(0), "");
+        m_start = std::chrono::steady_clock::now();
+        m_server.setMetrics(text(0));
+        m_thread = std::thread([this] {
+            while (!m_stop) {
+                m_server.setMetrics(text(std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count()));
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            }
+        });
+    }
+    ~ScriptedBrokers()
+    {
+        m_stop = true;
+        m_thread.join();
+    }
+    QString url() const { return QStringLiteral("http://127.0.0.1:%1/metrics").arg(m_server.port()); }
+
+private:
+    static std::string text(double t)
+    {
+        const double bytes = 1048576.0 * std::min(t, 1.0);
+        std::ostringstream out;
+        out << "# TYPE korvet_storage_archive_bytes_total counter\nkorvet_storage_archive_bytes_total " << bytes
+            << "\n# TYPE korvet_storage_archive_segments_total counter\nkorvet_storage_archive_segments_total "
+            << bytes / 262144 << "\n# TYPE korvet_storage_archive_lag_seconds gauge\nkorvet_storage_archive_lag_seconds "
+            << std::max(0.0, 2 * (1 - t)) << "\n";
+        return out.str();
+    }
+    plimsoll::MetricsServer m_server;
+    std::chrono::steady_clock::time_point m_start;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+#endif
+
 // Placeholders and file names the README's commands use, and what stands for them here. Output
 // files go into the case's temporary directory.
 QString placeholder(const QString &token, const QTemporaryDir &dir)
 {
+#ifndef PLIMSOLL_README_LIVE
+    if (token.startsWith("http://korvet-0:8080/")) {
+        static ScriptedBrokers brokers; // started when the offload case asks for it
+        return brokers.url() + "," + brokers.url();
+    }
+#endif
     static const QStringList outputs = {"sizing.pdf", "sizing.html", "sizing.md", "runs.jsonl",
                                         "runs.csv", "latencies.hlog", "steps.csv", "result.json", "FILE"};
     if (outputs.contains(token))
@@ -474,7 +540,7 @@ TEST(Readme, EveryOptionIsDocumented)
     const std::string list = top.out.substr(listed);
     for (std::sregex_iterator m(list.begin(), list.end(), subcommand), end; m != end; ++m)
         commands.push_back({QString::fromStdString((*m)[1].str())});
-    for (const char *workload : {"producer", "consumer", "roundtrip", "ramp", "probe"})
+    for (const char *workload : {"producer", "consumer", "roundtrip", "ramp", "probe", "offload"})
         commands.push_back({"bench", workload});
     ASSERT_GT(commands.size(), 15u);
     static const std::regex option(R"(\n +(--[a-z0-9-]+))");

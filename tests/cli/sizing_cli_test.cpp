@@ -217,3 +217,145 @@ TEST_F(SizingCli, SampleRunsStepAsideForRunsOfOnesOwn)
     EXPECT_EQ(r.json()["shards"], 24);
     EXPECT_EQ(plimsoll({"size", "--rate", "600k", "--run", "no-such-run"}, db).exitCode, 1);
 }
+
+// The consume side on the command line, from a consume ramp imported beside a produce ramp
+// (tests/data/consume-ramp.jsonl): each option reaches the sizing, and each is refused outside
+// its domain with the domain in the message.
+class ConsumeSizingCli : public SizingCli
+{
+protected:
+    static void SetUpTestSuite()
+    {
+        SizingCli::SetUpTestSuite(); // the sample store, for a sizing with no consume ramp
+        s_own = new QTemporaryDir;
+        const Result r = plimsoll({"import", PLIMSOLL_TEST_DATA_DIR "/consume-ramp.jsonl"}, db());
+        ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+    }
+    static void TearDownTestSuite()
+    {
+        delete s_own;
+        s_own = nullptr;
+        SizingCli::TearDownTestSuite();
+    }
+    static QString db() { return s_own->filePath("own.db"); }
+    static nlohmann::json size(QStringList args)
+    {
+        args = QStringList{"size", "--rate", "300k"} + args + QStringList{"--json"};
+        const Result r = plimsoll(args, db());
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        return r.exitCode == 0 ? r.json() : nlohmann::json();
+    }
+    static const nlohmann::json *line(const nlohmann::json &sizing, const std::string &key)
+    {
+        for (const auto &l : sizing["lines"])
+            if (l["key"] == key)
+                return &l;
+        return nullptr;
+    }
+    static QTemporaryDir *s_own;
+};
+QTemporaryDir *ConsumeSizingCli::s_own = nullptr;
+
+TEST_F(ConsumeSizingCli, ConsumerGroupsAddTheReadsTheConsumeRampMeasured)
+{
+    const auto none = size({});
+    EXPECT_TRUE(none["consume"].is_null());
+    EXPECT_EQ(none["brokers"], 2);
+    const auto one = size({"--consumer-groups", "1"});
+    const auto three = size({"--consumer-groups", "3"});
+    EXPECT_EQ(one["brokers"], 3);
+    EXPECT_EQ(three["brokers"], 5);
+    EXPECT_EQ(three["shards"], 21);
+    EXPECT_EQ(three["consume"]["records_per_s"], 900000.0);
+    EXPECT_EQ(three["consume"]["measured"], true);
+    EXPECT_EQ(three["bottleneck"], "broker CPU (consumer reads)");
+    const auto *brokers = line(three, "brokers");
+    ASSERT_NE(brokers, nullptr);
+    EXPECT_NE((*brokers)["reasoning"].get<std::string>().find("raised from 2 for ingest alone to 5"),
+              std::string::npos)
+        << (*brokers)["reasoning"];
+
+    // --consume-rate per group, from a backlog (faster than the target), in records/s or bytes/s.
+    const auto backlog = size({"--consumer-groups", "1", "--consume-from", "backlog", "--consume-rate", "900k"});
+    EXPECT_EQ(backlog["consume"]["records_per_s"], 900000.0);
+    EXPECT_EQ(backlog["brokers"], three["brokers"]);
+    EXPECT_NE((*line(backlog, "consume_rate"))["reasoning"].get<std::string>().find("from a backlog in Redis"),
+              std::string::npos);
+    const auto bytes = size({"--consumer-groups", "1", "--consume-from", "backlog", "--consume-rate", "700000B/s"});
+    EXPECT_EQ(bytes["consume"]["records_per_s"], 1000.0);
+
+    // --fetch-p99: a tighter fetch budget buys units.
+    const auto tight = size({"--consumer-groups", "3", "--fetch-p99", "50ms"});
+    EXPECT_LE(tight["consume"]["fetch_p99_s"].get<double>(), 0.050);
+    EXPECT_GT(tight["brokers"].get<int>() + tight["shards"].get<int>(), 26);
+
+    // People read the same lines.
+    const Result text = plimsoll({"size", "--rate", "300k", "--consumer-groups", "3"}, db());
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("Consume side"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("Predicted fetch p99"), std::string::npos) << text.out;
+}
+
+TEST_F(ConsumeSizingCli, TieredReadsWithoutATieredRampAndNoRampAtAllHoldTheMarginShown)
+{
+    // The store has no tiered consume ramp: its reads are unmeasured, and the margin is held.
+    const auto tiered = size({"--consumer-groups", "2", "--consume-from", "backlog", "--tiered", "--tiered-reads",
+                              "--consume-margin", "40%"});
+    EXPECT_EQ(tiered["consume"]["measured"], false);
+    EXPECT_EQ(tiered["consume"]["margin"], 0.4);
+    EXPECT_EQ((*line(tiered, "consume_side"))["display"], "unmeasured, 40% margin");
+    EXPECT_NE((*line(tiered, "consume_side"))["reasoning"].get<std::string>().find("--tiered"), std::string::npos);
+
+    // The sample store has no consume ramp either: 30 % by default.
+    const Result r = plimsoll({"size", "--rate", "600k", "--consumer-groups", "2", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.json()["consume"]["measured"], false);
+    EXPECT_EQ(r.json()["consume"]["margin"], 0.3);
+    EXPECT_GT(r.json()["shards"].get<int>(), 24); // the seed's 24 carry 600k with no margin
+}
+
+TEST_F(ConsumeSizingCli, EachConsumeOptionIsRefusedOutsideItsDomain)
+{
+    const struct
+    {
+        QStringList args;
+        const char *message;
+    } cases[] = {
+        {{"--consumer-groups", "-1"}, "--consumer-groups must be a whole number"},
+        {{"--consumer-groups", "two"}, "--consumer-groups"},
+        {{"--consumer-groups", "1", "--consume-from", "head"}, "--consume-from must be tail or backlog (got 'head')"},
+        {{"--consumer-groups", "1", "--consume-margin", "95%"}, "--consume-margin must be between 0 and 0.9"},
+        {{"--consumer-groups", "1", "--consume-margin", "some"}, "--consume-margin 'some' is not a fraction"},
+        {{"--consumer-groups", "1", "--consume-rate", "fast"}, "--consume-rate"},
+        {{"--consumer-groups", "1", "--consume-rate", "600k"}, "--consume-rate 600000 records/s is above the target"},
+        {{"--consume-rate", "100k"}, "--consume-rate is the rate of each consumer group: it needs --consumer-groups"},
+        {{"--tiered-reads"}, "--tiered-reads says where consumer groups read: it needs --consumer-groups"},
+        {{"--consumer-groups", "1", "--tiered", "--tiered-reads"}, "it needs --consume-from backlog"},
+        {{"--consumer-groups", "1", "--consume-from", "backlog", "--tiered-reads"}, "it needs --tiered"},
+        {{"--consumer-groups", "1", "--fetch-p99", "soon"}, "--fetch-p99"},
+    };
+    for (const auto &c : cases) {
+        const Result r = plimsoll(QStringList{"size", "--rate", "300k"} + c.args, db());
+        EXPECT_EQ(r.exitCode, 2) << c.args.join(' ').toStdString() << ": " << r.out;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args.join(' ').toStdString() << ": " << r.err;
+    }
+}
+
+TEST_F(ConsumeSizingCli, ASavedSizingKeepsItsConsumeInputs)
+{
+    const Result r = plimsoll({"size", "--rate", "300k", "--consumer-groups", "3", "--consume-from", "backlog",
+                               "--consume-rate", "200k", "--consume-margin", "0.25", "--fetch-p99", "2s", "--save",
+                               "fan-out 3"},
+                              db());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    QFile f(db() + ".sizings.json");
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    const auto saved = nlohmann::json::parse(f.readAll().toStdString());
+    const auto &in = saved["sizings"][0]["inputs"];
+    EXPECT_EQ(in["consumer_groups"], 3);
+    EXPECT_EQ(in["consume_from"], "backlog");
+    EXPECT_EQ(in["consume_rate_records_per_s"], 200000.0);
+    EXPECT_EQ(in["consume_margin"], 0.25);
+    EXPECT_EQ(in["fetch_p99_budget_s"], 2.0);
+    EXPECT_EQ(in["tiered_reads"], false);
+}

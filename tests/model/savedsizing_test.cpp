@@ -88,6 +88,12 @@ SavedSizing everyFieldSet()
     in.nodeRamBytes = 64.0 * 1024 * 1024 * 1024;
     in.nodeRamUsable = 0.6;
     in.brokerModel = BrokerModel::Rule;
+    in.consumerGroups = 3;
+    in.consumeRate = 2e6;
+    in.consumeFrom = ConsumeFrom::Backlog;
+    in.tieredReads = true;
+    in.consumeMargin = 0.25;
+    in.fetchP99Budget = 2.5;
     s.cpuLimit = 0.8;
     s.evidence.runs.runs = {"run-b", "run-a"};
     s.evidence.runs.scenario = "pipeline/produce";
@@ -185,6 +191,33 @@ TEST_P(SavedSizingsTest, ADamagedBodyIsNamedAndLeftAsItIs)
     EXPECT_NE(newer.find(store().path() + ": sizing 'newer'"), std::string::npos) << newer;
 }
 
+// A sizing saved before the consume side existed has none of its fields: it loads with the
+// defaults (no consumer groups), and is written back with them.
+TEST_P(SavedSizingsTest, ASizingSavedBeforeTheConsumeSideLoadsWithItsDefaults)
+{
+    const SavedSizing saved = everyFieldSet();
+    SavedSizings::save(store(), saved, false);
+    auto doc = nlohmann::json::parse(rawBody(saved.name));
+    auto &inputs = doc["inputs"];
+    for (const char *field : {"consumer_groups", "consume_rate_records_per_s", "consume_from", "tiered_reads",
+                              "consume_margin", "fetch_p99_budget_s"})
+        ASSERT_EQ(inputs.erase(field), 1u) << field;
+    writeRaw(saved.name, doc.dump());
+
+    const auto back = SavedSizings::find(store(), saved.name);
+    ASSERT_TRUE(back);
+    const SizingInputs defaults;
+    EXPECT_EQ(back->inputs.consumerGroups, 0);
+    EXPECT_EQ(back->inputs.consumeRate, defaults.consumeRate);
+    EXPECT_EQ(back->inputs.consumeFrom, ConsumeFrom::Tail);
+    EXPECT_FALSE(back->inputs.tieredReads);
+    EXPECT_EQ(back->inputs.consumeMargin, defaults.consumeMargin);
+    EXPECT_EQ(back->inputs.fetchP99Budget, defaults.fetchP99Budget);
+    EXPECT_EQ(back->inputs.replication, 3); // the rest as saved
+    SavedSizings::save(store(), *back, true);
+    EXPECT_NE(rawBody(saved.name).find("\"consumer_groups\":0"), std::string::npos) << rawBody(saved.name);
+}
+
 // Several people saving one name at the same moment: one is saved, every other is told the name
 // is taken, and the one kept is whole.
 TEST_P(SavedSizingsTest, WritersRacingForANameGetOneWinner)
@@ -234,6 +267,10 @@ TEST_P(SavedSizingsTest, ValuesOutsideTheirDomainsAreRefusedWhenReadBack)
         {"\"retention_s\": 300.0", "\"retention_s\": \"300\"", "field 'retention_s' is not a number"},
         {"\"since\": \"2026-01-01T00:00:00Z\"", "\"since\": \"soon\"", "'soon' is not an ISO-8601"},
         {"stream:{topic}:{partition}", "stream:{topic}", "must contain {partition}"},
+        {"\"consumer_groups\": 3", "\"consumer_groups\": -1", "consumer-groups must be"},
+        {"\"consume_from\": \"backlog\"", "\"consume_from\": \"head\"", "consume_from must be tail or backlog"},
+        {"\"consume_margin\": 0.25", "\"consume_margin\": 1.5", "consume-margin must be"},
+        {"\"consume_from\": \"backlog\"", "\"consume_from\": \"tail\"", "tiered-reads reads a backlog"},
     };
     for (const Edit &e : edits) {
         QByteArray edited = good;

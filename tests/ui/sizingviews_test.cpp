@@ -43,6 +43,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -566,4 +568,88 @@ TEST_F(SizingViews, FlexWithoutAMeasurementShowsNoFlexFigure)
     EXPECT_TRUE(caveats.contains(QStringLiteral("no Flex measurement"))) << caveats.toStdString();
     EXPECT_TRUE(caveats.contains(QStringLiteral("Measure a Flex database"))) << caveats.toStdString();
     savePng(&view, QStringLiteral("sizing-flex-unmeasured-1024x700.png"), {1024, 700});
+}
+
+// The consume fields reach the sizing as the CLI's options do: over a store with a consume
+// ramp (tests/data/consume-ramp.jsonl), the view and `plimsoll size` give the same deployment for
+// the same groups, rate, read path, margin and fetch budget; a contradiction is refused in the
+// status line, not sized around.
+TEST(SizingViewConsume, TheConsumeFieldsReachTheResultAsTheOptionsDo)
+{
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("own.db"));
+    QProcess import;
+    import.start(QStringLiteral(PLIMSOLL_BINARY),
+                 {QStringLiteral("--db"), db, QStringLiteral("import"),
+                  QStringLiteral(PLIMSOLL_TEST_DATA_DIR "/consume-ramp.jsonl")});
+    ASSERT_TRUE(import.waitForFinished(60000));
+    ASSERT_EQ(import.exitCode(), 0) << import.readAllStandardError().toStdString();
+
+    SizingView view(db);
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.modelsReady(); }));
+    view.rateField()->setText(QStringLiteral("300k"));
+    ASSERT_TRUE(view.result().ok) << view.result().error;
+    EXPECT_EQ(view.resultText(QStringLiteral("consume_rate")), QString());
+
+    struct Case
+    {
+        std::function<void()> set;
+        QStringList options;
+    };
+    const Case cases[] = {
+        {[&] { view.consumerGroupsSpin()->setValue(3); }, {"--consumer-groups", "3"}},
+        {[&] {
+             view.consumerGroupsSpin()->setValue(1);
+             view.consumeFromCombo()->setCurrentIndex(view.consumeFromCombo()->findData(QStringLiteral("backlog")));
+             view.consumeRateField()->setText(QStringLiteral("900k"));
+         },
+         {"--consumer-groups", "1", "--consume-from", "backlog", "--consume-rate", "900k"}},
+        {[&] { view.fetchP99Spin()->setValue(50); },
+         {"--consumer-groups", "1", "--consume-from", "backlog", "--consume-rate", "900k", "--fetch-p99", "50ms"}},
+        {[&] {
+             view.fetchP99Spin()->setValue(0);
+             view.tieredCheck()->setChecked(true);
+             view.tieredReadsCheck()->setChecked(true);
+             view.consumeMarginSpin()->setValue(40);
+         },
+         {"--consumer-groups", "1", "--consume-from", "backlog", "--consume-rate", "900k", "--tiered",
+          "--tiered-reads", "--consume-margin", "40%"}},
+    };
+    for (const Case &c : cases) {
+        c.set();
+        const std::string what = c.options.join(' ').toStdString();
+        ASSERT_TRUE(view.result().ok) << what << ": " << view.result().error;
+        const nlohmann::json cli = cliSize(db, QStringList{QStringLiteral("--rate"), QStringLiteral("300k")} + c.options);
+        ASSERT_TRUE(cli.is_object()) << what;
+        for (const char *key : {"brokers", "shards", "redis_nodes"})
+            EXPECT_EQ(view.resultText(QString::fromLatin1(key)), QString::number(cli[key].get<int>())) << what << " " << key;
+        EXPECT_EQ(view.result().consumeRate, cli["consume"]["records_per_s"].get<double>()) << what;
+        EXPECT_EQ(view.result().consumeMargin, cli["consume"]["margin"].get<double>()) << what;
+        EXPECT_EQ(view.result().bottleneck, cli["bottleneck"].get<std::string>()) << what;
+        EXPECT_EQ(view.resultText(QStringLiteral("consume_side")).toStdString(),
+                  (*std::find_if(cli["lines"].begin(), cli["lines"].end(),
+                                 [](const nlohmann::json &l) { return l["key"] == "consume_side"; }))["display"]
+                      .get<std::string>())
+            << what;
+    }
+    EXPECT_EQ(view.resultText(QStringLiteral("consume_side")), QStringLiteral("unmeasured, 40% margin"));
+    savePng(&view, QStringLiteral("sizing-consumers-1024x700.png"), {1024, 700});
+
+    // Tiered reads of the tail: refused with the option's words, the table emptied.
+    view.consumeFromCombo()->setCurrentIndex(view.consumeFromCombo()->findData(QStringLiteral("tail")));
+    EXPECT_FALSE(view.result().ok);
+    EXPECT_NE(view.result().error.find("tiered-reads reads a backlog from the remote tier"), std::string::npos)
+        << view.result().error;
+    EXPECT_EQ(view.resultText(QStringLiteral("brokers")), QString());
+
+    // What a saved sizing brings back lands in the same fields.
+    SizingInputs saved = view.inputs();
+    saved.consumeFrom = ConsumeFrom::Backlog;
+    saved.consumerGroups = 4;
+    saved.consumeMargin = 0.2;
+    view.setInputs(saved);
+    EXPECT_EQ(view.inputs(), saved);
+    EXPECT_EQ(view.consumerGroupsSpin()->value(), 4);
+    EXPECT_EQ(view.consumeMarginSpin()->value(), 20);
 }

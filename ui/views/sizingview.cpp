@@ -138,6 +138,7 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     keyBox->addWidget(m_keyPatternError);
     form->addRow(tr("Stream keys"), keyBox);
     form->addRow(tr("Skew target"), m_skewTarget);
+    addConsumeRows(form);
     auto *inputs = new QGroupBox(tr("Target"), this);
     inputs->setLayout(form);
 
@@ -271,6 +272,92 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
 
 SizingView::~SizingView() = default;
 
+void SizingView::addConsumeRows(QFormLayout *form)
+{
+    const SizingInputs defaults;
+    m_consumerGroups = new QSpinBox(this);
+    m_consumerGroups->setObjectName(QStringLiteral("consumerGroupsSpin"));
+    m_consumerGroups->setRange(int(SizingInputs::kConsumerGroups.lo), int(SizingInputs::kConsumerGroups.hi));
+    m_consumerGroups->setValue(defaults.consumerGroups);
+    m_consumerGroups->setSpecialValueText(tr("none"));
+    m_consumerGroups->setSuffix(tr(" groups"));
+    connect(m_consumerGroups, &QSpinBox::valueChanged, m_consumerGroups,
+            [this](int groups) { m_consumerGroups->setSuffix(groups == 1 ? tr(" group") : tr(" groups")); });
+    m_consumerGroups->setToolTip(tr("Consumer groups, each reading the whole stream (fan-out); none sizes the "
+                                    "produce side alone (the CLI's --consumer-groups)"));
+    m_consumeRate = new RateField(QStringLiteral("0"), SizingInputs::kConsumeRate, &SizingInputs::kBytesPerS, this);
+    m_consumeRate->setObjectName(QStringLiteral("consumeRateField"));
+    m_consumeRate->setToolTip(tr("Records/s each group reads; 0 reads at the target rate (the CLI's --consume-rate)"));
+    m_consumeFrom = new QComboBox(this);
+    m_consumeFrom->setObjectName(QStringLiteral("consumeFromCombo"));
+    m_consumeFrom->addItem(tr("from the tail"), QString::fromLatin1(toString(ConsumeFrom::Tail)));
+    m_consumeFrom->addItem(tr("from a backlog"), QString::fromLatin1(toString(ConsumeFrom::Backlog)));
+    m_consumeFrom->setToolTip(tr("Where the groups read (the CLI's --consume-from)"));
+    m_tieredReads = new QCheckBox(tr("Backlog read from the remote tier"), this);
+    m_tieredReads->setObjectName(QStringLiteral("tieredReadsCheck"));
+    m_tieredReads->setToolTip(tr("Needs tiered offload and a backlog (the CLI's --tiered-reads)"));
+    m_consumeMargin = new QSpinBox(this);
+    m_consumeMargin->setObjectName(QStringLiteral("consumeMarginSpin"));
+    m_consumeMargin->setRange(int(SizingInputs::kConsumeMargin.lo * 100), int(SizingInputs::kConsumeMargin.hi * 100));
+    m_consumeMargin->setValue(int(std::lround(defaults.consumeMargin * 100)));
+    m_consumeMargin->setSuffix(tr(" % margin"));
+    m_consumeMargin->setToolTip(tr("CPU of each broker and shard held back for consumer traffic where no consume "
+                                   "ramp measured it (the CLI's --consume-margin)"));
+    m_fetchP99 = new QSpinBox(this);
+    m_fetchP99->setObjectName(QStringLiteral("fetchP99Spin"));
+    m_fetchP99->setRange(0, 600000);
+    m_fetchP99->setValue(int(std::lround(defaults.fetchP99Budget * 1000)));
+    m_fetchP99->setSuffix(tr(" ms"));
+    m_fetchP99->setSpecialValueText(tr("the seed's limit"));
+    m_fetchP99->setToolTip(tr("Fetch delivery p99 budget; the seed's limit is 500 ms, 5 s with tiered reads "
+                              "(the CLI's --fetch-p99)"));
+    auto *groupsRow = new QHBoxLayout;
+    groupsRow->addWidget(m_consumerGroups);
+    groupsRow->addWidget(m_consumeFrom);
+    groupsRow->addWidget(m_tieredReads);
+    groupsRow->addStretch();
+    form->addRow(tr("Consumers"), groupsRow);
+    form->addRow(tr("Read per group"), m_consumeRate);
+    auto *marginRow = new QHBoxLayout;
+    marginRow->addWidget(m_consumeMargin);
+    marginRow->addWidget(new QLabel(tr("Fetch p99"), this));
+    marginRow->addWidget(m_fetchP99);
+    marginRow->addStretch();
+    form->addRow(QString(), marginRow);
+    connect(m_consumeRate, &RateField::rateChanged, this, &SizingView::recompute);
+    connect(m_consumeFrom, &QComboBox::currentIndexChanged, this, &SizingView::recompute);
+    connect(m_tieredReads, &QCheckBox::toggled, this, &SizingView::recompute);
+    for (QSpinBox *spin : {m_consumerGroups, m_consumeMargin, m_fetchP99})
+        connect(spin, &QSpinBox::valueChanged, this, &SizingView::recompute);
+}
+
+void SizingView::setConsumeInputs(const SizingInputs &in)
+{
+    const QSignalBlocker blocks[] = {QSignalBlocker(m_consumerGroups), QSignalBlocker(m_consumeRate),
+                                     QSignalBlocker(m_consumeFrom), QSignalBlocker(m_tieredReads),
+                                     QSignalBlocker(m_consumeMargin), QSignalBlocker(m_fetchP99)};
+    m_consumerGroups->setValue(in.consumerGroups);
+    m_consumeRate->setText(in.consumeRate > 0 ? QString::fromStdString(rateInputText(in.consumeRate, 0))
+                                              : QStringLiteral("0"));
+    m_consumeFrom->setCurrentIndex(std::max(0, m_consumeFrom->findData(QString::fromLatin1(toString(in.consumeFrom)))));
+    m_tieredReads->setChecked(in.tieredReads);
+    m_consumeMargin->setValue(int(std::lround(in.consumeMargin * 100)));
+    m_fetchP99->setValue(int(std::lround(in.fetchP99Budget * 1000)));
+}
+
+void SizingView::fillConsumeInputs(SizingInputs &in) const
+{
+    in.consumerGroups = m_consumerGroups->value();
+    // As the CLI reads --consume-rate: bytes/s over the record size.
+    in.consumeRate = m_consumeRate->bytesPerS() > 0 ? m_consumeRate->bytesPerS() / in.recordBytes
+                                                    : m_consumeRate->recordsPerS();
+    in.consumeFrom = consumeFromFromString(m_consumeFrom->currentData().toString().toStdString())
+                         .value_or(ConsumeFrom::Tail);
+    in.tieredReads = m_tieredReads->isChecked();
+    in.consumeMargin = m_consumeMargin->value() / 100.0;
+    in.fetchP99Budget = m_fetchP99->value() / 1000.0;
+}
+
 
 void SizingView::reload()
 {
@@ -352,6 +439,7 @@ void SizingView::setInputs(const SizingInputs &in)
         m_skewTarget->setValue(in.skewTarget >= 1 ? in.skewTarget : m_skewTarget->minimum());
         m_goodKeyPattern = in.keyPattern;
         m_keyPatternError->hide();
+        setConsumeInputs(in);
     }
     recompute();
 }
@@ -375,6 +463,7 @@ SizingInputs SizingView::inputs() const
                          .value_or(BrokerModel::Auto);
     in.keyPattern = m_goodKeyPattern;
     in.skewTarget = m_skewTarget->value() <= m_skewTarget->minimum() ? 0 : m_skewTarget->value();
+    fillConsumeInputs(in);
     return in;
 }
 

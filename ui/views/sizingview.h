@@ -49,6 +49,15 @@ public:
     QSlider *rateSlider() const { return m_rateSlider; } // k records/s
     QSlider *headroomSlider() const { return m_headroom; }
     QCheckBox *nodeLossCheck() const { return m_nodeLoss; }
+    // The consume side (the CLI's --consumer-groups, --consume-rate, --consume-from,
+    // --tiered-reads, --consume-margin, --fetch-p99).
+    QSpinBox *consumerGroupsSpin() const { return m_consumerGroups; }
+    RateField *consumeRateField() const { return m_consumeRate; }
+    QComboBox *consumeFromCombo() const { return m_consumeFrom; } // tail, backlog
+    QCheckBox *tieredReadsCheck() const { return m_tieredReads; }
+    QSpinBox *consumeMarginSpin() const { return m_consumeMargin; } // percent
+    QSpinBox *fetchP99Spin() const { return m_fetchP99; }           // ms, 0: the seed's limit
+    QCheckBox *tieredCheck() const { return m_tiered; }
     QTableWidget *resultTable() const { return m_table; }
     QTextBrowser *reasoningPanel() const { return m_reasoning; }
     const SizingResult &result() const { return m_result; }
@@ -81,6 +90,9 @@ private:
     void showBars();
     void keyPatternEdited();
     void showEvidence();
+    void addConsumeRows(QFormLayout *form);
+    void setConsumeInputs(const SizingInputs &in);
+    void fillConsumeInputs(SizingInputs &in) const;
 
     RateField *m_rate = nullptr;
     QSlider *m_rateSlider = nullptr;
@@ -100,6 +112,12 @@ private:
     QLabel *m_keyPatternError = nullptr;
     std::string m_goodKeyPattern;
     QSpinBox *m_localRetention = nullptr;
+    QSpinBox *m_consumerGroups = nullptr;
+    RateField *m_consumeRate = nullptr;
+    QComboBox *m_consumeFrom = nullptr;
+    QCheckBox *m_tieredReads = nullptr;
+    QSpinBox *m_consumeMargin = nullptr;
+    QSpinBox *m_fetchP99 = nullptr;
     QTableWidget *m_table = nullptr;
     QVBoxLayout *m_bars = nullptr;
     QWidget *m_barsBox = nullptr;

@@ -1,0 +1,23 @@
+#pragma once
+// Numbers as the sizing's reasoning lines print them, shared by the sizing engine's files.
+
+#include <cstdio>
+#include <string>
+
+namespace plimsoll::sizingtext {
+
+// One number through a printf format: fmt("%.0f%%", 45.2) is "45%".
+inline std::string fmt(const char *format, double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+// Records/s for reading: 1.2M, 642.4k, 650.
+inline std::string rateText(double v)
+{
+    return v >= 1e6 ? fmt("%.3gM", v / 1e6) : v >= 1e3 ? fmt("%.4gk", v / 1e3) : fmt("%.3g", v);
+}
+
+} // namespace plimsoll::sizingtext

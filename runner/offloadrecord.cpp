@@ -1,0 +1,280 @@
+#include "runner/offloadrecord.h"
+
+#include "model/formats/prometheusdiff.h"
+#include "model/core/units.h"
+#include "runner/benchconfig.h"
+#include "runner/benchrequest.h"
+#include "runner/collectors.h"
+#include "runner/httptext.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <thread>
+#include <tuple>
+
+namespace plimsoll {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Names = OffloadMetricNames;
+
+struct Poll
+{
+    Clock::time_point at;
+    std::vector<PrometheusScrape> scrapes; // one per broker, in the config's order
+};
+
+Poll pollAll(const OffloadRecordConfig &c)
+{
+    Poll p;
+    for (const std::string &url : c.brokerMetricsUrls)
+        p.scrapes.push_back(scrapePrometheus(url, c.scrapeTimeout));
+    p.at = Clock::now();
+    return p;
+}
+
+// The most lagging broker's archive lag, or nullopt with what is wrong in *problem.
+std::optional<double> maxLag(const OffloadRecordConfig &c, const Poll &p, std::string *problem)
+{
+    std::optional<double> lag;
+    for (std::size_t i = 0; i < p.scrapes.size(); ++i) {
+        const std::string where = "broker metrics " + urlWithoutUserInfo(c.brokerMetricsUrls[i]);
+        if (!p.scrapes[i].error.empty()) {
+            *problem = where + ": " + p.scrapes[i].error;
+            return std::nullopt;
+        }
+        const PromFamily *family = p.scrapes[i].snapshot.family(Names::kLag);
+        if (!family || family->samples.empty()) {
+            *problem = where + " has no " + std::string(Names::kLag) + ": the drain cannot be told";
+            return std::nullopt;
+        }
+        for (const PromSample &s : family->samples)
+            if (std::isfinite(s.value))
+                lag = std::max(lag.value_or(0.0), s.value);
+    }
+    if (!lag)
+        *problem = std::string(Names::kLag) + " has no finite value";
+    return lag;
+}
+
+bool isSeriesOf(const PromRate &r, const std::string &name)
+{
+    return r.family == name || r.series == name || r.series.rfind(name + "{", 0) == 0;
+}
+
+// What the brokers archived between two polls, summed over them.
+struct Archived
+{
+    double seconds = 0;
+    std::optional<double> bytes, segments, messages, failures, retries;
+    std::vector<PromBucket> buckets; // the archive-time histogram, summed over the brokers
+    double observations = 0;
+    std::vector<std::string> warnings;
+};
+
+void addRates(const PromDiff &diff, Archived &a)
+{
+    const std::pair<const char *, std::optional<double> Archived::*> counters[] = {
+        {Names::kBytes, &Archived::bytes},       {Names::kSegments, &Archived::segments},
+        {Names::kMessages, &Archived::messages}, {Names::kFailures, &Archived::failures},
+        {Names::kRetries, &Archived::retries}};
+    for (const PromRate &r : diff.rates)
+        for (const auto &[name, member] : counters)
+            if (isSeriesOf(r, name))
+                a.*member = (a.*member).value_or(0) + r.delta;
+    if (const auto h = diff.mergedHistogram(Names::kSeconds)) {
+        if (a.buckets.empty())
+            a.buckets = h->buckets;
+        else if (a.buckets.size() == h->buckets.size())
+            for (std::size_t k = 0; k < a.buckets.size(); ++k)
+                a.buckets[k].count += h->buckets[k].count;
+        else
+            a.warnings.push_back(std::string(Names::kSeconds) + " has different buckets on the brokers: the first kept");
+        a.observations += h->count;
+    }
+}
+
+Archived archivedBetween(const OffloadRecordConfig &c, const Poll &from, const Poll &to)
+{
+    Archived a;
+    a.seconds = std::chrono::duration<double>(to.at - from.at).count();
+    for (std::size_t i = 0; i < from.scrapes.size(); ++i) {
+        const PromDiff diff = diffSnapshots(from.scrapes[i].snapshot, to.scrapes[i].snapshot, a.seconds);
+        for (const PromRate &r : diff.rates)
+            if (r.reset)
+                a.warnings.push_back(r.series + " went down on " + urlWithoutUserInfo(c.brokerMetricsUrls[i]) +
+                                     " (the broker restarted during the drain): its later value is counted");
+        addRates(diff, a);
+    }
+    return a;
+}
+
+// The record's scenario: the headline (archived bytes/s) and what the metrics had.
+ScenarioResult offloadScenario(const Archived &a, double maxLagS, int polls)
+{
+    ScenarioResult s;
+    s.name = "pipeline/offload";
+    s.kind = "offload";
+    auto &m = s.metrics;
+    m["bytes_per_s"] = *a.bytes / a.seconds;
+    m["offload.archived_bytes"] = *a.bytes;
+    m["offload.drain_s"] = a.seconds;
+    m["offload.max_lag_s"] = maxLagS;
+    m["offload.polls"] = polls;
+    if (a.segments) {
+        m["offload.segments"] = *a.segments;
+        m["offload.segments_per_s"] = *a.segments / a.seconds;
+    }
+    if (a.messages) {
+        m["offload.archived_records"] = *a.messages;
+        m["records_per_s"] = *a.messages / a.seconds;
+    }
+    if (a.failures)
+        m["offload.failures"] = *a.failures;
+    if (a.retries)
+        m["offload.retries"] = *a.retries;
+    if (a.observations > 0) {
+        if (const auto p50 = histogramQuantile(0.50, a.buckets))
+            m["offload.archive_p50_s"] = *p50;
+        if (const auto p99 = histogramQuantile(0.99, a.buckets))
+            m["offload.archive_p99_s"] = *p99;
+    }
+    return s;
+}
+
+BenchResult started(const OffloadRecordConfig &c)
+{
+    BenchResult r;
+    r.runId = makeUuid();
+    r.workload = "offload";
+    r.startedAt = nowTimestamp();
+    r.tuning = c.tuning;
+    nlohmann::json urls = nlohmann::json::array();
+    for (const std::string &url : c.brokerMetricsUrls)
+        urls.push_back(urlWithoutUserInfo(url));
+    r.config = {{"workload", "offload"},
+                {"broker_metrics", urls},
+                {"interval_s", std::chrono::duration<double>(c.interval).count()},
+                {"drain_timeout_s", std::chrono::duration<double>(c.drainTimeout).count()},
+                {"timeout_s", std::chrono::duration<double>(c.scrapeTimeout).count()}};
+    return r;
+}
+
+BenchResult &failed(BenchResult &r, std::string error)
+{
+    r.errors.push_back(std::move(error));
+    r.exitCode = 1;
+    r.partial = true;
+    r.finishedAt = nowTimestamp();
+    return r;
+}
+
+// Sleeps one interval in slices, so that a cancel is seen within 50 ms; false when cancelled.
+bool waitInterval(const OffloadRecordConfig &c, const std::atomic<bool> &cancel)
+{
+    const auto until = Clock::now() + c.interval;
+    while (Clock::now() < until) {
+        if (cancel.load())
+            return false;
+        std::this_thread::sleep_for(std::min<Clock::duration>(std::chrono::milliseconds(50), until - Clock::now()));
+    }
+    return !cancel.load();
+}
+
+// A duration option within its domain, in milliseconds; "" or the problem.
+std::string durationOption(const std::string &text, const char *option, const Domain &domain,
+                           std::chrono::milliseconds *out)
+{
+    std::string error;
+    const auto d = parseDuration(text, &error);
+    if (!d)
+        return std::string(option) + ": " + error;
+    if (auto problem = domain.check(option, std::chrono::duration<double>(*d).count()))
+        return *problem;
+    *out = std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(*d));
+    return {};
+}
+
+} // namespace
+
+std::string OffloadRequest::resolve(OffloadRecordConfig *out) const
+{
+    OffloadRecordConfig c;
+    splitTargets(brokerMetrics, c.brokerMetricsUrls);
+    if (c.brokerMetricsUrls.empty())
+        return "bench offload reads the brokers' /metrics: give --broker-metrics URL";
+    for (const std::string &url : c.brokerMetricsUrls)
+        if (!isHttpUrl(url))
+            return "--broker-metrics: '" + urlWithoutUserInfo(url) + "' is not an http:// or https:// URL";
+    const std::tuple<const std::string &, const char *, const Domain &, std::chrono::milliseconds *> durations[] = {
+        {interval, "--interval", kInterval, &c.interval},
+        {drainTimeout, "--drain-timeout", kDrainTimeout, &c.drainTimeout},
+        {timeout, "--timeout", kTimeout, &c.scrapeTimeout}};
+    for (const auto &[text, option, domain, target] : durations)
+        if (std::string problem = durationOption(text, option, domain, target); !problem.empty())
+            return problem;
+    if (std::string problem = parseTuningOptions(tuning, c.tuning); !problem.empty())
+        return problem;
+    *out = std::move(c);
+    return {};
+}
+
+BenchResult runOffloadRecord(const OffloadRecordConfig &c, const std::atomic<bool> &cancel)
+{
+    BenchResult r = started(c);
+    if (c.brokerMetricsUrls.empty())
+        return failed(r, "bench offload reads the brokers' /metrics: give --broker-metrics URL");
+    const Poll baseline = pollAll(c);
+    std::string problem;
+    const auto lag0 = maxLag(c, baseline, &problem);
+    if (!lag0)
+        return failed(r, "at the baseline: " + problem);
+    double maxLagS = *lag0;
+    std::optional<Poll> firstZero;
+    int polls = 1;
+    const auto deadline = baseline.at + c.drainTimeout;
+    for (;;) {
+        if (!waitInterval(c, cancel)) {
+            r.interrupted = r.partial = true;
+            r.exitCode = kExitInterrupted;
+            r.warnings.push_back("interrupted before the archive lag was zero twice in a row: no record");
+            r.finishedAt = nowTimestamp();
+            return r;
+        }
+        Poll p = pollAll(c);
+        ++polls;
+        const auto lag = maxLag(c, p, &problem);
+        if (!lag) {
+            r.warnings.push_back("poll " + std::to_string(polls) + ": " + problem + " (polled again)");
+        } else {
+            maxLagS = std::max(maxLagS, *lag);
+            if (*lag > 0)
+                firstZero.reset();
+            else if (firstZero)
+                break; // zero twice in a row: the stable zero-lag snapshot
+            else
+                firstZero = std::move(p);
+        }
+        if (Clock::now() > deadline)
+            return failed(r, "the archive lag was not zero twice in a row within the drain timeout of " +
+                                 std::to_string(std::chrono::duration_cast<std::chrono::seconds>(c.drainTimeout).count()) +
+                                 " s (largest seen " + std::to_string(maxLagS) + " s): raise --drain-timeout");
+    }
+    Archived archived = archivedBetween(c, baseline, *firstZero);
+    for (std::string &w : archived.warnings)
+        r.warnings.push_back(std::move(w));
+    if (!archived.bytes)
+        return failed(r, "the broker metrics have no " + std::string(Names::kBytes) + ": no archived bytes to record");
+    if (*archived.bytes <= 0 || archived.seconds <= 0)
+        return failed(r, "nothing was archived between the baseline and the zero-lag snapshot (archive lag " +
+                             std::to_string(*lag0) + " s at the baseline): start bench offload before the backlog "
+                             "drains");
+    r.scenarios.push_back(offloadScenario(archived, maxLagS, polls));
+    r.finishedAt = nowTimestamp();
+    return r;
+}
+
+} // namespace plimsoll

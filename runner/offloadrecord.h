@@ -1,0 +1,72 @@
+#pragma once
+// The offload record (bench offload): how fast a Korvet broker archives sealed segments to the
+// remote tier while a backlog drains, measured from its /metrics as the page's pipeline
+// measures offload — a baseline scrape, then polls until the archive lag is zero on every
+// broker twice in a row (a stable zero-lag snapshot), the record taken between the baseline and
+// the first zero-lag poll. Scenario pipeline/offload (kind "offload"):
+//   bytes_per_s                archived bytes/s, the trend headline (korvet_storage_archive_bytes_total)
+//   offload.segments_per_s     sealed segments archived per second (korvet_storage_archive_segments_total)
+//   records_per_s              archived records/s, when korvet_storage_archive_messages_total is there
+//   offload.drain_s            drain wall-clock: baseline to the first zero-lag poll
+//   offload.archive_p50_s/_p99_s  per-segment archive time (korvet_storage_archive_seconds histogram)
+//   offload.failures, offload.retries  when korvet_storage_archive_failures_total / _retries_total are there
+//   offload.max_lag_s          the largest archive lag any poll saw (korvet_storage_archive_lag_seconds,
+//                              the most lagging broker)
+// Counters, histograms and the lag are summed (lag: the maximum) over the brokers.
+//
+// Threading: runOffloadRecord() blocks its caller (a CLI command, a worker thread) until the
+// drain is seen, the timeout passes or `cancel` is set; it polls `cancel` between scrapes.
+
+#include "model/core/domain.h"
+#include "runner/benchresult.h"
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace plimsoll {
+
+struct OffloadRecordConfig
+{
+    std::vector<std::string> brokerMetricsUrls;
+    std::chrono::milliseconds interval{1000};      // between polls
+    std::chrono::milliseconds drainTimeout{1800000}; // the page's TIERED_OFFLOAD_TIMEOUT_SECONDS (small)
+    std::chrono::milliseconds scrapeTimeout{30000};
+    std::map<std::string, std::string> tuning; // --tuning: part of the run's contract
+};
+
+// `bench offload` as the user types it, and its one translation into a config.
+struct OffloadRequest
+{
+    std::vector<std::string> brokerMetrics; // URL[,URL...], repeatable
+    std::vector<std::string> tuning;        // key=value, repeatable
+    std::string interval = "1s", drainTimeout = "30m", timeout = "30s";
+
+    static constexpr Domain kInterval = Domain::above(0, "s");
+    static constexpr Domain kDrainTimeout = Domain::above(0, "s");
+    static constexpr Domain kTimeout = Domain::above(0, "s");
+
+    // "" with *out filled, or the problem phrased with the option's name.
+    std::string resolve(OffloadRecordConfig *out) const;
+};
+
+// The Korvet series the record reads.
+struct OffloadMetricNames
+{
+    static constexpr const char *kBytes = "korvet_storage_archive_bytes_total";
+    static constexpr const char *kSegments = "korvet_storage_archive_segments_total";
+    static constexpr const char *kMessages = "korvet_storage_archive_messages_total";
+    static constexpr const char *kSeconds = "korvet_storage_archive_seconds";
+    static constexpr const char *kFailures = "korvet_storage_archive_failures_total";
+    static constexpr const char *kRetries = "korvet_storage_archive_retries_total";
+    static constexpr const char *kLag = "korvet_storage_archive_lag_seconds";
+};
+
+// Exit code 0 with the record; 1 (errors say why, partial) when a broker cannot be scraped at
+// the baseline, has no lag gauge, the drain is not seen within the timeout, or nothing was
+// archived; kExitInterrupted when cancelled.
+BenchResult runOffloadRecord(const OffloadRecordConfig &config, const std::atomic<bool> &cancel);
+
+} // namespace plimsoll

@@ -1,0 +1,273 @@
+// The offload record (bench offload) against a Prometheus endpoint served by the test, whose
+// Korvet storage-worker metrics the test scripts in time: a backlog archived at 10 MiB/s in
+// 4 MiB segments until its lag reaches zero after one second. The record reads the drain from
+// the baseline to the stable zero-lag snapshot; a broker without the lag gauge, a drain that
+// does not end and a drain that archived nothing are refused with the reason; the binary stores
+// pipeline/offload with archived bytes/s as its throughput.
+#include "runner/metricsserver.h"
+#include "runner/offloadrecord.h"
+
+#include <gtest/gtest.h>
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <atomic>
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+using namespace plimsoll;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024;
+
+struct Script
+{
+    double drainS = 1.0;        // the lag reaches zero here
+    double bytesPerS = 10 * kMiB;
+    double startLagS = 30;      // archive lag at t = 0
+    bool lagGauge = true;
+    bool archives = true;       // false: the counters stay flat
+};
+
+// A broker's /metrics as the storage worker would show them, at `t` seconds since it started.
+std::string korvetText(const Script &s, double t)
+{
+    const double archivedS = s.archives ? std::min(t, s.drainS) : 0;
+    const double bytes = s.bytesPerS * archivedS, segments = bytes / (4 * kMiB);
+    std::ostringstream out;
+    out.precision(17);
+    out << "# TYPE korvet_storage_archive_bytes_total counter\nkorvet_storage_archive_bytes_total " << bytes << "\n"
+        << "# TYPE korvet_storage_archive_segments_total counter\nkorvet_storage_archive_segments_total " << segments
+        << "\n"
+        << "# TYPE korvet_storage_archive_messages_total counter\nkorvet_storage_archive_messages_total "
+        << bytes / 1000 << "\n"
+        // Each segment took 190 ms, as the page's Parquet writes did.
+        << "# TYPE korvet_storage_archive_seconds histogram\n"
+        << "korvet_storage_archive_seconds_bucket{le=\"0.1\"} 0\n"
+        << "korvet_storage_archive_seconds_bucket{le=\"0.2\"} " << segments << "\n"
+        << "korvet_storage_archive_seconds_bucket{le=\"0.5\"} " << segments << "\n"
+        << "korvet_storage_archive_seconds_bucket{le=\"+Inf\"} " << segments << "\n"
+        << "korvet_storage_archive_seconds_count " << segments << "\n"
+        << "korvet_storage_archive_seconds_sum " << 0.19 * segments << "\n"
+        << "# TYPE korvet_storage_archive_failures_total counter\nkorvet_storage_archive_failures_total "
+        << (t > 0.3 ? 2 : 0) << "\n"
+        << "# TYPE korvet_storage_archive_retries_total counter\nkorvet_storage_archive_retries_total "
+        << (t > 0.3 ? 5 : 0) << "\n";
+    if (s.lagGauge)
+        out << "# TYPE korvet_storage_archive_lag_seconds gauge\nkorvet_storage_archive_lag_seconds{partition=\"0\"} "
+            << std::max(0.0, s.startLagS * (1 - t / s.drainS)) << "\n"
+            << "korvet_storage_archive_lag_seconds{partition=\"1\"} 0\n";
+    return out.str();
+}
+
+class ScriptedArchive
+{
+public:
+    explicit ScriptedArchive(Script script) : m_script(script)
+    {
+        EXPECT_EQ(m_server.start(0), "");
+        m_server.setMetrics(korvetText(m_script, 0));
+        m_start = std::chrono::steady_clock::now();
+        m_thread = std::thread([this] {
+            while (!m_stop) {
+                m_server.setMetrics(korvetText(m_script, elapsed()));
+                std::this_thread::sleep_for(2ms);
+            }
+        });
+    }
+    ~ScriptedArchive()
+    {
+        m_stop = true;
+        m_thread.join();
+    }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(m_server.port()) + "/metrics"; }
+    double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count(); }
+
+private:
+    Script m_script;
+    MetricsServer m_server;
+    std::chrono::steady_clock::time_point m_start;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
+OffloadRecordConfig config(const std::string &url)
+{
+    OffloadRecordConfig c;
+    c.brokerMetricsUrls = {url};
+    c.interval = 50ms;
+    c.drainTimeout = 20s;
+    c.scrapeTimeout = 5s;
+    c.tuning = {{"icebergOffloadThreads", "4"}};
+    return c;
+}
+
+double metric(const ScenarioResult &s, const char *name)
+{
+    const auto it = s.metrics.find(name);
+    return it == s.metrics.end() ? -1 : it->second;
+}
+
+} // namespace
+
+TEST(OffloadRecord, TheDrainGivesArchivedBytesSegmentsArchiveTimesAndTheLargestLag)
+{
+    ScriptedArchive archive({});
+    const std::atomic<bool> cancel{false};
+    const double begun = archive.elapsed();
+    const BenchResult r = runOffloadRecord(config(archive.url()), cancel);
+    ASSERT_EQ(r.exitCode, 0) << (r.errors.empty() ? "" : r.errors[0]);
+    ASSERT_EQ(r.scenarios.size(), 1u);
+    const ScenarioResult &s = r.scenarios[0];
+    EXPECT_EQ(s.name, "pipeline/offload");
+    EXPECT_EQ(s.kind, "offload");
+    std::printf("offload: %.2f MiB/s, %.2f segments/s, drain %.3f s, p50 %.3f s, p99 %.3f s, max lag %.1f s\n",
+                metric(s, "bytes_per_s") / kMiB, metric(s, "offload.segments_per_s"), metric(s, "offload.drain_s"),
+                metric(s, "offload.archive_p50_s"), metric(s, "offload.archive_p99_s"), metric(s, "offload.max_lag_s"));
+    // The drain ends at 1 s; the zero-lag poll comes up to one interval (and a scrape) later.
+    const double drain = metric(s, "offload.drain_s");
+    EXPECT_GE(drain, 1.0 - begun - 0.02);
+    EXPECT_LE(drain, 1.0 - begun + 0.5);
+    // What was archived over that wall-clock: 10 MiB/s for the part of it the drain lasted.
+    EXPECT_NEAR(metric(s, "offload.archived_bytes"), 10 * kMiB * (1.0 - begun), 0.06 * 10 * kMiB);
+    EXPECT_NEAR(metric(s, "bytes_per_s"), metric(s, "offload.archived_bytes") / drain, 1e-6);
+    EXPECT_NEAR(metric(s, "offload.segments_per_s"), metric(s, "bytes_per_s") / (4 * kMiB), 1e-6);
+    EXPECT_NEAR(metric(s, "records_per_s"), metric(s, "bytes_per_s") / 1000, 1e-6);
+    // Every segment in the 100–200 ms bucket: p50 at its middle, p99 near its top.
+    EXPECT_NEAR(metric(s, "offload.archive_p50_s"), 0.15, 1e-9);
+    EXPECT_NEAR(metric(s, "offload.archive_p99_s"), 0.199, 1e-9);
+    EXPECT_EQ(metric(s, "offload.failures"), 2);
+    EXPECT_EQ(metric(s, "offload.retries"), 5);
+    // The most lagging partition at the baseline: 30 s less what had drained by then.
+    EXPECT_NEAR(metric(s, "offload.max_lag_s"), 30 * (1 - begun), 1.0);
+    EXPECT_EQ(r.tuning.at("icebergOffloadThreads"), "4");
+    EXPECT_EQ(r.workload, "offload");
+}
+
+TEST(OffloadRecord, ABrokerWithoutTheLagGaugeIsRefusedAtTheBaseline)
+{
+    Script script;
+    script.lagGauge = false;
+    ScriptedArchive archive(script);
+    const std::atomic<bool> cancel{false};
+    const BenchResult r = runOffloadRecord(config(archive.url()), cancel);
+    EXPECT_EQ(r.exitCode, 1);
+    ASSERT_FALSE(r.errors.empty());
+    EXPECT_NE(r.errors[0].find("has no korvet_storage_archive_lag_seconds: the drain cannot be told"),
+              std::string::npos)
+        << r.errors[0];
+    EXPECT_TRUE(r.scenarios.empty());
+
+    OffloadRecordConfig unreachable = config("http://127.0.0.1:1/metrics");
+    const BenchResult down = runOffloadRecord(unreachable, cancel);
+    EXPECT_EQ(down.exitCode, 1);
+    ASSERT_FALSE(down.errors.empty());
+    EXPECT_NE(down.errors[0].find("at the baseline: broker metrics http://127.0.0.1:1/metrics"), std::string::npos)
+        << down.errors[0];
+}
+
+TEST(OffloadRecord, ADrainThatDoesNotEndOrArchivesNothingIsNoRecord)
+{
+    Script slow;
+    slow.drainS = 60;
+    ScriptedArchive draining(slow);
+    OffloadRecordConfig c = config(draining.url());
+    c.drainTimeout = 400ms;
+    const std::atomic<bool> cancel{false};
+    const BenchResult timedOut = runOffloadRecord(c, cancel);
+    EXPECT_EQ(timedOut.exitCode, 1);
+    ASSERT_FALSE(timedOut.errors.empty());
+    EXPECT_NE(timedOut.errors[0].find("was not zero twice in a row within the drain timeout"), std::string::npos)
+        << timedOut.errors[0];
+    EXPECT_TRUE(timedOut.scenarios.empty());
+
+    Script idle;
+    idle.startLagS = 0;
+    idle.archives = false;
+    ScriptedArchive nothing(idle);
+    const BenchResult none = runOffloadRecord(config(nothing.url()), cancel);
+    EXPECT_EQ(none.exitCode, 1);
+    ASSERT_FALSE(none.errors.empty());
+    EXPECT_NE(none.errors[0].find("nothing was archived between the baseline and the zero-lag snapshot"),
+              std::string::npos)
+        << none.errors[0];
+}
+
+TEST(OffloadRecord, CancelEndsThePollingAsInterrupted)
+{
+    Script slow;
+    slow.drainS = 60;
+    ScriptedArchive draining(slow);
+    std::atomic<bool> cancel{false};
+    std::thread stopper([&cancel] {
+        std::this_thread::sleep_for(200ms);
+        cancel = true;
+    });
+    const auto begun = std::chrono::steady_clock::now();
+    const BenchResult r = runOffloadRecord(config(draining.url()), cancel);
+    stopper.join();
+    EXPECT_EQ(r.exitCode, kExitInterrupted);
+    EXPECT_TRUE(r.interrupted);
+    EXPECT_LT(std::chrono::steady_clock::now() - begun, 2s);
+}
+
+TEST(OffloadRecord, RequestOptionsAreCheckedBeforeAnythingRuns)
+{
+    OffloadRecordConfig c;
+    OffloadRequest none;
+    EXPECT_NE(none.resolve(&c).find("give --broker-metrics URL"), std::string::npos);
+    OffloadRequest ftp;
+    ftp.brokerMetrics = {"ftp://broker/metrics"};
+    EXPECT_NE(ftp.resolve(&c).find("is not an http:// or https:// URL"), std::string::npos);
+    OffloadRequest zero;
+    zero.brokerMetrics = {"http://a:1/metrics,http://b:1/metrics"};
+    zero.interval = "0";
+    EXPECT_NE(zero.resolve(&c).find("--interval must be greater than 0 s"), std::string::npos) << zero.resolve(&c);
+    OffloadRequest tuning = zero;
+    tuning.interval = "250ms";
+    tuning.tuning = {"icebergOffloadThreads=0"};
+    EXPECT_NE(tuning.resolve(&c), "");
+    tuning.tuning = {"icebergOffloadThreads=4 workerTickConcurrency=8"};
+    ASSERT_EQ(tuning.resolve(&c), "");
+    EXPECT_EQ(c.brokerMetricsUrls.size(), 2u);
+    EXPECT_EQ(c.interval, 250ms);
+    EXPECT_EQ(c.drainTimeout, 30min);
+    EXPECT_EQ(c.tuning.at("workerTickConcurrency"), "8");
+}
+
+// Through the binary: stored as pipeline/offload, read back by `show`.
+TEST(OffloadRecord, TheCommandStoresTheRecordForTrends)
+{
+    ScriptedArchive archive({});
+    QTemporaryDir dir;
+    const QString db = dir.filePath("store.db");
+    QProcess bench;
+    bench.start(PLIMSOLL_BINARY, {"--db", db, "bench", "offload", "--broker-metrics", QString::fromStdString(archive.url()),
+                                  "--interval", "50ms", "--tuning", "icebergOffloadThreads=4", "--output", "json"});
+    ASSERT_TRUE(bench.waitForFinished(60000));
+    ASSERT_EQ(bench.exitCode(), 0) << bench.readAllStandardError().toStdString();
+    const auto result = nlohmann::json::parse(bench.readAllStandardOutput().toStdString());
+    ASSERT_EQ(result["scenarios"].size(), 1u) << result.dump(1);
+    EXPECT_EQ(result["scenarios"][0]["name"], "pipeline/offload");
+    EXPECT_GT(result["scenarios"][0]["metrics"]["bytes_per_s"].get<double>(), 5 * kMiB);
+
+    QProcess show;
+    show.start(PLIMSOLL_BINARY, {"--db", db, "show", QString::fromStdString("plimsoll-bench-" +
+                                                                            result["run_id"].get<std::string>()),
+                                 "--json"});
+    ASSERT_TRUE(show.waitForFinished(60000));
+    ASSERT_EQ(show.exitCode(), 0) << show.readAllStandardError().toStdString();
+    const auto stored = nlohmann::json::parse(show.readAllStandardOutput().toStdString());
+    ASSERT_EQ(stored["scenarios"].size(), 1u);
+    EXPECT_EQ(stored["scenarios"][0]["kind"], "offload");
+    EXPECT_EQ(stored["tuning"]["icebergOffloadThreads"], "4");
+
+    QProcess usage;
+    usage.start(PLIMSOLL_BINARY, {"--db", db, "bench", "offload", "--broker-metrics", "ftp://x", "--no-store"});
+    ASSERT_TRUE(usage.waitForFinished(60000));
+    EXPECT_EQ(usage.exitCode(), 2);
+}
