@@ -1,5 +1,7 @@
 // End to end: `plimsoll fit | size | placement | budget` on the real executable, over a store
 // holding the bundled sample runs.
+#include "model/store/store.h"
+
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -348,10 +350,10 @@ TEST_F(ConsumeSizingCli, ASavedSizingKeepsItsConsumeInputs)
                                "fan-out 3"},
                               db());
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    QFile f(db() + ".sizings.json");
-    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
-    const auto saved = nlohmann::json::parse(f.readAll().toStdString());
-    const auto &in = saved["sizings"][0]["inputs"];
+    const auto body = plimsoll::Store(db().toStdString()).sharedSetting(plimsoll::kSavedSizingKind, "fan-out 3");
+    ASSERT_TRUE(body) << "kept in the store";
+    const auto saved = nlohmann::json::parse(*body);
+    const auto &in = saved["inputs"];
     EXPECT_EQ(in["consumer_groups"], 3);
     EXPECT_EQ(in["consume_from"], "backlog");
     EXPECT_EQ(in["consume_rate_records_per_s"], 200000.0);
