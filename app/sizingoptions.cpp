@@ -53,7 +53,7 @@ void addConsumeOptions(CLI::App *cmd, SizeArgs &a)
                     "CPU held back for consumer traffic where no consume ramp measured it, a fraction or a percentage (" +
                         SizingInputs::kConsumeMargin.describe() + ", default " + domainNumber(defaults.consumeMargin) + ")");
     cmd->add_option("--fetch-p99", a.fetchP99,
-                    "Fetch delivery p99 budget (default: the seed's limit, 500ms, 5s with --tiered-reads)");
+                    "Fetch delivery p99 budget (default: the Korvet benchmark page's limit, 500ms, 5s with --tiered-reads)");
 }
 
 // The consume options into `in`; false with the usage error in *error.

@@ -308,8 +308,8 @@ void SizingView::addConsumeRows(QFormLayout *form)
     m_fetchP99->setRange(0, 600000);
     m_fetchP99->setValue(int(std::lround(defaults.fetchP99Budget * 1000)));
     m_fetchP99->setSuffix(tr(" ms"));
-    m_fetchP99->setSpecialValueText(tr("the seed's limit"));
-    m_fetchP99->setToolTip(tr("Fetch delivery p99 budget; the seed's limit is 500 ms, 5 s with tiered reads "
+    m_fetchP99->setSpecialValueText(tr("the Korvet page's limit"));
+    m_fetchP99->setToolTip(tr("Fetch delivery p99 budget; the Korvet benchmark page's limit is 500 ms, 5 s with tiered reads "
                               "(the CLI's --fetch-p99)"));
     auto *groupsRow = new QHBoxLayout;
     groupsRow->addWidget(m_consumerGroups);
