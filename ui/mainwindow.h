@@ -20,6 +20,7 @@ class QTimer;
 class QListWidget;
 class QMenu;
 class QProgressBar;
+class QSettings;
 class QStackedWidget;
 
 namespace plimsoll {
@@ -117,6 +118,11 @@ private:
     void probeStore();
     void fillRecentMenu();
     static void rememberStore(const QString &path);
+    static QSettings windowSettings();
+    // How often a window probes its store for writes by others: MAX(id) and COUNT(*) of the runs
+    // and the size of the shared settings, in the background, soon enough that a CI job's
+    // nightly import shows within seconds.
+    static constexpr int kChangePollMilliseconds = 5000;
     void restoreSettings();
     void saveSettings() const;
     // A run the user confirmed removing: hidden now, removed when the undo lapses.

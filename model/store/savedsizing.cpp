@@ -408,12 +408,12 @@ void SavedSizings::save(Store &store, SavedSizing sizing, bool replace)
 void SavedSizings::remove(Store &store, const std::string &name)
 {
     if (!writing([&] { return store.removeSharedSetting(kSavedSizingKind, name); })) {
-        std::string saved;
+        // By name only: a body that cannot be read must not hide the names from the message.
+        std::vector<SavedSizing> saved;
         for (const Store::SharedSetting &row : store.sharedSettings(kSavedSizingKind))
-            saved += (saved.empty() ? "'" : ", '") + row.name + "'";
+            saved.emplace_back().name = row.name;
         throw SavedSizingError(SavedSizingError::Kind::UnknownName,
-                               "no sizing named '" + name + "' is saved (saved: " +
-                                   (saved.empty() ? std::string("none saved yet") : saved) + ")");
+                               "no sizing named '" + name + "' is saved (saved: " + namesText(saved) + ")");
     }
 }
 
