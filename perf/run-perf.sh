@@ -6,6 +6,9 @@
 # 1. Micro-benchmarks (Google Benchmark): HDR histogram, the envelope, importers, model, store
 #    at 1M records.
 # 2. The window on the 1M-record store, offscreen.
+# 2b. The team store: a PostgreSQL server (tests/services/postgres.sh, into a temporary state
+#    dir), the 1M-record import against a raw prepared-insert loop, the series read, and the
+#    window on the 1M-run team store.
 # 3. Against the local test broker (tests/services/services.sh, into a temporary state dir,
 #    stopped on exit whatever happens): the same produce and consume workload through
 #    `plimsoll bench`, Apache's perf tools and bare librdkafka loops, each client's CPU from
@@ -14,7 +17,7 @@
 #
 # PLIMSOLL_PERF_RECORDS (default 1000000) sets the client workload; PLIMSOLL_PERF_REPEAT
 # (default 3) how often Plimsoll's clients and the bare loops run; PLIMSOLL_PERF_SKIP a
-# space-separated subset of "micro store window clients" to leave out.
+# space-separated subset of "micro store window teamstore clients" to leave out.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
@@ -26,6 +29,14 @@ skip=" ${PLIMSOLL_PERF_SKIP:-} "
 mkdir -p "$results/clients"
 say() { printf 'perf: %s\n' "$*" >&2; }
 skipped() { [[ $skip == *" $1 "* ]]; }
+# The servers started below, stopped on exit whatever happens.
+kafka_state='' pg_state=''
+stop_services() {
+    [[ -n $kafka_state ]] && { "$root/tests/services/services.sh" stop "$kafka_state" >&2 || true; rm -rf "$kafka_state"; }
+    [[ -n $pg_state ]] && { "$root/tests/services/postgres.sh" stop "$pg_state" >&2 || true; rm -rf "$pg_state"; }
+    return 0
+}
+trap stop_services EXIT
 
 cat >"$results/meta.json" <<META
 {"records": $records, "record_bytes": 1024, "acks": "1", "linger_ms": 5, "batch_bytes": 16384,
@@ -38,6 +49,12 @@ gbench() { # NAME [ENV...]: a Google Benchmark binary, JSON into the results
     say "$name"
     "$bin/$name" --benchmark_out="$results/$name.json" --benchmark_out_format=json \
         --benchmark_min_time="${PLIMSOLL_PERF_MIN_TIME:-0.5}" >&2
+}
+
+# The window reads a store it is given as a file or a URI alike: the same benchmark on both.
+perf_window() { # STORE OUT.json [PNG]
+    XDG_CONFIG_HOME=$results/config QT_QPA_PLATFORM=offscreen timeout "${PLIMSOLL_PERF_WINDOW_LIMIT_S:-600}" \
+        "$bin/perf_window" "$@"
 }
 
 if ! skipped micro; then
@@ -55,20 +72,34 @@ if ! skipped window; then
         # Bounded: a view that freezes on 1M records must not hold the suite (the figures it
         # reached are in window.json already).
         rm -f "$results/window.json"
-        XDG_CONFIG_HOME=$results/config QT_QPA_PLATFORM=offscreen timeout "${PLIMSOLL_PERF_WINDOW_LIMIT_S:-600}" \
-            "$bin/perf_window" "$results/trend-1m.db" "$results/window.json" "$results/trends-1m.png" ||
+        perf_window "$results/trend-1m.db" "$results/window.json" "$results/trends-1m.png" ||
             say "the window benchmark did not finish (what it measured is in $results/window.json)"
     else
         say "no 1M-record store (the store benchmark makes it): window skipped"
     fi
 fi
 
-if ! skipped clients; then
-    state=$(mktemp -d "${TMPDIR:-/tmp}/plimsoll-perf.XXXXXX")
-    trap '"$root/tests/services/services.sh" stop "$state" >&2 || true; rm -rf "$state"' EXIT
-    "$root/tests/services/services.sh" start "$state" >&2
+if ! skipped teamstore; then
+    pg_state=$(mktemp -d "${TMPDIR:-/tmp}/plimsoll-perf-pg.XXXXXX")
+    "$root/tests/services/postgres.sh" start "$pg_state" >&2
     # shellcheck disable=SC1091
-    source "$state/env"
+    source "$pg_state/env"
+    export PGPASSFILE=$PLIMSOLL_TEST_PG_PASSFILE
+    PLIMSOLL_PERF_PG_URI=$PLIMSOLL_TEST_PG_URI gbench micro_teamstore
+    say "window on the 1M-run team store (offscreen)"
+    rm -f "$results/window-pg.json"
+    perf_window "$PLIMSOLL_TEST_PG_URI&options=-csearch_path%3Dperf_trend" "$results/window-pg.json" ||
+        say "the window benchmark on the team store did not finish (what it measured is in $results/window-pg.json)"
+    "$root/tests/services/postgres.sh" stop "$pg_state" >&2
+    rm -rf "$pg_state"
+    pg_state=''
+fi
+
+if ! skipped clients; then
+    kafka_state=$(mktemp -d "${TMPDIR:-/tmp}/plimsoll-perf.XXXXXX")
+    "$root/tests/services/services.sh" start "$kafka_state" >&2
+    # shellcheck disable=SC1091
+    source "$kafka_state/env"
     bootstrap=$PLIMSOLL_TEST_KAFKA_BOOTSTRAP
     create_topic() {
         java -cp "$(<"$PLIMSOLL_TEST_KAFKA_CLASSPATH_FILE")" \

@@ -76,7 +76,7 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
 {
     setObjectName(QStringLiteral("mainWindow"));
     // The platform appends the application display name ("… — Plimsoll").
-    setWindowTitle(QFileInfo(storePath).fileName());
+    setWindowTitle(storeTitle(storePath));
     setAcceptDrops(true);
     // A first start opens at a comfortable size, never larger than the screen it opens on.
     QSize size(1200, 760);

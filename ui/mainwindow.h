@@ -67,6 +67,9 @@ public:
     // the window that shows it. Every store opened is remembered (Open Recent, newest first).
     MainWindow *openStore(const QString &path);
     static QStringList recentStores();
+    // The window's title for a store: a file by its name, a team store by its database and
+    // server ("plimsoll on db.example.com:5432").
+    static QString storeTitle(const QString &location);
     // How often the store is probed for writes by others (milliseconds; 0 stops it).
     void setChangePollInterval(int milliseconds);
     // The status bar's note of what this window may do with the store ("read-only for user

@@ -17,6 +17,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
+#include <QUrl>
 
 #include <algorithm>
 #include <optional>
@@ -89,6 +90,23 @@ QString storeIdentity(const QString &location)
 }
 
 } // namespace
+
+QString MainWindow::storeTitle(const QString &location)
+{
+    if (!isTeamStoreLocation(location))
+        return QFileInfo(location).fileName();
+    // A URI libpq takes but QUrl does not (several hosts): up to its options.
+    const QUrl url(location);
+    if (!url.isValid())
+        return location.section(QLatin1Char('?'), 0, 0);
+    QString server = url.host();
+    if (url.port() > 0)
+        server += QLatin1Char(':') + QString::number(url.port());
+    const QString database = url.path().mid(1);
+    if (server.isEmpty() || database.isEmpty())
+        return server.isEmpty() ? database : server;
+    return tr("%1 on %2").arg(database, server);
+}
 
 void MainWindow::rememberStore(const QString &path)
 {

@@ -63,13 +63,19 @@ void Statement::run()
     }
 }
 
-int64_t Statement::runReturningId()
+int64_t Cursor::runReturningId()
 {
     if (!step())
         throw StoreError("internal: an insert returned no id");
     const int64_t id = int64(0);
-    run();
+    while (step()) {
+    }
     return id;
+}
+
+int64_t Statement::runReturningId()
+{
+    return m_cursor->runReturningId();
 }
 
 std::optional<int64_t> Statement::optInt64(int column) const

@@ -31,6 +31,8 @@ public:
     virtual void bindNull(int index) = 0;
     virtual bool step() = 0; // runs the statement on the first call; true while a row is available
     virtual void reset() = 0; // forgets the result and the bound values
+    // Runs an INSERT … RETURNING id to completion; the id of the row it wrote.
+    virtual int64_t runReturningId();
     virtual int64_t int64(int column) const = 0;
     virtual double real(int column) const = 0;
     virtual std::string text(int column) const = 0; // NULL -> ""
@@ -44,6 +46,10 @@ public:
     virtual ~Connection() = default;
     virtual Dialect dialect() const = 0;
     virtual std::unique_ptr<Cursor> prepare(std::string_view sql) = 0;
+    // A read of very many rows (a metric's whole series), stepped through to its end without
+    // nested writes: PostgreSQL reads it from a server-side cursor a batch at a time; SQLite
+    // steps its statement as any other.
+    virtual std::unique_ptr<Cursor> prepareLargeRead(std::string_view sql) { return prepare(sql); }
     // Statements without parameters, several separated by ';' allowed (a migration step).
     virtual void exec(const std::string &sql) = 0;
     // A write transaction: one writer at a time on a store. wait: wait for another writer
@@ -61,6 +67,10 @@ class Statement
 {
 public:
     Statement(Connection &db, std::string_view sql) : m_cursor(db.prepare(sql)) {}
+    struct LargeRead
+    {
+    };
+    Statement(Connection &db, std::string_view sql, LargeRead) : m_cursor(db.prepareLargeRead(sql)) {}
     Statement(const Statement &) = delete;
     Statement &operator=(const Statement &) = delete;
 

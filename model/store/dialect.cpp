@@ -57,6 +57,15 @@ PostgresStatement postgresStatement(std::string_view sql)
     return out;
 }
 
+std::string_view sqliteStatement(std::string_view sql, bool &returnsId)
+{
+    static constexpr std::string_view kReturningId = " RETURNING id";
+    returnsId = sql.substr(0, 7) == "INSERT " && sql.size() > kReturningId.size() &&
+                sql.substr(sql.size() - kReturningId.size()) == kReturningId &&
+                sql.find(" ON CONFLICT") == std::string_view::npos;
+    return returnsId ? sql.substr(0, sql.size() - kReturningId.size()) : sql;
+}
+
 std::string postgresSchemaStep(const std::string &step)
 {
     std::string text = replaceAll(step, R"(\bINTEGER PRIMARY KEY\b)",

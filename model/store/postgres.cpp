@@ -51,15 +51,24 @@ struct Prepared
     PostgresStatement statement;
 };
 
+// Rows a large read fetches at a time.
+constexpr int kFetchRows = 20000;
+
 class PgCursor final : public Cursor
 {
 public:
-    PgCursor(PGconn *conn, const Prepared &prepared)
+    // `cursorName` non-empty: a large read (Connection::prepareLargeRead), run on a server-side
+    // cursor of that name.
+    PgCursor(PGconn *conn, const Prepared &prepared, std::string cursorName = {})
         : m_conn(conn), m_prepared(prepared), m_values(size_t(prepared.statement.count)),
-          m_set(size_t(prepared.statement.count), false)
+          m_set(size_t(prepared.statement.count), false), m_cursorName(std::move(cursorName))
     {
     }
-    ~PgCursor() override { PQclear(m_result); }
+    ~PgCursor() override
+    {
+        closeCursor();
+        PQclear(m_result);
+    }
 
     void bindInt64(int index, int64_t value) override { set(index, std::to_string(value)); }
     void bindReal(int index, double value) override
@@ -90,10 +99,21 @@ public:
     {
         if (!m_result)
             execute();
-        return ++m_row < m_rows;
+        if (++m_row < m_rows)
+            return true;
+        if (!m_cursorOpen)
+            return false;
+        if (m_rows == kFetchRows) {
+            fetch();
+            if (++m_row < m_rows)
+                return true;
+        }
+        closeCursor();
+        return false;
     }
     void reset() override
     {
+        closeCursor();
         PQclear(m_result);
         m_result = nullptr;
         m_row = -1;
@@ -150,8 +170,53 @@ private:
         std::vector<const char *> values(m_values.size());
         for (size_t i = 0; i < values.size(); ++i)
             values[i] = m_set[i] ? m_values[i].c_str() : nullptr;
+        if (!m_cursorName.empty()) {
+            openCursor(values);
+            fetch();
+            return;
+        }
         m_result = PQexecPrepared(m_conn, m_prepared.name.c_str(), int(values.size()),
                                   values.data(), nullptr, nullptr, 0);
+        takeResult();
+    }
+    // A large read on a server-side cursor: the client holds kFetchRows rows at a time, never
+    // the whole result (a 1M-point series was a PGresult of 340 MB grown by malloc), and the
+    // server plans for the first rows (the index's order, no sort of every row first). A cursor
+    // lives in a transaction: the writer's, or a read-only one of its own.
+    void openCursor(const std::vector<const char *> &values)
+    {
+        m_ownTransaction = PQtransactionStatus(m_conn) == PQTRANS_IDLE;
+        if (m_ownTransaction) {
+            m_result = PQexec(m_conn, "BEGIN READ ONLY");
+            takeResult();
+            PQclear(m_result);
+        }
+        const std::string declare = "DECLARE " + m_cursorName + " NO SCROLL CURSOR FOR " + m_prepared.statement.text;
+        m_result = PQexecParams(m_conn, declare.c_str(), int(values.size()), nullptr, values.data(), nullptr,
+                                nullptr, 0);
+        m_cursorOpen = true; // closed (and its transaction ended) by closeCursor, even on an error
+        takeResult();
+        PQclear(m_result);
+        m_result = nullptr;
+    }
+    void fetch()
+    {
+        PQclear(m_result);
+        m_result = PQexec(m_conn, ("FETCH FORWARD " + std::to_string(kFetchRows) + " FROM " + m_cursorName).c_str());
+        takeResult();
+    }
+    void closeCursor() noexcept
+    {
+        if (!m_cursorOpen)
+            return;
+        m_cursorOpen = false;
+        if (m_ownTransaction)
+            PQclear(PQexec(m_conn, "ROLLBACK")); // read only: nothing to keep, the cursor goes too
+        else
+            PQclear(PQexec(m_conn, ("CLOSE " + m_cursorName).c_str()));
+    }
+    void takeResult()
+    {
         const auto status = PQresultStatus(m_result);
         if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
             PGresult *failed = m_result;
@@ -171,6 +236,9 @@ private:
     const Prepared &m_prepared;
     std::vector<std::string> m_values;
     std::vector<bool> m_set;
+    std::string m_cursorName;
+    bool m_cursorOpen = false;
+    bool m_ownTransaction = false;
     PGresult *m_result = nullptr;
     int m_row = -1;
     int m_rows = 0;
@@ -186,6 +254,12 @@ public:
 
     // Each text is prepared once per connection and kept (a statement of the server's session,
     // which no rollback undoes): an import runs the same few inserts a million times.
+    std::unique_ptr<Cursor> prepareLargeRead(std::string_view sql) override
+    {
+        prepare(sql);
+        return std::make_unique<PgCursor>(m_conn, m_prepared.find(std::string(sql))->second,
+                                          "plimsoll_read_" + std::to_string(++m_cursors));
+    }
     std::unique_ptr<Cursor> prepare(std::string_view sql) override
     {
         const std::string key(sql);
@@ -293,6 +367,7 @@ private:
 
     PGconn *m_conn;
     std::map<std::string, Prepared> m_prepared;
+    int m_cursors = 0; // large reads opened: each cursor's name is its own
 };
 
 void ignoreNotice(void *, const char *) {}

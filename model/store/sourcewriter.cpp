@@ -314,6 +314,15 @@ std::optional<int64_t> SourceWriter::earlierScenarioLine(const std::string &runK
     return d.scenarioLine.int64(0);
 }
 
+void SourceWriter::setRunsRemoved(int64_t count)
+{
+    if (unchanged())
+        throw StoreError("internal: runs removed set on an unchanged source");
+    Statement set(m_impl->db, "UPDATE sources SET runs_removed = ? WHERE id = ?");
+    set.bind(1, count).bind(2, m_impl->sourceId);
+    set.run();
+}
+
 ImportOutcome SourceWriter::commit()
 {
     Impl &d = *m_impl;

@@ -1,6 +1,7 @@
 // The SQLite backend of the store: the embedded default, one file, WAL mode so that the window
 // reads while a CLI imports.
 #include "model/store/connection.h"
+#include "model/store/dialect.h"
 #include "model/store/storeschema.h"
 
 #include <QFileInfo>
@@ -24,8 +25,9 @@ const char *const kBusy = "the store is busy (another Plimsoll is writing to it)
 class SqliteCursor final : public Cursor
 {
 public:
-    SqliteCursor(sqlite3 *db, std::string_view sql) : m_db(db)
+    SqliteCursor(sqlite3 *db, std::string_view storeSql) : m_db(db)
     {
+        const std::string_view sql = sqliteStatement(storeSql, m_returnsId);
         if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &m_stmt, nullptr) !=
             SQLITE_OK)
             throwError(db, "cannot prepare statement");
@@ -63,6 +65,17 @@ public:
         sqlite3_clear_bindings(m_stmt);
     }
 
+    int64_t runReturningId() override
+    {
+        if (!m_returnsId)
+            return Cursor::runReturningId();
+        while (step()) {
+        }
+        if (sqlite3_changes(m_db) != 1)
+            throw StoreError("internal: an insert returned no id");
+        return sqlite3_last_insert_rowid(m_db);
+    }
+
     int64_t int64(int column) const override { return sqlite3_column_int64(m_stmt, column); }
     double real(int column) const override { return sqlite3_column_double(m_stmt, column); }
     std::string text(int column) const override
@@ -88,6 +101,7 @@ public:
 private:
     sqlite3 *m_db;
     sqlite3_stmt *m_stmt = nullptr;
+    bool m_returnsId = false; // prepared without its RETURNING id (sqliteStatement)
 };
 
 class SqliteConnection final : public Connection

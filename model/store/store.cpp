@@ -423,14 +423,16 @@ bool Store::removeSharedSetting(const std::string &kind, const std::string &name
 std::vector<Store::StoredSource> Store::sources() const
 {
     Statement q(*m_db, "SELECT src.id, src.uri, src.format, src.sha256, src.importer, src.importer_version, "
-                       "src.imported_at, src.sample, r.run_key FROM sources src "
+                       "src.imported_at, src.sample, r.run_key, src.runs_removed FROM sources src "
                        "LEFT JOIN runs r ON r.source_id = src.id ORDER BY src.id, r.id");
     std::vector<StoredSource> out;
     int64_t current = 0;
     while (q.step()) {
         if (out.empty() || q.int64(0) != current) {
             current = q.int64(0);
-            out.push_back({{q.text(1), q.text(2), q.text(3), q.text(4), q.text(5), q.text(6), q.int64(7) != 0}, {}});
+            out.push_back({{q.text(1), q.text(2), q.text(3), q.text(4), q.text(5), q.text(6), q.int64(7) != 0},
+                           {},
+                           q.int64(9)});
         }
         if (!q.isNull(8))
             out.back().runKeys.push_back(q.text(8));

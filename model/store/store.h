@@ -156,6 +156,9 @@ public:
     std::optional<RunRecord> earlierRun(const std::string &runKey) override;
     std::optional<int64_t> earlierScenarioLine(const std::string &runKey,
                                                const std::string &scenario) override;
+    // How many of this source's runs were removed since it was imported (a store copy carries
+    // the count over, so the same file imported into the copy brings them back).
+    void setRunsRemoved(int64_t count);
 
     ImportOutcome commit();
 
@@ -264,6 +267,7 @@ public:
     {
         SourceRecord record;
         std::vector<std::string> runKeys;
+        int64_t runsRemoved = 0; // removed since it was imported (Store::removeRun)
     };
     std::vector<StoredSource> sources() const;
 

@@ -41,6 +41,8 @@ StoreCopyReport copyStore(const Store &from, Store &to,
             } catch (const StoreError &e) {
                 throw StoreError("cannot copy the source " + source.record.uri + ": " + e.what());
             }
+            if (source.runsRemoved > 0)
+                writer->setRunsRemoved(source.runsRemoved);
             report.runsCopied += int64_t(source.runKeys.size());
             ++report.sourcesCopied;
         }

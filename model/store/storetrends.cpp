@@ -40,7 +40,8 @@ std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::s
                       "r.tuning, m.value FROM scenarios s INDEXED BY scenarios_by_name_time "
                       "JOIN metrics m ON m.scenario_id = s.id AND m.name = ?2 "
                       "JOIN runs r ON r.id = s.run_id "
-                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal");
+                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal",
+                Statement::LargeRead{});
     q.bindText(1, scenario).bindText(2, metric);
     std::vector<SeriesPoint> out;
     // A nightly series is tuned alike for long stretches: each tuning text is parsed once.
@@ -76,7 +77,8 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
                       "m.value FROM scenarios s INDEXED BY scenarios_by_name_time "
                       "JOIN runs r ON r.id = s.run_id "
                       "LEFT JOIN metrics m ON m.scenario_id = s.id AND m.name = ?2 "
-                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal");
+                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal",
+                Statement::LargeRead{});
     q.bindText(1, scenario).bindText(2, metric);
     TrendRunRow row;
     bool first = true;

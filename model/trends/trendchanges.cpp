@@ -64,10 +64,18 @@ std::vector<BaselineChange> baselineChanges(const TrendHistory &history, const s
         TuningContract contract;
     };
     std::map<std::string, Last> lastByTarget; // each target keeps its own baseline
+    const auto scenarioOf = [&](const RunRecord &r) {
+        return std::find_if(r.scenarios.begin(), r.scenarios.end(),
+                            [&](const ScenarioRecord &sc) { return sc.name == scenario; });
+    };
+    // As in the series (TrendHistory::series): once a run of one's own has the scenario, the
+    // sample runs are not part of its history, so none of them starts or ends a baseline.
+    const bool ownRuns = std::any_of(history.runs().begin(), history.runs().end(), [&](const RunRecord &r) {
+        return !r.sample && scenarioOf(r) != r.scenarios.end();
+    });
     for (const RunRecord &r : history.runs()) {
-        const auto s = std::find_if(r.scenarios.begin(), r.scenarios.end(),
-                                    [&](const ScenarioRecord &sc) { return sc.name == scenario; });
-        if (s == r.scenarios.end())
+        const auto s = scenarioOf(r);
+        if (s == r.scenarios.end() || (ownRuns && r.sample))
             continue;
         TuningContract contract = TuningContract::of(r, *s, policy);
         auto it = lastByTarget.find(r.target);

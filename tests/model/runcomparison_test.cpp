@@ -186,6 +186,28 @@ TEST(TrendChanges, ChangeInLatencySeriesIsARegressionAndTuningChangeABaseline)
     EXPECT_EQ(trendDirection("archive.parquet_files"), Direction::Neutral);
 }
 
+// A sample run (a transcribed figure, other tuning) before one's own nightlies is not part of
+// their history: it starts no baseline, as it is not a point of their series. With no run of
+// one's own, the samples' own contract changes still show.
+TEST(TrendChanges, SampleRunsStartNoBaselineBesideRunsOfOnesOwn)
+{
+    RunRecord sample = nightly(1, 500000, 0.05, 65536);
+    sample.runKey = "sample-1";
+    sample.sample = true;
+    std::vector<RunRecord> runs{sample};
+    for (int d = 2; d <= 6; ++d)
+        runs.push_back(nightly(d, 640000, 0.05));
+    EXPECT_TRUE(findChanges(TrendHistory::fromRuns(runs), {}, {}).baselineChanges.empty());
+
+    RunRecord later = sample;
+    later.runKey = "sample-2";
+    later.timestamp = day(2);
+    later.tuning["batch.size"] = 16384;
+    const ChangesReport samplesOnly = findChanges(TrendHistory::fromRuns({sample, later}), {}, {});
+    ASSERT_EQ(samplesOnly.baselineChanges.size(), 1u);
+    EXPECT_EQ(samplesOnly.baselineChanges[0].runKey, "sample-2");
+}
+
 TEST(OtavaCsv, ColumnsRowsAndEscaping)
 {
     std::vector<RunRecord> runs = history(650000, 0.06);

@@ -122,6 +122,26 @@ TEST_P(SeriesTest, ACopiedStoreKeepsItsSeries)
     EXPECT_EQ(copy.runCount(), 2);
 }
 
+// A run removed before the copy stays removed in it, and the copy remembers it was removed: the
+// same file imported into the copy brings it back, as it would in the original.
+TEST_P(SeriesTest, ACopyRemembersRemovedRuns)
+{
+    QTemporaryDir dir;
+    Store original(dir.filePath("original.db").toStdString());
+    const std::vector<RunRecord> runs{runWithSeries("omb-1"), runWithSeries("omb-2")};
+    original.importSource(source("/omb.json", "sha-1"), runs);
+    ASSERT_EQ(original.removeRun("omb-2"), 1);
+    Store copy(path());
+    EXPECT_EQ(copyStore(original, copy).runsCopied, 1);
+    EXPECT_FALSE(copy.run("omb-2"));
+    const ImportOutcome again = copy.importSource(source("/omb.json", "sha-1"), runs);
+    EXPECT_EQ(again.status, ImportOutcome::Status::Imported);
+    ASSERT_FALSE(again.notes.empty());
+    EXPECT_EQ(again.notes[0], "restores the 1 run removed since the earlier import of /omb.json");
+    EXPECT_TRUE(copy.run("omb-2"));
+    EXPECT_EQ(copy.runCount(), 2);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, SeriesTest,
                          ::testing::Values(test::StoreBackend::SQLite, test::StoreBackend::PostgreSQL),
                          test::backendName);

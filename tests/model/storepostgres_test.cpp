@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <csignal>
 #include <sys/wait.h>
 #include <thread>
@@ -239,6 +240,40 @@ TEST_P(TeamStoreTest, ASchemaOfOtherTablesIsNotAStore)
     const std::string what = errorOf([&] { Store s(location.location()); });
     EXPECT_NE(what.find("not a Plimsoll store"), std::string::npos) << what;
     EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()"), 1);
+}
+
+// A long series is read from a server-side cursor a batch at a time: every point, in time
+// order, across the batches' boundaries; the reader role reads it too; and the read leaves no
+// transaction open behind it (the next import writes).
+TEST_P(TeamStoreTest, ALongSeriesIsReadWholeAndInOrderInBatches)
+{
+    constexpr int kRuns = 41'000; // two batches of 20,000 and a part of a third
+    std::vector<RunRecord> runs;
+    runs.reserve(kRuns);
+    char ts[32];
+    for (int i = 0; i < kRuns; ++i) {
+        std::snprintf(ts, sizeof ts, "2026-08-10T%02d:%02d:%02dZ", i / 3600, i / 60 % 60, i % 60);
+        runs.push_back(nightly("n-" + std::to_string(i), ts, 1000 + i));
+    }
+    Store store(location.location());
+    store.importSource(source("/ci/long.jsonl", "sha-long"), runs);
+    const auto series = store.series("pipeline/produce/step-16", "records_per_s");
+    ASSERT_EQ(series.size(), size_t(kRuns));
+    for (int i = 0; i < kRuns; ++i)
+        ASSERT_EQ(series[size_t(i)].value, 1000 + i) << "point " << i;
+    EXPECT_EQ(series.back().runKey, "n-40999");
+    int visited = 0;
+    store.forEachTrendRun("pipeline/produce/step-16", "latency_p99_s", [&](TrendRunRow &row) {
+        EXPECT_EQ(row.runKey, "n-" + std::to_string(visited));
+        ++visited;
+    });
+    EXPECT_EQ(visited, kRuns);
+    EXPECT_EQ(Store(location.readerLocation()).series("pipeline/produce/step-16", "records_per_s").size(),
+              size_t(kRuns));
+    EXPECT_EQ(store.importSource(source("/ci/next.jsonl", "sha-next"), {nightly("next", "2026-08-12T03:00:00Z", 1)})
+                  .status,
+              ImportOutcome::Status::Imported);
+    EXPECT_EQ(store.runCount(), kRuns + 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Team, TeamStoreTest, ::testing::Values(StoreBackend::PostgreSQL),

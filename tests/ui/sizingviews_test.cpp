@@ -572,8 +572,8 @@ TEST_F(SizingViews, FlexWithoutAMeasurementShowsNoFlexFigure)
 
 // The consume fields reach the sizing as the CLI's options do: over a store with a consume
 // ramp (tests/data/consume-ramp.jsonl), the view and `plimsoll size` give the same deployment for
-// the same groups, rate, read path, margin and fetch budget; a contradiction is refused in the
-// status line, not sized around.
+// the same groups, rate, read path, margin and fetch budget; a field that cannot apply (no
+// group, remote reads of the tail) is disabled and not sent.
 TEST(SizingViewConsume, TheConsumeFieldsReachTheResultAsTheOptionsDo)
 {
     QTemporaryDir dir;
@@ -636,12 +636,23 @@ TEST(SizingViewConsume, TheConsumeFieldsReachTheResultAsTheOptionsDo)
     EXPECT_EQ(view.resultText(QStringLiteral("consume_side")), QStringLiteral("unmeasured, 40% margin"));
     savePng(&view, QStringLiteral("sizing-consumers-1024x700.png"), {1024, 700});
 
-    // Tiered reads of the tail: refused with the option's words, the table emptied.
+    // Remote-tier reads need a backlog: reading the tail, the box is disabled and not sent, so
+    // the view never builds what `size` refuses (--tiered-reads of the tail).
+    // (A group reading the tail reads at most the target: 200k of the 300k.)
+    view.consumeRateField()->setText(QStringLiteral("200k"));
     view.consumeFromCombo()->setCurrentIndex(view.consumeFromCombo()->findData(QStringLiteral("tail")));
-    EXPECT_FALSE(view.result().ok);
-    EXPECT_NE(view.result().error.find("tiered-reads reads a backlog from the remote tier"), std::string::npos)
-        << view.result().error;
-    EXPECT_EQ(view.resultText(QStringLiteral("brokers")), QString());
+    EXPECT_FALSE(view.tieredReadsCheck()->isEnabled());
+    EXPECT_FALSE(view.inputs().tieredReads);
+    ASSERT_TRUE(view.result().ok) << view.result().error;
+    // No group reads: every consume field is disabled, and the sizing is the produce side's.
+    view.consumerGroupsSpin()->setValue(0);
+    for (QWidget *field : std::initializer_list<QWidget *>{view.consumeRateField(), view.consumeFromCombo(),
+                                                           view.tieredReadsCheck(), view.consumeMarginSpin(),
+                                                           view.fetchP99Spin()})
+        EXPECT_FALSE(field->isEnabled()) << field->objectName().toStdString();
+    ASSERT_TRUE(view.result().ok) << view.result().error;
+    EXPECT_EQ(view.result().consumeRate, 0);
+    EXPECT_EQ(view.resultText(QStringLiteral("consume_side")), QString());
 
     // What a saved sizing brings back lands in the same fields.
     SizingInputs saved = view.inputs();

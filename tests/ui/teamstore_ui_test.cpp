@@ -87,6 +87,21 @@ TEST_P(TeamStoreWindow, RunsWrittenElsewhereShowWithoutARestart)
     EXPECT_EQ(noticed.count(), 0);
 }
 
+// The title names the store as a user knows it: a file by its name, a team store by its database
+// and server (the URI's options and search path are the status bar's, in full).
+TEST_P(TeamStoreWindow, TheTitleNamesTheStore)
+{
+    MainWindow window(QString::fromStdString(m_store.location()));
+    if (GetParam() == StoreBackend::SQLite) {
+        EXPECT_EQ(window.windowTitle().toStdString(), "store.db");
+        return;
+    }
+    const auto &env = plimsoll::test::postgresEnv();
+    EXPECT_EQ(window.windowTitle().toStdString(), env.at("PLIMSOLL_TEST_PG_DB") + " on " +
+                                                      env.at("PLIMSOLL_TEST_PG_HOST") + ":" +
+                                                      env.at("PLIMSOLL_TEST_PG_PORT"));
+}
+
 // A read-only role is a team store's (a read-only file cannot be made here: the tests run as root).
 class TeamStoreReaderWindow : public TeamStoreWindow
 {

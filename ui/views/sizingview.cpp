@@ -329,6 +329,29 @@ void SizingView::addConsumeRows(QFormLayout *form)
     connect(m_tieredReads, &QCheckBox::toggled, this, &SizingView::recompute);
     for (QSpinBox *spin : {m_consumerGroups, m_consumeMargin, m_fetchP99})
         connect(spin, &QSpinBox::valueChanged, this, &SizingView::recompute);
+    connect(m_consumerGroups, &QSpinBox::valueChanged, this, &SizingView::enableConsumeInputs);
+    connect(m_consumeFrom, &QComboBox::currentIndexChanged, this, &SizingView::enableConsumeInputs);
+    connect(m_tiered, &QCheckBox::toggled, this, &SizingView::enableConsumeInputs);
+    enableConsumeInputs();
+}
+
+bool SizingView::tieredReadsApply() const
+{
+    return m_consumerGroups->value() > 0 && m_tiered->isChecked() &&
+           m_consumeFrom->currentData().toString() == QLatin1String(toString(ConsumeFrom::Backlog));
+}
+
+// The consume fields take part only with a group to read: with none they are disabled (and
+// not sent), and remote-tier reads need a backlog and tiered offload, as the CLI requires.
+void SizingView::enableConsumeInputs()
+{
+    for (QWidget *w : std::initializer_list<QWidget *>{m_consumeRate, m_consumeFrom, m_consumeMargin, m_fetchP99})
+        w->setEnabled(m_consumerGroups->value() > 0);
+    m_tieredReads->setEnabled(tieredReadsApply());
+    m_tieredReads->setToolTip(m_tieredReads->isEnabled()
+                                  ? tr("The backlog is read from the remote tier (the CLI's --tiered-reads)")
+                                  : tr("Needs consumer groups reading from a backlog, and tiered offload (the CLI's "
+                                       "--tiered-reads)"));
 }
 
 void SizingView::setConsumeInputs(const SizingInputs &in)
@@ -343,17 +366,20 @@ void SizingView::setConsumeInputs(const SizingInputs &in)
     m_tieredReads->setChecked(in.tieredReads);
     m_consumeMargin->setValue(int(std::lround(in.consumeMargin * 100)));
     m_fetchP99->setValue(int(std::lround(in.fetchP99Budget * 1000)));
+    enableConsumeInputs();
 }
 
 void SizingView::fillConsumeInputs(SizingInputs &in) const
 {
     in.consumerGroups = m_consumerGroups->value();
+    if (in.consumerGroups == 0)
+        return; // the disabled fields are not part of the sizing (SizingInputs' defaults stand)
     // As the CLI reads --consume-rate: bytes/s over the record size.
     in.consumeRate = m_consumeRate->bytesPerS() > 0 ? m_consumeRate->bytesPerS() / in.recordBytes
                                                     : m_consumeRate->recordsPerS();
     in.consumeFrom = consumeFromFromString(m_consumeFrom->currentData().toString().toStdString())
                          .value_or(ConsumeFrom::Tail);
-    in.tieredReads = m_tieredReads->isChecked();
+    in.tieredReads = tieredReadsApply() && m_tieredReads->isChecked();
     in.consumeMargin = m_consumeMargin->value() / 100.0;
     in.fetchP99Budget = m_fetchP99->value() / 1000.0;
 }

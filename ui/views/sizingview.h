@@ -93,6 +93,8 @@ private:
     void addConsumeRows(QFormLayout *form);
     void setConsumeInputs(const SizingInputs &in);
     void fillConsumeInputs(SizingInputs &in) const;
+    void enableConsumeInputs();
+    bool tieredReadsApply() const; // --tiered-reads can apply: groups reading a backlog, offload on
 
     RateField *m_rate = nullptr;
     QSlider *m_rateSlider = nullptr;

@@ -1,0 +1,208 @@
+// The team store at scale, on the PostgreSQL server run-perf.sh starts (tests/services/postgres.sh):
+// importing the 1M trend records micro_store imports into SQLite, through Store::importSource,
+// against a raw loop of libpq prepared inserts writing the same rows into the same schema on the
+// same server; then one metric's series read back over the 1M records, to set beside SQLite's.
+//
+// PLIMSOLL_PERF_PG_URI: the writer's URI (no password: PGPASSFILE holds it). Each benchmark
+// writes a schema of its own, chosen through the URI's search_path; perf_trend (the 1M-record
+// store) is kept for the window benchmark, perf_raw is dropped once measured.
+#include "model/store/store.h"
+#include "perf/perfdata.h"
+
+#include <benchmark/benchmark.h>
+#include <libpq-fe.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace plimsoll;
+
+constexpr size_t kRecords = 1'000'000;
+
+std::string serverUri()
+{
+    const char *uri = std::getenv("PLIMSOLL_PERF_PG_URI");
+    return uri ? uri : "";
+}
+
+// The server's URI with `schema` first in its search path (the store's tables live there).
+std::string schemaUri(const std::string &schema)
+{
+    const std::string uri = serverUri();
+    return uri + (uri.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + schema;
+}
+
+class Pg
+{
+public:
+    explicit Pg(const std::string &uri) : m_conn(PQconnectdb(uri.c_str()))
+    {
+        PQsetNoticeProcessor(m_conn, [](void *, const char *) {}, nullptr);
+        if (PQstatus(m_conn) != CONNECTION_OK)
+            throw std::runtime_error(std::string("PostgreSQL: ") + PQerrorMessage(m_conn));
+    }
+    ~Pg() { PQfinish(m_conn); }
+    Pg(const Pg &) = delete;
+    Pg &operator=(const Pg &) = delete;
+
+    void exec(const std::string &sql) { check(PQexec(m_conn, sql.c_str())); }
+    void prepare(const char *name, const char *sql, int params)
+    {
+        check(PQprepare(m_conn, name, sql, params, nullptr));
+    }
+    // Runs a prepared statement; the first column of its first row when it returns one.
+    std::string run(const char *name, const std::vector<const char *> &values)
+    {
+        PGresult *r = PQexecPrepared(m_conn, name, int(values.size()), values.data(), nullptr, nullptr, 0);
+        std::string first = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0 ? PQgetvalue(r, 0, 0) : "";
+        check(r);
+        return first;
+    }
+
+private:
+    void check(PGresult *r)
+    {
+        const auto status = PQresultStatus(r);
+        const std::string error = PQresultErrorMessage(r);
+        PQclear(r);
+        if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
+            throw std::runtime_error("PostgreSQL: " + error);
+    }
+    PGconn *m_conn;
+};
+
+// A schema of its own, empty, with the store's tables and indexes in it (a Store created them).
+void freshStore(const std::string &schema)
+{
+    Pg(serverUri()).exec("DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema);
+    Store created(schemaUri(schema));
+}
+
+bool haveServer(benchmark::State &state)
+{
+    if (!serverUri().empty())
+        return true;
+    state.SkipWithError("PLIMSOLL_PERF_PG_URI is not set: run through perf/run-perf.sh");
+    return false;
+}
+
+void BM_TeamStoreImport1M(benchmark::State &state)
+{
+    if (!haveServer(state))
+        return;
+    for (auto _ : state) {
+        state.PauseTiming();
+        freshStore("perf_trend");
+        Store store(schemaUri("perf_trend"));
+        state.ResumeTiming();
+        for (size_t chunk = 0; chunk * perf::kRecordsPerSource < kRecords; ++chunk) {
+            state.PauseTiming(); // generating the records is not the store's work
+            const auto runs = perf::trendRuns(chunk * perf::kRecordsPerSource, perf::kRecordsPerSource);
+            state.ResumeTiming();
+            store.importSource(perf::trendSource(chunk), runs);
+        }
+    }
+    state.counters["records_per_s"] =
+        benchmark::Counter(double(kRecords) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_TeamStoreImport1M)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The floor on this server: the same rows into the same schema and indexes, one transaction per
+// source, by prepared statements taking their ids back (RETURNING, as any loop that links a
+// scenario to its run must), with no checks and no per-row logic beyond binding.
+void BM_RawPostgresInsert1M(benchmark::State &state)
+{
+    if (!haveServer(state))
+        return;
+    for (auto _ : state) {
+        state.PauseTiming();
+        freshStore("perf_raw");
+        Pg db(schemaUri("perf_raw"));
+        db.prepare("src",
+                   "INSERT INTO sources (uri, format, sha256, importer, importer_version, imported_at, "
+                   "sample) VALUES ($1,$2,$3,$4,$5,$6,0) RETURNING id",
+                   6);
+        db.prepare("run",
+                   "INSERT INTO runs (source_id, run_key, timestamp, commit_sha, tool, tool_version, target, "
+                   "environment, tuning, sample, scenario_count) VALUES ($1,$2,$3,$4,$5,$6,$7,'{}',$8,0,1) "
+                   "RETURNING id",
+                   8);
+        db.prepare("scenario",
+                   "INSERT INTO scenarios (run_id, ordinal, name, kind, producers, record_size_bytes, "
+                   "run_time) VALUES ($1,0,$2,$3,$4,$5,$6) RETURNING id",
+                   6);
+        db.prepare("metric", "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES ($1,$2,$3,$4)", 4);
+        db.prepare("name", "INSERT INTO scenario_metrics (scenario, metric) VALUES ($1,$2) ON CONFLICT DO NOTHING",
+                   2);
+        state.ResumeTiming();
+        for (size_t chunk = 0; chunk * perf::kRecordsPerSource < kRecords; ++chunk) {
+            state.PauseTiming();
+            const auto runs = perf::trendRuns(chunk * perf::kRecordsPerSource, perf::kRecordsPerSource);
+            const SourceRecord source = perf::trendSource(chunk);
+            state.ResumeTiming();
+            db.exec("BEGIN");
+            const std::string sourceId =
+                db.run("src", {source.uri.c_str(), source.format.c_str(), source.sha256.c_str(),
+                               source.importer.c_str(), source.importerVersion.c_str(), source.importedAt.c_str()});
+            bool named = false;
+            for (const RunRecord &r : runs) {
+                const std::string tuning = r.tuning.dump();
+                const std::string runId =
+                    db.run("run", {sourceId.c_str(), r.runKey.c_str(), r.timestamp.c_str(), r.commit.c_str(),
+                                   r.tool.c_str(), r.toolVersion.c_str(), r.target.c_str(), tuning.c_str()});
+                for (const ScenarioRecord &s : r.scenarios) {
+                    const std::string producers = std::to_string(*s.topology.producers),
+                                      size = std::to_string(*s.topology.recordSizeBytes);
+                    const std::string scenarioId =
+                        db.run("scenario", {runId.c_str(), s.name.c_str(), s.kind.c_str(), producers.c_str(),
+                                            size.c_str(), r.timestamp.c_str()});
+                    int ordinal = 0;
+                    for (const MetricValue &m : s.metrics) {
+                        const std::string o = std::to_string(ordinal++);
+                        char v[32];
+                        *std::to_chars(v, v + sizeof v - 1, m.value).ptr = '\0';
+                        db.run("metric", {scenarioId.c_str(), o.c_str(), m.name.c_str(), v});
+                        if (!named)
+                            db.run("name", {s.name.c_str(), m.name.c_str()});
+                    }
+                    named = true;
+                }
+            }
+            db.exec("COMMIT");
+        }
+        state.PauseTiming();
+        Pg(serverUri()).exec("DROP SCHEMA perf_raw CASCADE"); // a second 1M-record copy is not kept
+        state.ResumeTiming();
+    }
+    state.counters["records_per_s"] =
+        benchmark::Counter(double(kRecords) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_RawPostgresInsert1M)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// One metric of one scenario over the 1M records, oldest first (Store::series), as
+// BM_StoreSeriesQuery1M reads it from SQLite.
+void BM_TeamStoreSeriesQuery1M(benchmark::State &state)
+{
+    if (!haveServer(state))
+        return;
+    const Store store(schemaUri("perf_trend"));
+    size_t points = 0;
+    for (auto _ : state) {
+        const auto series = store.series(perf::kPerfScenario, perf::kPerfMetric);
+        points = series.size();
+        benchmark::DoNotOptimize(series.data());
+    }
+    if (points != kRecords)
+        state.SkipWithError("the series does not hold every record: run BM_TeamStoreImport1M first");
+    state.counters["points"] = double(points);
+}
+BENCHMARK(BM_TeamStoreSeriesQuery1M)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+} // namespace
+
+BENCHMARK_MAIN();
