@@ -166,6 +166,21 @@ void BM_StoreSeriesQuery1M(benchmark::State &state)
 }
 BENCHMARK(BM_StoreSeriesQuery1M)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// What the Trends view reads of the same series (Store::forEachTrendRun: each run's identity,
+// tuning and topology beside the value).
+void BM_StoreTrendRuns1M(benchmark::State &state)
+{
+    const Store store(perfPath("trend-1m.db"));
+    size_t rows = 0;
+    for (auto _ : state) {
+        rows = 0;
+        store.forEachTrendRun(perf::kPerfScenario, perf::kPerfMetric, [&](TrendRunRow &) { ++rows; });
+    }
+    if (rows != kRecords)
+        state.SkipWithError("the series does not hold every record: run BM_StoreImport1M first");
+}
+BENCHMARK(BM_StoreTrendRuns1M)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // A page of the Library (1,000 runs of the 1M) in each order the table sorts by, both ways: the
 // first page and the one after it (keyset paging from its last run). Time per page.
 void BM_LibraryPage1M(benchmark::State &state)

@@ -203,6 +203,23 @@ void BM_TeamStoreSeriesQuery1M(benchmark::State &state)
 }
 BENCHMARK(BM_TeamStoreSeriesQuery1M)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// What the Trends view reads of the same series (Store::forEachTrendRun: each run's identity,
+// tuning and topology beside the value), as BM_StoreTrendRuns1M reads it from SQLite.
+void BM_TeamStoreTrendRuns1M(benchmark::State &state)
+{
+    if (!haveServer(state))
+        return;
+    const Store store(schemaUri("perf_trend"));
+    size_t rows = 0;
+    for (auto _ : state) {
+        rows = 0;
+        store.forEachTrendRun(perf::kPerfScenario, perf::kPerfMetric, [&](TrendRunRow &) { ++rows; });
+    }
+    if (rows != kRecords)
+        state.SkipWithError("the series does not hold every record: run BM_TeamStoreImport1M first");
+}
+BENCHMARK(BM_TeamStoreTrendRuns1M)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 } // namespace
 
 BENCHMARK_MAIN();

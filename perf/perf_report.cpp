@@ -259,6 +259,8 @@ void store()
     add("store", "raw prepared-insert loop, same rows", rate(raw), "records/s");
     add("store", "import ÷ raw throughput", ratio(rate(imp), rate(raw)), "×", 0.5, false);
     add("store", "one metric's series over 1M records", realTime("micro_store.json", "BM_StoreSeriesQuery1M/iterations:2/real_time", "ms"), "ms", 300, true, true);
+    add("store", "the Trends view's rows of that series (identity, tuning, topology)",
+        realTime("micro_store.json", "BM_StoreTrendRuns1M/iterations:2/real_time", "ms"), "ms");
     // The Library's page in its slowest order (of 7 columns, each way): what a click on a
     // column header costs at 1M runs.
     static const char *kOrders[] = {"time", "run key", "tool", "target", "commit", "scenarios", "sample"};
@@ -301,6 +303,10 @@ void teamStore()
     const auto sqliteSeries = realTime("micro_store.json", "BM_StoreSeriesQuery1M/iterations:2/real_time", "ms");
     add("team store", "one metric's series over 1M records", series, "ms");
     add("team store", "the same series ÷ SQLite's", ratio(series, sqliteSeries), "×", 2);
+    const auto rows = realTime("micro_teamstore.json", "BM_TeamStoreTrendRuns1M/iterations:2/real_time", "ms");
+    const auto sqliteRows = realTime("micro_store.json", "BM_StoreTrendRuns1M/iterations:2/real_time", "ms");
+    add("team store", "the Trends view's rows of that series (identity, tuning, topology)", rows, "ms");
+    add("team store", "the same rows ÷ SQLite's", ratio(rows, sqliteRows), "×", 2);
     add("team store", "window: cold start to first paint (1M-run team store)", windowFigure("window-pg.json", "first_paint_ms"),
         "ms", 1000, true, true);
     add("team store", "window: Library's first rows shown (from process start)",

@@ -9,6 +9,7 @@
 #include "model/store/store.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,10 @@ public:
     virtual void reset() = 0; // forgets the result and the bound values
     // Runs an INSERT … RETURNING id to completion; the id of the row it wrote.
     virtual int64_t runReturningId();
+    // Asked while the statement waits for a server (PostgreSQL): true cancels the server's work
+    // and the step throws StoreError. SQLite does its work in the stepping thread, between rows,
+    // where the caller can stop by itself.
+    virtual void stopWhen(std::function<bool()> stopped) { (void)stopped; }
     virtual int64_t int64(int column) const = 0;
     virtual double real(int column) const = 0;
     virtual std::string text(int column) const = 0; // NULL -> ""
@@ -46,10 +51,6 @@ public:
     virtual ~Connection() = default;
     virtual Dialect dialect() const = 0;
     virtual std::unique_ptr<Cursor> prepare(std::string_view sql) = 0;
-    // A read of very many rows (a metric's whole series), stepped through to its end without
-    // nested writes: PostgreSQL reads it from a server-side cursor a batch at a time; SQLite
-    // steps its statement as any other.
-    virtual std::unique_ptr<Cursor> prepareLargeRead(std::string_view sql) { return prepare(sql); }
     // Statements without parameters, several separated by ';' allowed (a migration step).
     virtual void exec(const std::string &sql) = 0;
     // A write transaction: one writer at a time on a store. wait: wait for another writer
@@ -67,10 +68,6 @@ class Statement
 {
 public:
     Statement(Connection &db, std::string_view sql) : m_cursor(db.prepare(sql)) {}
-    struct LargeRead
-    {
-    };
-    Statement(Connection &db, std::string_view sql, LargeRead) : m_cursor(db.prepareLargeRead(sql)) {}
     Statement(const Statement &) = delete;
     Statement &operator=(const Statement &) = delete;
 
@@ -87,6 +84,7 @@ public:
     // Runs an INSERT ... RETURNING id to completion and returns the id.
     int64_t runReturningId();
     void reset() { m_cursor->reset(); }
+    void stopWhen(std::function<bool()> stopped) { m_cursor->stopWhen(std::move(stopped)); }
 
     int64_t int64(int column) const { return m_cursor->int64(column); }
     double real(int column) const { return m_cursor->real(column); }

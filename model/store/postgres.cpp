@@ -6,9 +6,11 @@
 #include "model/store/dialect.h"
 
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include <charconv>
 #include <cstdlib>
+#include <functional>
 #include <map>
 
 namespace plimsoll::sql {
@@ -51,24 +53,15 @@ struct Prepared
     PostgresStatement statement;
 };
 
-// Rows a large read fetches at a time.
-constexpr int kFetchRows = 20000;
-
 class PgCursor final : public Cursor
 {
 public:
-    // `cursorName` non-empty: a large read (Connection::prepareLargeRead), run on a server-side
-    // cursor of that name.
-    PgCursor(PGconn *conn, const Prepared &prepared, std::string cursorName = {})
+    PgCursor(PGconn *conn, const Prepared &prepared)
         : m_conn(conn), m_prepared(prepared), m_values(size_t(prepared.statement.count)),
-          m_set(size_t(prepared.statement.count), false), m_cursorName(std::move(cursorName))
+          m_set(size_t(prepared.statement.count), false)
     {
     }
-    ~PgCursor() override
-    {
-        closeCursor();
-        PQclear(m_result);
-    }
+    ~PgCursor() override { PQclear(m_result); }
 
     void bindInt64(int index, int64_t value) override { set(index, std::to_string(value)); }
     void bindReal(int index, double value) override
@@ -99,21 +92,11 @@ public:
     {
         if (!m_result)
             execute();
-        if (++m_row < m_rows)
-            return true;
-        if (!m_cursorOpen)
-            return false;
-        if (m_rows == kFetchRows) {
-            fetch();
-            if (++m_row < m_rows)
-                return true;
-        }
-        closeCursor();
-        return false;
+        return ++m_row < m_rows;
     }
+    void stopWhen(std::function<bool()> stopped) override { m_stopped = std::move(stopped); }
     void reset() override
     {
-        closeCursor();
         PQclear(m_result);
         m_result = nullptr;
         m_row = -1;
@@ -170,53 +153,11 @@ private:
         std::vector<const char *> values(m_values.size());
         for (size_t i = 0; i < values.size(); ++i)
             values[i] = m_set[i] ? m_values[i].c_str() : nullptr;
-        if (!m_cursorName.empty()) {
-            openCursor(values);
-            fetch();
-            return;
-        }
-        m_result = PQexecPrepared(m_conn, m_prepared.name.c_str(), int(values.size()),
-                                  values.data(), nullptr, nullptr, 0);
-        takeResult();
-    }
-    // A large read on a server-side cursor: the client holds kFetchRows rows at a time, never
-    // the whole result (a 1M-point series was a PGresult of 340 MB grown by malloc), and the
-    // server plans for the first rows (the index's order, no sort of every row first). A cursor
-    // lives in a transaction: the writer's, or a read-only one of its own.
-    void openCursor(const std::vector<const char *> &values)
-    {
-        m_ownTransaction = PQtransactionStatus(m_conn) == PQTRANS_IDLE;
-        if (m_ownTransaction) {
-            m_result = PQexec(m_conn, "BEGIN READ ONLY");
-            takeResult();
-            PQclear(m_result);
-        }
-        const std::string declare = "DECLARE " + m_cursorName + " NO SCROLL CURSOR FOR " + m_prepared.statement.text;
-        m_result = PQexecParams(m_conn, declare.c_str(), int(values.size()), nullptr, values.data(), nullptr,
-                                nullptr, 0);
-        m_cursorOpen = true; // closed (and its transaction ended) by closeCursor, even on an error
-        takeResult();
-        PQclear(m_result);
-        m_result = nullptr;
-    }
-    void fetch()
-    {
-        PQclear(m_result);
-        m_result = PQexec(m_conn, ("FETCH FORWARD " + std::to_string(kFetchRows) + " FROM " + m_cursorName).c_str());
-        takeResult();
-    }
-    void closeCursor() noexcept
-    {
-        if (!m_cursorOpen)
-            return;
-        m_cursorOpen = false;
-        if (m_ownTransaction)
-            PQclear(PQexec(m_conn, "ROLLBACK")); // read only: nothing to keep, the cursor goes too
+        if (m_stopped)
+            executeStoppable(values);
         else
-            PQclear(PQexec(m_conn, ("CLOSE " + m_cursorName).c_str()));
-    }
-    void takeResult()
-    {
+            m_result = PQexecPrepared(m_conn, m_prepared.name.c_str(), int(values.size()),
+                                      values.data(), nullptr, nullptr, 0);
         const auto status = PQresultStatus(m_result);
         if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
             PGresult *failed = m_result;
@@ -232,13 +173,45 @@ private:
         m_row = -1;
     }
 
+    // The statement sent without waiting, the wait asking m_stopped every 50 ms: when it says
+    // stop, the server is asked to cancel (its error ends the wait) and the read ends here.
+    void executeStoppable(const std::vector<const char *> &values)
+    {
+        if (!PQsendQueryPrepared(m_conn, m_prepared.name.c_str(), int(values.size()), values.data(), nullptr,
+                                 nullptr, 0))
+            throw StoreError("store query failed: " + trimmed(PQerrorMessage(m_conn)));
+        bool cancelled = false;
+        while (PQisBusy(m_conn)) {
+            pollfd fd{PQsocket(m_conn), POLLIN, 0};
+            ::poll(&fd, 1, 50);
+            if (!cancelled && m_stopped()) {
+                cancelled = true;
+                if (PGcancel *cancel = PQgetCancel(m_conn)) {
+                    char error[256];
+                    PQcancel(cancel, error, sizeof error);
+                    PQfreeCancel(cancel);
+                }
+            }
+            if (!PQconsumeInput(m_conn))
+                break; // the connection failed: PQgetResult says so
+        }
+        // The last result is the statement's; a null ends them.
+        for (PGresult *r = PQgetResult(m_conn); r; r = PQgetResult(m_conn)) {
+            PQclear(m_result);
+            m_result = r;
+        }
+        if (cancelled) {
+            PQclear(m_result);
+            m_result = nullptr;
+            throw StoreError("the read was stopped: no longer wanted");
+        }
+    }
+
     PGconn *m_conn;
     const Prepared &m_prepared;
+    std::function<bool()> m_stopped;
     std::vector<std::string> m_values;
     std::vector<bool> m_set;
-    std::string m_cursorName;
-    bool m_cursorOpen = false;
-    bool m_ownTransaction = false;
     PGresult *m_result = nullptr;
     int m_row = -1;
     int m_rows = 0;
@@ -254,12 +227,6 @@ public:
 
     // Each text is prepared once per connection and kept (a statement of the server's session,
     // which no rollback undoes): an import runs the same few inserts a million times.
-    std::unique_ptr<Cursor> prepareLargeRead(std::string_view sql) override
-    {
-        prepare(sql);
-        return std::make_unique<PgCursor>(m_conn, m_prepared.find(std::string(sql))->second,
-                                          "plimsoll_read_" + std::to_string(++m_cursors));
-    }
     std::unique_ptr<Cursor> prepare(std::string_view sql) override
     {
         const std::string key(sql);
@@ -367,7 +334,6 @@ private:
 
     PGconn *m_conn;
     std::map<std::string, Prepared> m_prepared;
-    int m_cursors = 0; // large reads opened: each cursor's name is its own
 };
 
 void ignoreNotice(void *, const char *) {}

@@ -231,9 +231,12 @@ public:
     // Every run having `scenario` (its first scenario of that name), oldest first (time, then
     // id), with `metric`'s value when it has one: read from the scenario's time index, so the
     // cost follows that scenario's runs, not the store's. The read is open during `visit`, which
-    // must not write to this Store; an exception from it ends the read.
+    // must not write to this Store; an exception from it ends the read. `stopped`, when given,
+    // is asked while the read waits for a team store's server: true cancels the server's work
+    // and ends the read with StoreError (a series no longer wanted costs the server nothing more).
     void forEachTrendRun(const std::string &scenario, const std::string &metric,
-                         const std::function<void(TrendRunRow &row)> &visit) const;
+                         const std::function<void(TrendRunRow &row)> &visit,
+                         const std::function<bool()> &stopped = {}) const;
     // Kept change-point examinations (ChangePointState's bytes) by a key naming the series. Only
     // a saving of work: keepChangePoints() does nothing when another writer holds the store or
     // the file is read-only, rather than wait or fail.

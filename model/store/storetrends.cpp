@@ -40,8 +40,7 @@ std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::s
                       "r.tuning, m.value FROM scenarios s INDEXED BY scenarios_by_name_time "
                       "JOIN metrics m ON m.scenario_id = s.id AND m.name = ?2 "
                       "JOIN runs r ON r.id = s.run_id "
-                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal",
-                Statement::LargeRead{});
+                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal");
     q.bindText(1, scenario).bindText(2, metric);
     std::vector<SeriesPoint> out;
     // A nightly series is tuned alike for long stretches: each tuning text is parsed once.
@@ -68,7 +67,8 @@ std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::s
 }
 
 void Store::forEachTrendRun(const std::string &scenario, const std::string &metric,
-                            const std::function<void(TrendRunRow &row)> &visit) const
+                            const std::function<void(TrendRunRow &row)> &visit,
+                            const std::function<bool()> &stopped) const
 {
     Statement q(*m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
                       "r.tool_version, r.target, r.sample, r.tuning, s.brokers, s.shards, "
@@ -77,9 +77,9 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
                       "m.value FROM scenarios s INDEXED BY scenarios_by_name_time "
                       "JOIN runs r ON r.id = s.run_id "
                       "LEFT JOIN metrics m ON m.scenario_id = s.id AND m.name = ?2 "
-                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal",
-                Statement::LargeRead{});
+                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal");
     q.bindText(1, scenario).bindText(2, metric);
+    q.stopWhen(stopped);
     TrendRunRow row;
     bool first = true;
     while (q.step()) {

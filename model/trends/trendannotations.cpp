@@ -216,7 +216,7 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
         }
         ownPoint = ownPoint || row.value.has_value();
         visit(row);
-    });
+    }, stopped);
     if (ownPoint)
         out.samplesLeftOut = int(samples.size());
     else

@@ -8,7 +8,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <csignal>
 #include <sys/wait.h>
 #include <thread>
@@ -242,38 +241,38 @@ TEST_P(TeamStoreTest, ASchemaOfOtherTablesIsNotAStore)
     EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()"), 1);
 }
 
-// A long series is read from a server-side cursor a batch at a time: every point, in time
-// order, across the batches' boundaries; the reader role reads it too; and the read leaves no
-// transaction open behind it (the next import writes).
-TEST_P(TeamStoreTest, ALongSeriesIsReadWholeAndInOrderInBatches)
+// A series read no longer wanted (the user chose another metric) stops costing the server:
+// here the read waits on a lock another session holds, and once `stopped` says so it is
+// cancelled on the server and ends with a StoreError at once, not when the lock goes. The same
+// Store then reads the series whole.
+TEST_P(TeamStoreTest, AReadNoLongerWantedIsCancelledOnTheServer)
 {
-    constexpr int kRuns = 41'000; // two batches of 20,000 and a part of a third
-    std::vector<RunRecord> runs;
-    runs.reserve(kRuns);
-    char ts[32];
-    for (int i = 0; i < kRuns; ++i) {
-        std::snprintf(ts, sizeof ts, "2026-08-10T%02d:%02d:%02dZ", i / 3600, i / 60 % 60, i % 60);
-        runs.push_back(nightly("n-" + std::to_string(i), ts, 1000 + i));
-    }
     Store store(location.location());
-    store.importSource(source("/ci/long.jsonl", "sha-long"), runs);
-    const auto series = store.series("pipeline/produce/step-16", "records_per_s");
-    ASSERT_EQ(series.size(), size_t(kRuns));
-    for (int i = 0; i < kRuns; ++i)
-        ASSERT_EQ(series[size_t(i)].value, 1000 + i) << "point " << i;
-    EXPECT_EQ(series.back().runKey, "n-40999");
-    int visited = 0;
-    store.forEachTrendRun("pipeline/produce/step-16", "latency_p99_s", [&](TrendRunRow &row) {
-        EXPECT_EQ(row.runKey, "n-" + std::to_string(visited));
-        ++visited;
+    store.importSource(source("/ci/nights.jsonl", "sha-n"), nights("night-", 3));
+    PGconn *locker = PQconnectdb(location.location().c_str());
+    ASSERT_EQ(PQstatus(locker), CONNECTION_OK);
+    PQclear(PQexec(locker, "BEGIN"));
+    PGresult *locked = PQexec(locker, "LOCK TABLE scenarios IN ACCESS EXCLUSIVE MODE");
+    ASSERT_EQ(PQresultStatus(locked), PGRES_COMMAND_OK) << PQresultErrorMessage(locked);
+    PQclear(locked);
+
+    const auto start = std::chrono::steady_clock::now();
+    const auto after = [&](int ms) {
+        return [&, ms] { return std::chrono::steady_clock::now() - start > std::chrono::milliseconds(ms); };
+    };
+    int rows = 0;
+    const std::string what = errorOf([&] {
+        store.forEachTrendRun("pipeline/produce/step-16", "records_per_s", [&](TrendRunRow &) { ++rows; }, after(300));
     });
-    EXPECT_EQ(visited, kRuns);
-    EXPECT_EQ(Store(location.readerLocation()).series("pipeline/produce/step-16", "records_per_s").size(),
-              size_t(kRuns));
-    EXPECT_EQ(store.importSource(source("/ci/next.jsonl", "sha-next"), {nightly("next", "2026-08-12T03:00:00Z", 1)})
-                  .status,
-              ImportOutcome::Status::Imported);
-    EXPECT_EQ(store.runCount(), kRuns + 1);
+    const auto took = std::chrono::steady_clock::now() - start;
+    EXPECT_EQ(what, "the read was stopped: no longer wanted");
+    EXPECT_EQ(rows, 0);
+    EXPECT_LT(took, std::chrono::seconds(5)) << "the read waited for the lock";
+    PQclear(PQexec(locker, "ROLLBACK"));
+    PQfinish(locker);
+
+    store.forEachTrendRun("pipeline/produce/step-16", "records_per_s", [&](TrendRunRow &) { ++rows; }, after(60000));
+    EXPECT_EQ(rows, 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Team, TeamStoreTest, ::testing::Values(StoreBackend::PostgreSQL),

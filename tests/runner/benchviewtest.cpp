@@ -1,5 +1,7 @@
 // The Bench view offscreen against the real broker of tests/services: Start, live chart
 // from the worker's snapshots, the final verdict, and a screenshot for people to look at.
+#include "model/store/store.h"
+#include "runner/scriptedarchive.h"
 #include "ui/views/benchview.h"
 #include "servicesenv.h"
 
@@ -15,7 +17,9 @@
 #include <QLineSeries>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -202,6 +206,48 @@ TEST(BenchViewRealBroker, ConsumeRampFromTheFormReadsItsBacklogAtEveryStep)
     auto *table = view.findChild<QTableWidget *>("benchStepTable");
     ASSERT_NE(table, nullptr);
     EXPECT_GE(table->rowCount(), 1);
+}
+
+// The offload record from the form (`bench offload` in the window): the brokers' metrics URL
+// from the collectors' page, the drain of a scripted broker (10 MiB/s until the archive lag is
+// zero) measured, said in a line and stored as pipeline/offload; without a URL it is refused
+// with the option's name before anything runs.
+TEST(BenchViewOffload, TheOffloadRecordFromTheFormIsMeasuredSaidAndStored)
+{
+    test::ScriptedArchive archive({});
+    QTemporaryDir dir;
+    BenchView view(dir.filePath("store.db"));
+    view.resize(1200, 720);
+    view.show();
+    view.findChild<QComboBox *>("benchWorkload")->setCurrentText(QStringLiteral("offload"));
+    auto *tabs = view.findChild<QTabWidget *>("benchFormTabs");
+    ASSERT_NE(tabs, nullptr);
+    EXPECT_EQ(tabs->currentIndex(), 1) << "the page with the broker metrics is shown";
+    view.findChild<QPushButton *>("benchStart")->click();
+    EXPECT_FALSE(view.running());
+    EXPECT_TRUE(view.statusText().contains("--broker-metrics")) << view.statusText().toStdString();
+
+    view.findChild<QLineEdit *>("benchBrokerMetrics")->setText(QString::fromStdString(archive.url()));
+    QSignalSpy finished(&view, &BenchView::benchFinished);
+    view.findChild<QPushButton *>("benchStart")->click();
+    EXPECT_TRUE(view.running());
+    EXPECT_TRUE(view.statusText().startsWith("Recording the offload")) << view.statusText().toStdString();
+    ASSERT_TRUE(finished.wait(60000)) << "the offload record did not finish";
+    const auto result = finished.at(0).at(0).value<BenchResult>();
+    ASSERT_EQ(result.exitCode, 0) << view.statusText().toStdString();
+    ASSERT_EQ(result.scenarios.size(), 1u);
+    EXPECT_EQ(result.scenarios[0].name, "pipeline/offload");
+    const double bytesPerS = result.scenarios[0].metrics.at("bytes_per_s");
+    EXPECT_NEAR(bytesPerS, 10 * test::kMiB, 2 * test::kMiB);
+    const QString status = view.statusText();
+    EXPECT_TRUE(status.startsWith("Finished: archived ")) << status.toStdString();
+    EXPECT_TRUE(status.contains(QRegularExpression(R"(\([0-9.]+ segments/s\), drained in )"))) << status.toStdString();
+    EXPECT_FALSE(status.contains("FAILED")) << status.toStdString();
+    const QString summary = view.findChild<QPlainTextEdit *>("benchSummary")->toPlainText();
+    EXPECT_TRUE(summary.contains("stored as run ")) << summary.toStdString();
+    const Store store(dir.filePath("store.db").toStdString());
+    EXPECT_EQ(store.series("pipeline/offload", "bytes_per_s").size(), 1u);
+    EXPECT_TRUE(view.grab().save(QString(PLIMSOLL_ARTIFACT_DIR) + "/bench-view-offload.png"));
 }
 
 } // namespace

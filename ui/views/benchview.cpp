@@ -47,8 +47,12 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_bootstrap->setToolTip(tr("Kafka bootstrap servers, or embedded for librdkafka's mock cluster (not a broker)"));
     m_workload = new QComboBox(this);
     m_workload->setObjectName(QStringLiteral("benchWorkload"));
-    for (const char *name : {"roundtrip", "producer", "consumer", "ramp", "probe"})
+    for (const char *name : {"roundtrip", "producer", "consumer", "ramp", "probe", "offload"})
         m_workload->addItem(QString::fromLatin1(name));
+    m_workload->setItemData(m_workload->count() - 1,
+                            tr("The offload record: archived bytes/s while a backlog drains to the remote tier, read "
+                               "from the brokers' metrics (Ramp and collectors ▸ Broker metrics)"),
+                            Qt::ToolTipRole);
     m_topic = new QLineEdit(this);
     m_topic->setPlaceholderText(tr("new plimsoll-benchmark-<uuid>"));
     m_records = new QSpinBox(this);
@@ -179,7 +183,7 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     formTabs->addTab(rampPage, tr("Ramp and collectors"));
     // The ramp's page is where a ramp is set up: shown when the workload becomes one.
     connect(m_workload, &QComboBox::currentTextChanged, formTabs, [formTabs](const QString &w) {
-        if (w == QLatin1String("ramp"))
+        if (w == QLatin1String("ramp") || w == QLatin1String("offload"))
             formTabs->setCurrentIndex(1);
     });
 
@@ -354,6 +358,10 @@ void BenchView::start()
 {
     if (m_worker)
         return;
+    if (m_workload->currentText() == QLatin1String("offload")) {
+        startOffload();
+        return;
+    }
     RunConfig config;
     QString problem;
     if (!readForm(config, problem)) {
@@ -367,8 +375,36 @@ void BenchView::start()
     m_progress->setValue(0);
     m_status->setText(config.embedded() ? tr("Running against the embedded mock cluster (not a real broker)…")
                                         : tr("Running against %1…").arg(QString::fromStdString(config.bootstrapServers)));
+    launch(new BenchWorker(config, storePath()));
+}
+
+// `bench offload` from the form: the brokers' metrics URLs, the request's defaults for the rest.
+void BenchView::startOffload()
+{
+    OffloadRequest request;
+    if (const QString urls = m_brokerMetrics->text().remove(QLatin1Char(' ')); !urls.isEmpty())
+        request.brokerMetrics = {urls.toStdString()};
+    OffloadRecordConfig config;
+    if (const std::string problem = request.resolve(&config); !problem.empty()) {
+        m_status->setText(QString::fromStdString(problem));
+        return;
+    }
+    for (auto *series : {m_throughput, m_ackP99, m_e2eP99, m_ackP50, m_e2eP50})
+        series->clear();
+    resetAxes();
+    m_summary->clear();
+    m_progress->setValue(0);
+    m_status->setText(tr("Recording the offload: the archive lag of %n broker(s) polled every %1 until it is zero "
+                         "twice in a row (at most %2)…",
+                         nullptr, int(config.brokerMetricsUrls.size()))
+                          .arg(QString::fromStdString(request.interval), QString::fromStdString(request.drainTimeout)));
+    launch(new BenchWorker(config, storePath()));
+}
+
+void BenchView::launch(BenchWorker *worker)
+{
     m_thread = new QThread(this);
-    m_worker = new BenchWorker(config, storePath());
+    m_worker = worker;
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::started, m_worker, &BenchWorker::run);
     connect(m_worker, &BenchWorker::snapshotReady, this, &BenchView::showSnapshot);
@@ -444,7 +480,15 @@ QString BenchView::resultHeadline(const BenchResult &result)
         const auto it = s.metrics.find(name);
         return it == s.metrics.end() ? QString() : QString::fromStdString(formatMetric(name, it->second));
     };
-    if (steps > 0) {
+    const auto offload = std::find_if(result.scenarios.begin(), result.scenarios.end(),
+                                      [](const ScenarioResult &s) { return s.kind == "offload"; });
+    if (offload != result.scenarios.end()) {
+        const auto segments = offload->metrics.find("offload.segments_per_s");
+        text = tr("Finished: archived %1 (%2 segments/s), drained in %3.")
+                   .arg(metric(*offload, "bytes_per_s"),
+                        segments == offload->metrics.end() ? QStringLiteral("—") : QString::number(segments->second, 'g', 3),
+                        metric(*offload, "offload.drain_s"));
+    } else if (steps > 0) {
         text = saturated ? tr("Finished: saturated at %1 (%2) after %3 step(s).")
                                .arg(QString::fromStdString(saturated->name), QString::fromStdString(saturated->bottleneck))
                                .arg(steps)

@@ -45,6 +45,8 @@ private:
     void resetAxes();
     void showResult(const BenchResult &result, const QString &runKey, const QString &storeError);
     bool readForm(RunConfig &config, QString &problem) const;
+    void startOffload();
+    void launch(BenchWorker *worker); // on a thread of its own; the view reacts to its signals
 
     QLineEdit *m_bootstrap = nullptr;
     QComboBox *m_workload = nullptr;

@@ -14,12 +14,23 @@ BenchWorker::BenchWorker(RunConfig config, QString storePath)
     qRegisterMetaType<plimsoll::BenchResult>();
 }
 
+BenchWorker::BenchWorker(OffloadRecordConfig offload, QString storePath)
+    : BenchWorker(RunConfig{}, std::move(storePath))
+{
+    m_offload = std::move(offload);
+}
+
 void BenchWorker::run()
 {
-    BenchEngine engine(m_config);
-    // Called on this thread once per interval; the signal queues a copy to the UI.
-    engine.setSnapshotSink([this](const BenchSnapshot &snapshot) { emit snapshotReady(snapshot); });
-    const BenchResult result = engine.run(m_cancel);
+    BenchResult result;
+    if (m_offload) {
+        result = runOffloadRecord(*m_offload, m_cancel);
+    } else {
+        BenchEngine engine(m_config);
+        // Called on this thread once per interval; the signal queues a copy to the UI.
+        engine.setSnapshotSink([this](const BenchSnapshot &snapshot) { emit snapshotReady(snapshot); });
+        result = engine.run(m_cancel);
+    }
     QString runKey, storeError;
     if (!m_storePath.isEmpty() && !result.scenarios.empty()) {
         try {

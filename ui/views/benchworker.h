@@ -4,12 +4,14 @@
 // sets the engine's atomic cancel flag, so it returns at once from any thread.
 
 #include "runner/benchconfig.h"
+#include "runner/offloadrecord.h"
 #include "ui/views/benchmetatypes.h"
 
 #include <QObject>
 #include <QString>
 
 #include <atomic>
+#include <optional>
 
 namespace plimsoll {
 
@@ -19,6 +21,8 @@ class BenchWorker : public QObject
 public:
     // storePath empty: the result is not stored.
     BenchWorker(RunConfig config, QString storePath);
+    // The offload record (bench offload) instead of a workload: no snapshots, the result at the end.
+    BenchWorker(OffloadRecordConfig offload, QString storePath);
     void stop() { m_cancel = true; }
 
 public slots:
@@ -31,6 +35,7 @@ signals:
 
 private:
     RunConfig m_config;
+    std::optional<OffloadRecordConfig> m_offload;
     QString m_storePath;
     std::atomic<bool> m_cancel{false};
 };

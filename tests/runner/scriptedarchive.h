@@ -1,0 +1,93 @@
+#pragma once
+// A Korvet broker's storage-worker metrics as a test scripts them in time, served over HTTP by
+// the runner's MetricsServer: a backlog archived at a set rate in 4 MiB segments until its
+// archive lag reaches zero (`bench offload` reads the drain from them).
+#include "runner/metricsserver.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <sstream>
+#include <string>
+#include <thread>
+
+namespace plimsoll::test {
+
+using namespace std::chrono_literals;
+
+inline constexpr double kMiB = 1024.0 * 1024;
+
+struct Script
+{
+    double drainS = 1.0;        // the lag reaches zero here
+    double bytesPerS = 10 * kMiB;
+    double startLagS = 30;      // archive lag at t = 0
+    bool lagGauge = true;
+    bool archives = true;       // false: the counters stay flat
+};
+
+// A broker's /metrics as the storage worker would show them, at `t` seconds since it started.
+inline std::string korvetText(const Script &s, double t)
+{
+    const double archivedS = s.archives ? std::min(t, s.drainS) : 0;
+    const double bytes = s.bytesPerS * archivedS, segments = bytes / (4 * kMiB);
+    std::ostringstream out;
+    out.precision(17);
+    out << "# TYPE korvet_storage_archive_bytes_total counter\nkorvet_storage_archive_bytes_total " << bytes << "\n"
+        << "# TYPE korvet_storage_archive_segments_total counter\nkorvet_storage_archive_segments_total " << segments
+        << "\n"
+        << "# TYPE korvet_storage_archive_messages_total counter\nkorvet_storage_archive_messages_total "
+        << bytes / 1000 << "\n"
+        // Each segment took 190 ms, as the page's Parquet writes did.
+        << "# TYPE korvet_storage_archive_seconds histogram\n"
+        << "korvet_storage_archive_seconds_bucket{le=\"0.1\"} 0\n"
+        << "korvet_storage_archive_seconds_bucket{le=\"0.2\"} " << segments << "\n"
+        << "korvet_storage_archive_seconds_bucket{le=\"0.5\"} " << segments << "\n"
+        << "korvet_storage_archive_seconds_bucket{le=\"+Inf\"} " << segments << "\n"
+        << "korvet_storage_archive_seconds_count " << segments << "\n"
+        << "korvet_storage_archive_seconds_sum " << 0.19 * segments << "\n"
+        << "# TYPE korvet_storage_archive_failures_total counter\nkorvet_storage_archive_failures_total "
+        << (t > 0.3 ? 2 : 0) << "\n"
+        << "# TYPE korvet_storage_archive_retries_total counter\nkorvet_storage_archive_retries_total "
+        << (t > 0.3 ? 5 : 0) << "\n";
+    if (s.lagGauge)
+        out << "# TYPE korvet_storage_archive_lag_seconds gauge\nkorvet_storage_archive_lag_seconds{partition=\"0\"} "
+            << std::max(0.0, s.startLagS * (1 - t / s.drainS)) << "\n"
+            << "korvet_storage_archive_lag_seconds{partition=\"1\"} 0\n";
+    return out.str();
+}
+
+class ScriptedArchive
+{
+public:
+    explicit ScriptedArchive(Script script) : m_script(script)
+    {
+        EXPECT_EQ(m_server.start(0), "");
+        m_server.setMetrics(korvetText(m_script, 0));
+        m_start = std::chrono::steady_clock::now();
+        m_thread = std::thread([this] {
+            while (!m_stop) {
+                m_server.setMetrics(korvetText(m_script, elapsed()));
+                std::this_thread::sleep_for(2ms);
+            }
+        });
+    }
+    ~ScriptedArchive()
+    {
+        m_stop = true;
+        m_thread.join();
+    }
+    std::string url() const { return "http://127.0.0.1:" + std::to_string(m_server.port()) + "/metrics"; }
+    double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count(); }
+
+private:
+    Script m_script;
+    MetricsServer m_server;
+    std::chrono::steady_clock::time_point m_start;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
+} // namespace plimsoll::test
