@@ -147,6 +147,7 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     addView(new LatencyBudgetView(storePath, this));
 
     m_library->addToolAction(m_removeSamplesAction);
+    updateWriteActions();
     connect(m_library, &LibraryView::countChanged, m_runCountLabel, &QLabel::setText);
     connect(m_library, &LibraryView::removalConfirmed, this, &MainWindow::scheduleRemoval);
     m_removalTimer = new QTimer(this);
@@ -163,8 +164,7 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     connect(m_writer, &StoreWriter::busyChanged, this, [this](bool busy) {
         m_progress->setVisible(busy);
         m_progress->setRange(0, 0); // busy indicator until a write reports its own progress
-        m_removeSamplesAction->setEnabled(!busy);
-        m_installSamplesAction->setEnabled(!busy);
+        updateWriteActions();
     });
     connect(m_writer, &StoreWriter::progressChanged, this, [this](int value, int maximum) {
         m_progress->setRange(0, maximum);
@@ -254,8 +254,8 @@ void MainWindow::createMenus()
     m_importAction = file->addAction(tr("&Import…"), this, &MainWindow::chooseImportFiles);
     m_importAction->setObjectName(QStringLiteral("importAction"));
     m_importAction->setShortcut(QKeySequence::Open);
-    QAction *importUrl = file->addAction(tr("Import &URL…"), this, &MainWindow::chooseImportUrl);
-    importUrl->setObjectName(QStringLiteral("importUrlAction"));
+    m_importUrlAction = file->addAction(tr("Import &URL…"), this, &MainWindow::chooseImportUrl);
+    m_importUrlAction->setObjectName(QStringLiteral("importUrlAction"));
     file->addSeparator();
     QAction *openStore = file->addAction(tr("&Open Store…"), this, &MainWindow::chooseStore);
     openStore->setObjectName(QStringLiteral("openStoreAction"));
@@ -272,12 +272,9 @@ void MainWindow::createMenus()
         file->addAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove Sample Runs"),
                         this, &MainWindow::removeSampleRuns);
     m_removeSamplesAction->setObjectName(QStringLiteral("removeSamplesAction"));
-    m_removeSamplesAction->setToolTip(tr("Remove the bundled sample runs from the store"));
     m_installSamplesAction = file->addAction(tr("Install Sample Runs"), this,
                                              &MainWindow::installSampleRuns);
     m_installSamplesAction->setObjectName(QStringLiteral("installSamplesAction"));
-    m_installSamplesAction->setToolTip(
-        tr("Add the bundled sample runs (transcribed from the Korvet benchmark page) again"));
     // The report sizes what the Sizing view shows; its dialog reads the store off this thread.
     QAction *report = file->addAction(tr("Export &Report…"), this, [this] {
         SizingInputs inputs;
@@ -495,8 +492,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (!localFiles(event->mimeData()).isEmpty())
-        event->acceptProposedAction();
+    if (m_readOnlyReason.isEmpty() && !localFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction(); // a read-only store takes no drop: the cursor says so
 }
 
 void MainWindow::dropEvent(QDropEvent *event)

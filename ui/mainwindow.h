@@ -131,6 +131,10 @@ private:
     // A run the user confirmed removing: hidden now, removed when the undo lapses.
     void scheduleRemoval(qint64 runId, const QString &runKey);
     void undoRemoval();
+    // The actions that write to the store (Import, Import URL, Remove/Install Sample Runs, the
+    // Library's Remove Run): enabled while no write of ours is under way and the store may be
+    // written by this user; on a read-only store each says why in its tooltip.
+    void updateWriteActions();
 
     QString m_storePath;
     StoreWriter *m_writer = nullptr;
@@ -140,6 +144,7 @@ private:
     QMenu *m_viewMenu = nullptr;
     QActionGroup *m_viewActions = nullptr;
     QAction *m_importAction = nullptr;
+    QAction *m_importUrlAction = nullptr;
     QAction *m_removeSamplesAction = nullptr;
     QAction *m_installSamplesAction = nullptr;
     DocumentationWindow *m_documentation = nullptr;
@@ -153,6 +158,7 @@ private:
     QTimer *m_changePoll = nullptr;
     LatestTask *m_probe = nullptr;
     QString m_changeToken; // as the last probe read it; empty: not read since our own write
+    QString m_readOnlyReason; // as the last probe read it; empty: this user may write
     QProgressBar *m_progress = nullptr;
     std::vector<StoreView *> m_views;
     LibraryView *m_library = nullptr;

@@ -6,7 +6,9 @@
 #include "ui/latesttask.h"
 #include "ui/messagebanner.h"
 #include "ui/storewriter.h"
+#include "ui/views/libraryview.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDir>
 #include <QFileDialog>
@@ -53,8 +55,10 @@ void MainWindow::probeStore()
             return Probe{store.changeToken(), store.readOnlyReason()};
         },
         [this](const Probe &p) {
-            m_accessLabel->setText(p.readOnly ? QString::fromStdString(*p.readOnly) : QString());
-            m_accessLabel->setVisible(p.readOnly.has_value());
+            m_readOnlyReason = p.readOnly ? QString::fromStdString(*p.readOnly) : QString();
+            m_accessLabel->setText(m_readOnlyReason);
+            m_accessLabel->setVisible(!m_readOnlyReason.isEmpty());
+            updateWriteActions();
             const QString token = QString::fromStdString(p.token);
             const bool changed = !m_changeToken.isEmpty() && token != m_changeToken;
             if (changed && !m_writer->isBusy()) {
@@ -69,6 +73,27 @@ void MainWindow::probeStore()
             // The store is out of reach for a moment (a team store's server restarting): the
             // views say so when they next read; the probe tries again at its next tick.
         });
+}
+
+void MainWindow::updateWriteActions()
+{
+    const bool readOnly = !m_readOnlyReason.isEmpty();
+    const QString why = readOnly ? tr("This store is %1.").arg(m_readOnlyReason) : QString();
+    const struct
+    {
+        QAction *action;
+        QString tip;
+    } writes[] = {
+        {m_importAction, tr("Import result files into the store")},
+        {m_importUrlAction, tr("Import a result file from a URL into the store")},
+        {m_removeSamplesAction, tr("Remove the bundled sample runs from the store")},
+        {m_installSamplesAction, tr("Add the bundled sample runs (transcribed from the Korvet benchmark page) again")},
+    };
+    for (const auto &w : writes) {
+        w.action->setEnabled(!readOnly && !m_writer->isBusy());
+        w.action->setToolTip(readOnly ? why : w.tip);
+    }
+    m_library->setRemovalRefused(why);
 }
 
 QStringList MainWindow::recentStores()

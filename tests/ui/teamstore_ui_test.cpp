@@ -8,11 +8,15 @@
 #include "ui/mainwindow.h"
 #include "ui/messagebanner.h"
 #include "ui/storewriter.h"
+#include "ui/models/runsfilterproxymodel.h"
+#include "ui/views/libraryview.h"
 #include "uitestsupport.h"
 
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QLabel>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -71,6 +75,8 @@ TEST_P(TeamStoreWindow, RunsWrittenElsewhereShowWithoutARestart)
     ASSERT_NE(count, nullptr);
     ASSERT_TRUE(waitUntil([&] { return count->text().startsWith(QStringLiteral("1 run")); })) << count->text().toStdString();
     EXPECT_FALSE(window.accessLabel()->isVisible()) << "the writer may write: nothing to say";
+    for (const char *name : {"importAction", "importUrlAction", "removeSamplesAction", "installSamplesAction"})
+        EXPECT_TRUE(window.findChild<QAction *>(QString::fromLatin1(name))->isEnabled()) << name;
 
     QSignalSpy noticed(&window, &MainWindow::storeChangedElsewhere);
     importElsewhere(m_store.location(), 2);
@@ -115,6 +121,21 @@ TEST_P(TeamStoreReaderWindow, TheStatusBarSaysWhenTheStoreIsReadOnly)
     window.start(false);
     ASSERT_TRUE(waitUntil([&] { return window.accessLabel()->isVisible(); }, 10000));
     EXPECT_EQ(window.accessLabel()->text().toStdString(), "read-only for user " + TestStoreLocation::reader());
+    // Nothing that writes is offered: each write action is disabled and says why, no drop is
+    // taken, and the Library asks nothing about removing a run.
+    const std::string why = "This store is read-only for user " + TestStoreLocation::reader() + ".";
+    for (const char *name : {"importAction", "importUrlAction", "removeSamplesAction", "installSamplesAction"}) {
+        const auto *action = window.findChild<QAction *>(QString::fromLatin1(name));
+        ASSERT_NE(action, nullptr) << name;
+        EXPECT_FALSE(action->isEnabled()) << name;
+        EXPECT_EQ(action->toolTip().toStdString(), why) << name;
+    }
+    auto *library = window.findChild<LibraryView *>();
+    ASSERT_NE(library, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return library->runsProxy()->rowCount() == 1; }, 10000));
+    library->requestRemoval(0);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(window.findChild<QMessageBox *>(QStringLiteral("confirmRemoveRun")), nullptr);
     // It still notices what the writer adds.
     QSignalSpy noticed(&window, &MainWindow::storeChangedElsewhere);
     importElsewhere(m_store.location(), 3);

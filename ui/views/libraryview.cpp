@@ -448,13 +448,19 @@ void LibraryView::showContextMenu(const QPoint &position)
     menu.addAction(tr("Copy Run Key"), this,
                    [runKey] { QGuiApplication::clipboard()->setText(runKey); });
     menu.addSeparator();
-    menu.addAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove Run…"), this,
-                   [this, row] { requestRemoval(row); });
+    QAction *remove = menu.addAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove Run…"), this,
+                                     [this, row] { requestRemoval(row); });
+    remove->setObjectName(QStringLiteral("removeRunAction"));
+    remove->setEnabled(m_removalRefused.isEmpty());
+    remove->setToolTip(m_removalRefused);
+    menu.setToolTipsVisible(true);
     menu.exec(m_table->viewport()->mapToGlobal(position));
 }
 
 void LibraryView::requestRemoval(int proxyRow)
 {
+    if (!m_removalRefused.isEmpty())
+        return;
     const QModelIndex index = m_proxy->index(proxyRow, 0);
     if (!index.isValid())
         return;

@@ -57,6 +57,9 @@ public:
 
     // Asks whether to remove the run on this row of the table; on yes emits removalConfirmed.
     void requestRemoval(int proxyRow);
+    // Why no run may be removed here ("This store is read-only for user X."): the context
+    // menu's Remove Run is then disabled and says so. Empty: runs may be removed.
+    void setRemovalRefused(const QString &why) { m_removalRefused = why; }
     // Runs hidden from the table (a removal waiting for its undo to lapse), or shown again.
     void hideRuns(const QList<qint64> &runIds);
     void showRuns(const QList<qint64> &runIds);
@@ -107,6 +110,7 @@ private:
     bool m_reloading = false; // a first page is being read
     bool m_fittingColumns = false;  // the widths being set are ours, not the user's
     bool m_userSizedColumns = false; // the user dragged a column: keep their widths
+    QString m_removalRefused;
 };
 
 } // namespace plimsoll
