@@ -14,7 +14,6 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 
 namespace plimsoll {
 
@@ -174,15 +173,20 @@ std::optional<std::string> localTimeAsUtc(std::string_view text)
     }
     if (!QDate::isValid(y, mo, d) || !QTime::isValid(h, mi, sec, msec))
         return std::nullopt;
-    char buffer[96]; // room for any int, so the compiler sees no truncation
-    const int n =
-        std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, sec);
-    std::string out(buffer, size_t(n));
+    // Every field is as many digits as it is written with, so the text is its own printing;
+    // only the separator becomes 'T' (printf took a third of this function's time).
+    std::string out;
+    out.reserve(24);
+    out.append(s.substr(0, 19));
+    out[10] = 'T';
     if (msec != 0) {
-        std::snprintf(buffer, sizeof buffer, ".%03d", msec);
-        out += buffer;
+        out += '.';
+        out += char('0' + msec / 100);
+        out += char('0' + msec / 10 % 10);
+        out += char('0' + msec % 10);
     }
-    return out + "Z";
+    out += 'Z';
+    return out;
 }
 
 double utcSeconds(std::string_view iso)
