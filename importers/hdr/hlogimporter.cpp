@@ -258,7 +258,9 @@ private:
 
     static std::optional<HdrHistogram> decodeHistogram(std::string_view field, std::string &error)
     {
-        const QByteArray raw = QByteArray::fromStdString(std::string(trimmed(field)));
+        const std::string_view base64 = trimmed(field);
+        // A view of the line, not a copy: decoding makes the only new bytes.
+        const QByteArray raw = QByteArray::fromRawData(base64.data(), qsizetype(base64.size()));
         const auto decoded =
             QByteArray::fromBase64Encoding(raw, QByteArray::AbortOnBase64DecodingErrors);
         if (!decoded)

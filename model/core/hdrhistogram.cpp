@@ -97,12 +97,15 @@ bool HdrHistogram::add(const HdrHistogram &other)
         }
         return true;
     }
-    other.forEachRecorded([&](const Bucket &b) {
-        // Re-record at the bucket's lowest value: the same bucket when layouts agree, the
-        // nearest covering bucket otherwise.
-        if (!record(b.lowestValue, b.count))
+    // Re-record each bucket at its lowest value: the same bucket when layouts agree, the nearest
+    // covering bucket otherwise. forEachRecorded's loop written out: merging a log's intervals
+    // calls this once per interval, and the std::function call per bucket cost a fifth of it.
+    if (other.m_totalCount == 0)
+        return true;
+    const size_t limit = other.countsIndexLimitForMax();
+    for (size_t i = 0; i < limit; ++i)
+        if (other.m_counts[i] != 0 && !record(other.valueFromIndex(i), other.m_counts[i]))
             all = false;
-    });
     return all;
 }
 
