@@ -37,17 +37,13 @@ std::map<std::string, PromSnapshot> byTarget(const PromSnapshot &snap)
             PromSnapshot &t = out[instance];
             t.timeMs = snap.timeMs;
             t.line = snap.line;
-            PromFamily *tf = nullptr;
-            for (PromFamily &candidate : t.families)
-                if (candidate.name == f.name)
-                    tf = &candidate;
-            if (!tf) {
+            // A scrape names each family once and families are copied in order, so f's copy,
+            // when this target has one, is the last (no search through every family per sample).
+            if (t.families.empty() || t.families.back().name != f.name)
                 t.families.push_back({f.name, f.type, f.help, {}, f.line});
-                tf = &t.families.back();
-            }
             PromSample copy = s;
             std::erase_if(copy.labels, [](const auto &kv) { return kv.first == "instance"; });
-            tf->samples.push_back(std::move(copy));
+            t.families.back().samples.push_back(std::move(copy));
         }
     }
     return out;

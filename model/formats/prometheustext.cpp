@@ -467,7 +467,7 @@ PromParseResult parsePrometheusText(std::string_view text)
                 }
     }
     std::erase_if(b.result.snapshots, [](const PromSnapshot &s) { return s.families.empty(); });
-    return b.result;
+    return std::move(b.result); // a member: returned as it is, not copied
 }
 
 } // namespace plimsoll
