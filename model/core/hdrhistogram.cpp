@@ -247,13 +247,22 @@ std::string HdrHistogram::encodeCompressed() const
 
 std::optional<HdrHistogram> HdrHistogram::decode(std::string_view bytes, std::string *error)
 {
+    std::optional<HdrHistogram> made;
+    if (!decodeInto(bytes, made, error))
+        return std::nullopt;
+    return made;
+}
+
+bool HdrHistogram::decodeInto(std::string_view bytes, std::optional<HdrHistogram> &made,
+                              std::string *error)
+{
     hdrcodec::Decoded decoded;
     if (!hdrcodec::decode(bytes, kMaxDecodedBytes, decoded, error))
-        return std::nullopt;
-    auto fail = [&](const std::string &message) -> std::optional<HdrHistogram> {
+        return false;
+    auto fail = [&](const std::string &message) {
         if (error)
             *error = message;
-        return std::nullopt;
+        return false;
     };
     if (decoded.significantDigits < 1 || decoded.significantDigits > 5)
         return fail("significant digits " + std::to_string(decoded.significantDigits) +
@@ -262,13 +271,23 @@ std::optional<HdrHistogram> HdrHistogram::decode(std::string_view bytes, std::st
     if (decoded.highest / 2 < lowest) // not highest < 2 * lowest: that overflows (fuzz/)
         return fail("highest trackable value " + std::to_string(decoded.highest) +
                     " below twice the lowest");
-    // The constructor throws for parameters it cannot honour (a lowest value too large for
-    // the precision); decode() promises a refusal instead (found by fuzz/).
-    std::optional<HdrHistogram> made;
-    try {
-        made.emplace(lowest, decoded.highest, decoded.significantDigits);
-    } catch (const std::invalid_argument &e) {
-        return fail(e.what());
+    if (made && made->m_lowest == lowest && made->m_highest == decoded.highest &&
+        made->m_digits == decoded.significantDigits) {
+        // Only decodeInto fills `made`, every count it adds raising the max: the counts past
+        // the max's index are zero already.
+        if (made->m_minValue != INT64_MAX)
+            std::fill_n(made->m_counts.begin(), made->countsIndexLimitForMax(), 0);
+        made->m_totalCount = 0;
+        made->m_maxValue = 0;
+        made->m_minValue = INT64_MAX;
+    } else {
+        // The constructor throws for parameters it cannot honour (a lowest value too large for
+        // the precision); decode() promises a refusal instead (found by fuzz/).
+        try {
+            made.emplace(lowest, decoded.highest, decoded.significantDigits);
+        } catch (const std::invalid_argument &e) {
+            return fail(e.what());
+        }
     }
     HdrHistogram &h = *made;
     size_t index = 0;
@@ -299,7 +318,7 @@ std::optional<HdrHistogram> HdrHistogram::decode(std::string_view bytes, std::st
         &runError);
     if (!ok)
         return fail(runError);
-    return made;
+    return true;
 }
 
 } // namespace plimsoll
