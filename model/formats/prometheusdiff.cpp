@@ -178,7 +178,7 @@ PromDiff diffSnapshots(const PromSnapshot &a, const PromSnapshot &b, double seco
                 d.histograms.push_back(std::move(w));
             }
         }
-        std::map<std::string, double> before;
+        std::unordered_map<std::string, double> before; // only looked up: no order needed
         if (fa)
             for (const PromSample &s : fa->samples)
                 before[promSeriesName(s.name, s.labels)] = s.value;
