@@ -31,10 +31,21 @@ const std::string kKorvetProduce = "korvet_broker_produce_seconds";
 std::map<std::string, PromSnapshot> byTarget(const PromSnapshot &snap)
 {
     std::map<std::string, PromSnapshot> out;
+    PromSnapshot *target = nullptr; // the last sample's, looked up again only when it changes
+    std::string_view targetInstance;
     for (const PromFamily &f : snap.families) {
         for (const PromSample &s : f.samples) {
-            const std::string instance = s.label("instance").value_or("");
-            PromSnapshot &t = out[instance];
+            std::string_view instance;
+            for (const auto &[key, value] : s.labels)
+                if (key == "instance") {
+                    instance = value;
+                    break;
+                }
+            if (!target || instance != targetInstance) {
+                target = &out[std::string(instance)];
+                targetInstance = instance;
+            }
+            PromSnapshot &t = *target;
             t.timeMs = snap.timeMs;
             t.line = snap.line;
             // A scrape names each family once and families are copied in order, so f's copy,

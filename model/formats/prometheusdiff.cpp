@@ -54,8 +54,15 @@ std::map<std::string, HistogramSeries> histogramSeries(const PromFamily &f)
     const std::string bucketName = f.name + "_bucket", countName = f.name + "_count",
                       sumName = f.name + "_sum";
     std::map<std::string, HistogramSeries> out;
+    HistogramSeries *last = nullptr; // a series' samples come together: its buckets, sum, count
+    std::string lastKey;
     for (const PromSample &s : f.samples) {
-        HistogramSeries &h = out[promSeriesName(f.name, s.labels, withoutLe)];
+        std::string key = promSeriesName(f.name, s.labels, withoutLe);
+        if (!last || key != lastKey) {
+            last = &out[key];
+            lastKey = std::move(key);
+        }
+        HistogramSeries &h = *last;
         if (s.name == bucketName) {
             const auto le = s.label("le");
             if (!le)
@@ -180,8 +187,12 @@ PromDiff diffSnapshots(const PromSnapshot &a, const PromSnapshot &b, double seco
         }
         std::unordered_map<std::string, double> before; // only looked up: no order needed
         if (fa)
-            for (const PromSample &s : fa->samples)
+            for (const PromSample &s : fa->samples) {
+                // Of a histogram only the _count and _sum series are looked up below.
+                if (fb.type == PromType::Histogram && s.name.ends_with("_bucket"))
+                    continue;
                 before[promSeriesName(s.name, s.labels)] = s.value;
+            }
         for (const PromSample &s : fb.samples) {
             if (fb.type == PromType::Histogram && s.name.ends_with("_bucket"))
                 continue;
