@@ -62,20 +62,6 @@ bool HdrHistogram::recordCorrected(int64_t value, int64_t expectedInterval)
     return true;
 }
 
-bool HdrHistogram::addCountAtIndex(size_t index, int64_t count)
-{
-    if (index >= m_countsLength)
-        return false;
-    const int64_t value = valueFromIndex(index);
-    if (value < 0)
-        return false;
-    m_counts[index] += count;
-    m_totalCount += count;
-    m_maxValue = std::max(m_maxValue, value);
-    m_minValue = std::min(m_minValue, value);
-    return true;
-}
-
 bool HdrHistogram::add(const HdrHistogram &other)
 {
     const bool sameLayout = other.m_unitMagnitude == m_unitMagnitude &&
@@ -290,7 +276,15 @@ bool HdrHistogram::decodeInto(std::string_view bytes, std::optional<HdrHistogram
         }
     }
     HdrHistogram &h = *made;
-    size_t index = 0;
+    // Checked and kept once per histogram rather than per count: counts arrive in increasing
+    // index, so the min and max are the first and last counted slots' values, and an index is
+    // beyond range from where valueFromIndex passes int64 (bucket + unit magnitude + the
+    // sub-bucket's bits > 63) or where the counts end.
+    const size_t limit =
+        std::min(h.m_countsLength, size_t(64 - h.m_unitMagnitude - h.m_subBucketHalfCountMagnitude)
+                                       << h.m_subBucketHalfCountMagnitude);
+    constexpr size_t kNone = SIZE_MAX;
+    size_t index = 0, first = kNone, last = kNone;
     std::string runError;
     const bool ok = hdrcodec::forEachCount(
         decoded,
@@ -307,15 +301,26 @@ bool HdrHistogram::decodeInto(std::string_view bytes, std::optional<HdrHistogram
                 runError = "negative count at index " + std::to_string(index);
                 return false;
             }
-            if (count > 0 && !h.addCountAtIndex(index, count)) {
-                runError = "count at index " + std::to_string(index) +
-                           " beyond the histogram's range";
-                return false;
+            if (count > 0) {
+                if (index >= limit) {
+                    runError = "count at index " + std::to_string(index) +
+                               " beyond the histogram's range";
+                    return false;
+                }
+                h.m_counts[index] += count;
+                h.m_totalCount += count;
+                first = first == kNone ? index : first;
+                last = index;
             }
             ++index;
             return true;
         },
         &runError);
+    // Also after a refusal: decodeInto's reuse clears the counts up to the max.
+    if (last != kNone) {
+        h.m_minValue = std::min(h.m_minValue, h.valueFromIndex(first));
+        h.m_maxValue = std::max(h.m_maxValue, h.valueFromIndex(last));
+    }
     if (!ok)
         return fail(runError);
     return true;

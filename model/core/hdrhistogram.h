@@ -124,7 +124,6 @@ private:
     int64_t valueFromIndex(size_t index) const;
     int64_t sizeOfEquivalentRange(int64_t value) const;
     size_t countsIndexLimitForMax() const;
-    bool addCountAtIndex(size_t index, int64_t count);
 
     int64_t m_lowest;
     int64_t m_highest;
