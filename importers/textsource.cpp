@@ -128,7 +128,7 @@ std::string contentRunKey(const std::string &format, std::string_view text)
 {
     // OpenSSL's SHA-256 runs on the CPU's SHA instructions (about 1.7 GB/s here, Qt's portable
     // one about 200 MB/s, which made the key cost a fifth of importing a large tool output);
-    // Qt's gives the same digest where OpenSSL offers none (a FIPS-only configuration).
+    // Qt's gives the same digest where OpenSSL's configuration offers none.
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int size = 0;
     QByteArray hex;
