@@ -8,11 +8,12 @@
 #include <QFileInfo>
 #include <QIODevice>
 
+#include <openssl/evp.h>
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 
 namespace plimsoll {
 
@@ -125,9 +126,19 @@ std::optional<int64_t> parseInteger(std::string_view s)
 
 std::string contentRunKey(const std::string &format, std::string_view text)
 {
-    const QByteArray hash = QCryptographicHash::hash(
-        QByteArrayView(text.data(), qsizetype(text.size())), QCryptographicHash::Sha256);
-    return format + ":" + hash.toHex().left(16).toStdString();
+    // OpenSSL's SHA-256 runs on the CPU's SHA instructions (about 1.7 GB/s here, Qt's portable
+    // one about 200 MB/s, which made the key cost a fifth of importing a large tool output);
+    // Qt's gives the same digest where OpenSSL's configuration offers none.
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    QByteArray hex;
+    if (EVP_Digest(text.data(), text.size(), digest, &size, EVP_sha256(), nullptr) == 1)
+        hex = QByteArray::fromRawData(reinterpret_cast<const char *>(digest), qsizetype(size)).toHex();
+    else
+        hex = QCryptographicHash::hash(QByteArrayView(text.data(), qsizetype(text.size())),
+                                       QCryptographicHash::Sha256)
+                  .toHex();
+    return format + ":" + hex.left(16).toStdString();
 }
 
 std::optional<std::string> localTimeAsUtc(std::string_view text)
@@ -162,15 +173,20 @@ std::optional<std::string> localTimeAsUtc(std::string_view text)
     }
     if (!QDate::isValid(y, mo, d) || !QTime::isValid(h, mi, sec, msec))
         return std::nullopt;
-    char buffer[96]; // room for any int, so the compiler sees no truncation
-    const int n =
-        std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, sec);
-    std::string out(buffer, size_t(n));
+    // Every field is as many digits as it is written with, so the text is its own printing;
+    // only the separator becomes 'T' (printf took a third of this function's time).
+    std::string out;
+    out.reserve(24);
+    out.append(s.substr(0, 19));
+    out[10] = 'T';
     if (msec != 0) {
-        std::snprintf(buffer, sizeof buffer, ".%03d", msec);
-        out += buffer;
+        out += '.';
+        out += char('0' + msec / 100);
+        out += char('0' + msec / 10 % 10);
+        out += char('0' + msec % 10);
     }
-    return out + "Z";
+    out += 'Z';
+    return out;
 }
 
 double utcSeconds(std::string_view iso)

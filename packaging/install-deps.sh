@@ -7,7 +7,7 @@ want=(
   build-essential cmake ninja-build pkg-config ccache
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libqt6sql6-sqlite libgl1-mesa-dri
   librdkafka-dev libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev libeigen3-dev
-  libcli11-dev libfmt-dev zlib1g-dev libre2-dev libpq-dev
+  libcli11-dev libfmt-dev zlib1g-dev libre2-dev libpq-dev libssl-dev
   libisal-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   fonts-dejavu-core xvfb xauth

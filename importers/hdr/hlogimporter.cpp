@@ -245,26 +245,29 @@ private:
             return Step::Refused;
         }
         std::string decodeError = "is not base64";
-        const std::optional<HdrHistogram> h = decodeHistogram(fields[3].first, decodeError);
-        if (!h) {
+        if (!decodeHistogram(fields[3].first, decodeError)) {
             if (skipTruncatedLast(line, last, "'s histogram"))
                 return Step::Stop;
             m_result.error = errorAt(line, fields[3].second, names[3], decodeError);
             return Step::Refused;
         }
-        addInterval(line, tag, *nums[0], *nums[1], *nums[2], *h);
+        addInterval(line, tag, *nums[0], *nums[1], *nums[2], *m_histogram);
         return Step::Read;
     }
 
-    static std::optional<HdrHistogram> decodeHistogram(std::string_view field, std::string &error)
+    // Into m_histogram, which every line reuses.
+    bool decodeHistogram(std::string_view field, std::string &error)
     {
-        const QByteArray raw = QByteArray::fromStdString(std::string(trimmed(field)));
+        const std::string_view base64 = trimmed(field);
+        // A view of the line, not a copy: decoding makes the only new bytes.
+        const QByteArray raw = QByteArray::fromRawData(base64.data(), qsizetype(base64.size()));
         const auto decoded =
             QByteArray::fromBase64Encoding(raw, QByteArray::AbortOnBase64DecodingErrors);
         if (!decoded)
-            return std::nullopt;
-        return HdrHistogram::decode(
-            std::string_view(decoded.decoded.constData(), size_t(decoded.decoded.size())), &error);
+            return false;
+        return HdrHistogram::decodeInto(
+            std::string_view(decoded.decoded.constData(), size_t(decoded.decoded.size())),
+            m_histogram, &error);
     }
 
     void addInterval(const TextLine &line, const std::string &tag, double start, double second,
@@ -289,6 +292,7 @@ private:
 
     bool m_endsWithNewline;
     ImportResult &m_result;
+    std::optional<HdrHistogram> m_histogram; // the line's interval, decoded
 };
 
 // Interval_Max is the max divided by the writer's unit ratio (Java: 1e6 for ns -> ms), so the

@@ -15,6 +15,8 @@
 #include <QIODevice>
 
 #include <algorithm>
+#include <array>
+#include <bitset>
 #include <map>
 
 namespace plimsoll {
@@ -41,9 +43,10 @@ struct Cell
     int64_t column = 0; // 1-based
 };
 
-std::vector<Cell> splitCells(std::string_view line)
+// Into `cells`, which a reader keeps from row to row: a long run has hundreds of thousands.
+void splitCells(std::string_view line, std::vector<Cell> &cells)
 {
-    std::vector<Cell> cells;
+    cells.clear();
     size_t pos = 0;
     while (true) {
         const size_t comma = line.find(',', pos);
@@ -55,7 +58,6 @@ std::vector<Cell> splitCells(std::string_view line)
             break;
         pos = comma + 1;
     }
-    return cells;
 }
 
 bool isHeader(std::string_view line)
@@ -71,33 +73,29 @@ constexpr std::string_view kKnownColumns[] = {
     "data.consumed.in.MB", "MB.sec",            "data.consumed.in.nMsg", "nMsg.sec",
     "rebalance.time.ms",   "fetch.time.ms",     "fetch.MB.sec",  "fetch.nMsg.sec"};
 
+// The position of `name` in kKnownColumns; npos for another column.
+constexpr size_t knownColumn(std::string_view name)
+{
+    for (size_t i = 0; i < std::size(kKnownColumns); ++i)
+        if (kKnownColumns[i] == name)
+            return i;
+    return std::string_view::npos;
+}
+
 struct Row
 {
     int64_t line = 0;
-    // (known column, value): a few per row, in a flat list rather than a map of string keys,
-    // as a long run has hundreds of thousands of rows.
-    std::vector<std::pair<std::string_view, double>> values;
-    void set(std::string_view column, double v)
+    // The known columns' numbers by their place in kKnownColumns (the times are kept below):
+    // a long run has hundreds of thousands of rows, so no per-row map or list of names.
+    std::array<double, std::size(kKnownColumns)> values{};
+    std::bitset<std::size(kKnownColumns)> present;
+    void set(size_t column, double v)
     {
-        const auto known = std::find(std::begin(kKnownColumns), std::end(kKnownColumns), column);
-        if (known == std::end(kKnownColumns))
-            return;
-        for (auto &[name, value] : values)
-            if (name == column) {
-                value = v;
-                return;
-            }
-        values.emplace_back(*known, v);
+        values[column] = v;
+        present.set(column);
     }
-    const double *find(std::string_view column) const
-    {
-        for (const auto &[name, value] : values)
-            if (name == column)
-                return &value;
-        return nullptr;
-    }
+    const double *find(size_t column) const { return present.test(column) ? &values[column] : nullptr; }
     std::string time; // start.time or time, UTC ISO-8601
-    std::string endTime;
 };
 
 struct Block
@@ -133,6 +131,8 @@ private:
     void readRow(const TextLine &line, const std::vector<Cell> &cells,
                  const std::vector<std::string> &columns, Block &block);
 
+    std::vector<size_t> m_known; // per header column, its knownColumn()
+
     const std::vector<TextLine> &m_lines;
     std::vector<ImportWarning> &m_warnings;
 };
@@ -141,6 +141,9 @@ private:
 void ConsumerReader::readRow(const TextLine &line, const std::vector<Cell> &cells,
                              const std::vector<std::string> &columns, Block &block)
 {
+    static constexpr size_t kStart = knownColumn("start.time"), kEnd = knownColumn("end.time"),
+                            kTime = knownColumn("time"), kFetchMs = knownColumn("fetch.time.ms"),
+                            kRebalanceMs = knownColumn("rebalance.time.ms");
     // Columns count from the trimmed line; shift them back to the raw line's columns.
     const int64_t indent = int64_t(line.text.find_first_not_of(" \t"));
     Row row;
@@ -149,24 +152,28 @@ void ConsumerReader::readRow(const TextLine &line, const std::vector<Cell> &cell
         Cell cell = cells[c];
         cell.column += indent;
         const std::string &name = columns[c];
-        if (name == "start.time" || name == "end.time" || name == "time") {
-            const auto t = localTimeAsUtc(cell.text);
+        const size_t known = m_known[c];
+        if (known == kStart || known == kEnd || known == kTime) {
+            auto t = localTimeAsUtc(cell.text);
             if (!t)
                 fail(line, cell, name,
                      "'" + std::string(cell.text) + "' is not a time like 2019-09-25 17:10:27:266");
-            (name == "end.time" ? row.endTime : row.time) = *t;
+            if (known != kEnd) // the end time is checked, not kept
+                row.time = std::move(*t);
             continue;
         }
         const auto value = parseNumber(cell.text);
         if (!value)
             fail(line, cell, name, "'" + std::string(cell.text) + "' is not a number");
-        row.set(name, *value);
-        if (name == "fetch.time.ms" && *value < 0)
+        if (known == std::string_view::npos)
+            continue;
+        row.set(known, *value);
+        if (known == kFetchMs && *value < 0)
             m_warnings.push_back({"impossible-value", line.number,
                                   "fetch.time.ms is negative (" + std::string(cell.text) +
                                       ") at column " + std::to_string(cell.column) +
                                       ": the tool saw no rebalance; kept as printed"});
-        if (name == "rebalance.time.ms" && *value > kEpochMs)
+        if (known == kRebalanceMs && *value > kEpochMs)
             m_warnings.push_back({"impossible-value", line.number,
                                   "rebalance.time.ms " + std::string(cell.text) +
                                       " is an epoch time, not a duration; kept as printed"});
@@ -179,6 +186,7 @@ std::vector<Block> ConsumerReader::read()
     std::vector<Block> blocks;
     std::string banner;
     std::vector<std::string> columns;
+    std::vector<Cell> cells;
     for (size_t i = 0; i < m_lines.size(); ++i) {
         const TextLine &line = m_lines[i];
         const std::string_view t = trimmed(line.text);
@@ -202,8 +210,12 @@ std::vector<Block> ConsumerReader::read()
         }
         if (isHeader(t)) {
             columns.clear();
-            for (const Cell &c : splitCells(t))
+            m_known.clear();
+            splitCells(t, cells);
+            for (const Cell &c : cells) {
                 columns.emplace_back(c.text);
+                m_known.push_back(knownColumn(c.text));
+            }
             Block block;
             block.name = banner;
             banner.clear();
@@ -221,7 +233,7 @@ std::vector<Block> ConsumerReader::read()
         if (columns.empty() || t.empty())
             continue;
         // A data row has the header's number of cells and starts with a date.
-        const std::vector<Cell> cells = splitCells(t);
+        splitCells(t, cells);
         if (cells.size() != columns.size() || cells.front().text.size() < 10 ||
             !std::isdigit(static_cast<unsigned char>(cells.front().text.front())))
             continue;
@@ -230,35 +242,57 @@ std::vector<Block> ConsumerReader::read()
     return blocks;
 }
 
-double value(const Row &row, const char *column, double fallback = 0)
+double value(const Row &row, size_t column, double fallback = 0)
 {
     const double *v = row.find(column);
     return v ? *v : fallback;
 }
 
+// A row's catalog metrics: the rates as printed.
+struct RowMetric
+{
+    size_t column; // in kKnownColumns
+    const char *metric;
+    double scale;
+};
+constexpr RowMetric kRowMetrics[] = {
+    {knownColumn("nMsg.sec"), "records_per_s", 1.0},
+    {knownColumn("MB.sec"), "bytes_per_s", kMiB},
+    {knownColumn("data.consumed.in.nMsg"), "consumer.records_consumed", 1.0},
+    {knownColumn("data.consumed.in.MB"), "consumer.bytes_consumed", kMiB},
+    {knownColumn("rebalance.time.ms"), "consumer.rebalance_time_s", 1e-3},
+    {knownColumn("fetch.time.ms"), "consumer.fetch_time_s", 1e-3},
+    {knownColumn("fetch.nMsg.sec"), "consumer.fetch_records_per_s", 1.0},
+    {knownColumn("fetch.MB.sec"), "consumer.fetch_bytes_per_s", kMiB},
+};
+constexpr size_t kRecords = knownColumn("data.consumed.in.nMsg"),
+                 kMB = knownColumn("data.consumed.in.MB"), kRate = knownColumn("nMsg.sec");
+
 void appendRowMetrics(const Row &row, std::vector<MetricValue> &out)
 {
-    // Catalog metrics first: the rates as printed.
-    struct Map
-    {
-        const char *column;
-        const char *metric;
-        double scale;
-    };
-    static const Map maps[] = {
-        {"nMsg.sec", "records_per_s", 1.0},
-        {"MB.sec", "bytes_per_s", kMiB},
-        {"data.consumed.in.nMsg", "consumer.records_consumed", 1.0},
-        {"data.consumed.in.MB", "consumer.bytes_consumed", kMiB},
-        {"rebalance.time.ms", "consumer.rebalance_time_s", 1e-3},
-        {"fetch.time.ms", "consumer.fetch_time_s", 1e-3},
-        {"fetch.nMsg.sec", "consumer.fetch_records_per_s", 1.0},
-        {"fetch.MB.sec", "consumer.fetch_bytes_per_s", kMiB},
-    };
-    for (const Map &m : maps) {
+    for (const RowMetric &m : kRowMetrics) {
         if (const double *v = row.find(m.column))
             out.push_back({m.metric, *v * m.scale});
     }
+}
+
+// One series per row metric that some row has, in the order of their names.
+std::vector<SeriesRecord> detailedSeries(const std::vector<Row> &rows)
+{
+    std::vector<SeriesRecord> series(std::size(kRowMetrics));
+    const double t0 = utcSeconds(rows.front().time);
+    for (const Row &row : rows) {
+        const double t = utcSeconds(row.time) - t0;
+        for (size_t i = 0; i < std::size(kRowMetrics); ++i)
+            if (const double *v = row.find(kRowMetrics[i].column))
+                series[i].samples.push_back({t, *v * kRowMetrics[i].scale});
+    }
+    for (size_t i = 0; i < series.size(); ++i)
+        series[i].name = kRowMetrics[i].metric;
+    std::erase_if(series, [](const SeriesRecord &s) { return s.samples.empty(); });
+    std::sort(series.begin(), series.end(),
+              [](const SeriesRecord &a, const SeriesRecord &b) { return a.name < b.name; });
+    return series;
 }
 
 ScenarioRecord detailedScenario(const Block &block, const std::string &name)
@@ -269,12 +303,11 @@ ScenarioRecord detailedScenario(const Block &block, const std::string &name)
     sc.line = block.rows.back().line;
     const Row &first = block.rows.front();
     const Row &last = block.rows.back();
-    const double records = value(last, "data.consumed.in.nMsg");
-    const double mb = value(last, "data.consumed.in.MB");
+    const double records = value(last, kRecords);
+    const double mb = value(last, kMB);
     // The first row's interval began before its time: its records over its own rate.
-    const double firstRate = value(first, "nMsg.sec");
-    const double firstInterval =
-        firstRate > 0 ? value(first, "data.consumed.in.nMsg") / firstRate : 0;
+    const double firstRate = value(first, kRate);
+    const double firstInterval = firstRate > 0 ? value(first, kRecords) / firstRate : 0;
     const double elapsed = utcSeconds(last.time) - utcSeconds(first.time) + firstInterval;
     if (elapsed > 0) {
         sc.metrics.push_back({"records_per_s", records / elapsed});
@@ -286,20 +319,7 @@ ScenarioRecord detailedScenario(const Block &block, const std::string &name)
                     std::to_string(last.line) +
                     ": totals read from the last cumulative row; records_per_s and bytes_per_s "
                     "inferred as totals over the rows' time span";
-
-    const double t0 = utcSeconds(first.time);
-    std::map<std::string, SeriesRecord> series;
-    for (const Row &row : block.rows) {
-        std::vector<MetricValue> metrics;
-        appendRowMetrics(row, metrics);
-        for (const MetricValue &m : metrics) {
-            SeriesRecord &s = series[m.name];
-            s.name = m.name;
-            s.samples.push_back({utcSeconds(row.time) - t0, m.value});
-        }
-    }
-    for (auto &[key, s] : series)
-        sc.series.push_back(std::move(s));
+    sc.series = detailedSeries(block.rows);
     return sc;
 }
 
@@ -368,7 +388,7 @@ void addScenarios(const std::vector<Block> &blocks, RunRecord &run,
     for (const Block &b : blocks) {
         std::vector<ScenarioRecord> scenarios = blockScenarios(b, names);
         for (const Row &row : b.rows)
-            rates.push_back(value(row, "nMsg.sec"));
+            rates.push_back(value(row, kRate));
         if (b.metrics) {
             if (!b.metrics->clientVersion.empty())
                 run.toolVersion = b.metrics->clientVersion;

@@ -1,7 +1,6 @@
 #include "importers/kafka/kafkaproducerline.h"
 
 #include "importers/textsource.h"
-#include "model/core/textpattern.h"
 
 namespace plimsoll {
 
@@ -86,13 +85,27 @@ std::optional<ResultMatch> findResult(std::string_view line)
     return std::nullopt;
 }
 
-// "P ms 99th" in the final line's tail; `label` is the pattern of "99th".
-std::optional<int64_t> percentile(std::string_view rest, const TextPattern &label)
+bool isWordChar(char c)
 {
-    PatternMatch m;
-    if (!label.search(rest, &m))
-        return std::nullopt;
-    return parseInteger(m[1]);
+    return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+// "P ms 99th" in the final line's tail, `label` being " ms 99th": the leftmost digits followed by
+// the label that a word does not go on after (the pattern (\d+) ms 99th\b, scanned by hand as
+// every final line has four).
+std::optional<int64_t> percentile(std::string_view rest, std::string_view label)
+{
+    for (size_t at = rest.find(label); at != std::string_view::npos;
+         at = rest.find(label, at + 1)) {
+        const size_t after = at + label.size();
+        if (at == 0 || !isDigit(rest[at - 1]) || (after < rest.size() && isWordChar(rest[after])))
+            continue;
+        size_t begin = at;
+        while (begin > 0 && isDigit(rest[begin - 1]))
+            --begin;
+        return parseInteger(rest.substr(begin, at - begin));
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -130,16 +143,14 @@ std::optional<ProducerPerfLine> parseProducerPerfLine(std::string_view text)
         r.prefix.pop_back();
     r.prefixTime = localTimeAsUtc(r.prefix);
 
-    static const TextPattern p50(R"((\d+) ms 50th(?:\b|$))"), p95(R"((\d+) ms 95th(?:\b|$))"),
-        p99(R"((\d+) ms 99th(?:\b|$))"), p999(R"((\d+) ms 99\.9th(?:\b|$))");
     const std::string_view rest = line.substr(m->end);
     const std::string_view restView = trimmed(rest);
     if (startsWith(restView, ",")) {
         r.final = true;
-        r.p50 = percentile(rest, p50);
-        r.p95 = percentile(rest, p95);
-        r.p99 = percentile(rest, p99);
-        r.p999 = percentile(rest, p999);
+        r.p50 = percentile(rest, " ms 50th");
+        r.p95 = percentile(rest, " ms 95th");
+        r.p99 = percentile(rest, " ms 99th");
+        r.p999 = percentile(rest, " ms 99.9th");
         r.truncated = !r.p50 || !r.p95 || !r.p99 || !r.p999 ||
                       restView.find("99.9th") == std::string_view::npos;
     }

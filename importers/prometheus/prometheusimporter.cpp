@@ -31,23 +31,30 @@ const std::string kKorvetProduce = "korvet_broker_produce_seconds";
 std::map<std::string, PromSnapshot> byTarget(const PromSnapshot &snap)
 {
     std::map<std::string, PromSnapshot> out;
+    PromSnapshot *target = nullptr; // the last sample's, looked up again only when it changes
+    std::string_view targetInstance;
     for (const PromFamily &f : snap.families) {
         for (const PromSample &s : f.samples) {
-            const std::string instance = s.label("instance").value_or("");
-            PromSnapshot &t = out[instance];
+            std::string_view instance;
+            for (const auto &[key, value] : s.labels)
+                if (key == "instance") {
+                    instance = value;
+                    break;
+                }
+            if (!target || instance != targetInstance) {
+                target = &out[std::string(instance)];
+                targetInstance = instance;
+            }
+            PromSnapshot &t = *target;
             t.timeMs = snap.timeMs;
             t.line = snap.line;
-            PromFamily *tf = nullptr;
-            for (PromFamily &candidate : t.families)
-                if (candidate.name == f.name)
-                    tf = &candidate;
-            if (!tf) {
+            // A scrape names each family once and families are copied in order, so f's copy,
+            // when this target has one, is the last (no search through every family per sample).
+            if (t.families.empty() || t.families.back().name != f.name)
                 t.families.push_back({f.name, f.type, f.help, {}, f.line});
-                tf = &t.families.back();
-            }
             PromSample copy = s;
             std::erase_if(copy.labels, [](const auto &kv) { return kv.first == "instance"; });
-            tf->samples.push_back(std::move(copy));
+            t.families.back().samples.push_back(std::move(copy));
         }
     }
     return out;

@@ -103,6 +103,12 @@ public:
     // *error) malformed input, DoubleHistogram encodings, and compressed input that inflates
     // beyond kMaxDecodedBytes, so a hostile file cannot exhaust memory.
     static std::optional<HdrHistogram> decode(std::string_view bytes, std::string *error);
+    // decode() into `into` (empty, or as an earlier decodeInto left it), reusing its counts when
+    // it has the encoding's layout: a reader of one histogram per line then neither allocates
+    // nor clears the whole range per line. False, with *error set and `into` unspecified,
+    // where decode() refuses.
+    static bool decodeInto(std::string_view bytes, std::optional<HdrHistogram> &into,
+                           std::string *error);
     static constexpr size_t kMaxDecodedBytes = 64u << 20; // 64 MiB
 
 private:
@@ -118,7 +124,6 @@ private:
     int64_t valueFromIndex(size_t index) const;
     int64_t sizeOfEquivalentRange(int64_t value) const;
     size_t countsIndexLimitForMax() const;
-    bool addCountAtIndex(size_t index, int64_t count);
 
     int64_t m_lowest;
     int64_t m_highest;

@@ -6,18 +6,22 @@
 
 namespace plimsoll::hdrcodec {
 
+namespace detail {
+
+bool failWith(std::string *error, const std::string &message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+
+} // namespace detail
+
 namespace {
 
-uint32_t be32(std::string_view b, size_t at)
-{
-    return (uint32_t(uint8_t(b[at])) << 24) | (uint32_t(uint8_t(b[at + 1])) << 16) |
-           (uint32_t(uint8_t(b[at + 2])) << 8) | uint32_t(uint8_t(b[at + 3]));
-}
-
-int64_t be64(std::string_view b, size_t at)
-{
-    return static_cast<int64_t>((uint64_t(be32(b, at)) << 32) | be32(b, at + 4));
-}
+using detail::be32;
+using detail::be64;
+using detail::failWith;
 
 void putBe32(std::string &out, uint32_t v)
 {
@@ -31,12 +35,6 @@ void putBe64(std::string &out, uint64_t v)
     putBe32(out, static_cast<uint32_t>(v));
 }
 
-bool failWith(std::string *error, const std::string &message)
-{
-    if (error)
-        *error = message;
-    return false;
-}
 
 std::string hexCookie(uint32_t cookie)
 {
@@ -144,51 +142,6 @@ bool decode(std::string_view bytes, size_t maxBytes, Decoded &out, std::string *
         out.inflated.assign(bytes);
     }
     return parseEncoding(out, error);
-}
-
-bool forEachCount(const Decoded &decoded, const std::function<bool(int64_t, int64_t)> &visit,
-                  std::string *error)
-{
-    const std::string_view p =
-        std::string_view(decoded.inflated).substr(decoded.payloadOffset, decoded.payloadLength);
-    size_t pos = 0;
-    if (decoded.wordSize == 9) {
-        while (pos < p.size()) {
-            uint64_t raw = 0;
-            for (int i = 0; i < 9; ++i) {
-                if (pos >= p.size())
-                    return failWith(error, "histogram payload ends inside a count");
-                const uint8_t byte = static_cast<uint8_t>(p[pos++]);
-                if (i < 8) {
-                    raw |= uint64_t(byte & 0x7f) << (7 * i);
-                    if (!(byte & 0x80))
-                        break;
-                } else {
-                    raw |= uint64_t(byte) << 56;
-                }
-            }
-            const int64_t value = static_cast<int64_t>((raw >> 1) ^ (~(raw & 1) + 1));
-            if (value == INT64_MIN)
-                return failWith(error, "histogram payload holds an impossible zero run");
-            const bool more = value < 0 ? visit(0, -value) : visit(value, 0);
-            if (!more)
-                return false;
-        }
-        return true;
-    }
-    const size_t word = static_cast<size_t>(decoded.wordSize);
-    for (; pos + word <= p.size(); pos += word) {
-        int64_t count = 0;
-        if (word == 2)
-            count = static_cast<int16_t>((uint8_t(p[pos]) << 8) | uint8_t(p[pos + 1]));
-        else if (word == 4)
-            count = static_cast<int32_t>(be32(p, pos));
-        else
-            count = be64(p, pos);
-        if (!visit(count, 0))
-            return false;
-    }
-    return true;
 }
 
 void putZigZag(std::string &out, int64_t v)

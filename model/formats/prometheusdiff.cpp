@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 namespace plimsoll {
 
@@ -49,11 +50,20 @@ struct HistogramSeries
 
 std::map<std::string, HistogramSeries> histogramSeries(const PromFamily &f)
 {
+    static const std::vector<std::string> withoutLe{"le"};
+    const std::string bucketName = f.name + "_bucket", countName = f.name + "_count",
+                      sumName = f.name + "_sum";
     std::map<std::string, HistogramSeries> out;
+    HistogramSeries *last = nullptr; // a series' samples come together: its buckets, sum, count
+    std::string lastKey;
     for (const PromSample &s : f.samples) {
-        const std::string key = promSeriesName(f.name, s.labels, {"le"});
-        HistogramSeries &h = out[key];
-        if (s.name == f.name + "_bucket") {
+        std::string key = promSeriesName(f.name, s.labels, withoutLe);
+        if (!last || key != lastKey) {
+            last = &out[key];
+            lastKey = std::move(key);
+        }
+        HistogramSeries &h = *last;
+        if (s.name == bucketName) {
             const auto le = s.label("le");
             if (!le)
                 continue;
@@ -61,9 +71,9 @@ std::map<std::string, HistogramSeries> histogramSeries(const PromFamily &f)
             const auto bound = boundOf(*le);
             if (bound)
                 h.buckets[*bound] = s.value;
-        } else if (s.name == f.name + "_count") {
+        } else if (s.name == countName) {
             h.count = s.value;
-        } else if (s.name == f.name + "_sum") {
+        } else if (s.name == sumName) {
             h.sum = s.value;
         }
     }
@@ -137,8 +147,14 @@ PromDiff diffSnapshots(const PromSnapshot &a, const PromSnapshot &b, double seco
     PromDiff d;
     d.seconds = seconds;
     const double per = seconds > 0 ? 1.0 / seconds : 0;
+    // a.family(name) for every family of b, without a search through a's families for each:
+    // the first of a's families by each name, as family() finds it.
+    std::unordered_map<std::string_view, const PromFamily *> earlierFamilies;
+    for (const PromFamily &f : a.families)
+        earlierFamilies.emplace(f.name, &f);
     for (const PromFamily &fb : b.families) {
-        const PromFamily *fa = a.family(fb.name);
+        const auto found = earlierFamilies.find(fb.name);
+        const PromFamily *fa = found == earlierFamilies.end() ? nullptr : found->second;
         if (fb.type == PromType::Histogram) {
             const auto later = histogramSeries(fb);
             const auto earlier = fa ? histogramSeries(*fa) : std::map<std::string, HistogramSeries>{};
@@ -169,10 +185,14 @@ PromDiff diffSnapshots(const PromSnapshot &a, const PromSnapshot &b, double seco
                 d.histograms.push_back(std::move(w));
             }
         }
-        std::map<std::string, double> before;
+        std::unordered_map<std::string, double> before; // only looked up: no order needed
         if (fa)
-            for (const PromSample &s : fa->samples)
+            for (const PromSample &s : fa->samples) {
+                // Of a histogram only the _count and _sum series are looked up below.
+                if (fb.type == PromType::Histogram && s.name.ends_with("_bucket"))
+                    continue;
                 before[promSeriesName(s.name, s.labels)] = s.value;
+            }
         for (const PromSample &s : fb.samples) {
             if (fb.type == PromType::Histogram && s.name.ends_with("_bucket"))
                 continue;

@@ -264,6 +264,7 @@ public:
         if (result.snapshots.empty() || m_closed) {
             result.snapshots.emplace_back();
             m_index.clear();
+            m_last = std::string_view::npos;
             m_closed = false;
         }
         return result.snapshots.back();
@@ -275,8 +276,11 @@ public:
     void close() { m_closed = !result.snapshots.empty(); }
     PromFamily &family(const std::string &name, int64_t line, bool declaring)
     {
+        PromSnapshot &open = current();
+        // A sample of the family the last one belonged to (most are): no lookup by name.
+        if (!declaring && m_last != std::string_view::npos && open.families[m_last].name == name)
+            return open.families[m_last];
         // A TYPE or HELP of a family this scrape already has samples for starts the next scrape.
-        current();
         auto it = m_index.find(name);
         if (declaring && it != m_index.end() && !current().families[it->second].samples.empty())
             close();
@@ -290,12 +294,14 @@ public:
             snap.families.back().name = name;
             snap.families.back().line = line;
         }
+        m_last = it->second;
         return snap.families[it->second];
     }
     const std::map<std::string, size_t> &index() const { return m_index; }
 
 private:
     std::map<std::string, size_t> m_index;
+    size_t m_last = std::string_view::npos; // the family family() last returned, in current()
     bool m_closed = false;
 };
 
@@ -467,7 +473,7 @@ PromParseResult parsePrometheusText(std::string_view text)
                 }
     }
     std::erase_if(b.result.snapshots, [](const PromSnapshot &s) { return s.families.empty(); });
-    return b.result;
+    return std::move(b.result); // a member: returned as it is, not copied
 }
 
 } // namespace plimsoll

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <zlib.h>
 
@@ -172,6 +173,33 @@ TEST(HdrHistogram, DecodesJavaWrittenLogsAndReencodesTheSameBytes)
         ASSERT_TRUE(plimsoll::hdrcodec::decode(line.payload, 1 << 20, java, &error));
         EXPECT_EQ(h->encode(), java.inflated);
     }
+}
+
+// A reader decodes each line into the histogram the line before used: what it holds after
+// a large interval then a small one must be the small one alone, as decode() gives it.
+TEST(HdrHistogram, DecodingIntoAReusedHistogramKeepsNothingOfTheLastOne)
+{
+    HdrHistogram wide(1, 3600LL * 1000 * 1000 * 1000, 3), narrow(1, 3600LL * 1000 * 1000 * 1000, 3);
+    for (int64_t v = 1; v < 1'000'000'000; v = v * 3 + 7)
+        wide.record(v, 5);
+    narrow.record(1200);
+    narrow.record(1500, 2);
+    std::string error;
+    std::optional<HdrHistogram> reused;
+    ASSERT_TRUE(HdrHistogram::decodeInto(wide.encodeCompressed(), reused, &error)) << error;
+    EXPECT_EQ(reused->max(), wide.max());
+    ASSERT_TRUE(HdrHistogram::decodeInto(narrow.encodeCompressed(), reused, &error)) << error;
+    EXPECT_EQ(reused->totalCount(), 3);
+    EXPECT_EQ(reused->max(), narrow.max());
+    EXPECT_EQ(reused->min(), narrow.min());
+    EXPECT_EQ(reused->valueAtPercentile(99.9), narrow.valueAtPercentile(99.9));
+    EXPECT_EQ(reused->encode(), narrow.encode());
+    // A different layout is decoded into a new histogram of that layout.
+    HdrHistogram coarse(1000, 1'000'000'000, 2);
+    coarse.record(250'000);
+    ASSERT_TRUE(HdrHistogram::decodeInto(coarse.encodeCompressed(), reused, &error)) << error;
+    EXPECT_EQ(reused->significantDigits(), 2);
+    EXPECT_EQ(reused->encode(), coarse.encode());
 }
 
 TEST(HdrHistogram, DecodesFixedWidthV1AndV0)
