@@ -368,14 +368,9 @@ void BenchView::start()
         m_status->setText(problem);
         return;
     }
-    for (auto *series : {m_throughput, m_ackP99, m_e2eP99, m_ackP50, m_e2eP50})
-        series->clear();
-    resetAxes();
-    m_summary->clear();
-    m_progress->setValue(0);
-    m_status->setText(config.embedded() ? tr("Running against the embedded mock cluster (not a real broker)…")
-                                        : tr("Running against %1…").arg(QString::fromStdString(config.bootstrapServers)));
-    launch(new BenchWorker(config, storePath()));
+    launch(new BenchWorker(config, storePath()),
+           config.embedded() ? tr("Running against the embedded mock cluster (not a real broker)…")
+                             : tr("Running against %1…").arg(QString::fromStdString(config.bootstrapServers)));
 }
 
 // `bench offload` from the form: the brokers' metrics URLs, the request's defaults for the rest.
@@ -389,20 +384,21 @@ void BenchView::startOffload()
         m_status->setText(QString::fromStdString(problem));
         return;
     }
+    launch(new BenchWorker(config, storePath()),
+           tr("Recording the offload: the archive lag of %n broker(s) polled every %1 until it is zero twice in a "
+              "row (at most %2)…",
+              nullptr, int(config.brokerMetricsUrls.size()))
+               .arg(QString::fromStdString(request.interval), QString::fromStdString(request.drainTimeout)));
+}
+
+void BenchView::launch(BenchWorker *worker, const QString &status)
+{
     for (auto *series : {m_throughput, m_ackP99, m_e2eP99, m_ackP50, m_e2eP50})
         series->clear();
     resetAxes();
     m_summary->clear();
     m_progress->setValue(0);
-    m_status->setText(tr("Recording the offload: the archive lag of %n broker(s) polled every %1 until it is zero "
-                         "twice in a row (at most %2)…",
-                         nullptr, int(config.brokerMetricsUrls.size()))
-                          .arg(QString::fromStdString(request.interval), QString::fromStdString(request.drainTimeout)));
-    launch(new BenchWorker(config, storePath()));
-}
-
-void BenchView::launch(BenchWorker *worker)
-{
+    m_status->setText(status);
     m_thread = new QThread(this);
     m_worker = worker;
     m_worker->moveToThread(m_thread);

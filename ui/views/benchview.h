@@ -46,7 +46,9 @@ private:
     void showResult(const BenchResult &result, const QString &runKey, const QString &storeError);
     bool readForm(RunConfig &config, QString &problem) const;
     void startOffload();
-    void launch(BenchWorker *worker); // on a thread of its own; the view reacts to its signals
+    // Clears the chart and summary, says `status`, and runs the worker on a thread of its own;
+    // the view reacts to its signals.
+    void launch(BenchWorker *worker, const QString &status);
 
     QLineEdit *m_bootstrap = nullptr;
     QComboBox *m_workload = nullptr;
