@@ -180,9 +180,12 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
         lastContractOfTarget.insert_or_assign(row.target, contract);
         if (!row.value)
             return;
-        const auto [cut, added] = cutIndex.emplace(std::pair{row.target, contract}, cuts.size());
-        if (added)
+        // Looked up before anything is built: the key repeats on nearly every run.
+        auto cut = cutIndex.find(std::pair{row.target, contract});
+        if (cut == cutIndex.end()) {
+            cut = cutIndex.emplace(std::pair{row.target, contract}, cuts.size()).first;
             cuts.push_back({{}, {}, row.target, contract});
+        }
         SeriesCut &series = cuts[cut->second];
         series.values.push_back(*row.value);
         // Only a point with a readable time can be placed on the time axis.
@@ -192,9 +195,11 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
             return;
         }
         series.point.push_back(std::ptrdiff_t(out.points.size()));
-        const auto [target, newTarget] = targetIndex.emplace(row.target, int(out.targets.size()));
-        if (newTarget)
+        auto target = targetIndex.find(row.target);
+        if (target == targetIndex.end()) {
+            target = targetIndex.emplace(row.target, int(out.targets.size())).first;
             out.targets.push_back(row.target);
+        }
         out.points.push_back({std::move(row.runKey), std::move(row.timestamp), std::move(row.commit),
                               std::move(row.imageDigest), tuning, *row.value, *timeMs, target->second});
         out.marks.push_back(std::move(mark));

@@ -161,7 +161,7 @@ TEST_P(StoreTest, SeriesIsOrderedByTimeAndFiltersWork)
     EXPECT_EQ(series[0].runKey, "early");
     EXPECT_DOUBLE_EQ(series[0].value, 1);
     EXPECT_EQ(series[1].runKey, "late");
-    EXPECT_EQ(series[1].tuning["linger.ms"], 5);
+    EXPECT_EQ(series[1].tuning->at("linger.ms"), 5);
 
     EXPECT_EQ(store.scenarioNames(),
               (std::vector<std::string>{"pipeline/produce/step-1", "pipeline/produce/step-16"}));
@@ -179,6 +179,48 @@ TEST_P(StoreTest, SeriesIsOrderedByTimeAndFiltersWork)
     RunFilter scenario;
     scenario.scenarioContains = "consume";
     EXPECT_TRUE(store.runs(scenario).empty());
+}
+
+// A metric's series and the trend read follow every way runs leave or change: a removed run,
+// a source replaced at its uri, samples removed, and a run with the scenario twice (its first).
+TEST_P(StoreTest, SeriesFollowsRemovalsAndReplacements)
+{
+    Store store(path());
+    const auto values = [&store] {
+        std::vector<std::string> out;
+        for (const SeriesPoint &p : store.series("pipeline/produce/step-16", "records_per_s"))
+            out.push_back(p.runKey + "=" + std::to_string(int(p.value)));
+        return out;
+    };
+    const auto trend = [&store] {
+        std::vector<std::string> out;
+        store.forEachTrendRun("pipeline/produce/step-16", "latency_p99_s", [&](TrendRunRow &row) {
+            out.push_back(row.runKey + (row.value ? "=" + std::to_string(*row.value) : "=none"));
+        });
+        return out;
+    };
+    RunRecord twice = makeRun("night-2", "2026-08-12T03:00:00Z", 2);
+    twice.scenarios.push_back(twice.scenarios[0]);
+    twice.scenarios.back().metrics = {{"records_per_s", 99}}; // the second of that name
+    twice.scenarios[0].metrics = {{"records_per_s", 2}};      // no latency in the first
+    store.importSource(makeSource("/data/a.jsonl", "v1"),
+                       {makeRun("night-1", "2026-08-11T03:00:00Z", 1), twice,
+                        makeRun("night-3", "2026-08-13T03:00:00Z", 3)});
+    auto sample = makeSource("qrc:/samples/s.jsonl", "sample");
+    sample.sample = true;
+    store.importSource(sample, {makeRun("sample-1", "2026-08-10T03:00:00Z", 7)});
+    EXPECT_EQ(values(), (std::vector<std::string>{"sample-1=7", "night-1=1", "night-2=2",
+                                                  "night-2=99", "night-3=3"}));
+    EXPECT_EQ(trend(), (std::vector<std::string>{"sample-1=0.059000", "night-1=0.059000",
+                                                 "night-2=none", "night-3=0.059000"}));
+    EXPECT_EQ(store.removeSamples(), 1);
+    EXPECT_EQ(store.removeRun("night-2"), 1);
+    EXPECT_EQ(values(), (std::vector<std::string>{"night-1=1", "night-3=3"}));
+    store.importSource(makeSource("/data/a.jsonl", "v2"),
+                       {makeRun("night-1", "2026-08-11T03:00:00Z", 10),
+                        makeRun("night-4", "2026-08-14T03:00:00Z", 40)});
+    EXPECT_EQ(values(), (std::vector<std::string>{"night-1=10", "night-4=40"}));
+    EXPECT_EQ(trend(), (std::vector<std::string>{"night-1=0.059000", "night-4=0.059000"}));
 }
 
 TEST_P(StoreTest, SamplesAreRemovedAsAGroupAndCanComeBack)
@@ -239,7 +281,7 @@ TEST_P(StoreTest, VersionFiveStoreKeepsItsSeriesAndSortsByScenarioCountAfterMigr
     EXPECT_EQ(series[1].runKey, "night-2");
     EXPECT_EQ(series[2].runKey, "night-3");
     EXPECT_EQ(series[2].value, 300);
-    EXPECT_EQ(series[0].tuning["linger.ms"], 5);
+    EXPECT_EQ(series[0].tuning->at("linger.ms"), 5);
     std::vector<std::string> trend;
     store.forEachTrendRun("step-2", "records_per_s", [&](TrendRunRow &row) {
         trend.push_back(row.runKey + "=" + (row.value ? std::to_string(int(*row.value)) : "none"));
@@ -347,7 +389,7 @@ TEST_P(StoreTest, NewerSchemaIsRefusedAndLeftUntouched)
     // Untouched: the version stays 99 and the run is there (a failed check would throw).
     EXPECT_EQ(location.queryInt("SELECT version FROM plimsoll_schema"), 99);
     EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM runs"), 1);
-    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()"), 8);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()"), 9);
 }
 
 TEST_F(StoreFileTest, ForeignFilesAreRefusedClearly)
