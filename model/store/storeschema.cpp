@@ -125,10 +125,8 @@ CREATE TABLE change_point_states (
         // is kept again beside its scenario's name, its metric's name and its run's time, in that
         // order, so that one scenario's metric over time is one ordered range (not a seek into
         // metrics per run). Written with the metric (SourceWriter) and removed with its scenario.
-        // A scenario's runs in time order with the topology a tuning contract reads (covering:
-        // no seek into scenarios per run). And the scenarios by kind and by the load factors the
-        // sizing reads, so that the runs carrying sizing evidence are found without examining
-        // every run.
+        // And the scenarios by kind and by the load factors the sizing reads, so that the runs
+        // carrying sizing evidence are found without examining every run.
         R"sql(
 CREATE TABLE trend_points (
     scenario TEXT NOT NULL,
@@ -144,9 +142,6 @@ INSERT INTO trend_points (scenario, metric, run_time, run_id, ordinal, scenario_
     SELECT s.name, m.name, COALESCE(s.run_time, ''), s.run_id, s.ordinal, s.id, m.value
     FROM metrics m JOIN scenarios s ON s.id = m.scenario_id;
 CREATE INDEX trend_points_by_scenario ON trend_points(scenario_id);
-CREATE INDEX scenarios_by_name_topology ON scenarios(name, run_time, run_id, ordinal, brokers,
-    shards, partitions, producers, consumers, clients, connections, threads, pipeline,
-    record_size_bytes, batch_bytes, compression, acks);
 CREATE INDEX scenarios_by_kind ON scenarios(kind, run_id);
 CREATE INDEX scenarios_by_brokers ON scenarios(run_id) WHERE brokers IS NOT NULL;
 CREATE INDEX scenarios_by_shards ON scenarios(run_id) WHERE shards IS NOT NULL;

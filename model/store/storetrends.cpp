@@ -73,14 +73,14 @@ std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::s
 void Store::forEachTrendRun(const std::string &scenario, const std::string &metric,
                             const std::function<void(TrendRunRow &row)> &visit) const
 {
-    // The scenario's runs from its covering time index (storeschema.cpp, step 7), and the
-    // metric's values from the series index beside them, both in the same order (run time, run,
-    // scenario ordinal): merged as they are read, with no seek into metrics per run.
+    // The scenario's runs from its time index, and the metric's values from the series index
+    // (storeschema.cpp, step 7) beside them, both in the same order (run time, run, scenario
+    // ordinal): merged as they are read, with no seek into metrics per run.
     Statement q(*m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
                       "r.tool_version, r.target, r.sample, r.tuning, s.brokers, s.shards, "
                       "s.partitions, s.producers, s.consumers, s.clients, s.connections, s.threads, "
                       "s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, s.acks, "
-                      "s.run_time, s.ordinal FROM scenarios s INDEXED BY scenarios_by_name_topology "
+                      "s.run_time, s.ordinal FROM scenarios s INDEXED BY scenarios_by_name_time "
                       "CROSS JOIN runs r ON r.id = s.run_id "
                       "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal");
     q.bindText(1, scenario);
