@@ -172,6 +172,10 @@ void checkStoreFile(SqliteConnection &c, bool existed)
         // Reads of long series straight from the file's pages, without copying each into
         // SQLite's page cache first (its small default cache re-reads a large store).
         c.exec("PRAGMA mmap_size=1073741824");
+        // Room for an import's changed pages (64 MiB, allocated as used): SQLite's 2 MB default
+        // spills them to the WAL over and over within one source's transaction, as each
+        // metric is written into several indexes.
+        c.exec("PRAGMA cache_size=-65536");
     }
 }
 
