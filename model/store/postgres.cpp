@@ -112,10 +112,10 @@ public:
     {
         return std::strtod(PQgetvalue(m_result, m_row, column), nullptr);
     }
-    std::string text(int column) const override
+    std::string text(int column) const override { return std::string(textView(column)); }
+    std::string_view textView(int column) const override
     {
-        return std::string(PQgetvalue(m_result, m_row, column),
-                           size_t(PQgetlength(m_result, m_row, column)));
+        return {PQgetvalue(m_result, m_row, column), size_t(PQgetlength(m_result, m_row, column))};
     }
     std::string blob(int column) const override
     {
