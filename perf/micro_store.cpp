@@ -1,10 +1,11 @@
 // The store at scale: importing 1M trend records through Store::importSource (what every
 // import commits) against a raw loop of prepared SQLite inserts writing the same rows into the
-// same schema, reading one metric's series back over the 1M records, and a page of the Library
-// in each of its orders.
+// same schema, reading one metric's series back over the 1M records, what the Scaling and Sizing
+// views read before their first frame, and a page of the Library in each of its orders.
 //
 // PLIMSOLL_PERF_DIR names where the stores are written (default: the working directory); the
 // 1M-record store (trend-1m.db) is kept there for the window benchmark.
+#include "model/sizing/sizingmodels.h"
 #include "model/store/store.h"
 #include "perf/perfdata.h"
 
@@ -85,7 +86,8 @@ void BM_RawSqliteInsert1M(benchmark::State &state)
         { Store schema(path); }
         sqlite3 *db = nullptr;
         check(sqlite3_open(path.c_str(), &db), db);
-        sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON",
+        sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; "
+                         "PRAGMA mmap_size=1073741824; PRAGMA cache_size=-65536",
                      nullptr, nullptr, nullptr);
         state.ResumeTiming();
         {
@@ -94,9 +96,12 @@ void BM_RawSqliteInsert1M(benchmark::State &state)
             Stmt run(db, "INSERT INTO runs (source_id, run_key, timestamp, commit_sha, image_digest, "
                          "tool, tool_version, target, environment, tuning, sample, provenance) "
                          "VALUES (?,?,?,?,NULL,?,?,?,'{}',?,0,NULL)");
-            Stmt sc(db, "INSERT INTO scenarios (run_id, ordinal, name, kind, producers, record_size_bytes) "
-                        "VALUES (?,0,?,?,?,?)");
+            Stmt sc(db, "INSERT INTO scenarios (run_id, ordinal, name, kind, producers, record_size_bytes, "
+                        "run_time) VALUES (?,0,?,?,?,?,?)");
             Stmt met(db, "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES (?,?,?,?)");
+            // The series index holds each metric value again (schema 8): rows the store has too.
+            Stmt point(db, "INSERT INTO trend_points (scenario, metric, run_time, run_id, ordinal, "
+                           "scenario_id, value) VALUES (?,?,?,?,0,?,?)");
             for (size_t chunk = 0; chunk * perf::kRecordsPerSource < kRecords; ++chunk) {
                 state.PauseTiming();
                 const auto runs = perf::trendRuns(chunk * perf::kRecordsPerSource, perf::kRecordsPerSource);
@@ -128,6 +133,7 @@ void BM_RawSqliteInsert1M(benchmark::State &state)
                         sc.text(3, s.kind);
                         sqlite3_bind_int64(sc.s, 4, *s.topology.producers);
                         sqlite3_bind_int64(sc.s, 5, *s.topology.recordSizeBytes);
+                        sc.text(6, r.timestamp);
                         sc.run();
                         const sqlite3_int64 scenarioId = sqlite3_last_insert_rowid(db);
                         int ordinal = 0;
@@ -137,6 +143,13 @@ void BM_RawSqliteInsert1M(benchmark::State &state)
                             met.text(3, m.name);
                             sqlite3_bind_double(met.s, 4, m.value);
                             met.run();
+                            point.text(1, s.name);
+                            point.text(2, m.name);
+                            point.text(3, r.timestamp);
+                            sqlite3_bind_int64(point.s, 4, runId);
+                            sqlite3_bind_int64(point.s, 5, scenarioId);
+                            sqlite3_bind_double(point.s, 6, m.value);
+                            point.run();
                         }
                     }
                 }
@@ -180,6 +193,23 @@ void BM_StoreTrendRuns1M(benchmark::State &state)
         state.SkipWithError("the series does not hold every record: run BM_StoreImport1M first");
 }
 BENCHMARK(BM_StoreTrendRuns1M)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// What the Scaling, Sizing and Placement views read in the background before their first frame,
+// on the 1M-record store (whose runs carry no ramp and no sizing evidence): the ramp runs' keys,
+// and the sizing evidence with its fitted models (Placement reads the same).
+void BM_ViewFirstReads1M(benchmark::State &state)
+{
+    const std::string path = perfPath("trend-1m.db");
+    size_t runs = 0;
+    for (auto _ : state) {
+        const Store store(path);
+        runs = state.range(0) == 0 ? store.rampRunKeys().size()
+                                   : fitEvidence(store, {}).evidence.runs.size();
+    }
+    state.SetLabel(state.range(0) == 0 ? "Scaling: ramp run keys" : "Sizing: evidence and models");
+    state.counters["runs"] = double(runs);
+}
+BENCHMARK(BM_ViewFirstReads1M)->Arg(0)->Arg(1)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // A page of the Library (1,000 runs of the 1M) in each order the table sorts by, both ways: the
 // first page and the one after it (keyset paging from its last run). Time per page.

@@ -261,6 +261,10 @@ void store()
     add("store", "one metric's series over 1M records", realTime("micro_store.json", "BM_StoreSeriesQuery1M/iterations:2/real_time", "ms"), "ms", 300, true, true);
     add("store", "the Trends view's rows of that series (identity, tuning, topology)",
         realTime("micro_store.json", "BM_StoreTrendRuns1M/iterations:2/real_time", "ms"), "ms");
+    // What the Scaling and Sizing views read before their first frame (the window rows below
+    // time the frames themselves).
+    add("store", "Scaling's first read: the ramp runs of 1M", realTime("micro_store.json", "BM_ViewFirstReads1M/0/iterations:2/real_time", "ms"), "ms");
+    add("store", "Sizing's first read: evidence and models of 1M", realTime("micro_store.json", "BM_ViewFirstReads1M/1/iterations:2/real_time", "ms"), "ms");
     // The Library's page in its slowest order (of 7 columns, each way): what a click on a
     // column header costs at 1M runs.
     static const char *kOrders[] = {"time", "run key", "tool", "target", "commit", "scenarios", "sample"};

@@ -41,6 +41,8 @@ public:
     virtual int64_t int64(int column) const = 0;
     virtual double real(int column) const = 0;
     virtual std::string text(int column) const = 0; // NULL -> ""
+    // The same without a copy: valid until the next step() or reset().
+    virtual std::string_view textView(int column) const = 0;
     virtual std::string blob(int column) const = 0; // NULL -> ""
     virtual bool isNull(int column) const = 0;
 };
@@ -89,6 +91,7 @@ public:
     int64_t int64(int column) const { return m_cursor->int64(column); }
     double real(int column) const { return m_cursor->real(column); }
     std::string text(int column) const { return m_cursor->text(column); }
+    std::string_view textView(int column) const { return m_cursor->textView(column); }
     bool isNull(int column) const { return m_cursor->isNull(column); }
     std::optional<int64_t> optInt64(int column) const;
     std::optional<std::string> optText(int column) const;

@@ -51,12 +51,16 @@ struct Prepared
 {
     std::string name;
     PostgresStatement statement;
+    // Prepared on the server by the first step of a statement of this text, not when the
+    // Statement is made: the first step waits as a stoppable read does (a table locked by
+    // another session holds the prepare too, until the lock goes).
+    bool onServer = false;
 };
 
 class PgCursor final : public Cursor
 {
 public:
-    PgCursor(PGconn *conn, const Prepared &prepared)
+    PgCursor(PGconn *conn, Prepared &prepared)
         : m_conn(conn), m_prepared(prepared), m_values(size_t(prepared.statement.count)),
           m_set(size_t(prepared.statement.count), false)
     {
@@ -112,10 +116,10 @@ public:
     {
         return std::strtod(PQgetvalue(m_result, m_row, column), nullptr);
     }
-    std::string text(int column) const override
+    std::string text(int column) const override { return std::string(textView(column)); }
+    std::string_view textView(int column) const override
     {
-        return std::string(PQgetvalue(m_result, m_row, column),
-                           size_t(PQgetlength(m_result, m_row, column)));
+        return {PQgetvalue(m_result, m_row, column), size_t(PQgetlength(m_result, m_row, column))};
     }
     std::string blob(int column) const override
     {
@@ -150,6 +154,8 @@ private:
     }
     void execute()
     {
+        if (!m_prepared.onServer)
+            prepareOnServer();
         std::vector<const char *> values(m_values.size());
         for (size_t i = 0; i < values.size(); ++i)
             values[i] = m_set[i] ? m_values[i].c_str() : nullptr;
@@ -173,14 +179,12 @@ private:
         m_row = -1;
     }
 
-    // The statement sent without waiting, the wait asking m_stopped every 50 ms: when it says
-    // stop, the server is asked to cancel (its error ends the wait) and the read ends here.
-    void executeStoppable(const std::vector<const char *> &values)
+    // Waits for the statement sent, asking m_stopped every 50 ms: when it says stop, the server
+    // is asked to cancel (its error ends the wait) and `cancelled` says so. The statement's result
+    // (the last; a null ends them).
+    PGresult *awaitResult(bool &cancelled)
     {
-        if (!PQsendQueryPrepared(m_conn, m_prepared.name.c_str(), int(values.size()), values.data(), nullptr,
-                                 nullptr, 0))
-            throw StoreError("store query failed: " + trimmed(PQerrorMessage(m_conn)));
-        bool cancelled = false;
+        cancelled = false;
         while (PQisBusy(m_conn)) {
             pollfd fd{PQsocket(m_conn), POLLIN, 0};
             ::poll(&fd, 1, 50);
@@ -195,20 +199,63 @@ private:
             if (!PQconsumeInput(m_conn))
                 break; // the connection failed: PQgetResult says so
         }
-        // The last result is the statement's; a null ends them.
+        PGresult *last = nullptr;
         for (PGresult *r = PQgetResult(m_conn); r; r = PQgetResult(m_conn)) {
-            PQclear(m_result);
-            m_result = r;
+            PQclear(last);
+            last = r;
         }
+        return last;
+    }
+
+    // The statement sent without waiting; when m_stopped says stop, the read ends here.
+    void executeStoppable(const std::vector<const char *> &values)
+    {
+        if (!PQsendQueryPrepared(m_conn, m_prepared.name.c_str(), int(values.size()), values.data(), nullptr,
+                                 nullptr, 0))
+            throw StoreError("store query failed: " + trimmed(PQerrorMessage(m_conn)));
+        bool cancelled = false;
+        m_result = awaitResult(cancelled);
         if (cancelled) {
             PQclear(m_result);
             m_result = nullptr;
-            throw StoreError("the read was stopped: no longer wanted");
+            throw StoreError(kStopped);
         }
     }
 
+    // The statement's text prepared on the server, as stoppable as its execution.
+    void prepareOnServer()
+    {
+        const PostgresStatement &st = m_prepared.statement;
+        PGresult *r = nullptr;
+        bool cancelled = false;
+        if (m_stopped) {
+            if (!PQsendPrepare(m_conn, m_prepared.name.c_str(), st.text.c_str(), st.count, nullptr))
+                throw StoreError("cannot prepare statement: " + trimmed(PQerrorMessage(m_conn)));
+            r = awaitResult(cancelled);
+        } else {
+            r = PQprepare(m_conn, m_prepared.name.c_str(), st.text.c_str(), st.count, nullptr);
+        }
+        // Prepared when the server says so, also when the stop came too late to cancel it.
+        m_prepared.onServer = PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (cancelled) {
+            PQclear(r);
+            throw StoreError(kStopped);
+        }
+        if (!m_prepared.onServer) {
+            try {
+                throwResultError(m_conn, r, "cannot prepare statement");
+            } catch (...) {
+                PQclear(r);
+                throw;
+            }
+        }
+        PQclear(r);
+    }
+
+    static constexpr const char *kStopped = "the read was stopped: no longer wanted";
+
     PGconn *m_conn;
-    const Prepared &m_prepared;
+    Prepared &m_prepared;
     std::function<bool()> m_stopped;
     std::vector<std::string> m_values;
     std::vector<bool> m_set;
@@ -226,16 +273,14 @@ public:
     Dialect dialect() const override { return Dialect::PostgreSQL; }
 
     // Each text is prepared once per connection and kept (a statement of the server's session,
-    // which no rollback undoes): an import runs the same few inserts a million times.
+    // which no rollback undoes): an import runs the same few inserts a million times. The server
+    // prepares it at the first step of a statement of that text (Prepared::onServer).
     std::unique_ptr<Cursor> prepare(std::string_view sql) override
     {
         const std::string key(sql);
         auto it = m_prepared.find(key);
         if (it == m_prepared.end()) {
             Prepared p{"plimsoll_" + std::to_string(m_prepared.size() + 1), postgresStatement(sql)};
-            PGresult *r = PQprepare(m_conn, p.name.c_str(), p.statement.text.c_str(),
-                                    p.statement.count, nullptr);
-            check(r, "cannot prepare statement");
             it = m_prepared.emplace(key, std::move(p)).first;
         }
         return std::make_unique<PgCursor>(m_conn, it->second);
@@ -312,7 +357,7 @@ public:
     }
 
 private:
-    const Prepared &prepared(const std::string &sql)
+    Prepared &prepared(const std::string &sql)
     {
         prepare(sql);
         return m_prepared.find(sql)->second;

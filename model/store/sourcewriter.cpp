@@ -26,6 +26,10 @@ struct SourceWriter::Impl
                       "line, run_time) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
                       "(SELECT timestamp FROM runs WHERE id = ?1)) RETURNING id"),
           insMetric(db, "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES (?,?,?,?)"),
+          // The same value in the series index (storeschema.cpp, 7 -> 8), beside its scenario.
+          insPoint(db, "INSERT INTO trend_points (scenario, metric, run_time, run_id, ordinal, "
+                       "scenario_id, value) VALUES (?1, ?2, (SELECT run_time FROM scenarios "
+                       "WHERE id = ?5), ?3, ?4, ?5, ?6)"),
           insSeries(db, "INSERT INTO series (scenario_id, name, idx, t_offset_s, value) "
                         "VALUES (?,?,?,?,?)"),
           addMetricName(db, "INSERT INTO scenario_metrics (scenario, metric) VALUES (?, ?) "
@@ -50,7 +54,7 @@ struct SourceWriter::Impl
 
     sql::Connection &db;
     sql::Transaction tx;
-    Statement findRun, insRun, insScenario, insMetric, insSeries, addMetricName, addScenarios,
+    Statement findRun, insRun, insScenario, insMetric, insPoint, insSeries, addMetricName, addScenarios,
         nextOrdinal, header, scenarioLine;
     // The metric names this source has put into scenario_metrics already, by scenario name:
     // looked up without building a key, as they repeat on every run of a nightly series.
@@ -207,9 +211,10 @@ void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int
     int64_t ordinal = firstOrdinal;
     for (const ScenarioRecord &sc : scenarios) {
         const Topology &t = sc.topology;
+        const int64_t scenarioOrdinal = ordinal++;
         d.insScenario.reset();
         d.insScenario.bind(1, runId)
-            .bind(2, ordinal++)
+            .bind(2, scenarioOrdinal)
             .bindText(3, sc.name)
             .bind(4, sc.kind)
             .bind(5, t.brokers)
@@ -241,6 +246,10 @@ void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int
                 throw StoreError("scenario '" + sc.name + "' of run '" + runKey +
                                  "' has metric '" + m.name + "' twice");
             }
+            d.insPoint.reset();
+            d.insPoint.bindText(1, sc.name).bindText(2, m.name).bind(3, runId);
+            d.insPoint.bind(4, scenarioOrdinal).bind(5, scenarioId).bind(6, m.value);
+            d.insPoint.run();
             ++m_outcome.metrics;
             if (known.find(m.name) == known.end()) {
                 known.insert(m.name);

@@ -106,7 +106,8 @@ struct SeriesPoint
     std::string timestamp;
     std::string commit;
     std::string imageDigest;
-    nlohmann::json tuning;
+    // Shared by the consecutive points tuned alike (a nightly series is, for long stretches).
+    std::shared_ptr<const nlohmann::json> tuning;
     double value = 0;
 };
 
@@ -179,7 +180,7 @@ inline constexpr const char *kSavedSizingKind = "saved-sizing";       // a saved
 class Store
 {
 public:
-    static constexpr int kSchemaVersion = 7;
+    static constexpr int kSchemaVersion = 8;
 
     // Opens (creating when missing) and migrates forward: a postgresql:// or postgres:// URI
     // opens a team store (refused when it carries a password), anything else is a SQLite file.

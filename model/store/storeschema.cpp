@@ -131,6 +131,31 @@ CREATE TABLE shared_settings (
     PRIMARY KEY (kind, name)
 ) WITHOUT ROWID;
 )sql",
+        // 7 -> 8: a metric's series read from one index range. Each metric value of each scenario
+        // is kept again beside its scenario's name, its metric's name and its run's time, in that
+        // order, so that one scenario's metric over time is one ordered range (not a seek into
+        // metrics per run). Written with the metric (SourceWriter) and removed with its scenario.
+        // And the scenarios by kind and by the load factors the sizing reads, so that the runs
+        // carrying sizing evidence are found without examining every run.
+        R"sql(
+CREATE TABLE trend_points (
+    scenario TEXT NOT NULL,
+    metric TEXT NOT NULL,
+    run_time TEXT NOT NULL,
+    run_id INTEGER NOT NULL,
+    ordinal INTEGER NOT NULL,
+    scenario_id INTEGER NOT NULL REFERENCES scenarios(id) ON DELETE CASCADE,
+    value REAL NOT NULL,
+    PRIMARY KEY (scenario, metric, run_time, run_id, ordinal)
+) WITHOUT ROWID;
+INSERT INTO trend_points (scenario, metric, run_time, run_id, ordinal, scenario_id, value)
+    SELECT s.name, m.name, COALESCE(s.run_time, ''), s.run_id, s.ordinal, s.id, m.value
+    FROM metrics m JOIN scenarios s ON s.id = m.scenario_id;
+CREATE INDEX trend_points_by_scenario ON trend_points(scenario_id);
+CREATE INDEX scenarios_by_kind ON scenarios(kind, run_id);
+CREATE INDEX scenarios_by_brokers ON scenarios(run_id) WHERE brokers IS NOT NULL;
+CREATE INDEX scenarios_by_shards ON scenarios(run_id) WHERE shards IS NOT NULL;
+)sql",
     };
     return steps;
 }

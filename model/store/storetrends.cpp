@@ -7,6 +7,7 @@
 #include "model/store/storerows.h"
 
 #include <optional>
+#include <tuple>
 
 namespace plimsoll {
 
@@ -15,7 +16,12 @@ using namespace storerows;
 
 std::vector<std::string> Store::scenarioNames() const
 {
-    Statement q(*m_db, "SELECT DISTINCT name FROM scenarios ORDER BY name");
+    // One seek of the name index per distinct name (each the least name after the one before),
+    // rather than a walk over every scenario of every run.
+    Statement q(*m_db, "WITH RECURSIVE names(name) AS (SELECT MIN(name) FROM scenarios UNION ALL "
+                      "SELECT (SELECT MIN(s.name) FROM scenarios s WHERE s.name > names.name) "
+                      "FROM names WHERE names.name IS NOT NULL) "
+                      "SELECT name FROM names WHERE name IS NOT NULL");
     std::vector<std::string> out;
     while (q.step())
         out.push_back(q.text(0));
@@ -34,34 +40,32 @@ std::vector<std::string> Store::metricNames(const std::string &scenario) const
 
 std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::string &metric) const
 {
-    // Walks the scenario's runs in time order by its index (no sort of the result), one seek
-    // into metrics and one into runs per point.
+    // One ordered range of the series index (trend_points: scenario, metric, run time), and one
+    // seek into runs per point for what names the run. CROSS JOIN keeps the range outermost.
     Statement q(*m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, "
-                      "r.tuning, m.value FROM scenarios s INDEXED BY scenarios_by_name_time "
-                      "JOIN metrics m ON m.scenario_id = s.id AND m.name = ?2 "
-                      "JOIN runs r ON r.id = s.run_id "
-                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal");
+                      "r.tuning, p.value FROM trend_points p CROSS JOIN runs r ON r.id = p.run_id "
+                      "WHERE p.scenario = ?1 AND p.metric = ?2 "
+                      "ORDER BY p.run_time, p.run_id, p.ordinal");
     q.bindText(1, scenario).bindText(2, metric);
     std::vector<SeriesPoint> out;
-    // A nightly series is tuned alike for long stretches: each tuning text is parsed once.
+    // A nightly series is tuned alike for long stretches: each tuning text is parsed once, and
+    // the points tuned alike share it.
     std::string tuningText;
-    nlohmann::json tuning = nlohmann::json::object();
-    bool parsed = false;
+    std::shared_ptr<const nlohmann::json> tuning;
     while (q.step()) {
-        SeriesPoint p;
+        SeriesPoint &p = out.emplace_back();
         p.runId = q.int64(0);
         p.runKey = q.text(1);
         p.timestamp = q.text(2);
         p.commit = q.text(3);
         p.imageDigest = q.text(4);
-        if (std::string text = q.text(5); !parsed || text != tuningText) {
-            tuning = parseStoredJson(text, nlohmann::json::object());
-            tuningText = std::move(text);
-            parsed = true;
+        if (const std::string_view text = q.textView(5); !tuning || text != tuningText) {
+            tuningText = text;
+            tuning = std::make_shared<const nlohmann::json>(
+                parseStoredJson(tuningText, nlohmann::json::object()));
         }
         p.tuning = tuning;
         p.value = q.real(6);
-        out.push_back(std::move(p));
     }
     return out;
 }
@@ -70,27 +74,58 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
                             const std::function<void(TrendRunRow &row)> &visit,
                             const std::function<bool()> &stopped) const
 {
+    // The scenario's runs from its time index, and the metric's values from the series index
+    // (storeschema.cpp, 7 -> 8) beside them, both in the same order (run time, run, scenario
+    // ordinal): merged as they are read, with no seek into metrics per run.
     Statement q(*m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
                       "r.tool_version, r.target, r.sample, r.tuning, s.brokers, s.shards, "
                       "s.partitions, s.producers, s.consumers, s.clients, s.connections, s.threads, "
                       "s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, s.acks, "
-                      "m.value FROM scenarios s INDEXED BY scenarios_by_name_time "
-                      "JOIN runs r ON r.id = s.run_id "
-                      "LEFT JOIN metrics m ON m.scenario_id = s.id AND m.name = ?2 "
+                      "s.run_time, s.ordinal FROM scenarios s INDEXED BY scenarios_by_name_time "
+                      "CROSS JOIN runs r ON r.id = s.run_id "
                       "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal");
-    q.bindText(1, scenario).bindText(2, metric);
+    q.bindText(1, scenario);
     q.stopWhen(stopped);
+    Statement values(*m_db, "SELECT run_time, run_id, ordinal, value FROM trend_points "
+                            "WHERE scenario = ?1 AND metric = ?2 ORDER BY run_time, run_id, ordinal");
+    values.bindText(1, scenario).bindText(2, metric);
+    values.stopWhen(stopped);
+    struct Key // views into the current rows: each is read again after its statement steps
+    {
+        std::string_view time;
+        int64_t run = 0, ordinal = 0;
+        bool operator<(const Key &o) const
+        {
+            return std::tie(time, run, ordinal) < std::tie(o.time, o.run, o.ordinal);
+        }
+    };
+    Key valueKey;
+    bool haveValue = false;
+    const auto nextValue = [&] {
+        haveValue = values.step();
+        if (haveValue)
+            valueKey = {values.textView(0), values.int64(1), values.int64(2)};
+    };
+    nextValue();
     TrendRunRow row;
+    Key key;
     bool first = true;
     while (q.step()) {
-        const int64_t id = q.int64(0);
+        key = {q.textView(23), q.int64(0), q.int64(24)};
+        while (haveValue && valueKey < key)
+            nextValue(); // a later scenario of the same name in a run, skipped below
+        const bool measured = haveValue && !(key < valueKey);
+        std::optional<double> value = measured ? std::optional<double>(values.real(3)) : std::nullopt;
+        if (measured)
+            nextValue();
+        const int64_t id = key.run;
         if (!first && id == row.id)
             continue; // a later scenario of the same name in that run
         first = false;
         readIdentity(q, row);
-        row.tuningText = q.text(9);
+        row.tuningText.assign(q.textView(9));
         readTopology(q, 10, row.topology);
-        row.value = q.isNull(23) ? std::nullopt : std::optional<double>(q.real(23));
+        row.value = value;
         visit(row);
     }
 }

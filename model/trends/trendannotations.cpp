@@ -38,6 +38,14 @@ int64_t daysFromCivil(int64_t y, int m, int d)
     return era * 146097 + doe - 719468;
 }
 
+// Of a proleptic Gregorian month (QDate's answer, without a QDate per point).
+int daysInMonth(int y, int m)
+{
+    static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m == 2 && leap ? 29 : kDays[m - 1];
+}
+
 // Milliseconds since the epoch of a stored time, as parseStoredTimestamp() reads it. The form
 // every importer stores (2026-08-11T03:00:00Z, or with milliseconds) is read here directly,
 // without a QString and a QDateTime per point of a million-point series.
@@ -57,7 +65,7 @@ std::optional<double> storedTimeMs(const std::string &t)
     if (plain && t[4] == '-' && t[7] == '-' && t[10] == 'T' && t[13] == ':' && t[16] == ':' &&
         t.back() == 'Z' && number(0, 4, y) && number(5, 2, mo) && number(8, 2, d) &&
         number(11, 2, h) && number(14, 2, mi) && number(17, 2, s) && y >= 1 && mo >= 1 &&
-        mo <= 12 && d >= 1 && d <= QDate(y, mo, 1).daysInMonth() && h < 24 && mi < 60 && s < 60)
+        mo <= 12 && d >= 1 && d <= daysInMonth(y, mo) && h < 24 && mi < 60 && s < 60)
         return double((daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * 1000 + ms);
     // Anything else the store holds: the ISO-8601 forms normalizeTimestamp() accepts.
     const std::optional<std::string> normalized = normalizeTimestamp(t);
@@ -174,17 +182,22 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
         PointMark mark;
         mark.contract = contract;
         const auto last = lastContractOfTarget.find(row.target);
-        if (last != lastContractOfTarget.end() && last->second != contract) {
+        if (last == lastContractOfTarget.end()) {
+            lastContractOfTarget.emplace(row.target, contract);
+        } else if (last->second != contract) {
             mark.newBaseline = true;
             mark.differences = contracts[std::size_t(last->second)].differences(
                 contracts[std::size_t(contract)]);
+            last->second = contract;
         }
-        lastContractOfTarget.insert_or_assign(row.target, contract);
         if (!row.value)
             return;
-        const auto [cut, added] = cutIndex.emplace(std::pair{row.target, contract}, cuts.size());
-        if (added)
+        // Looked up before anything is built: the key repeats on nearly every run.
+        auto cut = cutIndex.find(std::pair{row.target, contract});
+        if (cut == cutIndex.end()) {
+            cut = cutIndex.emplace(std::pair{row.target, contract}, cuts.size()).first;
             cuts.push_back({{}, {}, row.target, contract});
+        }
         SeriesCut &series = cuts[cut->second];
         series.values.push_back(*row.value);
         // Only a point with a readable time can be placed on the time axis.
@@ -194,9 +207,11 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
             return;
         }
         series.point.push_back(std::ptrdiff_t(out.points.size()));
-        const auto [target, newTarget] = targetIndex.emplace(row.target, int(out.targets.size()));
-        if (newTarget)
+        auto target = targetIndex.find(row.target);
+        if (target == targetIndex.end()) {
+            target = targetIndex.emplace(row.target, int(out.targets.size())).first;
             out.targets.push_back(row.target);
+        }
         out.points.push_back({std::move(row.runKey), std::move(row.timestamp), std::move(row.commit),
                               std::move(row.imageDigest), tuning, *row.value, *timeMs, target->second});
         out.marks.push_back(std::move(mark));

@@ -161,7 +161,7 @@ TEST_P(StoreTest, SeriesIsOrderedByTimeAndFiltersWork)
     EXPECT_EQ(series[0].runKey, "early");
     EXPECT_DOUBLE_EQ(series[0].value, 1);
     EXPECT_EQ(series[1].runKey, "late");
-    EXPECT_EQ(series[1].tuning["linger.ms"], 5);
+    EXPECT_EQ(series[1].tuning->at("linger.ms"), 5);
 
     EXPECT_EQ(store.scenarioNames(),
               (std::vector<std::string>{"pipeline/produce/step-1", "pipeline/produce/step-16"}));
@@ -179,6 +179,48 @@ TEST_P(StoreTest, SeriesIsOrderedByTimeAndFiltersWork)
     RunFilter scenario;
     scenario.scenarioContains = "consume";
     EXPECT_TRUE(store.runs(scenario).empty());
+}
+
+// A metric's series and the trend read follow every way runs leave or change: a removed run,
+// a source replaced at its uri, samples removed, and a run with the scenario twice (its first).
+TEST_P(StoreTest, SeriesFollowsRemovalsAndReplacements)
+{
+    Store store(path());
+    const auto values = [&store] {
+        std::vector<std::string> out;
+        for (const SeriesPoint &p : store.series("pipeline/produce/step-16", "records_per_s"))
+            out.push_back(p.runKey + "=" + std::to_string(int(p.value)));
+        return out;
+    };
+    const auto trend = [&store] {
+        std::vector<std::string> out;
+        store.forEachTrendRun("pipeline/produce/step-16", "latency_p99_s", [&](TrendRunRow &row) {
+            out.push_back(row.runKey + (row.value ? "=" + std::to_string(*row.value) : "=none"));
+        });
+        return out;
+    };
+    RunRecord twice = makeRun("night-2", "2026-08-12T03:00:00Z", 2);
+    twice.scenarios.push_back(twice.scenarios[0]);
+    twice.scenarios.back().metrics = {{"records_per_s", 99}}; // the second of that name
+    twice.scenarios[0].metrics = {{"records_per_s", 2}};      // no latency in the first
+    store.importSource(makeSource("/data/a.jsonl", "v1"),
+                       {makeRun("night-1", "2026-08-11T03:00:00Z", 1), twice,
+                        makeRun("night-3", "2026-08-13T03:00:00Z", 3)});
+    auto sample = makeSource("qrc:/samples/s.jsonl", "sample");
+    sample.sample = true;
+    store.importSource(sample, {makeRun("sample-1", "2026-08-10T03:00:00Z", 7)});
+    EXPECT_EQ(values(), (std::vector<std::string>{"sample-1=7", "night-1=1", "night-2=2",
+                                                  "night-2=99", "night-3=3"}));
+    EXPECT_EQ(trend(), (std::vector<std::string>{"sample-1=0.059000", "night-1=0.059000",
+                                                 "night-2=none", "night-3=0.059000"}));
+    EXPECT_EQ(store.removeSamples(), 1);
+    EXPECT_EQ(store.removeRun("night-2"), 1);
+    EXPECT_EQ(values(), (std::vector<std::string>{"night-1=1", "night-3=3"}));
+    store.importSource(makeSource("/data/a.jsonl", "v2"),
+                       {makeRun("night-1", "2026-08-11T03:00:00Z", 10),
+                        makeRun("night-4", "2026-08-14T03:00:00Z", 40)});
+    EXPECT_EQ(values(), (std::vector<std::string>{"night-1=10", "night-4=40"}));
+    EXPECT_EQ(trend(), (std::vector<std::string>{"night-1=0.059000", "night-4=0.059000"}));
 }
 
 TEST_P(StoreTest, SamplesAreRemovedAsAGroupAndCanComeBack)
@@ -239,7 +281,7 @@ TEST_P(StoreTest, VersionFiveStoreKeepsItsSeriesAndSortsByScenarioCountAfterMigr
     EXPECT_EQ(series[1].runKey, "night-2");
     EXPECT_EQ(series[2].runKey, "night-3");
     EXPECT_EQ(series[2].value, 300);
-    EXPECT_EQ(series[0].tuning["linger.ms"], 5);
+    EXPECT_EQ(series[0].tuning->at("linger.ms"), 5);
     std::vector<std::string> trend;
     store.forEachTrendRun("step-2", "records_per_s", [&](TrendRunRow &row) {
         trend.push_back(row.runKey + "=" + (row.value ? std::to_string(int(*row.value)) : "none"));
@@ -269,6 +311,90 @@ TEST_P(StoreTest, VersionFiveStoreKeepsItsSeriesAndSortsByScenarioCountAfterMigr
     EXPECT_EQ(grown.back().runKey, "night-4");
     EXPECT_EQ(store.runs({}, byScenarios).front().runKey, "night-1");
     EXPECT_EQ(store.run("night-4")->summary.scenarioCount, 2);
+}
+
+// A store as version 6 or 7 wrote it (before the series index): three runs out of time order
+// by id, 'step-1' twice in one run, 'step-2' without records_per_s in one run, and a ramp run
+// ('ramp/…' scenarios, two of them).
+void writeStoreBeforeSeriesIndex(test::TestStoreLocation &location, test::StoreBackend backend,
+                                 int version)
+{
+    test::writeStoreAtVersion(location, backend, version,
+        "INSERT INTO sources (id, uri, format, sha256, importer, importer_version, imported_at) "
+            "VALUES (1,'/old','plimsoll-trend','x','i','1','2026-01-01T00:00:00Z');"
+            "INSERT INTO runs (id, source_id, run_key, timestamp, target, tuning, scenario_count) VALUES "
+            "(1,1,'night-3','2026-01-03T02:00:00Z','korvet','{\"linger.ms\":5}',2),"
+            "(2,1,'night-1','2026-01-01T02:00:00Z','korvet','{\"linger.ms\":5}',3),"
+            "(3,1,'night-2','2026-01-02T02:00:00Z','korvet','{\"linger.ms\":5}',2),"
+            "(4,1,'ramp-1','2026-01-01T12:00:00Z','korvet','{}',2);"
+            "INSERT INTO scenarios (id, run_id, ordinal, name, kind, brokers, run_time) VALUES "
+            "(1,1,0,'step-1','ramp-step',3,'2026-01-03T02:00:00Z'),"
+            "(2,1,1,'step-2','ramp-step',3,'2026-01-03T02:00:00Z'),"
+            "(3,2,0,'step-1','ramp-step',3,'2026-01-01T02:00:00Z'),"
+            "(4,2,1,'step-2','ramp-step',3,'2026-01-01T02:00:00Z'),"
+            "(5,2,2,'step-1','ramp-step',3,'2026-01-01T02:00:00Z'),"
+            "(6,3,0,'step-1','ramp-step',3,'2026-01-02T02:00:00Z'),"
+            "(7,3,1,'step-2','ramp-step',3,'2026-01-02T02:00:00Z'),"
+            "(8,4,0,'ramp/step-1','ramp-step',3,'2026-01-01T12:00:00Z'),"
+            "(9,4,1,'ramp/step-2','ramp-step',3,'2026-01-01T12:00:00Z');"
+            "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES "
+            "(1,0,'records_per_s',300),(3,0,'records_per_s',100),(5,0,'records_per_s',101),"
+            "(6,0,'records_per_s',200),(2,0,'records_per_s',30),(4,0,'records_per_s',10),"
+            "(7,0,'latency_p99_s',0.5),(8,0,'records_per_s',1000),(9,0,'records_per_s',1900);"
+            "INSERT INTO scenario_metrics (scenario, metric) VALUES "
+            "('step-1','records_per_s'),('step-2','records_per_s'),('step-2','latency_p99_s'),"
+            "('ramp/step-1','records_per_s'),('ramp/step-2','records_per_s');");
+}
+
+void expectSeriesIndexAfterMigrating(Store &store, const test::TestStoreLocation &location)
+{
+    EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
+    // Every metric value of every scenario is in the series index.
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM trend_points"), 9);
+
+    const auto values = [&store](const std::string &scenario) {
+        std::vector<std::string> out;
+        for (const SeriesPoint &p : store.series(scenario, "records_per_s"))
+            out.push_back(p.runKey + "=" + std::to_string(int(p.value)));
+        return out;
+    };
+    // In time order whatever the ids; a run with the scenario twice gives both, in its order.
+    EXPECT_EQ(values("step-1"),
+              (std::vector<std::string>{"night-1=100", "night-1=101", "night-2=200", "night-3=300"}));
+    EXPECT_EQ(store.series("step-1", "records_per_s").front().tuning->at("linger.ms"), 5);
+    // The trend read visits every run of the scenario, those without the metric too (its first
+    // scenario of that name only).
+    std::vector<std::string> trend;
+    store.forEachTrendRun("step-2", "records_per_s", [&](TrendRunRow &row) {
+        trend.push_back(row.runKey + "=" + (row.value ? std::to_string(int(*row.value)) : "none"));
+    });
+    EXPECT_EQ(trend, (std::vector<std::string>{"night-1=10", "night-2=none", "night-3=30"}));
+    EXPECT_EQ(store.scenarioNames(),
+              (std::vector<std::string>{"ramp/step-1", "ramp/step-2", "step-1", "step-2"}));
+    EXPECT_EQ(store.rampRunKeys(), std::vector<std::string>{"ramp-1"});
+
+    // Runs imported after the migration go into the index; a removed run leaves it.
+    RunRecord later = makeRun("night-4", "2026-01-04T02:00:00Z", 400);
+    later.scenarios[0].name = "step-1";
+    store.importSource(makeSource("/new", "s4"), {later});
+    EXPECT_EQ(values("step-1").back(), "night-4=400");
+    EXPECT_EQ(store.removeRun("night-1"), 1);
+    EXPECT_EQ(values("step-1"), (std::vector<std::string>{"night-2=200", "night-3=300", "night-4=400"}));
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM trend_points"), 9 - 3 + 4);
+}
+
+TEST_P(StoreTest, VersionSixStoreGetsTheSeriesIndexWhenMigrated)
+{
+    writeStoreBeforeSeriesIndex(location, GetParam(), 6);
+    Store store(path());
+    expectSeriesIndexAfterMigrating(store, location);
+}
+
+TEST_P(StoreTest, VersionSevenStoreGetsTheSeriesIndexWhenMigrated)
+{
+    writeStoreBeforeSeriesIndex(location, GetParam(), 7);
+    Store store(path());
+    expectSeriesIndexAfterMigrating(store, location);
 }
 
 TEST_P(StoreTest, ScenariosStreamedIntoARunAreCounted)
@@ -350,7 +476,7 @@ TEST_P(StoreTest, NewerSchemaIsRefusedAndLeftUntouched)
     EXPECT_EQ(location.queryInt("SELECT version FROM plimsoll_schema"), 99);
     EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM runs"), 1);
     EXPECT_EQ(location.queryInt(tables), tablesBefore);
-    EXPECT_GE(tablesBefore, 9) << "every table of the schema, none dropped";
+    EXPECT_GE(tablesBefore, 10) << "every table of the schema, none dropped";
 }
 
 TEST_F(StoreFileTest, ForeignFilesAreRefusedClearly)
