@@ -117,15 +117,15 @@ std::vector<LatencyPoint> latencyPoints(const std::vector<RunRecord> &runs,
 std::vector<LatencyPoint> readLatencyPoints(const Store &store,
                                             std::vector<LatencyPointOrigin> *origins)
 {
-    RunRecordFilter filter;
-    filter.metrics = {"records_per_s", "latency_p99_s"}; // a point needs both; latencyPoints checks
+    // Only what latencyPoints() reads of each scenario measuring both (never whole runs).
     std::vector<LatencyPoint> out;
     std::vector<RunRecord> one(1);
-    store.forEachRun(filter, [&](int64_t, RunRecord &&run) {
-        one.front() = std::move(run);
-        for (LatencyPoint &p : latencyPoints(one, origins))
-            out.push_back(std::move(p));
-    });
+    store.forEachMeasuredScenario({"records_per_s", "latency_p99_s"}, {"latency_avg_s", "latency_p999_s"},
+                                  [&](RunRecord &&run) {
+                                      one.front() = std::move(run);
+                                      for (LatencyPoint &p : latencyPoints(one, origins))
+                                          out.push_back(std::move(p));
+                                  });
     return out;
 }
 

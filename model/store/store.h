@@ -217,6 +217,15 @@ public:
     // `visit` must not write to this Store; an exception from it ends the read.
     void forEachRun(const RunRecordFilter &filter,
                     const std::function<void(int64_t id, RunRecord &&run)> &visit) const;
+    // Each scenario that measured every metric of `required`, as a run of that one scenario: the
+    // run's identity (key to target), the scenario's name, kind and topology (without the
+    // inferred list), and its values of `required` and of those of `optional` it measured, in
+    // that order. Oldest run first (time, then id), a run's scenarios in their order. One
+    // statement over the indexes reads only those columns: the points a view plots across every
+    // run (the latency budget's), without reading whole runs. At most 8 names in each list.
+    void forEachMeasuredScenario(const std::vector<std::string> &required,
+                                 const std::vector<std::string> &optional,
+                                 const std::function<void(RunRecord &&run)> &visit) const;
     // Keys of the runs having at least two scenarios of one family (the name up to its last
     // '/'): the runs with steps a scaling fit can use. Oldest first.
     std::vector<std::string> rampRunKeys() const;
@@ -229,6 +238,10 @@ public:
     std::vector<std::string> metricNames(const std::string &scenario) const;
     // One metric of one scenario over time, oldest first.
     std::vector<SeriesPoint> series(const std::string &scenario, const std::string &metric) const;
+    // How many values series() gives (counted in the series index, not read): what a reader of a
+    // long series reserves before it reads, instead of growing its vectors a million points at a
+    // time (each growth a copy into fresh memory the kernel must clear first).
+    std::size_t seriesLength(const std::string &scenario, const std::string &metric) const;
     // Every run having `scenario` (its first scenario of that name), oldest first (time, then
     // id), with `metric`'s value when it has one: read from the scenario's time index, so the
     // cost follows that scenario's runs, not the store's. The read is open during `visit`, which

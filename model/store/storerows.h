@@ -22,6 +22,11 @@ inline constexpr const char *kScenarioColumns =
     "s.connections, s.threads, s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, "
     "s.acks, s.inferred, s.provenance";
 
+// The topology's columns brokers .. acks alone, in the same order (readTopology reads them).
+inline constexpr const char *kTopologyColumns =
+    "s.brokers, s.shards, s.partitions, s.producers, s.consumers, s.clients, s.connections, "
+    "s.threads, s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, s.acks";
+
 // Columns 1 to 7 of a run row, in the order every query of whole runs selects them: run key,
 // timestamp, commit, image digest, tool, tool version, target.
 void readRunIdentity(const sql::Statement &st, RunRecord &run);

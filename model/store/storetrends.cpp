@@ -48,6 +48,7 @@ std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::s
                       "ORDER BY p.run_time, p.run_id, p.ordinal");
     q.bindText(1, scenario).bindText(2, metric);
     std::vector<SeriesPoint> out;
+    out.reserve(seriesLength(scenario, metric));
     // A nightly series is tuned alike for long stretches: each tuning text is parsed once, and
     // the points tuned alike share it.
     std::string tuningText;
@@ -68,6 +69,13 @@ std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::s
         p.value = q.real(6);
     }
     return out;
+}
+
+std::size_t Store::seriesLength(const std::string &scenario, const std::string &metric) const
+{
+    Statement q(*m_db, "SELECT count(*) FROM trend_points WHERE scenario = ?1 AND metric = ?2");
+    q.bindText(1, scenario).bindText(2, metric);
+    return q.step() ? std::size_t(q.int64(0)) : 0;
 }
 
 void Store::forEachTrendRun(const std::string &scenario, const std::string &metric,

@@ -129,6 +129,10 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     out.metric = metric;
     Store store(storePath);
     const ContractPolicy policy = loadContractPolicies(store).forScenario(scenario);
+    // At most this many points: reserved, so a million are never copied as their vectors grow.
+    const std::size_t length = store.seriesLength(scenario, metric);
+    out.points.reserve(length);
+    out.marks.reserve(length);
 
     // Contracts met so far. A nightly series is tuned alike for long stretches, so the contract
     // of the run before is reused while its inputs (tuning, tool, topology) are the same.
@@ -197,6 +201,10 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
         if (cut == cutIndex.end()) {
             cut = cutIndex.emplace(std::pair{row.target, contract}, cuts.size()).first;
             cuts.push_back({{}, {}, row.target, contract});
+            if (cuts.size() == 1) { // most series are one cut: the first holds nearly every point
+                cuts.back().values.reserve(length);
+                cuts.back().point.reserve(length);
+            }
         }
         SeriesCut &series = cuts[cut->second];
         series.values.push_back(*row.value);

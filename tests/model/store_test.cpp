@@ -181,6 +181,56 @@ TEST_P(StoreTest, SeriesIsOrderedByTimeAndFiltersWork)
     EXPECT_TRUE(store.runs(scenario).empty());
 }
 
+// The latency budget's read: only the scenarios that measured every required metric, oldest run
+// first, each with what forEachRun() gives of it (identity, name, kind, topology and the named
+// metrics, an absent optional one left out).
+TEST_P(StoreTest, MeasuredScenariosAreThoseOfTheWholeRunsThatMeasuredThem)
+{
+    Store store(path());
+    auto late = makeRun("late", "2026-08-12T03:00:00Z", 2);
+    late.scenarios[0].metrics.push_back({"latency_p999_s", 0.081});
+    late.scenarios[1].metrics.push_back({"latency_p99_s", 0.012}); // step-1 measures both now
+    late.scenarios[1].kind = "saturation";
+    store.importSource(makeSource("/b", "s2"), {late});
+    store.importSource(makeSource("/a", "s1"), {makeRun("early", "2026-08-11T03:00:00Z", 1)});
+    RunRecord none = makeRun("no-p99", "2026-08-13T03:00:00Z", 3);
+    none.scenarios[0].metrics = {{"records_per_s", 3}};
+    store.importSource(makeSource("/c", "s3"), {none});
+
+    std::vector<RunRecord> measured;
+    store.forEachMeasuredScenario({"records_per_s", "latency_p99_s"}, {"latency_avg_s", "latency_p999_s"},
+                                  [&](RunRecord &&run) { measured.push_back(std::move(run)); });
+    ASSERT_EQ(measured.size(), 3u);
+    EXPECT_EQ(measured[0].runKey, "early");
+    EXPECT_EQ(measured[0].scenarios.size(), 1u);
+    EXPECT_EQ(measured[1].runKey, "late");
+    EXPECT_EQ(measured[2].runKey, "late");
+    EXPECT_EQ(measured[2].scenarios[0].name, "pipeline/produce/step-1");
+    EXPECT_EQ(measured[2].scenarios[0].kind, "saturation");
+    // What the whole runs hold of the same scenarios, the inferred list and provenance aside.
+    std::vector<std::pair<std::string, ScenarioRecord>> whole;
+    store.forEachRun({}, [&](int64_t, RunRecord &&run) {
+        for (ScenarioRecord s : run.scenarios)
+            if (s.metric("records_per_s") && s.metric("latency_p99_s")) {
+                s.topology.inferred.clear();
+                std::erase_if(s.metrics, [](const MetricValue &m) { return m.name == "shard_cpu_max"; });
+                whole.emplace_back(run.runKey, s);
+            }
+    });
+    ASSERT_EQ(whole.size(), measured.size());
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+        SCOPED_TRACE(whole[i].first + " " + whole[i].second.name);
+        EXPECT_EQ(measured[i].runKey, whole[i].first);
+        EXPECT_EQ(measured[i].target, "korvet");
+        const ScenarioRecord &s = measured[i].scenarios[0];
+        EXPECT_EQ(s.name, whole[i].second.name);
+        EXPECT_EQ(s.topology, whole[i].second.topology);
+        EXPECT_EQ(s.metrics, whole[i].second.metrics);
+    }
+    EXPECT_EQ(measured[1].scenarios[0].metric("latency_p999_s"), 0.081);
+    EXPECT_FALSE(measured[0].scenarios[0].metric("latency_p999_s"));
+}
+
 // A metric's series and the trend read follow every way runs leave or change: a removed run,
 // a source replaced at its uri, samples removed, and a run with the scenario twice (its first).
 TEST_P(StoreTest, SeriesFollowsRemovalsAndReplacements)
