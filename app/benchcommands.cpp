@@ -4,6 +4,7 @@
 #include "app/command.h"
 #include "app/optiondomain.h"
 
+#include "model/core/catalog.h"
 #include "model/core/units.h"
 #include "runner/benchengine.h"
 #include "runner/benchrequest.h"
@@ -183,6 +184,16 @@ void printSnapshot(const BenchSnapshot &s)
     std::cerr << line;
 }
 
+// One poll of `bench offload`, on stderr as the snapshots are.
+void printOffloadPoll(const BenchSnapshot &s)
+{
+    char line[256];
+    std::snprintf(line, sizeof line, "%7.1fs  %-22s %-7s archived %12s  %7.2f segments/s  archive lag %8.2f s\n",
+                  s.elapsedS, s.scenario.c_str(), s.phase.c_str(), formatMetric("bytes_per_s", s.bytesPerS).c_str(),
+                  std::max(0.0, s.segmentsPerS), s.archiveLagS);
+    std::cerr << line;
+}
+
 int reportResult(const CliContext &context, const BenchResult &result, const std::string &output,
                  const std::string &resultFile, bool noStore);
 
@@ -285,6 +296,10 @@ void addOffloadCommand(CLI::App *bench, Commands &commands)
                                                           OffloadRequest::kDrainTimeout.describe() + ")")
         ->capture_default_str();
     c->add_option("--timeout", a->timeout, "Bound on each scrape")->capture_default_str();
+    c->add_option("--archive-prefix", a->archivePrefix,
+                  "The archive series' common prefix: PREFIX_lag_seconds, PREFIX_bytes_total, PREFIX_segments_total, "
+                  "PREFIX_seconds, ...")
+        ->capture_default_str();
     c->add_option("--tuning", a->tuning,
                   "key=value[ key=value...]: the target's settings, part of the run's tuning contract (repeatable)");
     c->add_option("--output", a->output, "text, json or jsonl")
@@ -301,7 +316,14 @@ void addOffloadCommand(CLI::App *bench, Commands &commands)
         if (a->output == "text")
             std::cerr << "plimsoll: offload: polling the archive lag every " << a->interval << " until it is zero "
                       << "twice in a row (at most " << a->drainTimeout << ")\n";
-        const BenchResult result = interruptible([&config] { return runOffloadRecord(config, g_cancel); });
+        const std::string output = a->output;
+        const auto sink = [output](const BenchSnapshot &s) {
+            if (output == "jsonl")
+                std::cout << s.toJson().dump() << std::endl;
+            else if (output == "text")
+                printOffloadPoll(s);
+        };
+        const BenchResult result = interruptible([&] { return runOffloadRecord(config, g_cancel, sink); });
         return reportResult(context, result, a->output, a->resultFile, a->noStore);
     });
 }

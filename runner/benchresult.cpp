@@ -63,6 +63,10 @@ nlohmann::json BenchSnapshot::toJson() const
         putFinite(j, "progress", progress);
     if (brokerRttAvgS > 0)
         putFinite(j, "broker_rtt_avg_s", brokerRttAvgS);
+    if (archiveLagS >= 0)
+        putFinite(j, "archive_lag_s", archiveLagS);
+    if (segmentsPerS >= 0)
+        putFinite(j, "segments_per_s", segmentsPerS);
     return j;
 }
 

@@ -30,6 +30,9 @@ struct BenchSnapshot
     int64_t sent = 0, acked = 0, consumed = 0, errors = 0, queued = 0;
     double progress = -1;    // 0..1 of records or time; -1 when unknown
     double brokerRttAvgS = 0; // from librdkafka's statistics (client 0), 0 when unknown
+    // The offload record's polls only (bench offload); -1 otherwise.
+    double archiveLagS = -1;   // the most lagging broker's archive lag
+    double segmentsPerS = -1;  // sealed segments archived per second since the poll before
 
     nlohmann::json toJson() const;
 };

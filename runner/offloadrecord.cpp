@@ -8,6 +8,7 @@
 #include "runner/httptext.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -19,7 +20,6 @@ namespace plimsoll {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using Names = OffloadMetricNames;
 
 struct Poll
 {
@@ -46,9 +46,10 @@ std::optional<double> maxLag(const OffloadRecordConfig &c, const Poll &p, std::s
             *problem = where + ": " + p.scrapes[i].error;
             return std::nullopt;
         }
-        const PromFamily *family = p.scrapes[i].snapshot.family(Names::kLag);
+        const PromFamily *family = p.scrapes[i].snapshot.family(c.names.lag);
         if (!family || family->samples.empty()) {
-            *problem = where + " has no " + std::string(Names::kLag) + ": the drain cannot be told";
+            *problem = where + " has no " + c.names.lag + ": the drain cannot be told (--archive-prefix " +
+                       "names the archive series)";
             return std::nullopt;
         }
         for (const PromSample &s : family->samples)
@@ -56,7 +57,7 @@ std::optional<double> maxLag(const OffloadRecordConfig &c, const Poll &p, std::s
                 lag = std::max(lag.value_or(0.0), s.value);
     }
     if (!lag)
-        *problem = std::string(Names::kLag) + " has no finite value";
+        *problem = c.names.lag + " has no finite value";
     return lag;
 }
 
@@ -75,24 +76,24 @@ struct Archived
     std::vector<std::string> warnings;
 };
 
-void addRates(const PromDiff &diff, Archived &a)
+void addRates(const OffloadMetricNames &names, const PromDiff &diff, Archived &a)
 {
-    const std::pair<const char *, std::optional<double> Archived::*> counters[] = {
-        {Names::kBytes, &Archived::bytes},       {Names::kSegments, &Archived::segments},
-        {Names::kMessages, &Archived::messages}, {Names::kFailures, &Archived::failures},
-        {Names::kRetries, &Archived::retries}};
+    const std::pair<const std::string &, std::optional<double> Archived::*> counters[] = {
+        {names.bytes, &Archived::bytes},       {names.segments, &Archived::segments},
+        {names.messages, &Archived::messages}, {names.failures, &Archived::failures},
+        {names.retries, &Archived::retries}};
     for (const PromRate &r : diff.rates)
         for (const auto &[name, member] : counters)
             if (isSeriesOf(r, name))
                 a.*member = (a.*member).value_or(0) + r.delta;
-    if (const auto h = diff.mergedHistogram(Names::kSeconds)) {
+    if (const auto h = diff.mergedHistogram(names.seconds)) {
         if (a.buckets.empty())
             a.buckets = h->buckets;
         else if (a.buckets.size() == h->buckets.size())
             for (std::size_t k = 0; k < a.buckets.size(); ++k)
                 a.buckets[k].count += h->buckets[k].count;
         else
-            a.warnings.push_back(std::string(Names::kSeconds) + " has different buckets on the brokers: the first kept");
+            a.warnings.push_back(names.seconds + " has different buckets on the brokers: the first kept");
         a.observations += h->count;
     }
 }
@@ -107,7 +108,7 @@ Archived archivedBetween(const OffloadRecordConfig &c, const Poll &from, const P
             if (r.reset)
                 a.warnings.push_back(r.series + " went down on " + urlWithoutUserInfo(c.brokerMetricsUrls[i]) +
                                      " (the broker restarted during the drain): its later value is counted");
-        addRates(diff, a);
+        addRates(c.names, diff, a);
     }
     return a;
 }
@@ -172,6 +173,26 @@ BenchResult &failed(BenchResult &r, std::string error)
     return r;
 }
 
+// What one poll saw, for a live view: archived since the poll before, and the lag now.
+BenchSnapshot pollSnapshot(const OffloadRecordConfig &c, const Poll &baseline, const Poll &before, const Poll &now,
+                           double lagS, double maxLagS)
+{
+    const Archived a = archivedBetween(c, before, now);
+    BenchSnapshot s;
+    s.scenario = "pipeline/offload";
+    s.phase = "drain";
+    s.elapsedS = std::chrono::duration<double>(now.at - baseline.at).count();
+    s.intervalS = a.seconds;
+    if (a.seconds > 0) {
+        s.bytesPerS = std::max(0.0, a.bytes.value_or(0)) / a.seconds;
+        if (a.segments)
+            s.segmentsPerS = std::max(0.0, *a.segments) / a.seconds;
+    }
+    s.archiveLagS = lagS;
+    s.progress = maxLagS > 0 ? std::clamp(1 - lagS / maxLagS, 0.0, 1.0) : 1.0;
+    return s;
+}
+
 // Sleeps one interval in slices, so that a cancel is seen within 50 ms; false when cancelled.
 bool waitInterval(const OffloadRecordConfig &c, const std::atomic<bool> &cancel)
 {
@@ -198,7 +219,23 @@ std::string durationOption(const std::string &text, const char *option, const Do
     return {};
 }
 
+// [a-zA-Z_:][a-zA-Z0-9_:]*, the exposition format's metric names.
+bool isMetricName(const std::string &name)
+{
+    const auto head = [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)) || ch == '_' || ch == ':'; };
+    return !name.empty() && head(name[0]) &&
+           std::all_of(name.begin() + 1, name.end(),
+                       [&](char ch) { return head(ch) || std::isdigit(static_cast<unsigned char>(ch)); });
+}
+
 } // namespace
+
+OffloadMetricNames::OffloadMetricNames(const std::string &prefix)
+    : bytes(prefix + "_bytes_total"), segments(prefix + "_segments_total"), messages(prefix + "_messages_total"),
+      seconds(prefix + "_seconds"), failures(prefix + "_failures_total"), retries(prefix + "_retries_total"),
+      lag(prefix + "_lag_seconds")
+{
+}
 
 std::string OffloadRequest::resolve(OffloadRecordConfig *out) const
 {
@@ -218,11 +255,15 @@ std::string OffloadRequest::resolve(OffloadRecordConfig *out) const
             return problem;
     if (std::string problem = parseTuningOptions(tuning, c.tuning); !problem.empty())
         return problem;
+    if (!isMetricName(archivePrefix))
+        return "--archive-prefix: '" + archivePrefix + "' is not a Prometheus metric name ([a-zA-Z_:][a-zA-Z0-9_:]*)";
+    c.names = OffloadMetricNames(archivePrefix);
     *out = std::move(c);
     return {};
 }
 
-BenchResult runOffloadRecord(const OffloadRecordConfig &c, const std::atomic<bool> &cancel)
+BenchResult runOffloadRecord(const OffloadRecordConfig &c, const std::atomic<bool> &cancel,
+                             const std::function<void(const BenchSnapshot &)> &sink)
 {
     BenchResult r = started(c);
     if (c.brokerMetricsUrls.empty())
@@ -234,6 +275,9 @@ BenchResult runOffloadRecord(const OffloadRecordConfig &c, const std::atomic<boo
         return failed(r, "at the baseline: " + problem);
     double maxLagS = *lag0;
     std::optional<Poll> firstZero;
+    std::optional<Poll> previous; // the last poll that read the lag, for the sink's rates
+    if (sink)
+        previous = baseline;
     int polls = 1;
     const auto deadline = baseline.at + c.drainTimeout;
     for (;;) {
@@ -251,6 +295,10 @@ BenchResult runOffloadRecord(const OffloadRecordConfig &c, const std::atomic<boo
             r.warnings.push_back("poll " + std::to_string(polls) + ": " + problem + " (polled again)");
         } else {
             maxLagS = std::max(maxLagS, *lag);
+            if (sink) {
+                sink(pollSnapshot(c, baseline, *previous, p, *lag, maxLagS));
+                previous = p;
+            }
             if (*lag > 0)
                 firstZero.reset();
             else if (firstZero)
@@ -267,7 +315,7 @@ BenchResult runOffloadRecord(const OffloadRecordConfig &c, const std::atomic<boo
     for (std::string &w : archived.warnings)
         r.warnings.push_back(std::move(w));
     if (!archived.bytes)
-        return failed(r, "the broker metrics have no " + std::string(Names::kBytes) + ": no archived bytes to record");
+        return failed(r, "the broker metrics have no " + c.names.bytes + ": no archived bytes to record");
     if (*archived.bytes <= 0 || archived.seconds <= 0)
         return failed(r, "nothing was archived between the baseline and the zero-lag snapshot (archive lag " +
                              std::to_string(*lag0) + " s at the baseline): start bench offload before the backlog "

@@ -22,11 +22,28 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace plimsoll {
+
+// The Korvet storage worker's series the record reads: one prefix (--archive-prefix) and the
+// suffixes below. Korvet's benchmark page names none of them and Korvet cannot run here, so the
+// default prefix is an assumption the user can correct from the command line.
+struct OffloadMetricNames
+{
+    static constexpr const char *kDefaultPrefix = "korvet_storage_archive";
+    explicit OffloadMetricNames(const std::string &prefix = kDefaultPrefix);
+    std::string bytes;    // <prefix>_bytes_total
+    std::string segments; // <prefix>_segments_total
+    std::string messages; // <prefix>_messages_total
+    std::string seconds;  // <prefix>_seconds (histogram)
+    std::string failures; // <prefix>_failures_total
+    std::string retries;  // <prefix>_retries_total
+    std::string lag;      // <prefix>_lag_seconds (gauge)
+};
 
 struct OffloadRecordConfig
 {
@@ -35,6 +52,7 @@ struct OffloadRecordConfig
     std::chrono::milliseconds drainTimeout{1800000}; // the page's TIERED_OFFLOAD_TIMEOUT_SECONDS (small)
     std::chrono::milliseconds scrapeTimeout{30000};
     std::map<std::string, std::string> tuning; // --tuning: part of the run's contract
+    OffloadMetricNames names;                  // --archive-prefix
 };
 
 // `bench offload` as the user types it, and its one translation into a config.
@@ -43,6 +61,7 @@ struct OffloadRequest
     std::vector<std::string> brokerMetrics; // URL[,URL...], repeatable
     std::vector<std::string> tuning;        // key=value, repeatable
     std::string interval = "1s", drainTimeout = "30m", timeout = "30s";
+    std::string archivePrefix = OffloadMetricNames::kDefaultPrefix; // a Prometheus metric name
 
     static constexpr Domain kInterval = Domain::above(0, "s");
     static constexpr Domain kDrainTimeout = Domain::above(0, "s");
@@ -52,21 +71,13 @@ struct OffloadRequest
     std::string resolve(OffloadRecordConfig *out) const;
 };
 
-// The Korvet series the record reads.
-struct OffloadMetricNames
-{
-    static constexpr const char *kBytes = "korvet_storage_archive_bytes_total";
-    static constexpr const char *kSegments = "korvet_storage_archive_segments_total";
-    static constexpr const char *kMessages = "korvet_storage_archive_messages_total";
-    static constexpr const char *kSeconds = "korvet_storage_archive_seconds";
-    static constexpr const char *kFailures = "korvet_storage_archive_failures_total";
-    static constexpr const char *kRetries = "korvet_storage_archive_retries_total";
-    static constexpr const char *kLag = "korvet_storage_archive_lag_seconds";
-};
-
 // Exit code 0 with the record; 1 (errors say why, partial) when a broker cannot be scraped at
 // the baseline, has no lag gauge, the drain is not seen within the timeout, or nothing was
-// archived; kExitInterrupted when cancelled.
-BenchResult runOffloadRecord(const OffloadRecordConfig &config, const std::atomic<bool> &cancel);
+// archived; kExitInterrupted when cancelled. `sink`, when set, is called on the caller's thread
+// after every poll that read the lag: scenario pipeline/offload, phase "drain", bytesPerS and
+// segmentsPerS archived since the poll before, archiveLagS the most lagging broker's, progress
+// 1 - lag / the largest lag seen.
+BenchResult runOffloadRecord(const OffloadRecordConfig &config, const std::atomic<bool> &cancel,
+                             const std::function<void(const BenchSnapshot &)> &sink = {});
 
 } // namespace plimsoll

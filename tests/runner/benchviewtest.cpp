@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -214,7 +215,11 @@ TEST(BenchViewRealBroker, ConsumeRampFromTheFormReadsItsBacklogAtEveryStep)
 // with the option's name before anything runs.
 TEST(BenchViewOffload, TheOffloadRecordFromTheFormIsMeasuredSaidAndStored)
 {
-    test::ScriptedArchive archive({});
+    // 15 MiB drained over 1.5 s: the form's one-second polls see it between two of them, so the
+    // drain's wall-clock (to the first zero-lag poll) is about 2 s whatever the scheduling.
+    test::Script script;
+    script.drainS = 1.5;
+    test::ScriptedArchive archive(script);
     QTemporaryDir dir;
     BenchView view(dir.filePath("store.db"));
     view.resize(1200, 720);
@@ -232,13 +237,43 @@ TEST(BenchViewOffload, TheOffloadRecordFromTheFormIsMeasuredSaidAndStored)
     view.findChild<QPushButton *>("benchStart")->click();
     EXPECT_TRUE(view.running());
     EXPECT_TRUE(view.statusText().startsWith("Recording the offload")) << view.statusText().toStdString();
+    // While it drains: the first poll on the chart, in the status line and the progress bar.
+    const auto *firstSeries = static_cast<QLineSeries *>(
+        view.findChild<QChartView *>("benchChart")->chart()->series().at(0));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return firstSeries->count() >= 1 || !view.running(); }, 30000));
+    if (view.running()) {
+        EXPECT_TRUE(view.statusText().startsWith("pipeline/offload (drain): archived "))
+            << view.statusText().toStdString();
+        EXPECT_TRUE(view.statusText().contains(" segments/s, archive lag ")) << view.statusText().toStdString();
+        const int progress = view.findChild<QProgressBar *>()->value();
+        EXPECT_GT(progress, 0) << "the lag has fallen since the baseline";
+        EXPECT_LT(progress, 1000);
+    }
     ASSERT_TRUE(finished.wait(60000)) << "the offload record did not finish";
     const auto result = finished.at(0).at(0).value<BenchResult>();
     ASSERT_EQ(result.exitCode, 0) << view.statusText().toStdString();
     ASSERT_EQ(result.scenarios.size(), 1u);
     EXPECT_EQ(result.scenarios[0].name, "pipeline/offload");
-    const double bytesPerS = result.scenarios[0].metrics.at("bytes_per_s");
-    EXPECT_NEAR(bytesPerS, 10 * test::kMiB, 2 * test::kMiB);
+    const auto &metrics = result.scenarios[0].metrics;
+    EXPECT_NEAR(metrics.at("offload.archived_bytes"), 15 * test::kMiB, 1.5 * test::kMiB);
+    EXPECT_GE(metrics.at("offload.drain_s"), 1.5);
+    EXPECT_LE(metrics.at("offload.drain_s"), 2.9);
+    EXPECT_NEAR(metrics.at("bytes_per_s"), metrics.at("offload.archived_bytes") / metrics.at("offload.drain_s"), 1);
+    // The live chart plotted each poll: archived MiB/s on the left, the lag falling on the right;
+    // the latency lines it has no values for are out of the chart and its legend.
+    auto *chart = view.findChild<QChartView *>("benchChart")->chart();
+    EXPECT_EQ(chart->title(), "Live archive rate and lag (per poll)");
+    QStringList visible;
+    for (QAbstractSeries *series : chart->series())
+        if (series->isVisible())
+            visible << series->name();
+    EXPECT_EQ(visible, (QStringList{"archived MiB/s", "archive lag"}));
+    const auto *archived = static_cast<QLineSeries *>(chart->series().at(0));
+    const auto *lag = static_cast<QLineSeries *>(chart->series().at(1));
+    ASSERT_GE(archived->count(), 2) << "a point a poll";
+    EXPECT_NEAR(archived->at(0).y(), 10, 2) << "10 MiB/s during the first second";
+    EXPECT_GT(lag->at(0).y(), 0);
+    EXPECT_EQ(lag->at(lag->count() - 1).y(), 0);
     const QString status = view.statusText();
     EXPECT_TRUE(status.startsWith("Finished: archived ")) << status.toStdString();
     EXPECT_TRUE(status.contains(QRegularExpression(R"(\([0-9.]+ segments/s\), drained in )"))) << status.toStdString();

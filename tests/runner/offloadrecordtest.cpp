@@ -16,6 +16,7 @@
 #include <chrono>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 using namespace plimsoll;
 using namespace std::chrono_literals;
@@ -77,6 +78,76 @@ TEST(OffloadRecord, TheDrainGivesArchivedBytesSegmentsArchiveTimesAndTheLargestL
     EXPECT_NEAR(metric(s, "offload.max_lag_s"), 30 * (1 - begun), 1.0);
     EXPECT_EQ(r.tuning.at("icebergOffloadThreads"), "4");
     EXPECT_EQ(r.workload, "offload");
+}
+
+// Each poll that read the lag reaches the sink (the window's live chart, the CLI's lines): what
+// was archived since the poll before, the lag now, the progress towards zero lag.
+TEST(OffloadRecord, EveryPollIsReportedWithTheArchiveRateAndLag)
+{
+    ScriptedArchive archive({});
+    const std::atomic<bool> cancel{false};
+    std::vector<BenchSnapshot> polls;
+    const BenchResult r =
+        runOffloadRecord(config(archive.url()), cancel, [&polls](const BenchSnapshot &s) { polls.push_back(s); });
+    ASSERT_EQ(r.exitCode, 0) << (r.errors.empty() ? "" : r.errors[0]);
+    // 50 ms polls over a one-second drain, and the two zero-lag polls after it.
+    ASSERT_GE(polls.size(), 10u);
+    EXPECT_EQ(r.scenarios[0].metrics.at("offload.polls"), double(polls.size() + 1)) << "the baseline is no poll";
+    double archived = 0, elapsed = 0, progress = 0;
+    for (const BenchSnapshot &s : polls) {
+        EXPECT_EQ(s.scenario, "pipeline/offload");
+        EXPECT_EQ(s.phase, "drain");
+        EXPECT_GT(s.elapsedS, elapsed);
+        elapsed = s.elapsedS;
+        EXPECT_GE(s.progress, progress) << "the scripted lag only falls";
+        progress = s.progress;
+        EXPECT_LE(s.bytesPerS, 10 * kMiB * 1.5) << "at " << s.elapsedS << " s";
+        EXPECT_NEAR(s.segmentsPerS, s.bytesPerS / (4 * kMiB), 1e-6);
+        archived += s.bytesPerS * s.intervalS;
+    }
+    EXPECT_EQ(polls.back().archiveLagS, 0);
+    EXPECT_EQ(polls.back().progress, 1);
+    EXPECT_GT(polls.front().archiveLagS, 0);
+    // The polls' sum is the record's archive: nothing is archived after the first zero-lag poll.
+    EXPECT_NEAR(archived, r.scenarios[0].metrics.at("offload.archived_bytes"), 0.01 * 10 * kMiB);
+    const nlohmann::json line = polls.front().toJson();
+    EXPECT_GT(line.at("archive_lag_s").get<double>(), 0);
+    EXPECT_TRUE(line.contains("segments_per_s"));
+}
+
+// A broker whose storage worker names its series otherwise: the default prefix finds no lag
+// gauge and says how to name them; --archive-prefix reads them.
+TEST(OffloadRecord, AnotherPrefixNamesTheArchiveSeries)
+{
+    Script script;
+    script.prefix = "korvet_tier_archive";
+    ScriptedArchive archive(script);
+    const std::atomic<bool> cancel{false};
+    const BenchResult missing = runOffloadRecord(config(archive.url()), cancel);
+    ASSERT_FALSE(missing.errors.empty());
+    EXPECT_NE(missing.errors[0].find("has no korvet_storage_archive_lag_seconds"), std::string::npos);
+    EXPECT_NE(missing.errors[0].find("--archive-prefix"), std::string::npos) << missing.errors[0];
+
+    OffloadRequest request;
+    request.brokerMetrics = {archive.url()};
+    request.interval = "50ms";
+    request.archivePrefix = "korvet_tier_archive";
+    OffloadRecordConfig c;
+    ASSERT_EQ(request.resolve(&c), "");
+    EXPECT_EQ(c.names.bytes, "korvet_tier_archive_bytes_total");
+    const BenchResult r = runOffloadRecord(c, cancel);
+    ASSERT_EQ(r.exitCode, 0) << (r.errors.empty() ? "" : r.errors[0]);
+    EXPECT_GT(r.scenarios[0].metrics.at("bytes_per_s"), 5 * kMiB);
+    EXPECT_EQ(r.scenarios[0].metrics.at("offload.failures"), 2);
+    EXPECT_GT(r.scenarios[0].metrics.at("offload.archive_p99_s"), 0.1);
+
+    for (const char *bad : {"", "9archive", "korvet-archive", "korvet archive"}) {
+        request.archivePrefix = bad;
+        EXPECT_NE(request.resolve(&c).find("--archive-prefix: '" + std::string(bad) +
+                                           "' is not a Prometheus metric name"),
+                  std::string::npos)
+            << bad;
+    }
 }
 
 TEST(OffloadRecord, ABrokerWithoutTheLagGaugeIsRefusedAtTheBaseline)
@@ -196,6 +267,29 @@ TEST(OffloadRecord, TheCommandStoresTheRecordForTrends)
     ASSERT_EQ(stored["scenarios"].size(), 1u);
     EXPECT_EQ(stored["scenarios"][0]["kind"], "offload");
     EXPECT_EQ(stored["tuning"]["icebergOffloadThreads"], "4");
+
+    // In text, a line a poll on stderr; in jsonl, a JSON line a poll before the result's.
+    QProcess text;
+    text.start(PLIMSOLL_BINARY, {"--db", db, "bench", "offload", "--broker-metrics", QString::fromStdString(archive.url()),
+                                 "--interval", "50ms", "--no-store"});
+    ASSERT_TRUE(text.waitForFinished(60000));
+    const std::string lines = text.readAllStandardError().toStdString();
+    EXPECT_NE(lines.find("pipeline/offload       drain   archived"), std::string::npos) << lines;
+    EXPECT_NE(lines.find("archive lag     0.00 s"), std::string::npos) << lines;
+
+    Script again;
+    again.drainS = 0.5;
+    ScriptedArchive second(again);
+    QProcess jsonl;
+    jsonl.start(PLIMSOLL_BINARY, {"--db", db, "bench", "offload", "--broker-metrics", QString::fromStdString(second.url()),
+                                  "--interval", "50ms", "--no-store", "--output", "jsonl"});
+    ASSERT_TRUE(jsonl.waitForFinished(60000));
+    ASSERT_EQ(jsonl.exitCode(), 0) << jsonl.readAllStandardError().toStdString();
+    int intervals = 0;
+    for (const QByteArray &line : jsonl.readAllStandardOutput().split('\n'))
+        if (!line.isEmpty() && nlohmann::json::parse(line.toStdString()).value("type", "") == "interval")
+            ++intervals;
+    EXPECT_GE(intervals, 5);
 
     QProcess usage;
     usage.start(PLIMSOLL_BINARY, {"--db", db, "bench", "offload", "--broker-metrics", "ftp://x", "--no-store"});

@@ -26,6 +26,7 @@ struct Script
     double startLagS = 30;      // archive lag at t = 0
     bool lagGauge = true;
     bool archives = true;       // false: the counters stay flat
+    std::string prefix = "korvet_storage_archive"; // the series' common prefix
 };
 
 // A broker's /metrics as the storage worker would show them, at `t` seconds since it started.
@@ -35,27 +36,27 @@ inline std::string korvetText(const Script &s, double t)
     const double bytes = s.bytesPerS * archivedS, segments = bytes / (4 * kMiB);
     std::ostringstream out;
     out.precision(17);
-    out << "# TYPE korvet_storage_archive_bytes_total counter\nkorvet_storage_archive_bytes_total " << bytes << "\n"
-        << "# TYPE korvet_storage_archive_segments_total counter\nkorvet_storage_archive_segments_total " << segments
+    out << "# TYPE " << s.prefix << "_bytes_total counter\n" << s.prefix << "_bytes_total " << bytes << "\n"
+        << "# TYPE " << s.prefix << "_segments_total counter\n" << s.prefix << "_segments_total " << segments
         << "\n"
-        << "# TYPE korvet_storage_archive_messages_total counter\nkorvet_storage_archive_messages_total "
+        << "# TYPE " << s.prefix << "_messages_total counter\n" << s.prefix << "_messages_total "
         << bytes / 1000 << "\n"
         // Each segment took 190 ms, as the page's Parquet writes did.
-        << "# TYPE korvet_storage_archive_seconds histogram\n"
-        << "korvet_storage_archive_seconds_bucket{le=\"0.1\"} 0\n"
-        << "korvet_storage_archive_seconds_bucket{le=\"0.2\"} " << segments << "\n"
-        << "korvet_storage_archive_seconds_bucket{le=\"0.5\"} " << segments << "\n"
-        << "korvet_storage_archive_seconds_bucket{le=\"+Inf\"} " << segments << "\n"
-        << "korvet_storage_archive_seconds_count " << segments << "\n"
-        << "korvet_storage_archive_seconds_sum " << 0.19 * segments << "\n"
-        << "# TYPE korvet_storage_archive_failures_total counter\nkorvet_storage_archive_failures_total "
+        << "# TYPE " << s.prefix << "_seconds histogram\n"
+        << s.prefix << "_seconds_bucket{le=\"0.1\"} 0\n"
+        << s.prefix << "_seconds_bucket{le=\"0.2\"} " << segments << "\n"
+        << s.prefix << "_seconds_bucket{le=\"0.5\"} " << segments << "\n"
+        << s.prefix << "_seconds_bucket{le=\"+Inf\"} " << segments << "\n"
+        << s.prefix << "_seconds_count " << segments << "\n"
+        << s.prefix << "_seconds_sum " << 0.19 * segments << "\n"
+        << "# TYPE " << s.prefix << "_failures_total counter\n" << s.prefix << "_failures_total "
         << (t > 0.3 ? 2 : 0) << "\n"
-        << "# TYPE korvet_storage_archive_retries_total counter\nkorvet_storage_archive_retries_total "
+        << "# TYPE " << s.prefix << "_retries_total counter\n" << s.prefix << "_retries_total "
         << (t > 0.3 ? 5 : 0) << "\n";
     if (s.lagGauge)
-        out << "# TYPE korvet_storage_archive_lag_seconds gauge\nkorvet_storage_archive_lag_seconds{partition=\"0\"} "
+        out << "# TYPE " << s.prefix << "_lag_seconds gauge\n" << s.prefix << "_lag_seconds{partition=\"0\"} "
             << std::max(0.0, s.startLagS * (1 - t / s.drainS)) << "\n"
-            << "korvet_storage_archive_lag_seconds{partition=\"1\"} 0\n";
+            << s.prefix << "_lag_seconds{partition=\"1\"} 0\n";
     return out.str();
 }
 

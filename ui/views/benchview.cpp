@@ -214,26 +214,15 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     left->addWidget(m_summary, 1);
 
     m_chart = new QChart;
-    m_chart->setTitle(tr("Live throughput and latency (per interval)"));
     m_throughput = new QLineSeries(m_chart);
-    // Short names, their units on the axes: five long ones were elided to "acknow…" at 1024 px.
-    m_throughput->setName(tr("records/s"));
     m_ackP99 = new QLineSeries(m_chart);
-    m_ackP99->setName(tr("ack p99"));
     m_e2eP99 = new QLineSeries(m_chart);
-    m_e2eP99->setName(tr("e2e p99"));
     m_ackP50 = new QLineSeries(m_chart);
-    m_ackP50->setName(tr("ack p50"));
     m_e2eP50 = new QLineSeries(m_chart);
-    m_e2eP50->setName(tr("e2e p50"));
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     // A segment of each line, so a median reads dashed beside its tail's solid line rather
     // than as a second square of the same colour.
     m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
-    m_chart->legend()->setToolTip(
-        tr("records/s: records acknowledged per interval (left axis). ack: send to broker "
-           "acknowledgement; e2e: send to consumer receipt; p99 solid, p50 dashed (right axis, "
-           "ms)."));
     for (auto *series : {m_throughput, m_ackP99, m_e2eP99, m_ackP50, m_e2eP50})
         m_chart->addSeries(series);
     // Each median dashed in its tail's colour (the theme has coloured the tails by now).
@@ -245,9 +234,8 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_timeAxis = new QValueAxis(m_chart);
     m_timeAxis->setTitleText(tr("elapsed (s)"));
     m_rateAxis = new QValueAxis(m_chart);
-    m_rateAxis->setTitleText(tr("acknowledged records/s"));
     m_latencyAxis = new QValueAxis(m_chart);
-    m_latencyAxis->setTitleText(tr("latency p99, p50 (ms)"));
+    labelChart(false);
     resetAxes();
     m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
     m_chart->addAxis(m_rateAxis, Qt::AlignLeft);
@@ -388,13 +376,15 @@ void BenchView::startOffload()
            tr("Recording the offload: the archive lag of %n broker(s) polled every %1 until it is zero twice in a "
               "row (at most %2)…",
               nullptr, int(config.brokerMetricsUrls.size()))
-               .arg(QString::fromStdString(request.interval), QString::fromStdString(request.drainTimeout)));
+               .arg(QString::fromStdString(request.interval), QString::fromStdString(request.drainTimeout)),
+           true);
 }
 
-void BenchView::launch(BenchWorker *worker, const QString &status)
+void BenchView::launch(BenchWorker *worker, const QString &status, bool offload)
 {
     for (auto *series : {m_throughput, m_ackP99, m_e2eP99, m_ackP50, m_e2eP50})
         series->clear();
+    labelChart(offload);
     resetAxes();
     m_summary->clear();
     m_progress->setValue(0);
@@ -420,6 +410,39 @@ void BenchView::stop()
     m_status->setText(tr("Stopping: flushing what is queued, keeping the partial result…"));
 }
 
+// What the chart plots: a workload's records/s and latencies, or the offload record's archived
+// MiB/s and archive lag on the same two axes (the lines it does not have hidden, legend too).
+void BenchView::labelChart(bool offload)
+{
+    m_offloadChart = offload;
+    if (offload) {
+        m_chart->setTitle(tr("Live archive rate and lag (per poll)"));
+        m_throughput->setName(tr("archived MiB/s"));
+        m_ackP99->setName(tr("archive lag"));
+        m_rateAxis->setTitleText(tr("archived MiB/s"));
+        m_latencyAxis->setTitleText(tr("archive lag (s)"));
+        m_chart->legend()->setToolTip(
+            tr("archived MiB/s: bytes the brokers archived to the remote tier since the poll before (left axis). "
+               "archive lag: the most lagging broker's, falling to zero as the backlog drains (right axis, s)."));
+    } else {
+        m_chart->setTitle(tr("Live throughput and latency (per interval)"));
+        // Short names, their units on the axes: five long ones were elided to "acknow…" at 1024 px.
+        m_throughput->setName(tr("records/s"));
+        m_ackP99->setName(tr("ack p99"));
+        m_rateAxis->setTitleText(tr("acknowledged records/s"));
+        m_latencyAxis->setTitleText(tr("latency p99, p50 (ms)"));
+        m_chart->legend()->setToolTip(
+            tr("records/s: records acknowledged per interval (left axis). ack: send to broker "
+               "acknowledgement; e2e: send to consumer receipt; p99 solid, p50 dashed (right axis, "
+               "ms)."));
+    }
+    m_e2eP99->setName(tr("e2e p99"));
+    m_ackP50->setName(tr("ack p50"));
+    m_e2eP50->setName(tr("e2e p50"));
+    for (auto *series : {m_e2eP99, m_ackP50, m_e2eP50})
+        series->setVisible(!offload);
+}
+
 void BenchView::resetAxes()
 {
     // Before the first interval: whole seconds, records/s and milliseconds, not 0 … 1.
@@ -430,10 +453,16 @@ void BenchView::resetAxes()
 
 void BenchView::showSnapshot(const BenchSnapshot &s)
 {
-    m_throughput->append(s.elapsedS, s.producedPerS > 0 ? s.producedPerS : s.consumedPerS);
-    m_ackP99->append(s.elapsedS, s.ackP99S * 1e3);
-    m_ackP50->append(s.elapsedS, s.ackP50S * 1e3);
-    if (s.e2eP99S > 0) {
+    const bool poll = s.archiveLagS >= 0; // the offload record's
+    if (poll) {
+        m_throughput->append(s.elapsedS, s.bytesPerS / (1024.0 * 1024.0));
+        m_ackP99->append(s.elapsedS, s.archiveLagS);
+    } else {
+        m_throughput->append(s.elapsedS, s.producedPerS > 0 ? s.producedPerS : s.consumedPerS);
+        m_ackP99->append(s.elapsedS, s.ackP99S * 1e3);
+        m_ackP50->append(s.elapsedS, s.ackP50S * 1e3);
+    }
+    if (!poll && s.e2eP99S > 0) {
         m_e2eP99->append(s.elapsedS, s.e2eP99S * 1e3);
         m_e2eP50->append(s.elapsedS, s.e2eP50S * 1e3);
     }
@@ -448,6 +477,14 @@ void BenchView::showSnapshot(const BenchSnapshot &s)
     setNiceAxis(m_latencyAxis, maxLatency * 1.05);
     if (s.progress >= 0)
         m_progress->setValue(static_cast<int>(s.progress * 1000));
+    if (poll) {
+        m_status->setText(tr("%1 (%2): archived %3, %4 segments/s, archive lag %5")
+                              .arg(QString::fromStdString(s.scenario), QString::fromStdString(s.phase),
+                                   QString::fromStdString(formatMetric("bytes_per_s", s.bytesPerS)))
+                              .arg(std::max(0.0, s.segmentsPerS), 0, 'f', 2)
+                              .arg(QString::fromStdString(formatMetric("offload.drain_s", s.archiveLagS))));
+        return;
+    }
     m_status->setText(tr("%1 (%2): %3 records/s, ack p99 %4 ms, %5 errors")
                           .arg(QString::fromStdString(s.scenario), QString::fromStdString(s.phase))
                           .arg(s.producedPerS > 0 ? s.producedPerS : s.consumedPerS, 0, 'f', 0)

@@ -48,7 +48,8 @@ private:
     void startOffload();
     // Clears the chart and summary, says `status`, and runs the worker on a thread of its own;
     // the view reacts to its signals.
-    void launch(BenchWorker *worker, const QString &status);
+    void launch(BenchWorker *worker, const QString &status, bool offload = false);
+    void labelChart(bool offload);
 
     QLineEdit *m_bootstrap = nullptr;
     QComboBox *m_workload = nullptr;
@@ -87,6 +88,7 @@ private:
     QValueAxis *m_timeAxis = nullptr;
     QValueAxis *m_rateAxis = nullptr;
     QValueAxis *m_latencyAxis = nullptr;
+    bool m_offloadChart = false; // the chart plots the offload record's polls
     QThread *m_thread = nullptr;
     BenchWorker *m_worker = nullptr;
 };

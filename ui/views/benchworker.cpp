@@ -24,7 +24,9 @@ void BenchWorker::run()
 {
     BenchResult result;
     if (m_offload) {
-        result = runOffloadRecord(*m_offload, m_cancel);
+        // A snapshot per poll: archived bytes/s since the last one, and the archive lag.
+        result = runOffloadRecord(*m_offload, m_cancel,
+                                  [this](const BenchSnapshot &snapshot) { emit snapshotReady(snapshot); });
     } else {
         BenchEngine engine(m_config);
         // Called on this thread once per interval; the signal queues a copy to the UI.

@@ -21,7 +21,7 @@ class BenchWorker : public QObject
 public:
     // storePath empty: the result is not stored.
     BenchWorker(RunConfig config, QString storePath);
-    // The offload record (bench offload) instead of a workload: no snapshots, the result at the end.
+    // The offload record (bench offload) instead of a workload: a snapshot per poll of the lag.
     BenchWorker(OffloadRecordConfig offload, QString storePath);
     void stop() { m_cancel = true; }
 
