@@ -4,6 +4,7 @@
 #include "model/store/sharedsettings.h"
 #include "model/store/store.h"
 #include "model/trends/trendhistory.h"
+#include "ui/charts/trendmarkstyle.h"
 #include "ui/formatting.h"
 #include "ui/models/trendchangestablemodel.h"
 #include "ui/views/changesview.h"
@@ -515,4 +516,53 @@ TEST_F(TrendsViewTest, OverlayDrawsAnotherScenarioOfTheSameMetric)
     EXPECT_EQ(view.overlayPointCount(), 11);
     overlay->setCurrentIndex(0);
     EXPECT_EQ(view.overlayPointCount(), 0);
+}
+
+// Another metric of the plotted scenario: throughput with its p99 beside it, each on an axis in
+// its own unit (k records/s on the left, ms on the right), the legend saying what the dashed
+// line is; choosing the p99 as the plotted metric takes it out of the overlay's entries.
+TEST_F(TrendsViewTest, OverlayDrawsAnotherMetricOnAnAxisOfItsOwn)
+{
+    TrendsView view(m_storePath);
+    openTrends(view, 1000);
+    QComboBox *overlay = view.overlayCombo();
+    const int index = overlay->findText("latency_p99_s (right axis)");
+    ASSERT_GT(index, 0) << "the scenario's other metric is offered";
+    EXPECT_EQ(overlay->findText("records_per_s (right axis)"), -1) << "not the plotted one";
+    EXPECT_FALSE(view.overlayAxis()->isVisible());
+    overlay->setCurrentIndex(index);
+    ASSERT_TRUE(waitUntil([&] { return view.overlayPointCount() == 30; }));
+    QValueAxis *right = view.overlayAxis();
+    EXPECT_TRUE(right->isVisible());
+    EXPECT_EQ(right->titleText(), "latency_p99_s (ms)");
+    // 50 ms nightly, 100 ms on the 29th: the right axis holds both, in ms.
+    EXPECT_LE(right->min(), 50 * 0.998);
+    EXPECT_GE(right->max(), 100);
+    EXPECT_LT(right->max(), 200);
+    auto *left = qobject_cast<QValueAxis *>(view.chartView()->chart()->axes(Qt::Vertical, nullptr).front());
+    ASSERT_NE(left, nullptr);
+    EXPECT_GE(left->max(), 640) << "the throughput axis is unchanged (k records/s)";
+    EXPECT_LT(left->max(), 1000);
+    auto *line = view.chartView()->chart()->findChild<QLineSeries *>("overlayLine");
+    ASSERT_NE(line, nullptr);
+    EXPECT_TRUE(line->attachedAxes().contains(right));
+    for (const QColor &mark : {trendLineColor(), trendContractColor(), trendBaselineColor(),
+                               trendVerdictColor(Verdict::Regression), trendVerdictColor(Verdict::Improvement),
+                               trendVerdictColor(Verdict::Changed)})
+        EXPECT_NE(line->pen().color(), mark) << "the dashed overlay is no mark's colour";
+    const auto *legend = view.findChild<QLabel *>("legendOverlay");
+    ASSERT_NE(legend, nullptr);
+    EXPECT_TRUE(legend->isVisible());
+    EXPECT_EQ(legend->text(), "latency_p99_s (dashed, right axis)");
+    EXPECT_TRUE(view.grab().save(artifact("trends-metric-overlay.png")));
+
+    // Plotting the p99 itself: the overlay leaves it, and the right axis goes.
+    view.metricCombo()->setCurrentIndex(view.metricCombo()->findText("latency_p99_s"));
+    ASSERT_TRUE(waitUntil([&] { return view.plottedMetric() == "latency_p99_s" && view.pointCount() == 30; }));
+    EXPECT_EQ(overlay->currentIndex(), 0);
+    EXPECT_EQ(overlay->findText("latency_p99_s (right axis)"), -1);
+    EXPECT_GT(overlay->findText("records_per_s (right axis)"), 0);
+    EXPECT_TRUE(waitUntil([&] { return view.overlayPointCount() == 0; }));
+    EXPECT_FALSE(right->isVisible());
+    EXPECT_FALSE(legend->isVisible());
 }

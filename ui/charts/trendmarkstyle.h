@@ -35,4 +35,10 @@ inline QColor trendBaselineColor()
     return QColor(0x94, 0x67, 0xbd);
 }
 
+// The overlay's dashed line (and a metric overlay's right axis): a colour none of the marks use.
+inline QColor trendOverlayColor()
+{
+    return QColor(0xe3, 0x77, 0xc2);
+}
+
 } // namespace plimsoll

@@ -145,7 +145,8 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_overlayCombo->setObjectName(QStringLiteral("overlayCombo"));
     m_overlayCombo->setMinimumContentsLength(14);
     m_overlayCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_overlayCombo->setToolTip(tr("Draw another scenario's series of the same metric over this one"));
+    m_overlayCombo->setToolTip(tr("Draw another scenario's series of the same metric over this one, or another "
+                                  "metric of this scenario on an axis of its own (right)"));
     m_overlayCombo->addItem(tr("No overlay"));
     choices->addWidget(new QLabel(tr("Overlay"), this));
     choices->addWidget(m_overlayCombo, 1);
@@ -186,7 +187,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_chart->addSeries(m_line);
     m_overlayLine = new QLineSeries(m_chart);
     m_overlayLine->setObjectName(QStringLiteral("overlayLine"));
-    m_overlayLine->setPen(QPen(seriesColor(1), 2, Qt::DashLine));
+    m_overlayLine->setPen(QPen(trendOverlayColor(), 2, Qt::DashLine));
     m_chart->addSeries(m_overlayLine);
     m_chart->addSeries(m_baselineLevel);
     m_chart->addSeries(m_scatter);
@@ -199,8 +200,16 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_timeAxis->setTickCount(5);
     m_valueAxis = new QValueAxis(m_chart);
     m_valueAxis->setLabelFormat(QStringLiteral("%.4g"));
+    m_overlayAxis = new QValueAxis(m_chart);
+    m_overlayAxis->setLabelFormat(QStringLiteral("%.4g"));
+    m_overlayAxis->setLinePenColor(trendOverlayColor());
+    m_overlayAxis->setLabelsColor(trendOverlayColor());
+    m_overlayAxis->setTitleBrush(trendOverlayColor());
+    m_overlayAxis->setGridLineVisible(false);
+    m_overlayAxis->setVisible(false);
     m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
     m_chart->addAxis(m_valueAxis, Qt::AlignLeft);
+    m_chart->addAxis(m_overlayAxis, Qt::AlignRight);
     for (QXYSeries *series : {static_cast<QXYSeries *>(m_line),
                               static_cast<QXYSeries *>(m_scatter),
                               static_cast<QXYSeries *>(m_highlight), static_cast<QXYSeries *>(m_regressions),
@@ -350,6 +359,7 @@ void TrendsView::loadMetrics()
 
 void TrendsView::loadSeries()
 {
+    refillOverlays(); // the metric entries leave out the plotted metric
     const QString scenario = m_scenarioCombo->currentText();
     const QString metric = m_metricCombo->currentText();
     if (scenario.isEmpty() || metric.isEmpty()) {
@@ -511,11 +521,13 @@ void TrendsView::showRange()
     }
     m_line->replace(drawn);
     const QList<QPointF> overlay = overlayPoints();
-    for (const QPointF &p : overlay) {
+    const bool ownAxis = !m_overlay->points.empty() && m_overlay->metric != data.metric;
+    for (const QPointF &p : ownAxis ? QList<QPointF>() : overlay) {
         yMin = std::min(yMin, p.y());
         yMax = std::max(yMax, p.y());
     }
     m_overlayLine->replace(overlay);
+    showOverlayAxis(ownAxis, overlay);
     // A lone point has no line to lead the eye to it: draw it larger.
     m_scatter->setMarkerSize(drawn.size() <= 2 ? 14 : 10);
     const bool marked = size_t(drawn.size()) <= kMaxMarkedPoints;

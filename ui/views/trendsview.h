@@ -52,9 +52,14 @@ public:
     QComboBox *rangeCombo() const { return m_rangeCombo; }
     // "All targets" and each target of the series; shown only when there are several.
     QComboBox *targetCombo() const { return m_targetCombo; }
-    // "No overlay" and every other scenario: the chosen one's series of the same metric is drawn
-    // dashed over the plotted one (a ramp's steps, or a product against another, side by side).
+    // "No overlay", every other scenario and every other metric of the plotted scenario. A
+    // scenario's series of the same metric is drawn dashed over the plotted one on its axis (a
+    // ramp's steps, or a product against another, side by side); another metric of the same
+    // scenario is drawn dashed on an axis of its own on the right, in its own unit (throughput
+    // beside p99, say).
     QComboBox *overlayCombo() const { return m_overlayCombo; }
+    // The right-hand axis of a metric overlay; hidden unless one is drawn.
+    QValueAxis *overlayAxis() const { return m_overlayAxis; }
     // The overlay's points as drawn (chart values), for tests and the chart's reader.
     int overlayPointCount() const;
     // Narrows the chart to runs from the start of day `from` to the end of day `to` (local
@@ -121,6 +126,9 @@ private:
     void refillOverlays();
     void loadOverlay();
     QList<QPointF> overlayPoints() const; // the overlay's points inside the range, in chart values
+    // The overlay on the left axis, or (a metric overlay) on the right one, ranged to `points`.
+    void showOverlayAxis(bool ownAxis, const QList<QPointF> &points);
+    void showOverlayLegend(const QString &text, const QString &tip); // empty: hidden
     QWidget *makeLegend();
     QLayout *makeRangeRow();
     QTableView *makeChangeList();
@@ -161,6 +169,8 @@ private:
     LoadedSeries m_overlay; // the overlay's series, never null (empty when none)
     QLineSeries *m_overlayLine = nullptr;
     QComboBox *m_overlayCombo = nullptr;
+    QValueAxis *m_overlayAxis = nullptr; // right: a metric overlay's own unit
+    QLabel *m_overlayLegend = nullptr;   // the legend's entry for the overlay, hidden without one
     QScatterSeries *m_regressions = nullptr;
     QScatterSeries *m_improvements = nullptr;
     QScatterSeries *m_neutralChanges = nullptr;

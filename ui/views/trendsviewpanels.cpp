@@ -6,7 +6,9 @@
 #include "ui/backgroundpool.h"
 #include "ui/latesttask.h"
 
+#include "model/core/catalog.h"
 #include "ui/charts/trendmarkstyle.h"
+#include "ui/formatting.h"
 #include "ui/models/trendchangestablemodel.h"
 
 #include <QChart>
@@ -23,6 +25,7 @@
 #include <QPixmap>
 #include <QPushButton>
 #include <QTableView>
+#include <QValueAxis>
 #include <QStringList>
 #include <QRubberBand>
 #include <QToolTip>
@@ -116,6 +119,16 @@ QWidget *TrendsView::makeLegend()
         row->addWidget(text);
         row->addSpacing(10);
     }
+    // The overlay's entry: what the dashed line is, shown while there is one.
+    m_overlayLegend = new QLabel(legend);
+    m_overlayLegend->setObjectName(QStringLiteral("legendOverlay"));
+    auto *overlayIcon = new QLabel(legend);
+    overlayIcon->setObjectName(QStringLiteral("legendOverlayIcon"));
+    overlayIcon->setPixmap(swatch(Swatch::HorizontalDash, trendOverlayColor(), dpr));
+    row->addWidget(overlayIcon);
+    row->addWidget(m_overlayLegend);
+    overlayIcon->hide();
+    m_overlayLegend->hide();
     row->addStretch();
     return legend;
 }
@@ -240,18 +253,26 @@ QLayout *TrendsView::makeRangeRow()
     return row;
 }
 
+// The overlay combo's entries: "s:<scenario>" (same metric) or "m:<metric>" (same scenario).
 void TrendsView::refillOverlays()
 {
     const QString current = m_scenarioCombo->currentText();
-    const QString chosen = m_overlayCombo->currentIndex() > 0 ? m_overlayCombo->currentText() : QString();
+    const QString metric = m_metricCombo->currentText();
+    const QVariant chosen = m_overlayCombo->currentData();
     {
         const QSignalBlocker blocker(m_overlayCombo);
         while (m_overlayCombo->count() > 1)
             m_overlayCombo->removeItem(1);
         for (int i = 0; i < m_scenarioCombo->count(); ++i)
             if (m_scenarioCombo->itemText(i) != current)
-                m_overlayCombo->addItem(m_scenarioCombo->itemText(i));
-        const int keep = chosen.isEmpty() ? 0 : m_overlayCombo->findText(chosen);
+                m_overlayCombo->addItem(m_scenarioCombo->itemText(i), QStringLiteral("s:") + m_scenarioCombo->itemText(i));
+        const int scenarios = m_overlayCombo->count();
+        for (int i = 0; i < m_metricCombo->count(); ++i)
+            if (const QString other = m_metricCombo->itemText(i); other != metric)
+                m_overlayCombo->addItem(tr("%1 (right axis)").arg(other), QStringLiteral("m:") + other);
+        if (scenarios > 1 && m_overlayCombo->count() > scenarios)
+            m_overlayCombo->insertSeparator(scenarios);
+        const int keep = chosen.isValid() ? m_overlayCombo->findData(chosen) : 0;
         m_overlayCombo->setCurrentIndex(std::max(keep, 0));
     }
     m_overlayCombo->setEnabled(m_overlayCombo->count() > 1);
@@ -259,25 +280,31 @@ void TrendsView::refillOverlays()
 
 void TrendsView::loadOverlay()
 {
-    const QString overlay = m_overlayCombo->currentIndex() > 0 ? m_overlayCombo->currentText() : QString();
-    const QString metric = m_metricCombo->currentText();
-    if (overlay.isEmpty() || metric.isEmpty()) {
+    const QString key = m_overlayCombo->currentData().toString();
+    const bool otherMetric = key.startsWith(QLatin1String("m:"));
+    const QString scenario = otherMetric ? m_scenarioCombo->currentText() : key.mid(2);
+    const QString metric = otherMetric ? key.mid(2) : m_metricCombo->currentText();
+    if (key.isEmpty() || scenario.isEmpty() || metric.isEmpty()) {
         m_overlayLoader->cancel();
         releaseInBackground(std::exchange(m_overlay, std::make_shared<const AnnotatedSeries>()));
         m_overlayLine->clear();
         m_overlayLine->setName(QString());
+        showOverlayLegend(QString(), QString());
         if (!m_series->points.empty())
             showRange();
         return;
     }
     const std::string path = storePath().toStdString();
     m_overlayLoader->start(
-        [path, s = overlay.toStdString(), m = metric.toStdString()](const LatestTask::Staleness &stale) -> LoadedSeries {
+        [path, s = scenario.toStdString(), m = metric.toStdString()](const LatestTask::Staleness &stale) -> LoadedSeries {
             return std::make_shared<const AnnotatedSeries>(annotateSeries(path, s, m, {}, kMaxDrawnTrendPoints, stale));
         },
-        [this, overlay](const LoadedSeries &series) {
+        [this, name = otherMetric ? metric : scenario, otherMetric](const LoadedSeries &series) {
             releaseInBackground(std::exchange(m_overlay, series));
-            m_overlayLine->setName(tr("%1 (dashed)").arg(overlay));
+            m_overlayLine->setName(otherMetric ? tr("%1 (dashed, right axis)").arg(name) : tr("%1 (dashed)").arg(name));
+            showOverlayLegend(m_overlayLine->name(), otherMetric
+                                                         ? tr("Another metric of this scenario, on the right axis")
+                                                         : tr("Another scenario's series of this metric"));
             if (!m_series->points.empty())
                 showRange();
         },
@@ -288,21 +315,71 @@ QList<QPointF> TrendsView::overlayPoints() const
 {
     const AnnotatedSeries &o = *m_overlay;
     QList<QPointF> out;
-    if (o.points.empty() || o.metric != m_series->metric)
+    // What the combo asked for, of what is plotted now: a scenario's same metric, or this
+    // scenario's other metric (until the reads for a new choice land).
+    const bool sameMetric = o.metric == m_series->metric && o.scenario != m_series->scenario;
+    const bool sameScenario = o.scenario == m_series->scenario && o.metric != m_series->metric;
+    if (o.points.empty() || !(sameMetric || sameScenario))
         return out;
+    double factor = m_displayFactor;
+    if (sameScenario) {
+        const MetricInfo *info = findMetric(o.metric);
+        factor = axisScaleFor(info ? info->unit : std::string_view(),
+                              std::max(std::abs(o.minValue), std::abs(o.maxValue)))
+                     .factor;
+    }
     std::vector<double> x, y;
-    std::vector<std::size_t> kept;
     for (std::size_t i = 0; i < o.points.size(); ++i) {
         const double t = o.points[i].timeMs;
         if (t < m_fromMs || t > m_toMs)
             continue;
-        kept.push_back(i);
         x.push_back(t);
         y.push_back(o.points[i].value);
     }
     for (std::size_t i : lttbIndices(x, y, kMaxDrawnTrendPoints))
-        out.append(QPointF(x[i], y[i] * m_displayFactor));
+        out.append(QPointF(x[i], y[i] * factor));
     return out;
+}
+
+void TrendsView::showOverlayLegend(const QString &text, const QString &tip)
+{
+    m_overlayLegend->setText(text);
+    m_overlayLegend->setToolTip(tip);
+    m_overlayLegend->setVisible(!text.isEmpty());
+    if (auto *icon = m_legend ? m_legend->findChild<QLabel *>(QStringLiteral("legendOverlayIcon")) : nullptr)
+        icon->setVisible(!text.isEmpty());
+}
+
+void TrendsView::showOverlayAxis(bool ownAxis, const QList<QPointF> &points)
+{
+    QValueAxis *wanted = ownAxis ? m_overlayAxis : m_valueAxis;
+    const auto attached = m_overlayLine->attachedAxes();
+    if (!attached.contains(wanted)) {
+        m_overlayLine->detachAxis(ownAxis ? m_valueAxis : m_overlayAxis);
+        m_overlayLine->attachAxis(wanted);
+    }
+    m_overlayAxis->setVisible(ownAxis);
+    if (!ownAxis)
+        return;
+    const MetricInfo *info = findMetric(m_overlay->metric);
+    m_overlayAxis->setTitleText(
+        tr("%1 (%2)")
+            .arg(QString::fromStdString(m_overlay->metric),
+                 axisScaleFor(info ? info->unit : std::string_view(),
+                              std::max(std::abs(m_overlay->minValue), std::abs(m_overlay->maxValue)))
+                     .unit));
+    double low = std::numeric_limits<double>::max(), high = std::numeric_limits<double>::lowest();
+    for (const QPointF &p : points) {
+        low = std::min(low, p.y());
+        high = std::max(high, p.y());
+    }
+    if (points.isEmpty()) {
+        low = 0;
+        high = 1;
+    }
+    const double pad = high > low ? (high - low) * 0.1 : (high != 0 ? std::abs(high) * 0.1 : 1.0);
+    m_overlayAxis->setRange(low >= 0 ? std::max(0.0, low - pad) : low - pad, high + pad);
+    m_overlayAxis->applyNiceNumbers();
 }
 
 int TrendsView::overlayPointCount() const
