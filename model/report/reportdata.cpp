@@ -119,6 +119,12 @@ ReportData collectReport(const Store &store, const ReportRequest &request,
                                    : f.factor == "brokers" ? d.sizing.brokers
                                                            : 0;
         f.extrapolated = f.fit.ok && recommended > f.fit.maxN;
+        for (const std::string &family : spectrumFamilies(*it->second))
+            if (auto lines = spectrumLines(*it->second, family, f.prefix); !lines.empty()) {
+                f.spectrumFamily = family;
+                f.spectrum = std::move(lines);
+                break;
+            }
         d.fits.push_back(std::move(f));
     }
     std::sort(d.fits.begin(), d.fits.end(), [](const ReportFit &a, const ReportFit &b) {

@@ -8,6 +8,7 @@
 // values. Deterministic: the same store and inputs give an equal ReportData (fits use a fixed
 // bootstrap seed, lists are sorted).
 
+#include "model/core/spectrum.h"
 #include "model/scaling/evidence.h"
 #include "model/sizing/latencybudget.h"
 #include "model/sizing/memorymodel.h"
@@ -44,6 +45,10 @@ struct ReportFit
     SaturationResult saturation;
     // The target's per-unit load lies beyond the largest measured N of this ramp.
     bool extrapolated = false;
+    // The latency percentile spectrum of the ramp's steps: the first family (latency first) of
+    // which they state two percentiles or more; empty when they state fewer.
+    std::string spectrumFamily;
+    std::vector<SpectrumLine> spectrum;
 };
 
 struct ReportRun

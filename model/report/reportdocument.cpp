@@ -160,6 +160,22 @@ void topology(ReportDocument &doc, const ReportData &d)
     doc.blocks.push_back(std::move(u));
 }
 
+// The ramp's steps' latency percentiles, one line a step (the HdrHistogram plot), when they
+// state two or more.
+void spectrumChart(ReportDocument &doc, const ReportData &d, size_t i)
+{
+    const ReportFit &f = d.fits[i];
+    if (f.spectrum.empty())
+        return;
+    ReportBlock c;
+    c.kind = ReportBlock::Kind::Chart;
+    c.chart.kind = ReportChart::Kind::Spectrum;
+    c.chart.fit = int(i);
+    c.chart.caption = "Latency percentile spectrum (" + f.spectrumFamily + ") of " + std::to_string(f.spectrum.size()) +
+                      (f.spectrum.size() == 1 ? " step" : " steps") + ", against 1/(1−p)";
+    doc.blocks.push_back(std::move(c));
+}
+
 void fitSection(ReportDocument &doc, const ReportData &d, size_t i, const std::string &title)
 {
     const ReportFit &f = d.fits[i];
@@ -174,15 +190,16 @@ void fitSection(ReportDocument &doc, const ReportData &d, size_t i, const std::s
     doc.blocks.push_back(std::move(c));
     if (!u.ok) {
         doc.blocks.push_back(paragraph("No fit: " + u.error));
+        spectrumChart(doc, d, i);
         return;
     }
     ReportBlock t = table({"Parameter", "Value", "95 % interval"}, {false, true, true});
     t.rows = {
-        {"λ (records/s per unit)", fmt("%.4g", u.params.lambda), interval(u.lambdaCi, "%.4g")},
+        {"λ (records/s per unit)", fmt("%.0f", u.params.lambda), interval(u.lambdaCi, "%.0f")},
         {"σ (contention)", fmt("%.3g", u.params.sigma), interval(u.sigmaCi, "%.3g")},
         {"κ (coherency)", fmt("%.3g", u.params.kappa), interval(u.kappaCi, "%.3g")},
         {"N*", orInf(u.nStar, "%.1f"), interval(u.nStarCi, "%.1f")},
-        {"X at N* (records/s)", orInf(u.xAtNStar, "%.4g"), interval(u.xAtNStarCi, "%.4g")},
+        {"X at N* (records/s)", orInf(u.xAtNStar, "%.0f"), interval(u.xAtNStarCi, "%.0f")},
         {"R²", fmt("%.4f", u.r2), ""},
         {"Points (distinct N)", std::to_string(u.points) + " (" + std::to_string(u.distinctN) + ")", ""},
     };
@@ -194,6 +211,7 @@ void fitSection(ReportDocument &doc, const ReportData &d, size_t i, const std::s
     if (!f.saturation.reason.empty())
         text += " Saturation: " + f.saturation.reason;
     doc.blocks.push_back(paragraph(text));
+    spectrumChart(doc, d, i);
 }
 
 // One section per ramp family (scenario prefix and load factor), not per run: a nightly series
@@ -236,7 +254,7 @@ void fits(ReportDocument &doc, const ReportData &d)
                 t.rows.push_back({f.runKey, timeOf[f.runKey], "no fit", "", "", "", ""});
                 continue;
             }
-            t.rows.push_back({f.runKey, timeOf[f.runKey], fmt("%.4g", f.fit.params.lambda),
+            t.rows.push_back({f.runKey, timeOf[f.runKey], fmt("%.0f", f.fit.params.lambda),
                               fmt("%.3g", f.fit.params.sigma), fmt("%.3g", f.fit.params.kappa),
                               orInf(f.fit.nStar, "%.1f"), fmt("%.4f", f.fit.r2)});
         }

@@ -16,9 +16,9 @@ namespace plimsoll {
 
 struct ReportChart
 {
-    enum class Kind { Scaling, Placement };
+    enum class Kind { Scaling, Placement, Spectrum };
     Kind kind = Kind::Scaling;
-    int fit = -1; // index into ReportData::fits for a scaling chart
+    int fit = -1; // index into ReportData::fits for a scaling chart or its steps' spectrum
     std::string caption;
 };
 

@@ -1,6 +1,8 @@
 #include "model/report/reportmarkdown.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <set>
 #include <string_view>
 
 namespace plimsoll {
@@ -33,6 +35,31 @@ void tableOut(std::string &out, const std::vector<std::string> &header,
     out += "\n";
 }
 
+// A spectrum's numbers: a row a step, a column a percentile any step states, in ms.
+void spectrumTable(std::string &out, const std::vector<SpectrumLine> &lines)
+{
+    std::set<double> percentiles;
+    for (const SpectrumLine &l : lines)
+        for (const SpectrumPoint &p : l.points)
+            percentiles.insert(p.percentile);
+    std::vector<std::string> header{"Step"};
+    for (double p : percentiles)
+        header.push_back("p" + num(p * 100, "%.6g") + " (ms)");
+    std::vector<std::vector<std::string>> rows;
+    for (const SpectrumLine &l : lines) {
+        std::vector<std::string> row{l.name};
+        for (double p : percentiles) {
+            const auto at = std::find_if(l.points.begin(), l.points.end(),
+                                         [p](const SpectrumPoint &s) { return s.percentile == p; });
+            row.push_back(at == l.points.end() ? "—" : num(at->seconds * 1e3, "%.4g"));
+        }
+        rows.push_back(std::move(row));
+    }
+    std::vector<bool> numeric(header.size(), true);
+    numeric[0] = false;
+    tableOut(out, header, rows, numeric);
+}
+
 void chartOut(std::string &out, const ReportChart &chart, const ReportData &data)
 {
     out += "*Chart: " + escapeMarkdown(chart.caption) + " (drawn in the PDF and HTML reports; its numbers:)*\n\n";
@@ -46,6 +73,10 @@ void chartOut(std::string &out, const ReportChart &chart, const ReportData &data
     if (chart.fit < 0 || size_t(chart.fit) >= data.fits.size())
         return;
     const ReportFit &f = data.fits[size_t(chart.fit)];
+    if (chart.kind == ReportChart::Kind::Spectrum) {
+        spectrumTable(out, f.spectrum);
+        return;
+    }
     std::vector<std::vector<std::string>> rows;
     for (const RampPoint &p : f.points) {
         std::vector<std::string> row{p.scenario, num(p.x), num(p.y, "%.0f")};

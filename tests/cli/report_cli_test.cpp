@@ -112,6 +112,26 @@ TEST_F(ReportCli, MarkdownIsByteStable)
     EXPECT_EQ(QString::fromUtf8(a).count("Generated at"), 1);
 }
 
+// Under each ramp's fit, the latency percentile spectrum of its steps (the HdrHistogram plot):
+// a chart in the HTML and PDF, its numbers as a table in Markdown, a row a step, in ms. λ and
+// the throughput at N* read as plain records/s, never in exponent notation.
+TEST_F(ReportCli, EachRampsStepsHaveTheirLatencySpectrum)
+{
+    const QString md = QString::fromUtf8(report("md", "spectrum.md"));
+    const qsizetype chart = md.indexOf("*Chart: Latency percentile spectrum (latency) of 7 steps, against 1/(1−p)");
+    ASSERT_GE(chart, 0) << md.toStdString();
+    const qsizetype table = md.indexOf("| Step | p50 (ms) | p99 (ms) |", chart);
+    ASSERT_GT(table, chart);
+    // The sample ramp's top step: p50 10.1 ms and p99 59 ms, as `plimsoll show` gives them.
+    EXPECT_GT(md.indexOf("| pipeline/produce/step-16 | 10.1 | 59 |", table), table) << md.mid(table, 600).toStdString();
+    EXPECT_FALSE(md.contains(QRegularExpression(R"(\| λ \(records/s per unit\) \| [0-9.]+e\+)"))) << "λ in plain digits";
+    EXPECT_TRUE(md.contains(QRegularExpression(R"(\| λ \(records/s per unit\) \| \d{4,} \|)")));
+
+    const QString html = QString::fromUtf8(report("html", "spectrum.html"));
+    EXPECT_TRUE(html.contains("Latency percentile spectrum (latency) of 7 steps"));
+    EXPECT_TRUE(html.contains("pipeline/produce/step-16")) << "the legend names each step";
+}
+
 TEST_F(ReportCli, PdfAndHtmlAreStableApartFromTheGeneratedAtLine)
 {
     // With the generated-at time fixed (SOURCE_DATE_EPOCH), every byte is equal.

@@ -2,10 +2,13 @@
 
 #include "ui/charts/chartrender.h"
 #include "ui/charts/placementchart.h"
+#include "ui/charts/runcharts.h"
 #include "ui/charts/scalingchart.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QBuffer>
+#include <QChart>
+#include <QLegend>
 #include <QHashFunctions>
 #include <QPageLayout>
 #include <QPainter>
@@ -32,6 +35,15 @@ std::unique_ptr<QChart> makeChart(const ReportChart &c, const ReportData &data)
         auto chart = std::make_unique<PlacementChart>();
         chart->showPlacement(data.placement);
         chart->setTitle(esc(c.caption)); // a chart title is rich text: escape
+        return chart;
+    }
+    if (c.kind == ReportChart::Kind::Spectrum) {
+        auto chart = std::make_unique<QChart>();
+        chart->setAnimationOptions(QChart::NoAnimation);
+        chart->legend()->setAlignment(Qt::AlignRight);
+        if (c.fit >= 0 && size_t(c.fit) < data.fits.size())
+            showSpectrum(chart.get(), data.fits[size_t(c.fit)].spectrum, data.fits[size_t(c.fit)].spectrumFamily);
+        chart->setTitle(esc(c.caption));
         return chart;
     }
     auto chart = std::make_unique<ScalingChart>();

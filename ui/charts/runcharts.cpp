@@ -16,35 +16,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <optional>
-#include <regex>
 
 namespace plimsoll {
 
 namespace {
-
-struct Percentile
-{
-    std::string family;
-    double p = 0;
-};
-
-// "latency_p999_s" → latency, 0.999; "e2e.latency_p99_s" → e2e, 0.99; "publish.quantile.99.9"
-// → publish, 0.999.
-std::optional<Percentile> percentileOf(const std::string &metric)
-{
-    static const std::regex named(R"(^(?:(.+)\.)?latency_p(\d+)_s$)");
-    static const std::regex quantile(R"(^(.+)\.quantile\.([0-9]+(?:\.[0-9]+)?)$)");
-    std::smatch m;
-    if (std::regex_match(metric, m, named)) {
-        const std::string digits = m[2].str();
-        const double p = std::stod(digits) / std::pow(10.0, double(digits.size()));
-        return Percentile{m[1].matched ? m[1].str() : std::string("latency"), p};
-    }
-    if (std::regex_match(metric, m, quantile))
-        return Percentile{m[1].str(), std::stod(m[2].str()) / 100};
-    return std::nullopt;
-}
 
 void clear(QChart *chart)
 {
@@ -57,39 +32,12 @@ void clear(QChart *chart)
 
 } // namespace
 
-std::vector<SpectrumPoint> latencySpectrum(const ScenarioRecord &scenario, const std::string &family)
-{
-    std::map<double, double> byP;
-    for (const MetricValue &m : scenario.metrics)
-        if (const auto p = percentileOf(m.name); p && p->family == family && p->p > 0 && p->p < 1)
-            byP.emplace(p->p, m.value);
-    std::vector<SpectrumPoint> out;
-    for (const auto &[p, v] : byP)
-        out.push_back({p, v});
-    return out;
-}
-
-std::vector<std::string> spectrumFamilies(const RunRecord &run)
-{
-    std::map<std::string, int> most; // family -> most percentiles in one scenario
-    for (const ScenarioRecord &s : run.scenarios) {
-        std::map<std::string, int> here;
-        for (const MetricValue &m : s.metrics)
-            if (const auto p = percentileOf(m.name))
-                ++here[p->family];
-        for (const auto &[f, n] : here)
-            most[f] = std::max(most[f], n);
-    }
-    std::vector<std::string> out;
-    if (most["latency"] >= 2)
-        out.push_back("latency");
-    for (const auto &[f, n] : most)
-        if (f != "latency" && n >= 2)
-            out.push_back(f);
-    return out;
-}
-
 void showSpectrum(QChart *chart, const RunRecord &run, const std::string &family)
+{
+    showSpectrum(chart, spectrumLines(run, family), family);
+}
+
+void showSpectrum(QChart *chart, const std::vector<SpectrumLine> &lines, const std::string &family)
 {
     clear(chart);
     auto *x = new QLogValueAxis;
@@ -100,26 +48,22 @@ void showSpectrum(QChart *chart, const RunRecord &run, const std::string &family
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     double most = 0, widest = 10;
-    std::vector<std::pair<const ScenarioRecord *, std::vector<SpectrumPoint>>> lines;
-    for (const ScenarioRecord &s : run.scenarios)
-        if (auto points = latencySpectrum(s, family); points.size() >= 2) {
-            for (const SpectrumPoint &p : points) {
-                most = std::max(most, p.seconds);
-                widest = std::max(widest, 1 / (1 - p.percentile));
-            }
-            lines.emplace_back(&s, std::move(points));
+    for (const SpectrumLine &l : lines)
+        for (const SpectrumPoint &p : l.points) {
+            most = std::max(most, p.seconds);
+            widest = std::max(widest, 1 / (1 - p.percentile));
         }
     const AxisScale scale = axisScaleFor("s", most);
     y->setTitleText(scale.unit);
     setNiceAxis(y, most * scale.factor);
     x->setRange(1, std::pow(10.0, std::ceil(std::log10(widest))));
     int index = 0;
-    for (const auto &[scenario, points] : lines) {
+    for (const SpectrumLine &l : lines) {
         auto *line = new QLineSeries;
-        line->setName(QString::fromStdString(scenario->name));
+        line->setName(QString::fromStdString(l.name));
         line->setColor(seriesColor(index++));
         line->setPointsVisible(true);
-        for (const SpectrumPoint &p : points)
+        for (const SpectrumPoint &p : l.points)
             line->append(1 / (1 - p.percentile), p.seconds * scale.factor);
         // Hovering a point names its scenario, percentile and latency in the unit it reads in.
         QObject::connect(line, &QXYSeries::hovered, line, [line, factor = scale.factor](const QPointF &at, bool on) {

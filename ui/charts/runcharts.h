@@ -9,6 +9,7 @@
 // publish.quantile.<p>, e2e.quantile.<p>, and <family>.latency_p<NN>_s).
 
 #include "model/core/records.h"
+#include "model/core/spectrum.h"
 
 #include <string>
 #include <vector>
@@ -17,19 +18,9 @@ class QChart;
 
 namespace plimsoll {
 
-struct SpectrumPoint
-{
-    double percentile = 0; // 0 < p < 1
-    double seconds = 0;
-};
-
-// The family's percentiles of the scenario, by percentile; empty when it states none.
-std::vector<SpectrumPoint> latencySpectrum(const ScenarioRecord &scenario, const std::string &family);
-// The families of at least two percentiles any scenario of the run states, "latency" first.
-std::vector<std::string> spectrumFamilies(const RunRecord &run);
-
 // Replaces `chart`'s series and axes: one line per scenario with the family (x: 1/(1−p), log).
 void showSpectrum(QChart *chart, const RunRecord &run, const std::string &family);
+void showSpectrum(QChart *chart, const std::vector<SpectrumLine> &lines, const std::string &family);
 // Replaces `chart`'s series and axes with one per-window series (x: seconds into the run).
 void showWindowSeries(QChart *chart, const SeriesRecord &series);
 
