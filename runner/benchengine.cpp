@@ -225,6 +225,11 @@ private:
         }
         m_result.topicCreated =
             std::find(m_createdTopics.begin(), m_createdTopics.end(), m_result.topic) != m_createdTopics.end();
+        // The brokers the cluster's metadata lists: the stored topology's broker count, which
+        // the sizing divides a step's load by (a capacity per broker). Unknown when it fails.
+        ClusterDescription cluster;
+        if (ready && !m_mock && m_admin->describeCluster(cluster, toMs(c.timeout)).ok())
+            m_clusterBrokers = int(cluster.brokers.size());
         return ready;
     }
 
@@ -456,6 +461,11 @@ private:
             topology.acks = c.acks;
             if (m_mock)
                 topology.brokers = c.embeddedBrokers();
+            else if (m_clusterBrokers > 0)
+                topology.brokers = m_clusterBrokers;
+            // Each --redis HOST:PORT is one shard whose CPU the collectors read.
+            if (!c.redisShards.empty() && outcome.scenario.kind == "ramp-step")
+                topology.shards = int(c.redisShards.size());
             m_result.scenarios.push_back(std::move(outcome.scenario));
             for (auto &e : outcome.errors)
                 m_result.errors.push_back(std::move(e));
@@ -521,6 +531,7 @@ private:
     // before the mock cluster it talks to.
     std::unique_ptr<MetricsServer> m_metrics;
     std::unique_ptr<MockCluster> m_mock;
+    int m_clusterBrokers = 0; // from the metadata; 0: unknown (and on the embedded target)
     std::map<std::string, std::string> m_kafkaConfig;
     std::unique_ptr<KafkaClient> m_admin;
     bool m_freshTopic = false;

@@ -12,6 +12,9 @@
 #include "benchtestsupport.h"
 #include "servicesenv.h"
 
+#include "model/sizing/sizingmodels.h"
+#include <plimsoll/version.h>
+
 #include <gtest/gtest.h>
 
 #include <QProcess>
@@ -147,10 +150,19 @@ TEST_F(BenchFaults, RampOfThreeStepsWithRedisAndPrometheusCollectors)
         // The window is the measured part of the step: 3 s, not the 3.5 s with warm-up.
         EXPECT_NEAR(metricOf(*s, "collectors.window_s"), 3.0, 0.6) << s->name;
         EXPECT_FALSE(s->bottleneck.empty()) << s->name;
+        // The counts a capacity per unit divides by: the test cluster's one broker, from its
+        // metadata, and the one Redis shard the collectors read.
+        EXPECT_EQ(s->topology.brokers.value_or(-1), 1) << s->name;
+        EXPECT_EQ(s->topology.shards.value_or(-1), 1) << s->name;
         std::printf("%s: %.0f records/s, shard_cpu_max %.3f, broker_cpu_avg %.3f, window %.2f s, bottleneck: %s\n",
                     s->name.c_str(), metricOf(*s, "records_per_s"), shard, broker,
                     metricOf(*s, "collectors.window_s"), s->bottleneck.c_str());
     }
+    // So a ramp Plimsoll ran sizes by itself: a capacity per broker and per shard from its steps.
+    const SizingModels models = fitSizingModels({result.toRunRecord(kVersion)});
+    EXPECT_TRUE(models.broker.ok) << models.broker.error;
+    EXPECT_TRUE(models.shard.ok) << models.shard.error;
+    EXPECT_GT(models.broker.capacityPerUnit, 0);
 }
 
 TEST_F(BenchFaults, DuplicatesAndForeignRecordsAreCaughtByTheEnvelope)

@@ -86,6 +86,7 @@ TEST_F(ConsumeRamp, OneTwoFourConsumersEachReadTheWholePreloadedBacklog)
         const ScenarioResult &s = *steps[i];
         EXPECT_EQ(s.name, "pipeline/consume/step-" + std::to_string(consumers[i]));
         EXPECT_EQ(s.topology.consumers.value_or(-1), consumers[i]);
+        EXPECT_EQ(s.topology.brokers.value_or(-1), 1) << "the test cluster's one broker, from its metadata";
         // Exactly the backlog: a rebalance as members join hands partitions over at their
         // committed offsets, neither re-reading nor skipping a record.
         EXPECT_EQ(metricOf(s, "consumer.records"), 150000) << s.name;
