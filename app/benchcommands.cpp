@@ -300,6 +300,9 @@ void addOffloadCommand(CLI::App *bench, Commands &commands)
                   "The archive series' common prefix: PREFIX_lag_seconds, PREFIX_bytes_total, PREFIX_segments_total, "
                   "PREFIX_seconds, ...")
         ->capture_default_str();
+    addNumber(c, "--partitions", a->partitions, OffloadRequest::kPartitions,
+              "The partitions whose segments archive in parallel, stored as the record's topology: records at "
+              "several counts give Sizing its offload capacity");
     c->add_option("--tuning", a->tuning,
                   "key=value[ key=value...]: the target's settings, part of the run's tuning contract (repeatable)");
     c->add_option("--output", a->output, "text, json or jsonl")

@@ -114,11 +114,13 @@ Archived archivedBetween(const OffloadRecordConfig &c, const Poll &from, const P
 }
 
 // The record's scenario: the headline (archived bytes/s) and what the metrics had.
-ScenarioResult offloadScenario(const Archived &a, double maxLagS, int polls)
+ScenarioResult offloadScenario(const Archived &a, double maxLagS, int polls, int partitions)
 {
     ScenarioResult s;
     s.name = "pipeline/offload";
     s.kind = "offload";
+    if (partitions > 0)
+        s.topology.partitions = partitions;
     auto &m = s.metrics;
     m["bytes_per_s"] = *a.bytes / a.seconds;
     m["offload.archived_bytes"] = *a.bytes;
@@ -161,6 +163,8 @@ BenchResult started(const OffloadRecordConfig &c)
                 {"interval_s", std::chrono::duration<double>(c.interval).count()},
                 {"drain_timeout_s", std::chrono::duration<double>(c.drainTimeout).count()},
                 {"timeout_s", std::chrono::duration<double>(c.scrapeTimeout).count()}};
+    if (c.partitions > 0)
+        r.config["partitions"] = c.partitions;
     return r;
 }
 
@@ -258,6 +262,11 @@ std::string OffloadRequest::resolve(OffloadRecordConfig *out) const
     if (!isMetricName(archivePrefix))
         return "--archive-prefix: '" + archivePrefix + "' is not a Prometheus metric name ([a-zA-Z_:][a-zA-Z0-9_:]*)";
     c.names = OffloadMetricNames(archivePrefix);
+    if (partitions != 0) {
+        if (auto problem = kPartitions.check("--partitions", partitions))
+            return *problem;
+        c.partitions = partitions;
+    }
     *out = std::move(c);
     return {};
 }
@@ -320,7 +329,7 @@ BenchResult runOffloadRecord(const OffloadRecordConfig &c, const std::atomic<boo
         return failed(r, "nothing was archived between the baseline and the zero-lag snapshot (archive lag " +
                              std::to_string(*lag0) + " s at the baseline): start bench offload before the backlog "
                              "drains");
-    r.scenarios.push_back(offloadScenario(archived, maxLagS, polls));
+    r.scenarios.push_back(offloadScenario(archived, maxLagS, polls, c.partitions));
     r.finishedAt = nowTimestamp();
     return r;
 }

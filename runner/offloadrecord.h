@@ -12,6 +12,8 @@
 //   offload.failures, offload.retries  when korvet_storage_archive_failures_total / _retries_total are there
 //   offload.max_lag_s          the largest archive lag any poll saw (korvet_storage_archive_lag_seconds,
 //                              the most lagging broker)
+// With --partitions, topology.partitions states the streams that archived in parallel: records
+// at several partition counts give Sizing its offload capacity against streams.
 // Counters, histograms and the lag are summed (lag: the maximum) over the brokers.
 //
 // Threading: runOffloadRecord() blocks its caller (a CLI command, a worker thread) until the
@@ -53,6 +55,7 @@ struct OffloadRecordConfig
     std::chrono::milliseconds scrapeTimeout{30000};
     std::map<std::string, std::string> tuning; // --tuning: part of the run's contract
     OffloadMetricNames names;                  // --archive-prefix
+    int partitions = 0; // --partitions: the streams archived in parallel; 0: not stated
 };
 
 // `bench offload` as the user types it, and its one translation into a config.
@@ -62,10 +65,12 @@ struct OffloadRequest
     std::vector<std::string> tuning;        // key=value, repeatable
     std::string interval = "1s", drainTimeout = "30m", timeout = "30s";
     std::string archivePrefix = OffloadMetricNames::kDefaultPrefix; // a Prometheus metric name
+    int partitions = 0; // the partitions whose segments archive in parallel; 0: not stated
 
     static constexpr Domain kInterval = Domain::above(0, "s");
     static constexpr Domain kDrainTimeout = Domain::above(0, "s");
     static constexpr Domain kTimeout = Domain::above(0, "s");
+    static constexpr Domain kPartitions = Domain::count(1, 100000);
 
     // "" with *out filled, or the problem phrased with the option's name.
     std::string resolve(OffloadRecordConfig *out) const;

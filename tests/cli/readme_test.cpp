@@ -286,7 +286,7 @@ const std::vector<Case> kCases = {
 
     // ---- the offload record (```sh): against brokers served by the test (placeholder())
     {"plimsoll bench offload --broker-metrics http://korvet-0:8080/metrics,http://korvet-1:8080/metrics "
-     "--tuning icebergOffloadThreads=4 --tuning workerTickConcurrency=8", {}, {}, {"--interval", "50ms"}, 0, {}, {},
+     "--partitions 32 --tuning icebergOffloadThreads=4 --tuning workerTickConcurrency=8", {}, {}, {"--interval", "50ms"}, 0, {}, {},
      "pipeline/offload: archived"},
 
     // ---- Prometheus scrapes (```sh)

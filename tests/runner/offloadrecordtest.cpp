@@ -7,6 +7,9 @@
 #include "runner/offloadrecord.h"
 #include "scriptedarchive.h"
 
+#include "model/sizing/sizingmodels.h"
+#include <plimsoll/version.h>
+
 #include <gtest/gtest.h>
 
 #include <QProcess>
@@ -113,6 +116,43 @@ TEST(OffloadRecord, EveryPollIsReportedWithTheArchiveRateAndLag)
     const nlohmann::json line = polls.front().toJson();
     EXPECT_GT(line.at("archive_lag_s").get<double>(), 0);
     EXPECT_TRUE(line.contains("segments_per_s"));
+}
+
+// Offload records at 2, 4 and 8 partitions, archiving faster with more streams but less than in
+// proportion: each states its partitions, and Sizing fits the archive rate against them and
+// plans the streams a target rate needs.
+TEST(OffloadRecord, RecordsAtSeveralPartitionCountsGiveSizingItsOffloadStreams)
+{
+    const std::atomic<bool> cancel{false};
+    std::vector<RunRecord> runs;
+    for (const auto &[partitions, mibPerS] : {std::pair{2, 4.0}, {4, 7.0}, {8, 10.0}}) {
+        Script script;
+        script.drainS = 0.5;
+        script.bytesPerS = mibPerS * kMiB;
+        ScriptedArchive archive(script);
+        OffloadRecordConfig c = config(archive.url());
+        c.partitions = partitions;
+        const BenchResult r = runOffloadRecord(c, cancel, {});
+        ASSERT_EQ(r.exitCode, 0) << (r.errors.empty() ? "" : r.errors[0]);
+        EXPECT_EQ(r.scenarios[0].topology.partitions.value_or(-1), partitions);
+        EXPECT_EQ(r.config.at("partitions"), partitions);
+        runs.push_back(r.toRunRecord(kVersion));
+    }
+    const SizingModels models = fitSizingModels(runs);
+    ASSERT_TRUE(models.offload.fitted) << models.offload.reason;
+    EXPECT_EQ(models.offload.fit.points, 3);
+    // 1000 B a record: 10 MiB/s at 8 streams is about 10.5k records/s; 6k needs more than 2.
+    const OffloadPlan plan = models.offload.plan(6000);
+    EXPECT_TRUE(plan.reachable) << plan.line;
+    EXPECT_GT(plan.streams, 2) << plan.line;
+    EXPECT_LE(plan.streams, 8) << plan.line;
+
+    // Unstated, the record has no partitions and gives the fit nothing.
+    ScriptedArchive archive({});
+    const BenchResult unstated = runOffloadRecord(config(archive.url()), cancel, {});
+    ASSERT_EQ(unstated.exitCode, 0);
+    EXPECT_FALSE(unstated.scenarios[0].topology.partitions);
+    EXPECT_FALSE(fitSizingModels({unstated.toRunRecord(kVersion)}).offload.fitted);
 }
 
 // A broker whose storage worker names its series otherwise: the default prefix finds no lag
@@ -239,6 +279,12 @@ TEST(OffloadRecord, RequestOptionsAreCheckedBeforeAnythingRuns)
     EXPECT_EQ(c.interval, 250ms);
     EXPECT_EQ(c.drainTimeout, 30min);
     EXPECT_EQ(c.tuning.at("workerTickConcurrency"), "8");
+    EXPECT_EQ(c.partitions, 0) << "unstated";
+    tuning.partitions = -3;
+    EXPECT_NE(tuning.resolve(&c).find("--partitions must be"), std::string::npos) << tuning.resolve(&c);
+    tuning.partitions = 32;
+    ASSERT_EQ(tuning.resolve(&c), "");
+    EXPECT_EQ(c.partitions, 32);
 }
 
 // Through the binary: stored as pipeline/offload, read back by `show`.
@@ -295,4 +341,9 @@ TEST(OffloadRecord, TheCommandStoresTheRecordForTrends)
     usage.start(PLIMSOLL_BINARY, {"--db", db, "bench", "offload", "--broker-metrics", "ftp://x", "--no-store"});
     ASSERT_TRUE(usage.waitForFinished(60000));
     EXPECT_EQ(usage.exitCode(), 2);
+    usage.start(PLIMSOLL_BINARY, {"--db", db, "bench", "offload", "--broker-metrics", QString::fromStdString(archive.url()),
+                                  "--partitions", "0", "--no-store"});
+    ASSERT_TRUE(usage.waitForFinished(60000));
+    EXPECT_EQ(usage.exitCode(), 2);
+    EXPECT_NE(usage.readAllStandardError().toStdString().find("--partitions must be"), std::string::npos);
 }

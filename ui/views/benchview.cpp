@@ -51,7 +51,8 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
         m_workload->addItem(QString::fromLatin1(name));
     m_workload->setItemData(m_workload->count() - 1,
                             tr("The offload record: archived bytes/s while a backlog drains to the remote tier, read "
-                               "from the brokers' metrics (Ramp and collectors ▸ Broker metrics)"),
+                               "from the brokers' metrics (Ramp and collectors ▸ Broker metrics); Partitions states the "
+                               "streams archiving in parallel"),
                             Qt::ToolTipRole);
     m_topic = new QLineEdit(this);
     m_topic->setPlaceholderText(tr("new plimsoll-benchmark-<uuid>"));
@@ -361,12 +362,14 @@ void BenchView::start()
                              : tr("Running against %1…").arg(QString::fromStdString(config.bootstrapServers)));
 }
 
-// `bench offload` from the form: the brokers' metrics URLs, the request's defaults for the rest.
+// `bench offload` from the form: the brokers' metrics URLs and the partitions archiving, the
+// request's defaults for the rest.
 void BenchView::startOffload()
 {
     OffloadRequest request;
     if (const QString urls = m_brokerMetrics->text().remove(QLatin1Char(' ')); !urls.isEmpty())
         request.brokerMetrics = {urls.toStdString()};
+    request.partitions = m_partitions->value();
     OffloadRecordConfig config;
     if (const std::string problem = request.resolve(&config); !problem.empty()) {
         m_status->setText(QString::fromStdString(problem));
