@@ -6,7 +6,9 @@
 // PLIMSOLL_PERF_DIR names where the stores are written (default: the working directory); the
 // 1M-record store (trend-1m.db) is kept there for the window benchmark.
 #include "model/sizing/sizingmodels.h"
+#include "model/sizing/budgetrequest.h"
 #include "model/store/store.h"
+#include "model/trends/trendannotations.h"
 #include "perf/perfdata.h"
 
 #include <benchmark/benchmark.h>
@@ -193,6 +195,53 @@ void BM_StoreTrendRuns1M(benchmark::State &state)
         state.SkipWithError("the series does not hold every record: run BM_StoreImport1M first");
 }
 BENCHMARK(BM_StoreTrendRuns1M)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The Trends view's whole background read of that series (annotateSeries: the rows, contracts,
+// change points, LTTB): /0 on a copy of the store that has examined nothing yet (a first open),
+// /1 on the same copy again, its change-point state kept from the read before.
+void BM_TrendsAnnotate1M(benchmark::State &state)
+{
+    const bool kept = state.range(0) != 0;
+    const std::string path = perfPath("trend-annotate-1m.db");
+    std::filesystem::copy_file(perfPath("trend-1m.db"), path, std::filesystem::copy_options::overwrite_existing);
+    if (kept)
+        annotateSeries(path, perf::kPerfScenario, perf::kPerfMetric);
+    size_t points = 0;
+    for (auto _ : state) {
+        const AnnotatedSeries series = annotateSeries(path, perf::kPerfScenario, perf::kPerfMetric);
+        points = series.points.size();
+        state.PauseTiming();
+        if (!kept)
+            std::filesystem::copy_file(perfPath("trend-1m.db"), path,
+                                       std::filesystem::copy_options::overwrite_existing);
+        state.ResumeTiming();
+    }
+    std::filesystem::remove(path);
+    if (points != kRecords)
+        state.SkipWithError("the series does not hold every record: run BM_StoreImport1M first");
+}
+// The Latency budget view's background work on the 1M-record store: /0 every scenario measuring
+// throughput and p99 read (readBudgetPoints), /1 the same and the selection within 10 ms.
+void BM_LatencyBudget1M(benchmark::State &state)
+{
+    const Store store(perfPath("trend-1m.db"));
+    LatencyBudget budget;
+    budget.p99 = 0.010;
+    size_t points = 0;
+    for (auto _ : state) {
+        const BudgetPoints read = readBudgetPoints(store);
+        points = read.points.size();
+        if (state.range(0) != 0) {
+            const BudgetResult result = LatencyBudgetSelector(budget).select(read.points);
+            benchmark::DoNotOptimize(result.perConfiguration.data());
+        }
+    }
+    if (points != kRecords)
+        state.SkipWithError("the store does not hold every record: run BM_StoreImport1M first");
+}
+BENCHMARK(BM_LatencyBudget1M)->Arg(0)->Arg(1)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+BENCHMARK(BM_TrendsAnnotate1M)->Arg(0)->Arg(1)->Iterations(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // What the Scaling, Sizing and Placement views read in the background before their first frame,
 // on the 1M-record store (whose runs carry no ramp and no sizing evidence): the ramp runs' keys,

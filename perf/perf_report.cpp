@@ -261,6 +261,14 @@ void store()
     add("store", "one metric's series over 1M records", realTime("micro_store.json", "BM_StoreSeriesQuery1M/iterations:2/real_time", "ms"), "ms", 300, true, true);
     add("store", "the Trends view's rows of that series (identity, tuning, topology)",
         realTime("micro_store.json", "BM_StoreTrendRuns1M/iterations:2/real_time", "ms"), "ms");
+    add("store", "the Trends view's whole read of that series (rows, contracts, change points, LTTB), first open",
+        realTime("micro_store.json", "BM_TrendsAnnotate1M/0/iterations:2/real_time", "ms"), "ms");
+    add("store", "the same, change points kept from the read before",
+        realTime("micro_store.json", "BM_TrendsAnnotate1M/1/iterations:2/real_time", "ms"), "ms");
+    add("store", "Latency budget's read: every scenario measuring throughput and p99 of 1M",
+        realTime("micro_store.json", "BM_LatencyBudget1M/0/iterations:1/real_time", "ms"), "ms");
+    add("store", "the same read and the selection within a 10 ms budget",
+        realTime("micro_store.json", "BM_LatencyBudget1M/1/iterations:1/real_time", "ms"), "ms");
     // What the Scaling and Sizing views read before their first frame (the window rows below
     // time the frames themselves).
     add("store", "Scaling's first read: the ramp runs of 1M", realTime("micro_store.json", "BM_ViewFirstReads1M/0/iterations:2/real_time", "ms"), "ms");

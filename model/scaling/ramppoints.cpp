@@ -80,37 +80,44 @@ std::vector<RampPoint> rampPoints(const RunRecord &run, const std::string &prefi
     return out;
 }
 
+namespace {
+// One scenario's point, when it measured both and is no saturation marker.
+void addLatencyPoint(const RunRecord &run, const ScenarioRecord &s, std::vector<LatencyPoint> &out,
+                     std::vector<LatencyPointOrigin> *origins)
+{
+    const auto rate = s.metric("records_per_s");
+    const auto p99 = s.metric("latency_p99_s");
+    if (!rate || !p99 || s.kind == "saturation")
+        return;
+    LatencyPoint &p = out.emplace_back();
+    p.product = run.target.empty() ? run.runKey : run.target;
+    const auto slash = s.name.rfind('/');
+    if (slash != std::string::npos)
+        p.configuration.assign(s.name, 0, slash);
+    if (s.topology.threads)
+        p.configuration += " threads=" + std::to_string(*s.topology.threads);
+    for (const char *f : {"connections", "clients", "producers", "consumers"})
+        if (const auto c = s.topology.factor(f)) {
+            p.connections = int(*c);
+            break;
+        }
+    p.pipeline = s.topology.pipeline ? int(*s.topology.pipeline) : 1;
+    p.throughput = *rate;
+    p.avgLatency = s.metric("latency_avg_s");
+    p.p99 = *p99;
+    p.p999 = s.metric("latency_p999_s");
+    if (origins)
+        origins->push_back({run.runKey, s.name});
+}
+} // namespace
+
 std::vector<LatencyPoint> latencyPoints(const std::vector<RunRecord> &runs,
                                         std::vector<LatencyPointOrigin> *origins)
 {
     std::vector<LatencyPoint> out;
-    for (const RunRecord &run : runs) {
-        for (const ScenarioRecord &s : run.scenarios) {
-            const auto rate = s.metric("records_per_s");
-            const auto p99 = s.metric("latency_p99_s");
-            if (!rate || !p99 || s.kind == "saturation")
-                continue;
-            LatencyPoint p;
-            p.product = run.target.empty() ? run.runKey : run.target;
-            const auto slash = s.name.rfind('/');
-            p.configuration = slash == std::string::npos ? std::string() : s.name.substr(0, slash);
-            if (s.topology.threads)
-                p.configuration += " threads=" + std::to_string(*s.topology.threads);
-            for (const char *f : {"connections", "clients", "producers", "consumers"})
-                if (const auto c = s.topology.factor(f)) {
-                    p.connections = int(*c);
-                    break;
-                }
-            p.pipeline = s.topology.pipeline ? int(*s.topology.pipeline) : 1;
-            p.throughput = *rate;
-            p.avgLatency = s.metric("latency_avg_s");
-            p.p99 = *p99;
-            p.p999 = s.metric("latency_p999_s");
-            out.push_back(std::move(p));
-            if (origins)
-                origins->push_back({run.runKey, s.name});
-        }
-    }
+    for (const RunRecord &run : runs)
+        for (const ScenarioRecord &s : run.scenarios)
+            addLatencyPoint(run, s, out, origins);
     return out;
 }
 
@@ -119,13 +126,8 @@ std::vector<LatencyPoint> readLatencyPoints(const Store &store,
 {
     // Only what latencyPoints() reads of each scenario measuring both (never whole runs).
     std::vector<LatencyPoint> out;
-    std::vector<RunRecord> one(1);
     store.forEachMeasuredScenario({"records_per_s", "latency_p99_s"}, {"latency_avg_s", "latency_p999_s"},
-                                  [&](RunRecord &&run) {
-                                      one.front() = std::move(run);
-                                      for (LatencyPoint &p : latencyPoints(one, origins))
-                                          out.push_back(std::move(p));
-                                  });
+                                  [&](const RunRecord &run) { addLatencyPoint(run, run.scenarios.front(), out, origins); });
     return out;
 }
 

@@ -223,9 +223,10 @@ public:
     // that order. Oldest run first (time, then id), a run's scenarios in their order. One
     // statement over the indexes reads only those columns: the points a view plots across every
     // run (the latency budget's), without reading whole runs. At most 8 names in each list.
+    // `visit` sees one record read into again for every row: what it keeps, it copies.
     void forEachMeasuredScenario(const std::vector<std::string> &required,
                                  const std::vector<std::string> &optional,
-                                 const std::function<void(RunRecord &&run)> &visit) const;
+                                 const std::function<void(const RunRecord &run)> &visit) const;
     // Keys of the runs having at least two scenarios of one family (the name up to its last
     // '/'): the runs with steps a scaling fit can use. Oldest first.
     std::vector<std::string> rampRunKeys() const;

@@ -12,13 +12,14 @@ namespace {
 template<class Run>
 void readKeyToTarget(const Statement &st, Run &run)
 {
-    run.runKey = st.text(1);
-    run.timestamp = st.text(2);
-    run.commit = st.text(3);
-    run.imageDigest = st.text(4);
-    run.tool = st.text(5);
-    run.toolVersion = st.text(6);
-    run.target = st.text(7);
+    // Assigned, not replaced: a row read into the same record again reuses its buffers.
+    run.runKey.assign(st.textView(1));
+    run.timestamp.assign(st.textView(2));
+    run.commit.assign(st.textView(3));
+    run.imageDigest.assign(st.textView(4));
+    run.tool.assign(st.textView(5));
+    run.toolVersion.assign(st.textView(6));
+    run.target.assign(st.textView(7));
 }
 } // namespace
 

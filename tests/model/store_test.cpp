@@ -199,7 +199,7 @@ TEST_P(StoreTest, MeasuredScenariosAreThoseOfTheWholeRunsThatMeasuredThem)
 
     std::vector<RunRecord> measured;
     store.forEachMeasuredScenario({"records_per_s", "latency_p99_s"}, {"latency_avg_s", "latency_p999_s"},
-                                  [&](RunRecord &&run) { measured.push_back(std::move(run)); });
+                                  [&](const RunRecord &run) { measured.push_back(run); });
     ASSERT_EQ(measured.size(), 3u);
     EXPECT_EQ(measured[0].runKey, "early");
     EXPECT_EQ(measured[0].scenarios.size(), 1u);

@@ -246,12 +246,19 @@ void LatencyBudgetView::groupLines(Loaded &out)
     out.minMs = 1e9;
     out.maxMs = 0;
     out.maxThroughput = 1;
+    // Consecutive points are mostly of one line (a nightly series): its group is looked up again
+    // only when the product or configuration changes.
+    std::vector<const LatencyPoint *> *group = nullptr;
+    const LatencyPoint *previous = nullptr;
     for (const LatencyPoint &p : out.read.points) {
-        const std::string name = p.product + " · " + p.configuration;
-        auto &group = groups[name];
-        if (group.empty())
-            order.push_back(name);
-        group.push_back(&p);
+        if (!previous || p.product != previous->product || p.configuration != previous->configuration) {
+            const std::string name = p.product + " · " + p.configuration;
+            group = &groups[name];
+            if (group->empty())
+                order.push_back(name);
+        }
+        previous = &p;
+        group->push_back(&p);
         out.minMs = std::min(out.minMs, p.p99 * 1e3);
         out.maxMs = std::max(out.maxMs, p.p99 * 1e3);
         out.maxThroughput = std::max(out.maxThroughput, p.throughput);
