@@ -84,6 +84,27 @@ void pointerAt(TrendsView &view, QEvent::Type type, const QPointF &value)
 
 } // namespace
 
+// A scenario first shown opens on its throughput, not on whichever metric sorts first.
+TEST_F(TrendsViewTest, AScenarioOpensOnItsThroughput)
+{
+    TrendsView view(m_storePath);
+    view.resize(1000, 640);
+    view.show();
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.metricCombo()->count() > 1; }));
+    EXPECT_NE(view.metricCombo()->itemText(0), "records_per_s") << "the list is in name order";
+    EXPECT_EQ(view.metricCombo()->currentText(), "records_per_s");
+    ASSERT_TRUE(waitUntil([&] { return view.plottedMetric() == "records_per_s" && view.pointCount() == 30; }))
+        << view.plottedMetric().toStdString();
+    // A choice the user made stays when the store is read again.
+    view.metricCombo()->setCurrentIndex(view.metricCombo()->findText("latency_p99_s"));
+    ASSERT_TRUE(waitUntil([&] { return view.plottedMetric() == "latency_p99_s"; }));
+    QSignalSpy metricsRead(&view, &TrendsView::metricsLoaded);
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return metricsRead.count() > 0; }));
+    EXPECT_EQ(view.metricCombo()->currentText(), "latency_p99_s");
+}
+
 TEST_F(TrendsViewTest, MarksChangePointsAndBaseline)
 {
     TrendsView view(m_storePath);

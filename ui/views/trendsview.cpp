@@ -45,7 +45,10 @@ constexpr std::size_t kMaxMarkedPoints = 250;
 
 // Refills a combo with `items`, keeping the current text when it is still offered. Returns
 // whether the current text changed; signals stay blocked so the caller decides what reloads.
-bool refill(QComboBox *combo, const std::vector<std::string> &items)
+// Keeps the choice when the new items still have it; else the first of `preferred` they have,
+// else the first item.
+bool refill(QComboBox *combo, const std::vector<std::string> &items,
+            std::initializer_list<const char *> preferred = {})
 {
     const QString previous = combo->currentText();
     const QSignalBlocker blocker(combo);
@@ -58,7 +61,9 @@ bool refill(QComboBox *combo, const std::vector<std::string> &items)
                                                                       info->description.size()),
                                Qt::ToolTipRole);
     }
-    const int index = combo->findText(previous);
+    int index = combo->findText(previous);
+    for (auto it = preferred.begin(); index < 0 && it != preferred.end(); ++it)
+        index = combo->findText(QString::fromLatin1(*it));
     combo->setCurrentIndex(index >= 0 ? index : (combo->count() > 0 ? 0 : -1));
     return combo->currentText() != previous;
 }
@@ -349,7 +354,8 @@ void TrendsView::loadMetrics()
     m_metricLoader->start(
         [path, name] { return Store(path).metricNames(name); },
         [this](const std::vector<std::string> &metrics) {
-            refill(m_metricCombo, metrics);
+            // A scenario first shown opens on its throughput, the series a trend is read by.
+            refill(m_metricCombo, metrics, {"records_per_s", "bytes_per_s"});
             choose(m_metricCombo, std::exchange(m_pendingMetric, {}));
             emit metricsLoaded(static_cast<int>(metrics.size()));
             loadSeries();
