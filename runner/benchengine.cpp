@@ -463,7 +463,8 @@ private:
                 topology.brokers = c.embeddedBrokers();
             else if (m_clusterBrokers > 0)
                 topology.brokers = m_clusterBrokers;
-            // Each --redis HOST:PORT is one shard whose CPU the collectors read.
+            // Each --redis HOST:PORT is one shard whose CPU the collectors read, on the ramp's
+            // steps (the only scenarios they sample).
             if (!c.redisShards.empty() && outcome.scenario.kind == "ramp-step")
                 topology.shards = int(c.redisShards.size());
             m_result.scenarios.push_back(std::move(outcome.scenario));

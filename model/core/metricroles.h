@@ -13,6 +13,7 @@
 
 #include "model/core/records.h"
 
+#include <array>
 #include <optional>
 #include <string>
 
@@ -34,6 +35,9 @@ std::string offeredText(const OfferedRate &rate);
 bool offeredRatesDiffer(const OfferedRate &a, const OfferedRate &b);
 
 bool isOfferedRateMetric(const std::string &metric);
+// The throughput a scenario is read by, most preferred first: what Compare's verdicts and
+// ramp fits and the Trends view's first metric take when the scenario measured it.
+inline constexpr std::array<const char *, 2> kHeadlineThroughputMetrics{"records_per_s", "bytes_per_s"};
 // records_per_s, bytes_per_s and tool-specific names ending in them (not the offered rate).
 bool isThroughputMetric(const std::string &metric);
 // CPU and memory: broker_cpu_avg, shard_cpu_max, memory_bytes, names holding "cpu" or "memory".

@@ -137,7 +137,7 @@ void judgeMetrics(RunComparison &out, const ComparisonOptions &options)
 
 const MetricComparison *throughputOf(const ScenarioComparison &sc)
 {
-    for (const char *name : {"records_per_s", "bytes_per_s"})
+    for (const char *name : kHeadlineThroughputMetrics)
         for (const MetricComparison &m : sc.metrics)
             if (m.metric == name)
                 return &m;
@@ -210,7 +210,7 @@ std::map<std::string, Ramp> rampsOf(const RunRecord &run)
                              [&](const ScenarioRecord *a, const ScenarioRecord *b) {
                                  return *a->topology.factor(factor) < *b->topology.factor(factor);
                              });
-            for (const char *metric : {"records_per_s", "bytes_per_s"}) {
+            for (const char *metric : kHeadlineThroughputMetrics) {
                 const auto n = std::count_if(steps.begin(), steps.end(),
                                              [&](const ScenarioRecord *s) { return s->metric(metric).has_value(); });
                 if (n >= 3) {

@@ -1,6 +1,7 @@
 #include "ui/views/trendsview.h"
 
 #include "model/core/catalog.h"
+#include "model/core/metricroles.h"
 #include "model/trends/downsample.h"
 #include "ui/backgroundpool.h"
 #include "ui/charts/chartpalette.h"
@@ -30,6 +31,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <span>
 #include <utility>
 
 namespace plimsoll {
@@ -43,12 +45,11 @@ constexpr qint64 kDayMs = 24 * kHourMs;
 // milliseconds per redraw. Past this many drawn points the line alone shows the series.
 constexpr std::size_t kMaxMarkedPoints = 250;
 
-// Refills a combo with `items`, keeping the current text when it is still offered. Returns
-// whether the current text changed; signals stay blocked so the caller decides what reloads.
-// Keeps the choice when the new items still have it; else the first of `preferred` they have,
-// else the first item.
+// Refills a combo with `items`, keeping the current text when it is still offered; else the
+// first of `preferred` offered, else the first item. Returns whether the current text changed;
+// signals stay blocked so the caller decides what reloads.
 bool refill(QComboBox *combo, const std::vector<std::string> &items,
-            std::initializer_list<const char *> preferred = {})
+            std::span<const char *const> preferred = {})
 {
     const QString previous = combo->currentText();
     const QSignalBlocker blocker(combo);
@@ -355,7 +356,7 @@ void TrendsView::loadMetrics()
         [path, name] { return Store(path).metricNames(name); },
         [this](const std::vector<std::string> &metrics) {
             // A scenario first shown opens on its throughput, the series a trend is read by.
-            refill(m_metricCombo, metrics, {"records_per_s", "bytes_per_s"});
+            refill(m_metricCombo, metrics, kHeadlineThroughputMetrics);
             choose(m_metricCombo, std::exchange(m_pendingMetric, {}));
             emit metricsLoaded(static_cast<int>(metrics.size()));
             loadSeries();
