@@ -4,6 +4,7 @@
 #include "ui/charts/niceaxis.h"
 #include "ui/charts/placementchart.h"
 #include "runner/benchengine.h"
+#include "ui/mainwindow.h"
 #include "ui/views/benchview.h"
 #include "ui/views/latencybudgetview.h"
 #include "uitestsupport.h"
@@ -12,6 +13,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QGraphicsTextItem>
 #include <QLegend>
 #include <QSignalSpy>
@@ -153,13 +155,16 @@ std::vector<QString> legendTexts(QChartView *view)
 
 } // namespace
 
+// In the window at 1024×700, where the sidebar takes its share of the width; the form's
+// embedded switch reads whole beside it.
 TEST(Charts, TheBenchLegendReadsWholeAt1024)
 {
-    BenchView view(QStringLiteral("/nonexistent/store.plimsoll"));
-    view.resize(1024, 700);
-    view.show();
+    MainWindow window(QStringLiteral("/nonexistent/store.plimsoll"));
+    window.resize(1024, 700);
+    window.show();
+    ASSERT_TRUE(window.showView(QStringLiteral("bench")));
     QTest::qWait(50); // one layout pass, as a user's first look
-    auto *chartView = view.findChild<QChartView *>(QStringLiteral("benchChart"));
+    auto *chartView = window.findChild<QChartView *>(QStringLiteral("benchChart"));
     ASSERT_NE(chartView, nullptr);
     const std::vector<QString> texts = legendTexts(chartView);
     ASSERT_EQ(texts.size(), 5u);
@@ -175,7 +180,11 @@ TEST(Charts, TheBenchLegendReadsWholeAt1024)
     EXPECT_TRUE(titles.count(QStringLiteral("acknowledged records/s")));
     EXPECT_TRUE(titles.count(QStringLiteral("latency p99, p50 (ms)")));
     EXPECT_TRUE(chartView->chart()->legend()->toolTip().contains(QStringLiteral("send to broker")));
+    auto *embedded = window.findChild<QCheckBox *>(QStringLiteral("benchEmbedded"));
+    ASSERT_NE(embedded, nullptr);
+    EXPECT_GE(embedded->width(), embedded->sizeHint().width()) << embedded->text().toStdString();
     EXPECT_TRUE(chartView->grab().save(QStringLiteral(PLIMSOLL_ARTIFACT_DIR "/bench-chart-1024.png")));
+    EXPECT_TRUE(window.grab().save(QStringLiteral(PLIMSOLL_ARTIFACT_DIR "/bench-window-1024.png")));
 }
 
 // The embedded mock cluster keeps 5 MiB a partition: a run of 6,000 1 KiB records on the one

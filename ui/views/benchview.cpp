@@ -68,10 +68,12 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_clients = new QSpinBox(this);
     m_clients->setRange(1, 64);
     m_clients->setValue(defaults.config.producerClients);
-    m_embedded = new QCheckBox(tr("Embedded mock cluster (no broker needed; not a real broker)"), this);
+    // Short enough to read whole beside the form's fields in a 1024 px window; the rest is in
+    // its tooltip.
+    m_embedded = new QCheckBox(tr("Embedded mock cluster"), this);
     m_embedded->setObjectName(QStringLiteral("benchEmbedded"));
-    m_embedded->setToolTip(tr("librdkafka's mock cluster in this process: tries a workload with no "
-                              "cluster; the numbers describe the client (the CLI's --embedded)"));
+    m_embedded->setToolTip(tr("librdkafka's mock cluster in this process, not a real broker: tries a workload "
+                              "with no cluster; the numbers describe the client (the CLI's --embedded)"));
     connect(m_embedded, &QCheckBox::toggled, m_bootstrap, [this](bool on) { m_bootstrap->setEnabled(!on); });
     auto line = [this](const char *name, const std::string &text, const QString &placeholder, const QString &tip) {
         auto *e = new QLineEdit(QString::fromStdString(text), this);
@@ -224,6 +226,11 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     // A segment of each line, so a median reads dashed beside its tail's solid line rather
     // than as a second square of the same colour.
     m_chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    // A point smaller than the axes' labels: the five names fit the chart's width in a 1024 px
+    // window, where the form beside it and the sidebar take the rest.
+    QFont legendFont = m_chart->legend()->font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() - 1);
+    m_chart->legend()->setFont(legendFont);
     for (auto *series : {m_throughput, m_ackP99, m_e2eP99, m_ackP50, m_e2eP50})
         m_chart->addSeries(series);
     // Each median dashed in its tail's colour (the theme has coloured the tails by now).
