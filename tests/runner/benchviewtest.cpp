@@ -20,6 +20,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -228,6 +229,9 @@ TEST(BenchViewOffload, TheOffloadRecordFromTheFormIsMeasuredSaidAndStored)
     auto *tabs = view.findChild<QTabWidget *>("benchFormTabs");
     ASSERT_NE(tabs, nullptr);
     EXPECT_EQ(tabs->currentIndex(), 1) << "the page with the broker metrics is shown";
+    auto *streams = view.findChild<QSpinBox *>("benchArchiveStreams");
+    ASSERT_NE(streams, nullptr);
+    EXPECT_EQ(streams->text(), "not stated") << "no stream count unless the user states one";
     view.findChild<QPushButton *>("benchStart")->click();
     EXPECT_FALSE(view.running());
     EXPECT_TRUE(view.statusText().contains("--broker-metrics")) << view.statusText().toStdString();
@@ -254,6 +258,8 @@ TEST(BenchViewOffload, TheOffloadRecordFromTheFormIsMeasuredSaidAndStored)
     ASSERT_EQ(result.exitCode, 0) << view.statusText().toStdString();
     ASSERT_EQ(result.scenarios.size(), 1u);
     EXPECT_EQ(result.scenarios[0].name, "pipeline/offload");
+    EXPECT_FALSE(result.scenarios[0].topology.partitions.has_value())
+        << "the topic's Partitions field is not the archive's streams";
     const auto &metrics = result.scenarios[0].metrics;
     EXPECT_NEAR(metrics.at("offload.archived_bytes"), 15 * test::kMiB, 1.5 * test::kMiB);
     EXPECT_GE(metrics.at("offload.drain_s"), 1.5);

@@ -14,6 +14,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
+#include <QLineSeries>
+#include <QTabWidget>
 #include <QGraphicsTextItem>
 #include <QLegend>
 #include <QSignalSpy>
@@ -180,9 +182,25 @@ TEST(Charts, TheBenchLegendReadsWholeAt1024)
     EXPECT_TRUE(titles.count(QStringLiteral("acknowledged records/s")));
     EXPECT_TRUE(titles.count(QStringLiteral("latency p99, p50 (ms)")));
     EXPECT_TRUE(chartView->chart()->legend()->toolTip().contains(QStringLiteral("send to broker")));
-    auto *embedded = window.findChild<QCheckBox *>(QStringLiteral("benchEmbedded"));
-    ASSERT_NE(embedded, nullptr);
-    EXPECT_GE(embedded->width(), embedded->sizeHint().width()) << embedded->text().toStdString();
+    // Five colours: each p50 is a darker tone of its p99, so their markers differ too.
+    std::set<QRgb> colours;
+    for (QAbstractSeries *series : chartView->chart()->series())
+        colours.insert(static_cast<QLineSeries *>(series)->pen().color().rgb());
+    EXPECT_EQ(colours.size(), 5u);
+    // Every switch of the form reads whole, on either of its pages.
+    auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("benchFormTabs"));
+    ASSERT_NE(tabs, nullptr);
+    int checked = 0;
+    for (int page = 0; page < tabs->count(); ++page) {
+        tabs->setCurrentIndex(page);
+        QTest::qWait(20);
+        for (QCheckBox *box : tabs->widget(page)->findChildren<QCheckBox *>()) {
+            EXPECT_GE(box->width(), box->sizeHint().width()) << box->text().toStdString();
+            ++checked;
+        }
+    }
+    EXPECT_GE(checked, 2);
+    tabs->setCurrentIndex(0);
     EXPECT_TRUE(chartView->grab().save(QStringLiteral(PLIMSOLL_ARTIFACT_DIR "/bench-chart-1024.png")));
     EXPECT_TRUE(window.grab().save(QStringLiteral(PLIMSOLL_ARTIFACT_DIR "/bench-window-1024.png")));
 }

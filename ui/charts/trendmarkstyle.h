@@ -6,6 +6,8 @@
 
 #include <QColor>
 
+#include <iterator>
+
 namespace plimsoll {
 
 inline QColor trendLineColor()
@@ -35,10 +37,13 @@ inline QColor trendBaselineColor()
     return QColor(0x94, 0x67, 0xbd);
 }
 
-// The overlay's dashed line (and a metric overlay's right axis): a colour none of the marks use.
-inline QColor trendOverlayColor()
+// The overlays' dashed lines (and a metric overlay's right axis), one colour per overlay slot:
+// colours none of the marks use, distinct from each other on light and dark backgrounds.
+inline QColor trendOverlayColor(int slot)
 {
-    return QColor(0xe3, 0x77, 0xc2);
+    static const QColor kColors[] = {QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf),
+                                     QColor(0x8c, 0x56, 0x4b), QColor(0xbc, 0xbd, 0x22)};
+    return kColors[static_cast<unsigned>(slot) % std::size(kColors)];
 }
 
 } // namespace plimsoll

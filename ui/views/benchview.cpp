@@ -51,8 +51,8 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
         m_workload->addItem(QString::fromLatin1(name));
     m_workload->setItemData(m_workload->count() - 1,
                             tr("The offload record: archived bytes/s while a backlog drains to the remote tier, read "
-                               "from the brokers' metrics (Ramp and collectors ▸ Broker metrics); Partitions states the "
-                               "streams archiving in parallel"),
+                               "from the brokers' metrics (Ramp and collectors ▸ Broker metrics); Archive streams "
+                               "states the partitions archiving in parallel"),
                             Qt::ToolTipRole);
     m_topic = new QLineEdit(this);
     m_topic->setPlaceholderText(tr("new plimsoll-benchmark-<uuid>"));
@@ -65,6 +65,16 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_partitions = new QSpinBox(this);
     m_partitions->setRange(int(BenchRequest::kPartitions.lo), int(BenchRequest::kPartitions.hi));
     m_partitions->setValue(defaults.config.partitions);
+    // The offload record's streams: not stated unless the user says so, as on the CLI; the
+    // form's Partitions is for the topic a producer creates.
+    m_archiveStreams = new QSpinBox(this);
+    m_archiveStreams->setObjectName(QStringLiteral("benchArchiveStreams"));
+    m_archiveStreams->setRange(0, int(OffloadRequest::kPartitions.hi));
+    m_archiveStreams->setSpecialValueText(tr("not stated"));
+    m_archiveStreams->setValue(OffloadRequest().partitions);
+    m_archiveStreams->setToolTip(tr("Offload: the partitions whose segments archive in parallel, stored with the "
+                                    "record (the CLI's --partitions); records at several counts give Sizing its "
+                                    "offload fit, a record that does not state them gives it nothing"));
     m_clients = new QSpinBox(this);
     m_clients->setRange(1, 64);
     m_clients->setValue(defaults.config.producerClients);
@@ -105,9 +115,9 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_backlog = line("benchBacklog", defaults.backlog, tr("none: read the topic from its beginning"),
                      tr("Consume ramp: records to preload once, every one acknowledged before the "
                         "first step (--backlog)"));
-    m_tiered = new QCheckBox(tr("Tiered: the backlog is offloaded to the archive"), this);
+    m_tiered = new QCheckBox(tr("Tiered (backlog archived)"), this);
     m_tiered->setObjectName(QStringLiteral("benchTiered"));
-    m_tiered->setToolTip(tr("Every window's remote reads are checked in the broker metrics; the fetch p99 "
+    m_tiered->setToolTip(tr("The backlog is offloaded to the archive before it is read: every window's remote reads are checked in the broker metrics; the fetch p99 "
                             "limit becomes 5 s (--tiered)"));
     m_s3Get = line("benchS3GetMetric", defaults.s3GetMetric, tr("none"),
                    tr("Tiered: the Prometheus counter of S3 GETs in the broker metrics, for the page's "
@@ -174,6 +184,7 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     rampForm->addRow(QString(), m_tiered);
     rampForm->addRow(tr("S3 GET metric"), m_s3Get);
     rampForm->addRow(tr("Broker metrics"), m_brokerMetrics);
+    rampForm->addRow(tr("Archive streams"), m_archiveStreams);
     rampForm->addRow(tr("Redis shards"), m_redisShards);
     auto *formTabs = new QTabWidget(this);
     formTabs->setObjectName(QStringLiteral("benchFormTabs"));
@@ -233,10 +244,12 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_chart->legend()->setFont(legendFont);
     for (auto *series : {m_throughput, m_ackP99, m_e2eP99, m_ackP50, m_e2eP50})
         m_chart->addSeries(series);
-    // Each median dashed in its tail's colour (the theme has coloured the tails by now).
+    // Each median dashed in a darker tone of its tail's colour (the theme has coloured the
+    // tails by now): the pair reads as one latency, and their legend markers still differ.
     for (auto [median, tail] : {std::pair{m_ackP50, m_ackP99}, std::pair{m_e2eP50, m_e2eP99}}) {
         QPen pen = tail->pen();
         pen.setStyle(Qt::DashLine);
+        pen.setColor(tail->pen().color().darker(150));
         median->setPen(pen);
     }
     m_timeAxis = new QValueAxis(m_chart);
@@ -369,14 +382,14 @@ void BenchView::start()
                              : tr("Running against %1…").arg(QString::fromStdString(config.bootstrapServers)));
 }
 
-// `bench offload` from the form: the brokers' metrics URLs and the partitions archiving, the
-// request's defaults for the rest.
+// `bench offload` from the form: the brokers' metrics URLs and the streams archiving (when
+// stated), the request's defaults for the rest.
 void BenchView::startOffload()
 {
     OffloadRequest request;
     if (const QString urls = m_brokerMetrics->text().remove(QLatin1Char(' ')); !urls.isEmpty())
         request.brokerMetrics = {urls.toStdString()};
-    request.partitions = m_partitions->value();
+    request.partitions = m_archiveStreams->value();
     OffloadRecordConfig config;
     if (const std::string problem = request.resolve(&config); !problem.empty()) {
         m_status->setText(QString::fromStdString(problem));

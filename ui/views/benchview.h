@@ -58,6 +58,7 @@ private:
     QLineEdit *m_rate = nullptr;
     QLineEdit *m_recordSize = nullptr;
     QSpinBox *m_partitions = nullptr;
+    QSpinBox *m_archiveStreams = nullptr; // the offload record's --partitions, 0: not stated
     QSpinBox *m_clients = nullptr;
     QComboBox *m_acks = nullptr;
     QLineEdit *m_steps = nullptr;

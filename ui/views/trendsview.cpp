@@ -9,7 +9,6 @@
 #include "ui/formatting.h"
 #include "ui/latesttask.h"
 #include "ui/models/trendchangestablemodel.h"
-#include "ui/widgets/elidingcombobox.h"
 
 #include <QChart>
 #include <QChartView>
@@ -129,8 +128,6 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_scenarioLoader = new LatestTask(this);
     m_metricLoader = new LatestTask(this);
     m_seriesLoader = new LatestTask(this);
-    m_overlayLoader = new LatestTask(this);
-    m_overlay = std::make_shared<const AnnotatedSeries>();
 
     m_scenarioCombo = new QComboBox(this);
     m_scenarioCombo->setObjectName(QStringLiteral("scenarioCombo"));
@@ -147,16 +144,6 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     choices->addWidget(new QLabel(tr("Metric"), this));
     choices->addWidget(m_metricCombo, 1);
     choices->addSpacing(12);
-    m_overlayCombo = new ElidingComboBox(this);
-    m_overlayCombo->setObjectName(QStringLiteral("overlayCombo"));
-    m_overlayCombo->setMinimumContentsLength(14);
-    m_overlayCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_overlayCombo->setToolTip(tr("Draw another scenario's series of the same metric over this one, or another "
-                                  "metric of this scenario on an axis of its own (right)"));
-    m_overlayCombo->addItem(tr("No overlay"));
-    choices->addWidget(new QLabel(tr("Overlay"), this));
-    choices->addWidget(m_overlayCombo, 1);
-    choices->addStretch();
     auto *rangeRow = makeRangeRow();
 
     m_chart = new QChart;
@@ -191,10 +178,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_baselineLevel->setObjectName(QStringLiteral("baselineLevel"));
     m_baselineLevel->setPen(QPen(trendBaselineColor(), 1.5, Qt::DashLine));
     m_chart->addSeries(m_line);
-    m_overlayLine = new QLineSeries(m_chart);
-    m_overlayLine->setObjectName(QStringLiteral("overlayLine"));
-    m_overlayLine->setPen(QPen(trendOverlayColor(), 2, Qt::DashLine));
-    m_chart->addSeries(m_overlayLine);
+    makeOverlays(choices); // the overlays' lines under the marks
     m_chart->addSeries(m_baselineLevel);
     m_chart->addSeries(m_scatter);
     m_chart->addSeries(m_regressions);
@@ -206,26 +190,18 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_timeAxis->setTickCount(5);
     m_valueAxis = new QValueAxis(m_chart);
     m_valueAxis->setLabelFormat(QStringLiteral("%.4g"));
-    m_overlayAxis = new QValueAxis(m_chart);
-    m_overlayAxis->setLabelFormat(QStringLiteral("%.4g"));
-    m_overlayAxis->setLinePenColor(trendOverlayColor());
-    m_overlayAxis->setLabelsColor(trendOverlayColor());
-    m_overlayAxis->setTitleBrush(trendOverlayColor());
-    m_overlayAxis->setGridLineVisible(false);
-    m_overlayAxis->setVisible(false);
     m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
     m_chart->addAxis(m_valueAxis, Qt::AlignLeft);
-    m_chart->addAxis(m_overlayAxis, Qt::AlignRight);
     for (QXYSeries *series : {static_cast<QXYSeries *>(m_line),
                               static_cast<QXYSeries *>(m_scatter),
                               static_cast<QXYSeries *>(m_highlight), static_cast<QXYSeries *>(m_regressions),
                               static_cast<QXYSeries *>(m_improvements),
                               static_cast<QXYSeries *>(m_neutralChanges),
-                              static_cast<QXYSeries *>(m_baselineLevel),
-                              static_cast<QXYSeries *>(m_overlayLine)}) {
+                              static_cast<QXYSeries *>(m_baselineLevel)}) {
         series->attachAxis(m_timeAxis);
         series->attachAxis(m_valueAxis);
     }
+    makeOverlayAxes(); // after the value axis, which stays the chart's first vertical one
 
     // No setUseOpenGL: the OpenGL path crashes on the offscreen platform and is missing from
     // exported renders; at most kMaxDrawnTrendPoints are drawn, far below where it would matter.
@@ -293,7 +269,6 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
 
     connect(m_scenarioCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadMetrics);
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadSeries);
-    connect(m_overlayCombo, &QComboBox::currentIndexChanged, this, &TrendsView::loadOverlay);
 
     clearPointDetail();
     showEmptyChart(tr("Loading…"));
@@ -377,7 +352,7 @@ void TrendsView::loadSeries()
         showSeries(std::move(empty));
         return;
     }
-    loadOverlay();
+    loadOverlays();
     const std::string path = storePath().toStdString();
     m_seriesLoader->start(
         [path, s = scenario.toStdString(),
@@ -419,7 +394,10 @@ void TrendsView::showSeries(LoadedSeries series)
         m_baseline = -1;
         m_drawn.clear();
         m_line->clear();
-        m_overlayLine->clear();
+        for (OverlaySlot &slot : m_overlays)
+            slot.line->clear();
+        for (QValueAxis *axis : m_overlayAxes)
+            axis->setVisible(false);
         m_scatter->clear();
         drawMarks();
         m_changes->setSeries(m_series, {});
@@ -527,14 +505,7 @@ void TrendsView::showRange()
         yMax = std::max(yMax, y);
     }
     m_line->replace(drawn);
-    const QList<QPointF> overlay = overlayPoints();
-    const bool ownAxis = !m_overlay->points.empty() && m_overlay->metric != data.metric;
-    for (const QPointF &p : ownAxis ? QList<QPointF>() : overlay) {
-        yMin = std::min(yMin, p.y());
-        yMax = std::max(yMax, p.y());
-    }
-    m_overlayLine->replace(overlay);
-    showOverlayAxis(ownAxis, overlay);
+    drawOverlays(yMin, yMax);
     // A lone point has no line to lead the eye to it: draw it larger.
     m_scatter->setMarkerSize(drawn.size() <= 2 ? 14 : 10);
     const bool marked = size_t(drawn.size()) <= kMaxMarkedPoints;

@@ -24,6 +24,7 @@
 #include "ui/views/storeview.h"
 #include "ui/views/viewwidgets.h"
 
+#include <array>
 #include <limits>
 #include <memory>
 #include <string>
@@ -52,16 +53,31 @@ public:
     QComboBox *rangeCombo() const { return m_rangeCombo; }
     // "All targets" and each target of the series; shown only when there are several.
     QComboBox *targetCombo() const { return m_targetCombo; }
-    // "No overlay", every other scenario and every other metric of the plotted scenario. A
-    // scenario's series of the same metric is drawn dashed over the plotted one on its axis (a
-    // ramp's steps, or a product against another, side by side); another metric of the same
-    // scenario is drawn dashed on an axis of its own on the right, in its own unit (throughput
-    // beside p99, say).
+    // "Add overlay…", then every other scenario and every other metric of the plotted scenario
+    // not drawn yet. Choosing an entry draws it dashed over the plotted series and returns the
+    // combo to "Add overlay…": a scenario's series of the same metric on the left axis (a ramp's
+    // steps, or a product against another, side by side), another metric of this scenario on a
+    // right-hand axis in its own unit (throughput beside p99, say; metrics of one unit share an
+    // axis). At most kMaxTrendOverlays at once, each in a colour of its own, each with a legend
+    // entry whose button removes it. They follow the plotted choice: a scenario overlay shows
+    // that scenario's series of the plotted metric, a metric overlay that metric of the plotted
+    // scenario, and one that no longer applies (it became the plotted series, the scenario lacks
+    // the metric) goes.
     QComboBox *overlayCombo() const { return m_overlayCombo; }
-    // The right-hand axis of a metric overlay; hidden unless one is drawn.
-    QValueAxis *overlayAxis() const { return m_overlayAxis; }
-    // The overlay's points as drawn (chart values), for tests and the chart's reader.
-    int overlayPointCount() const;
+    static constexpr int kMaxTrendOverlays = 4;
+    // Draws the overlay of entry `key` ("s:<scenario>" or "m:<metric>", the combo's data); false
+    // when it is drawn already, not offered, or kMaxTrendOverlays are.
+    bool addOverlay(const QString &key);
+    void removeOverlay(const QString &key);
+    void clearOverlays();
+    // The overlays drawn, in their legend's order, as their legend names them.
+    QStringList overlayNames() const;
+    // The line of the overlay named `name` (overlayNames()), or null.
+    QLineSeries *overlayLine(const QString &name) const;
+    // Points drawn (chart values) of every overlay, or of the one named `name`.
+    int overlayPointCount(const QString &name = {}) const;
+    // The right-hand axes of the metric overlays drawn, one per unit.
+    QList<QValueAxis *> overlayAxes() const;
     // Narrows the chart to runs from the start of day `from` to the end of day `to` (local
     // dates, as the From/To fields show them); resetRange() shows every run again.
     void setDateRange(const QDate &from, const QDate &to);
@@ -123,12 +139,30 @@ private:
                (m_target < 0 || m_series->points[i].target == m_target);
     }
     void refillTargets();
+    // The overlays: a fixed set of slots, each with its loader, line and legend entry, so a
+    // colour belongs to a slot and never repeats within the chart.
+    struct OverlaySlot
+    {
+        QString key; // empty: free
+        LatestTask *loader = nullptr;
+        LoadedSeries series; // as read for the key and the plotted choice, never null
+        QLineSeries *line = nullptr;
+        QWidget *entry = nullptr; // in the legend, with its remove button
+    };
+    void makeOverlays(QHBoxLayout *choices); // the combo at the end of `choices`, the lines
+    void makeOverlayAxes();
     void refillOverlays();
-    void loadOverlay();
-    QList<QPointF> overlayPoints() const; // the overlay's points inside the range, in chart values
-    // The overlay on the left axis, or (a metric overlay) on the right one, ranged to `points`.
-    void showOverlayAxis(bool ownAxis, const QList<QPointF> &points);
-    void showOverlayLegend(const QString &text, const QString &tip); // empty: hidden
+    void loadOverlays(); // re-reads every overlay for the plotted choice
+    void loadOverlay(OverlaySlot &slot);
+    void clearSlot(OverlaySlot &slot);
+    // A slot's points inside the range, in chart values (empty until its read for the plotted
+    // choice lands), and the factor its values are drawn with.
+    QList<QPointF> overlayPoints(const OverlaySlot &slot, double factor) const;
+    bool isMetricOverlay(const OverlaySlot &slot) const;
+    // Draws every overlay: scenario ones on the left axis (widening [yMin, yMax]), metric ones
+    // on right axes grouped by unit.
+    void drawOverlays(double &yMin, double &yMax);
+    void showOverlayEntry(OverlaySlot &slot);
     QWidget *makeLegend();
     QLayout *makeRangeRow();
     QTableView *makeChangeList();
@@ -165,12 +199,10 @@ private:
     LatestTask *m_metricLoader = nullptr;
     LatestTask *m_seriesLoader = nullptr;
     LoadedSeries m_series; // what is drawn, never null
-    LatestTask *m_overlayLoader = nullptr;
-    LoadedSeries m_overlay; // the overlay's series, never null (empty when none)
-    QLineSeries *m_overlayLine = nullptr;
+    std::array<OverlaySlot, kMaxTrendOverlays> m_overlays;
     QComboBox *m_overlayCombo = nullptr;
-    QValueAxis *m_overlayAxis = nullptr; // right: a metric overlay's own unit
-    QLabel *m_overlayLegend = nullptr;   // the legend's entry for the overlay, hidden without one
+    std::array<QValueAxis *, kMaxTrendOverlays> m_overlayAxes{}; // right: metric overlays' units
+    QWidget *m_overlayLegend = nullptr; // the legend's row of overlay entries, hidden without one
     QScatterSeries *m_regressions = nullptr;
     QScatterSeries *m_improvements = nullptr;
     QScatterSeries *m_neutralChanges = nullptr;

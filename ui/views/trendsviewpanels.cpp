@@ -10,12 +10,14 @@
 #include "ui/charts/trendmarkstyle.h"
 #include "ui/formatting.h"
 #include "ui/models/trendchangestablemodel.h"
+#include "ui/widgets/elidinglabel.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
 #include <QDateEdit>
 #include <QDateTimeAxis>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -28,7 +30,10 @@
 #include <QValueAxis>
 #include <QStringList>
 #include <QRubberBand>
+#include <QStyle>
+#include <QToolButton>
 #include <QToolTip>
+#include <QVBoxLayout>
 #include <QWheelEvent>
 
 #include <cmath>
@@ -83,8 +88,10 @@ QWidget *TrendsView::makeLegend()
 {
     auto *legend = new QWidget(this);
     legend->setObjectName(QStringLiteral("trendLegend"));
-    auto *row = new QHBoxLayout(legend);
-    row->setContentsMargins(0, 0, 0, 0);
+    auto *rows = new QVBoxLayout(legend);
+    rows->setContentsMargins(0, 0, 0, 0);
+    auto *row = new QHBoxLayout;
+    rows->addLayout(row);
     struct Entry
     {
         Swatch kind;
@@ -119,17 +126,41 @@ QWidget *TrendsView::makeLegend()
         row->addWidget(text);
         row->addSpacing(10);
     }
-    // The overlay's entry: what the dashed line is, shown while there is one.
-    m_overlayLegend = new QLabel(legend);
-    m_overlayLegend->setObjectName(QStringLiteral("legendOverlay"));
-    auto *overlayIcon = new QLabel(legend);
-    overlayIcon->setObjectName(QStringLiteral("legendOverlayIcon"));
-    overlayIcon->setPixmap(swatch(Swatch::HorizontalDash, trendOverlayColor(), dpr));
-    row->addWidget(overlayIcon);
-    row->addWidget(m_overlayLegend);
-    overlayIcon->hide();
-    m_overlayLegend->hide();
     row->addStretch();
+    // The overlays' entries, two to a row so that long scenario names keep their room: what
+    // each dashed line is, and a button that removes it; shown while there is one.
+    m_overlayLegend = new QWidget(legend);
+    m_overlayLegend->setObjectName(QStringLiteral("overlayLegend"));
+    auto *grid = new QGridLayout(m_overlayLegend);
+    grid->setContentsMargins(0, 0, 0, 0);
+    for (int i = 0; i < kMaxTrendOverlays; ++i) {
+        OverlaySlot &slot = m_overlays[size_t(i)];
+        slot.entry = new QWidget(m_overlayLegend);
+        slot.entry->setObjectName(QStringLiteral("overlayEntry"));
+        auto *entryRow = new QHBoxLayout(slot.entry);
+        entryRow->setContentsMargins(0, 0, 0, 0);
+        auto *icon = new QLabel(slot.entry);
+        icon->setObjectName(QStringLiteral("legendOverlayIcon"));
+        icon->setPixmap(swatch(Swatch::HorizontalDash, trendOverlayColor(i), dpr));
+        auto *text = new ElidingLabel(QString(), slot.entry, Qt::ElideRight);
+        text->setObjectName(QStringLiteral("legendOverlay"));
+        auto *remove = new QToolButton(slot.entry);
+        remove->setObjectName(QStringLiteral("removeOverlay"));
+        remove->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+        remove->setAutoRaise(true);
+        remove->setToolTip(tr("Remove this overlay"));
+        connect(remove, &QToolButton::clicked, this, [this, i] { removeOverlay(m_overlays[size_t(i)].key); });
+        entryRow->addWidget(icon);
+        entryRow->addWidget(text);
+        entryRow->addWidget(remove);
+        entryRow->addStretch(1);
+        grid->addWidget(slot.entry, i / 2, i % 2);
+        slot.entry->hide();
+    }
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+    rows->addWidget(m_overlayLegend);
+    m_overlayLegend->hide();
     return legend;
 }
 
@@ -251,140 +282,6 @@ QLayout *TrendsView::makeRangeRow()
     row->addWidget(m_targetCombo);
     row->addStretch();
     return row;
-}
-
-// The overlay combo's entries: "s:<scenario>" (same metric) or "m:<metric>" (same scenario).
-void TrendsView::refillOverlays()
-{
-    const QString current = m_scenarioCombo->currentText();
-    const QString metric = m_metricCombo->currentText();
-    const QVariant chosen = m_overlayCombo->currentData();
-    {
-        const QSignalBlocker blocker(m_overlayCombo);
-        while (m_overlayCombo->count() > 1)
-            m_overlayCombo->removeItem(1);
-        for (int i = 0; i < m_scenarioCombo->count(); ++i)
-            if (m_scenarioCombo->itemText(i) != current)
-                m_overlayCombo->addItem(m_scenarioCombo->itemText(i), QStringLiteral("s:") + m_scenarioCombo->itemText(i));
-        const int scenarios = m_overlayCombo->count();
-        for (int i = 0; i < m_metricCombo->count(); ++i)
-            if (const QString other = m_metricCombo->itemText(i); other != metric)
-                m_overlayCombo->addItem(tr("%1 (right axis)").arg(other), QStringLiteral("m:") + other);
-        if (scenarios > 1 && m_overlayCombo->count() > scenarios)
-            m_overlayCombo->insertSeparator(scenarios);
-        const int keep = chosen.isValid() ? m_overlayCombo->findData(chosen) : 0;
-        m_overlayCombo->setCurrentIndex(std::max(keep, 0));
-    }
-    m_overlayCombo->setEnabled(m_overlayCombo->count() > 1);
-}
-
-void TrendsView::loadOverlay()
-{
-    const QString key = m_overlayCombo->currentData().toString();
-    const bool otherMetric = key.startsWith(QLatin1String("m:"));
-    const QString scenario = otherMetric ? m_scenarioCombo->currentText() : key.mid(2);
-    const QString metric = otherMetric ? key.mid(2) : m_metricCombo->currentText();
-    if (key.isEmpty() || scenario.isEmpty() || metric.isEmpty()) {
-        m_overlayLoader->cancel();
-        releaseInBackground(std::exchange(m_overlay, std::make_shared<const AnnotatedSeries>()));
-        m_overlayLine->clear();
-        m_overlayLine->setName(QString());
-        showOverlayLegend(QString(), QString());
-        if (!m_series->points.empty())
-            showRange();
-        return;
-    }
-    const std::string path = storePath().toStdString();
-    m_overlayLoader->start(
-        [path, s = scenario.toStdString(), m = metric.toStdString()](const LatestTask::Staleness &stale) -> LoadedSeries {
-            return std::make_shared<const AnnotatedSeries>(annotateSeries(path, s, m, {}, kMaxDrawnTrendPoints, stale));
-        },
-        [this, name = otherMetric ? metric : scenario, otherMetric](const LoadedSeries &series) {
-            releaseInBackground(std::exchange(m_overlay, series));
-            m_overlayLine->setName(otherMetric ? tr("%1 (dashed, right axis)").arg(name) : tr("%1 (dashed)").arg(name));
-            showOverlayLegend(m_overlayLine->name(), otherMetric
-                                                         ? tr("Another metric of this scenario, on the right axis")
-                                                         : tr("Another scenario's series of this metric"));
-            if (!m_series->points.empty())
-                showRange();
-        },
-        [this](const QString &error) { emit loadFailed(error); });
-}
-
-QList<QPointF> TrendsView::overlayPoints() const
-{
-    const AnnotatedSeries &o = *m_overlay;
-    QList<QPointF> out;
-    // What the combo asked for, of what is plotted now: a scenario's same metric, or this
-    // scenario's other metric (until the reads for a new choice land).
-    const bool sameMetric = o.metric == m_series->metric && o.scenario != m_series->scenario;
-    const bool sameScenario = o.scenario == m_series->scenario && o.metric != m_series->metric;
-    if (o.points.empty() || !(sameMetric || sameScenario))
-        return out;
-    double factor = m_displayFactor;
-    if (sameScenario) {
-        const MetricInfo *info = findMetric(o.metric);
-        factor = axisScaleFor(info ? info->unit : std::string_view(),
-                              std::max(std::abs(o.minValue), std::abs(o.maxValue)))
-                     .factor;
-    }
-    std::vector<double> x, y;
-    for (std::size_t i = 0; i < o.points.size(); ++i) {
-        const double t = o.points[i].timeMs;
-        if (t < m_fromMs || t > m_toMs)
-            continue;
-        x.push_back(t);
-        y.push_back(o.points[i].value);
-    }
-    for (std::size_t i : lttbIndices(x, y, kMaxDrawnTrendPoints))
-        out.append(QPointF(x[i], y[i] * factor));
-    return out;
-}
-
-void TrendsView::showOverlayLegend(const QString &text, const QString &tip)
-{
-    m_overlayLegend->setText(text);
-    m_overlayLegend->setToolTip(tip);
-    m_overlayLegend->setVisible(!text.isEmpty());
-    if (auto *icon = m_legend ? m_legend->findChild<QLabel *>(QStringLiteral("legendOverlayIcon")) : nullptr)
-        icon->setVisible(!text.isEmpty());
-}
-
-void TrendsView::showOverlayAxis(bool ownAxis, const QList<QPointF> &points)
-{
-    QValueAxis *wanted = ownAxis ? m_overlayAxis : m_valueAxis;
-    const auto attached = m_overlayLine->attachedAxes();
-    if (!attached.contains(wanted)) {
-        m_overlayLine->detachAxis(ownAxis ? m_valueAxis : m_overlayAxis);
-        m_overlayLine->attachAxis(wanted);
-    }
-    m_overlayAxis->setVisible(ownAxis);
-    if (!ownAxis)
-        return;
-    const MetricInfo *info = findMetric(m_overlay->metric);
-    m_overlayAxis->setTitleText(
-        tr("%1 (%2)")
-            .arg(QString::fromStdString(m_overlay->metric),
-                 axisScaleFor(info ? info->unit : std::string_view(),
-                              std::max(std::abs(m_overlay->minValue), std::abs(m_overlay->maxValue)))
-                     .unit));
-    double low = std::numeric_limits<double>::max(), high = std::numeric_limits<double>::lowest();
-    for (const QPointF &p : points) {
-        low = std::min(low, p.y());
-        high = std::max(high, p.y());
-    }
-    if (points.isEmpty()) {
-        low = 0;
-        high = 1;
-    }
-    const double pad = high > low ? (high - low) * 0.1 : (high != 0 ? std::abs(high) * 0.1 : 1.0);
-    m_overlayAxis->setRange(low >= 0 ? std::max(0.0, low - pad) : low - pad, high + pad);
-    m_overlayAxis->applyNiceNumbers();
-}
-
-int TrendsView::overlayPointCount() const
-{
-    return int(m_overlayLine->count());
 }
 
 void TrendsView::refillTargets()

@@ -18,6 +18,7 @@ class QDoubleSpinBox;
 class QFormLayout;
 class QGridLayout;
 class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QLineSeries;
