@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <functional>
+#include <sstream>
 
 namespace plimsoll {
 namespace {
@@ -271,6 +273,26 @@ TEST(runnerKubernetesJob, ReadsKubernetesQuantities)
     EXPECT_DOUBLE_EQ(value("100n"), 1e-7);
     for (const char *bad : {"", "m", "-1", "+1", "1 Gi", "4GB", "1gi", "1e", "1e+", "0x10", "1.2.3", "Gi"})
         EXPECT_FALSE(parseKubernetesQuantity(bad, nullptr)) << bad;
+}
+
+// The image the Job names cannot be built here (no container runtime); what the Job assumes of it
+// is checked against its file instead.
+TEST(runnerKubernetesJob, TheAgentImageRunsAsTheUserTheJobExpects)
+{
+    std::ifstream in(std::string(PLIMSOLL_TEST_DATA_DIR) + "/../../packaging/Containerfile");
+    ASSERT_TRUE(in) << "packaging/Containerfile";
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string file = text.str();
+    const std::string id = std::to_string(KubernetesJobSpec::kAgentUid);
+    EXPECT_NE(file.find("FROM debian:12-slim\n"), std::string::npos);
+    EXPECT_NE(file.find("groupadd --gid " + id + " plimsoll"), std::string::npos);
+    EXPECT_NE(file.find("useradd --uid " + id + " --gid " + id), std::string::npos);
+    EXPECT_NE(file.find("\nUSER " + id + ":" + id + "\n"), std::string::npos);
+    // CPack's default Debian file name (packaging/cpack.cmake): plimsoll_<version>_<arch>.deb.
+    EXPECT_NE(file.find("COPY plimsoll_*.deb /tmp/"), std::string::npos);
+    EXPECT_NE(file.find("\nENTRYPOINT [\"plimsoll\"]\n"), std::string::npos);
+    EXPECT_NE(file.find(KubernetesJobSpec::kClientPropertiesDir), std::string::npos);
 }
 
 } // namespace
