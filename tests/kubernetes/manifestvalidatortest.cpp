@@ -3,6 +3,7 @@
 // fields refused, and checked as the API server checks a Job. The validator is shown to refuse
 // what the server would.
 #include "runner/kubernetesjob.h"
+#include "support/tempdir.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -10,7 +11,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
-#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -20,19 +20,13 @@
 namespace plimsoll {
 namespace {
 
-bool underCi()
-{
-    const char *ci = std::getenv("CI");
-    return ci && (std::string(ci) == "true" || std::string(ci) == "1");
-}
-
 // Without Go the validator is not built: one line, a skip (a failure under CI=true).
 #define REQUIRES_VALIDATOR()                                                                       \
     do {                                                                                           \
         if (std::string(PLIMSOLL_GO).empty()) {                                                    \
             const std::string why = "go not found at configure time (PATH, /usr/local/go/bin): "   \
                                     "the manifests are not validated";                             \
-            if (underCi())                                                                         \
+            if (test::underCi())                                                                   \
                 FAIL() << why << " (CI=true: Go is required)";                                     \
             GTEST_SKIP() << why;                                                                   \
         }                                                                                          \
