@@ -12,6 +12,9 @@ namespace {
 using Json = nlohmann::ordered_json; // keys in the order written: apiVersion, kind, metadata, spec
 
 constexpr std::size_t kMaxLabel = 63;
+// Each pod of an Indexed Job is named and hostnamed "<job>-<index>", itself a DNS label: room is
+// left for "-999", the highest index of the largest fleet.
+constexpr std::size_t kMaxJobName = kMaxLabel - 4;
 // Where the Job controller writes each pod's index; JOB_COMPLETION_INDEX is read from it.
 constexpr const char *kIndexField = "metadata.annotations['batch.kubernetes.io/job-completion-index']";
 constexpr std::size_t kMaxSubdomain = 253;
@@ -332,10 +335,10 @@ std::string kubernetesJobName(std::string_view runId, std::string *error)
         return {};
     }
     std::string name = "plimsoll-" + text;
-    if (text != runId || name.size() > kMaxLabel) {
+    if (text != runId || name.size() > kMaxJobName) {
         char hash[16];
         std::snprintf(hash, sizeof hash, "-%08x", static_cast<unsigned>(fnv1a(runId)));
-        name.resize(std::min(name.size(), kMaxLabel - 9));
+        name.resize(std::min(name.size(), kMaxJobName - 9));
         while (name.back() == '-')
             name.pop_back();
         name += hash;

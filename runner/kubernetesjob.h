@@ -74,9 +74,10 @@ inline constexpr const char *kRunIdKey = "plimsoll.dev/run-id";
 
 KubernetesJobManifest renderKubernetesJob(const KubernetesJobSpec &spec);
 
-// "plimsoll-<run id>" made a DNS-1123 label (at most 63 of [a-z0-9-], a letter or digit at
-// each end). A run id that had to be changed for that (case, other characters, length) gets
-// 8 hex digits of its hash appended, so two run ids never share a name by normalisation alone.
+// "plimsoll-<run id>" made a DNS-1123 label ([a-z0-9-], a letter or digit at each end) of at
+// most 59 characters, so that its pods' "<name>-<index>" are labels too. A run id that had to be
+// changed for that (case, other characters, length) gets 8 hex digits of its hash appended, so
+// two run ids never share a name by normalisation alone.
 // Empty, with *error set, for a run id with no letter or digit.
 std::string kubernetesJobName(std::string_view runId, std::string *error);
 
