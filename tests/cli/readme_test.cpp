@@ -29,6 +29,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/readmecommands.h"
+
 #include <atomic>
 #include <chrono>
 #include <fstream>
@@ -40,82 +42,14 @@
 
 namespace {
 
+using plimsoll::test::ReadmeCommand;
+using plimsoll::test::readmeCommands;
+
 const QString kReadme = QStringLiteral(PLIMSOLL_TEST_DATA_DIR "/../../README.md");
 const QString kData = QStringLiteral(PLIMSOLL_TEST_DATA_DIR);
 const QString kPipelineRun = QStringLiteral("sample:korvet-pipeline-produce-2026-08-11");
 const QString kOtherRun = QStringLiteral("sample:korvet-single-shard");
 
-struct ReadmeCommand
-{
-    std::string text; // continuation lines joined, trailing comment dropped, `\|` read as `|`
-    int line = 0;
-};
-
-// Every `plimsoll …` command of the README's ```sh blocks and of its table cells.
-[[maybe_unused]] std::vector<ReadmeCommand> readmeCommands()
-{
-    std::ifstream in(kReadme.toStdString());
-    EXPECT_TRUE(in) << "cannot read " << kReadme.toStdString();
-    std::vector<ReadmeCommand> out;
-    std::string line, pending;
-    int number = 0, pendingLine = 0;
-    bool inSh = false, skipBlock = false;
-    static const std::regex cell(R"(`(plimsoll(?: (?:[^`\\]|\\.)*)?)`)");
-    while (std::getline(in, line)) {
-        ++number;
-        const std::string trimmed = line.substr(std::min(line.find_first_not_of(' '), line.size()));
-        // The nightly CI recipe is run whole, by bash against a team store, in cirecipe_test.cpp.
-        if (trimmed == "<!-- ci-recipe -->") {
-            skipBlock = true;
-            continue;
-        }
-        if (trimmed.rfind("```", 0) == 0) {
-            inSh = !inSh && trimmed == "```sh" && !skipBlock;
-            if (!inSh && trimmed == "```" )
-                skipBlock = false;
-            continue;
-        }
-        if (inSh) {
-            std::string text = trimmed;
-            if (const auto hash = text.find(" #"); hash != std::string::npos)
-                text.erase(hash);
-            while (!text.empty() && text.back() == ' ')
-                text.pop_back();
-            const bool continues = !text.empty() && text.back() == '\\';
-            if (continues)
-                text.pop_back();
-            if (pending.empty())
-                pendingLine = number;
-            pending += text;
-            if (continues)
-                continue;
-            // A shell line may chain commands with ';': each plimsoll one counts.
-            std::stringstream parts(pending);
-            for (std::string part; std::getline(parts, part, ';');) {
-                part.erase(0, std::min(part.find_first_not_of(' '), part.size()));
-                while (!part.empty() && part.back() == ' ')
-                    part.pop_back();
-                std::string collapsed;
-                for (char c : part)
-                    if (!(c == ' ' && !collapsed.empty() && collapsed.back() == ' '))
-                        collapsed += c;
-                if (collapsed.rfind("plimsoll", 0) == 0)
-                    out.push_back({collapsed, pendingLine});
-            }
-            pending.clear();
-            continue;
-        }
-        if (trimmed.rfind("|", 0) != 0)
-            continue;
-        for (std::sregex_iterator m(line.begin(), line.end(), cell), end; m != end; ++m) {
-            std::string text = (*m)[1].str();
-            for (size_t at; (at = text.find("\\|")) != std::string::npos;)
-                text.replace(at, 2, "|");
-            out.push_back({text, number});
-        }
-    }
-    return out;
-}
 
 struct Case
 {
@@ -513,7 +447,7 @@ void runCase(const Case &c, const QString &bootstrap = {}, const QString &topic 
 // Every README command has a case, and every case is a README command.
 TEST(Readme, EveryCommandHasACaseAndEveryCaseACommand)
 {
-    const auto commands = readmeCommands();
+    const auto commands = readmeCommands(kReadme.toStdString());
     ASSERT_GT(commands.size(), 20u) << "the README's commands were not found in " << kReadme.toStdString();
     std::set<std::string> shown;
     for (const ReadmeCommand &c : commands) {

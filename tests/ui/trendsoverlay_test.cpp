@@ -188,6 +188,7 @@ TEST_F(TrendsOverlayTest, SeveralAtOnceEachInAColourOfItsOwn)
                        trendVerdictColor(Verdict::Changed).rgb()};
     for (const QString &name : names) {
         EXPECT_EQ(view.overlayPointCount(name), 30) << name.toStdString();
+        EXPECT_TRUE(view.overlayLine(name)->pointsVisible()) << "a month of runs, a marker each";
         colours.insert(view.overlayLine(name)->pen().color().rgb());
     }
     EXPECT_EQ(colours.size(), 6 + 4) << "no overlay repeats a colour, its own or a mark's";

@@ -39,10 +39,6 @@ namespace {
 
 constexpr qint64 kHourMs = 3600 * 1000;
 constexpr qint64 kDayMs = 24 * kHourMs;
-// A marker per point reads well for a few weeks of runs; Qt Charts makes each scatter marker a
-// graphics item of its own, so a few thousand of them cost seconds to create and hundreds of
-// milliseconds per redraw. Past this many drawn points the line alone shows the series.
-constexpr std::size_t kMaxMarkedPoints = 250;
 
 // Refills a combo with `items`, keeping the current text when it is still offered; else the
 // first of `preferred` offered, else the first item. Returns whether the current text changed;
@@ -533,35 +529,6 @@ void TrendsView::showRange()
     summarizeChanges();
     if (m_selected >= 0 && !shown(std::size_t(m_selected)))
         clearPointDetail();
-}
-
-int TrendsView::drawnPointNear(const QPointF &chartValue, double *pixels) const
-{
-    // Nearest in screen space, so a tall value axis does not dwarf the time distance. The line
-    // holds the drawn points in the order of m_series->drawn.
-    const QPointF clicked = m_chart->mapToPosition(chartValue, m_line);
-    int best = -1;
-    double bestDistance = std::numeric_limits<double>::max();
-    for (qsizetype i = 0; i < m_line->count(); ++i) {
-        const QPointF pos = m_chart->mapToPosition(m_line->at(i), m_line);
-        const double distance = std::hypot(pos.x() - clicked.x(), pos.y() - clicked.y());
-        if (distance < bestDistance) {
-            bestDistance = distance;
-            best = static_cast<int>(i);
-        }
-    }
-    if (best < 0 || size_t(best) >= m_drawn.size())
-        return -1;
-    if (pixels)
-        *pixels = bestDistance;
-    return static_cast<int>(m_drawn[size_t(best)]);
-}
-
-void TrendsView::selectPointNear(const QPointF &chartValue)
-{
-    const int index = drawnPointNear(chartValue);
-    if (index >= 0)
-        selectPoint(index);
 }
 
 void TrendsView::selectPoint(int index)

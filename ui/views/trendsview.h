@@ -65,6 +65,10 @@ public:
     // the metric) goes.
     QComboBox *overlayCombo() const { return m_overlayCombo; }
     static constexpr int kMaxTrendOverlays = 4;
+    // A marker per point reads well for a few weeks of runs; Qt Charts makes each scatter marker
+    // a graphics item of its own, so a few thousand of them cost seconds to create and hundreds
+    // of milliseconds per redraw. Past this many drawn points the line alone shows a series.
+    static constexpr std::size_t kMaxMarkedPoints = 250;
     // Draws the overlay of entry `key` ("s:<scenario>" or "m:<metric>", the combo's data); false
     // when it is drawn already, not offered, or kMaxTrendOverlays are.
     bool addOverlay(const QString &key);

@@ -56,6 +56,14 @@ void rangeTo(QValueAxis *axis, double low, double high)
     axis->applyNiceNumbers();
 }
 
+// A few points get a marker each, as the plotted series does: a series of one run has no line
+// to draw.
+void showPoints(QLineSeries *line, const QList<QPointF> &points)
+{
+    line->setPointsVisible(size_t(points.size()) <= TrendsView::kMaxMarkedPoints);
+    line->replace(points);
+}
+
 } // namespace
 
 void TrendsView::makeOverlays(QHBoxLayout *choices)
@@ -303,7 +311,7 @@ void TrendsView::drawOverlays(double &yMin, double &yMax)
             yMax = std::max(yMax, p.y());
         }
         attach(slot.line, m_valueAxis);
-        slot.line->replace(points);
+        showPoints(slot.line, points);
     }
     size_t next = 0;
     for (auto &[unit, group] : units) {
@@ -318,7 +326,7 @@ void TrendsView::drawOverlays(double &yMin, double &yMax)
                 high = std::max(high, p.y());
             }
             attach(slot->line, axis);
-            slot->line->replace(points);
+            showPoints(slot->line, points);
             names << slot->key.mid(2);
         }
         // One metric: its name and unit, in its line's colour; several: the unit they share.

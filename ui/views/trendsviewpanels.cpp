@@ -151,9 +151,8 @@ QWidget *TrendsView::makeLegend()
         remove->setToolTip(tr("Remove this overlay"));
         connect(remove, &QToolButton::clicked, this, [this, i] { removeOverlay(m_overlays[size_t(i)].key); });
         entryRow->addWidget(icon);
-        entryRow->addWidget(text);
+        entryRow->addWidget(text, 1); // all the column's room: elided only when it is too narrow
         entryRow->addWidget(remove);
-        entryRow->addStretch(1);
         grid->addWidget(slot.entry, i / 2, i % 2);
         slot.entry->hide();
     }
@@ -456,6 +455,35 @@ bool TrendsView::eventFilter(QObject *watched, QEvent *event)
         }
     }
     return StoreView::eventFilter(watched, event);
+}
+
+int TrendsView::drawnPointNear(const QPointF &chartValue, double *pixels) const
+{
+    // Nearest in screen space, so a tall value axis does not dwarf the time distance. The line
+    // holds the drawn points in the order of m_series->drawn.
+    const QPointF clicked = m_chart->mapToPosition(chartValue, m_line);
+    int best = -1;
+    double bestDistance = std::numeric_limits<double>::max();
+    for (qsizetype i = 0; i < m_line->count(); ++i) {
+        const QPointF pos = m_chart->mapToPosition(m_line->at(i), m_line);
+        const double distance = std::hypot(pos.x() - clicked.x(), pos.y() - clicked.y());
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = static_cast<int>(i);
+        }
+    }
+    if (best < 0 || size_t(best) >= m_drawn.size())
+        return -1;
+    if (pixels)
+        *pixels = bestDistance;
+    return static_cast<int>(m_drawn[size_t(best)]);
+}
+
+void TrendsView::selectPointNear(const QPointF &chartValue)
+{
+    const int index = drawnPointNear(chartValue);
+    if (index >= 0)
+        selectPoint(index);
 }
 
 } // namespace plimsoll
