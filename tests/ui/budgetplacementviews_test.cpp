@@ -1,16 +1,11 @@
 // Latency budget and Placement over a store holding the sample runs: each makes the request its
 // command makes of the same code and says what it found in words a reader can check.
 #include "importers/samples.h"
-#include "model/scaling/ramppoints.h"
 #include "model/sizing/sizing.h"
 #include "model/store/store.h"
 #include "ui/charts/serieslegend.h"
 #include "ui/views/latencybudgetview.h"
 #include "ui/views/placementview.h"
-#include "ui/views/scalingview.h"
-#include "ui/views/sizingview.h"
-#include "ui/widgets/evidencedialog.h"
-#include "ui/widgets/ratefield.h"
 #include "sizingtestsupport.h"
 #include "uitestsupport.h"
 
@@ -18,38 +13,24 @@
 
 #include <QCheckBox>
 #include <QChartView>
-#include <QValueAxis>
-#include <QChart>
-#include <QComboBox>
 #include <QDir>
-#include <QFile>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QLineSeries>
 #include <QLocale>
 #include <QListWidget>
-#include <QSlider>
 #include <QSignalSpy>
-#include <QSpinBox>
 #include <QTableWidget>
-#include <QTemporaryDir>
-#include <QTextBrowser>
-#include <QProcess>
-#include <QScrollBar>
-#include <QThread>
-#include <QUrl>
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
-#include <functional>
 #include <optional>
 #include <set>
 
 using namespace plimsoll;
 using plimsoll::test::waitUntil;
-
 using plimsoll::test::cliJson;
 using plimsoll::test::cliSize;
 using plimsoll::test::artifactDir;
