@@ -10,6 +10,7 @@
 #include "runner/benchrequest.h"
 #include "runner/benchstore.h"
 #include "runner/clientproperties.h"
+#include "runner/fleet.h"
 #include "runner/offloadrecord.h"
 #include "runner/recollector.h"
 #include "runner/resultfile.h"
@@ -21,6 +22,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include <unistd.h>
@@ -135,6 +137,13 @@ void addOptions(CLI::App *c, BenchArgs &a)
                   "key=value[ key=value...]: the target's settings, part of the run's tuning contract (repeatable; "
                   "values positive numbers, comma lists of them, or words)");
     c->add_flag("--no-store", a.noStore, "Do not add the result to the store");
+    addNumber(c, "--agents", r.agents, BenchArgs::kAgents,
+              "Run as N agent processes sharing the run: clients per agent, --records and --rate shared out");
+    addNumber(c, "--agent-index", r.agentIndex, BenchArgs::kAgentIndex,
+              "Run as this agent of an --agents fleet (the fleet's coordinator sets it)");
+    addNumber(c, "--start-at", r.startAtUnixMs, BenchArgs::kStartAt,
+              "An agent's coordinated start instant (the fleet's coordinator sets it)");
+    c->add_option("--run-id", r.runId, "The run's id (default: a new uuid; a fleet's agents share it)");
 }
 
 // The typed strings into the config (runner/benchrequest.h, as the Bench view does); the
@@ -212,8 +221,68 @@ template <class Run> BenchResult interruptible(Run run)
     return result;
 }
 
+bool given(const std::vector<const CLI::App *> &parsed, const char *option)
+{
+    return std::any_of(parsed.begin(), parsed.end(), [&](const CLI::App *a) { return a->count(option) > 0; });
+}
+
+// The options the user typed, as typed, for every agent of a fleet; the coordinator's own
+// (the topic it prepared, where the result goes) are left for it to give.
+std::vector<std::string> forwardedOptions(const std::vector<const CLI::App *> &parsed)
+{
+    static const std::set<std::string> coordinators = {
+        "--agents", "--agent-index", "--start-at", "--run-id", "--topic", "--create-topic", "--cleanup", "--output",
+        "--result-file", "--no-store", "--histogram-log", "--help"};
+    std::vector<std::string> out;
+    for (const CLI::App *app : parsed)
+        for (const CLI::Option *option : app->get_options()) {
+            if (option->count() == 0 || option->get_lnames().empty())
+                continue;
+            const std::string name = "--" + option->get_lnames().front();
+            if (coordinators.count(name))
+                continue;
+            if (option->get_type_size() == 0) {
+                out.push_back(name);
+                continue;
+            }
+            for (const std::string &value : option->results())
+                out.insert(out.end(), {name, value});
+        }
+    return out;
+}
+
+// `bench … --agents N`: the agents as processes of this machine, one merged result.
+int runFleet(const CliContext &context, BenchArgs &args, const std::vector<const CLI::App *> &parsed)
+{
+    if (given(parsed, "--metrics-port")) {
+        printError("--metrics-port with --agents: a fleet serves no /metrics; each agent's rates are in the "
+                   "result's agents");
+        return kExitUsage;
+    }
+    LocalFleetLaunch launch;
+    launch.arguments = {"bench", workloadName(args.config.workload)};
+    const auto options = forwardedOptions(parsed);
+    launch.arguments.insert(launch.arguments.end(), options.begin(), options.end());
+    launch.histogramLog = args.config.histogramLog;
+    const std::string output = args.output;
+    const auto sink = [output](const BenchSnapshot &s) {
+        if (output == "jsonl")
+            std::cout << s.toJson().dump() << std::endl;
+        else if (output == "text")
+            printSnapshot(s);
+    };
+    const auto note = [output](const std::string &line) {
+        if (output == "text")
+            std::cerr << "plimsoll: " << line << "\n";
+    };
+    const BenchResult result =
+        interruptible([&] { return runLocalFleet(args.config, launch, g_cancel, sink, note); });
+    return reportResult(context, result, output, args.resultFile, args.noStore);
+}
+
 int runBench(const CliContext &context, BenchArgs &args, const std::vector<const CLI::App *> &parsed)
 {
+    args.config.fleetRequested = given(parsed, "--agents");
     if (auto problem = inapplicableOption(parsed, args.config.workload, args.ramp); !problem.empty()) {
         printError(problem);
         return kExitUsage;
@@ -222,6 +291,14 @@ int runBench(const CliContext &context, BenchArgs &args, const std::vector<const
         printError(problem);
         return kExitUsage;
     }
+    if (args.config.fleetRequested || args.config.agent()) {
+        if (auto problem = args.config.validate(); !problem.empty()) {
+            printError(problem);
+            return kExitUsage;
+        }
+    }
+    if (args.config.fleet())
+        return runFleet(context, args, parsed);
     BenchEngine engine(args.config);
     const std::string output = args.output;
     engine.setSnapshotSink([output](const BenchSnapshot &s) {

@@ -50,6 +50,7 @@ struct ClientCounters
     // Consume ramp: the offsets the consumer read, as runs of consecutive offsets {partition,
     // first, last}; written by its thread when it ends, read once the thread was joined.
     std::vector<std::array<int64_t, 3>> offsetRuns;
+    std::atomic<int64_t> firstSendUnixNs{0}; // producer: the system clock at its first send (0: none)
     std::atomic<bool> ready{false};          // connected, the topic's partitions have leaders
     std::atomic<bool> finished{false};
     IntervalHistograms histograms;
@@ -92,6 +93,7 @@ struct ClientShared
     std::map<std::string, std::string> producerConfig; // acks, compression, linger, batch
     std::string topic;
     std::array<uint8_t, 16> runId{};
+    uint32_t producerIdBase = 0; // a fleet's agent: the envelope's producer id is base + index
     std::size_t recordSize = 1024;
     // The schedule. Written by the coordinator once every client of the phase is ready, then
     // published by `go` (release): a client reads them only after it saw `go` (acquire), so
@@ -145,6 +147,8 @@ struct ProducerPlan
     int64_t records = -1; // -1: until produceUntil or stop
     double rate = 0;      // this client's records/s, 0 = unlimited
     std::chrono::nanoseconds offset{0};
+    // The partitions to write, in turn, record by record; empty: librdkafka's partitioner.
+    std::vector<int32_t> partitions;
 };
 
 // Runs one producer to completion. Returns after the flush (bounded by flushTimeout).

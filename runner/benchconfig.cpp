@@ -110,11 +110,53 @@ std::string RunConfig::validate() const
         return "--rate of a probe must be a positive number of records/s";
     if (auto problem = validateConsumeRamp(); !problem.empty())
         return problem;
+    if (auto problem = validateFleet(); !problem.empty())
+        return problem;
     for (const auto &[key, value] : userTuning)
         if (builtInTuning().count(key))
             return "--tuning " + key + "=" + value + ": '" + key
                  + "' is one of the run's own settings, recorded from its option; set it there";
     return {};
+}
+
+std::string RunConfig::validateFleet() const
+{
+    if (agents < 1)
+        return "--agents must be 1 or more";
+    if (agentIndex >= agents)
+        return "--agent-index " + std::to_string(agentIndex) + " is not one of the fleet's agents 0.."
+             + std::to_string(agents - 1) + " (--agents " + std::to_string(agents) + ")";
+    if (!fleetRequested && agentIndex < 0)
+        return {};
+    if (records > 0 && records < agents)
+        return "--records " + std::to_string(records) + " is fewer than --agents " + std::to_string(agents)
+             + ": every agent sends a share";
+    if (workload != Workload::Producer && workload != Workload::Consumer && workload != Workload::Roundtrip)
+        return "--agents runs 'bench producer', 'bench consumer' or 'bench roundtrip'; 'bench " + workloadName(workload)
+             + "' runs in one process";
+    if (embedded())
+        return "--agents needs a real cluster: the embedded target lives inside one process, so agents cannot share it";
+    if (!group.empty())
+        return "--group with --agents: the agents' consumers read disjoint partitions by assignment, not in a group";
+    if (workload != Workload::Producer && partitions < agents)
+        return "--partitions " + std::to_string(partitions) + " is fewer than --agents " + std::to_string(agents)
+             + ": each agent reads partitions of its own";
+    if (agent() && topic.empty())
+        return "an agent (--agent-index) needs the fleet's --topic";
+    return {};
+}
+
+int64_t agentShare(int64_t total, int agents, int index)
+{
+    return total / agents + (index < total % agents ? 1 : 0);
+}
+
+std::vector<int32_t> agentPartitions(int partitionCount, int agents, int index)
+{
+    std::vector<int32_t> out;
+    for (int p = index; p < partitionCount; p += agents)
+        out.push_back(p);
+    return out;
 }
 
 std::string RunConfig::validateConsumeRamp() const

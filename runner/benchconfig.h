@@ -100,6 +100,21 @@ struct RunConfig
     std::string brokerLatencyHistogram = "korvet_broker_produce_seconds"; // broker-side p50/p99
     double cpuLimit = 0.90; // saturation rule: a shard or broker at this CPU fraction or more
 
+    // A fleet (runner/fleet.h): --agents N runs the workload as N agents sharing the run id.
+    // --producer-clients and --consumer-clients are each agent's; --records and --rate are the
+    // fleet's, shared out by agentShare(). As agent `agentIndex` (--agent-index, 0..N-1) this
+    // process runs its share: producer ids from agentIndex × producerClients, so that records of
+    // different agents never share an id, and, for the round trip and the consumer, the
+    // partitions p ≡ agentIndex (mod N) only (its producers write them, its consumers read them,
+    // so each agent matches all it sent). Its schedule starts at startAtUnixMs on the system
+    // clock (--start-at, set by the coordinator), and its windows count from there.
+    int agents = 1;
+    int agentIndex = -1; // -1: not an agent (a single run, or the fleet's coordinator)
+    int64_t startAtUnixMs = 0; // 0: when the clients are ready
+    bool fleetRequested = false; // --agents given: run through the coordinator, even one agent
+    bool agent() const { return agentIndex >= 0; }
+    bool fleet() const { return fleetRequested && agentIndex < 0; }
+
     std::string histogramLog; // HdrHistogram V2 interval log, empty = none
     int metricsPort = -1;     // serve /metrics and /health on 127.0.0.1 while running; -1 = off
 
@@ -118,6 +133,7 @@ struct RunConfig
 
 private:
     std::string validateConsumeRamp() const;
+    std::string validateFleet() const;
     std::map<std::string, std::string> builtInTuning() const;
     std::map<std::string, std::string> produceTuning() const;
 };
@@ -130,6 +146,12 @@ std::string parseTuningEntry(const std::string &entry, std::string *key, std::st
 // The consumers' effective fetch settings (librdkafka names): fetch.max.bytes,
 // max.partition.fetch.bytes and fetch.wait.max.ms, from the run's options and client config.
 std::map<std::string, std::string> consumerFetchSettings(const RunConfig &config);
+
+// Agent `index` of `agents`' share of a fleet total (records): an even split, the first
+// `total % agents` agents taking one more.
+int64_t agentShare(int64_t total, int agents, int index);
+// The partitions agent `index` of `agents` owns among `partitionCount`: p ≡ index (mod agents).
+std::vector<int32_t> agentPartitions(int partitionCount, int agents, int index);
 
 // A random RFC 4122 version-4 uuid, lowercase.
 std::string makeUuid();

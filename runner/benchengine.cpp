@@ -143,6 +143,13 @@ private:
             else
                 c.records = 100000;
         }
+        if (c.agent()) {
+            // A fleet's totals; this agent's share of them.
+            c.records = agentShare(c.records, c.agents, c.agentIndex);
+            c.rate /= c.agents;
+            m_result.agent = {{"index", c.agentIndex}, {"of", c.agents}, {"records", c.records}, {"rate", c.rate},
+                              {"start_at_unix_ms", c.startAtUnixMs}};
+        }
         return true;
     }
 
@@ -305,6 +312,7 @@ private:
         env.timeout = toMs(c.timeout);
         env.interval = c.interval;
         env.runStart = Clock::now();
+        env.startAtUnixMs = c.startAtUnixMs;
         env.cancel = &m_cancel;
         env.beforeSend = c.beforeSend;
         env.histogramLog = m_histogramLog.get();
@@ -347,12 +355,15 @@ private:
         case Workload::Producer:
             spec.scenario = "bench/producer";
             spec.producers = c.producerClients;
+            sliceForAgent(spec, false);
             return onePhase(runPhase(env, spec));
         case Workload::Consumer:
             spec.scenario = "bench/consumer";
             spec.consumers = c.consumerClients;
             spec.autoOffsetReset = c.from == "end" ? "latest" : "earliest";
             if (c.group.empty() && !startOffsets(spec.topic, c.from == "end", spec.startOffsets))
+                return {};
+            if (!sliceForAgent(spec, true))
                 return {};
             return onePhase(runPhase(env, spec));
         case Workload::Roundtrip:
@@ -387,9 +398,30 @@ private:
             spec.consumers = c.consumerClients;
         }
         spec.group.clear(); // matching needs every partition read from where this run starts
-        if (!startOffsets(spec.topic, true, spec.startOffsets))
+        if (!startOffsets(spec.topic, true, spec.startOffsets) || !sliceForAgent(spec, true))
             return {};
         return onePhase(runPhase(env, spec));
+    }
+
+    // A fleet's agent: its producer ids and, reading, the partitions it owns. False (the error in
+    // the result) when the topic has fewer partitions than the fleet has agents.
+    bool sliceForAgent(PhaseSpec &spec, bool reads)
+    {
+        const RunConfig &c = m_config;
+        if (!c.agent())
+            return true;
+        spec.producerIdBase = static_cast<uint32_t>(c.agentIndex * c.producerClients);
+        if (spec.producers > 0)
+            m_result.agent["producer_ids"] = {spec.producerIdBase, spec.producerIdBase + spec.producers - 1};
+        if (!reads)
+            return true;
+        spec.partitions = agentPartitions(int(spec.startOffsets.size()), c.agents, c.agentIndex);
+        m_result.agent["partitions"] = spec.partitions;
+        if (spec.partitions.empty())
+            m_result.errors.push_back("topic '" + spec.topic + "' has " + std::to_string(spec.startOffsets.size())
+                                      + " partitions, fewer than the fleet's " + std::to_string(c.agents)
+                                      + " agents: each agent reads partitions of its own");
+        return !spec.partitions.empty();
     }
 
     // Where the consumers of `topic` start, by partition: its end (before producing), or its
@@ -477,6 +509,12 @@ private:
             m_result.interrupted |= outcome.interrupted;
             m_result.inFlightUnacknowledged += outcome.unacknowledged;
             m_result.inFlightUnconsumed += outcome.unconsumed;
+            if (c.agent()) {
+                m_result.agent["go_unix_ns"] = outcome.goUnixNs;
+                m_result.agent["start_late_s"] = outcome.startLateS;
+                if (outcome.firstSendUnixNs > 0)
+                    m_result.agent["first_send_unix_ns"] = outcome.firstSendUnixNs;
+            }
         }
         if (outcomes.empty() && m_result.errors.empty() && !m_cancel.load())
             m_result.errors.push_back("nothing ran");

@@ -27,6 +27,7 @@ void startGroup(PhaseGroup &g, const PhaseEnvironment &env, Clock::time_point re
     s.producerConfig = env.producerConfig;
     s.topic = spec.topic;
     s.runId = env.runId;
+    s.producerIdBase = spec.producerIdBase;
     s.recordSize = env.recordSize;
     s.readyBy = readyBy;
     s.flushTimeout = env.timeout;
@@ -34,7 +35,7 @@ void startGroup(PhaseGroup &g, const PhaseEnvironment &env, Clock::time_point re
                                     std::chrono::duration_cast<std::chrono::milliseconds>(env.interval));
     s.cancel = env.cancel;
     if (spec.roundtrip) {
-        g.tracker = std::make_unique<SequenceTracker>(env.runId, spec.producers);
+        g.tracker = std::make_unique<SequenceTracker>(env.runId, spec.producers, spec.producerIdBase);
         s.tracker = g.tracker.get();
     }
     s.validateChecksum = spec.validateChecksum;
@@ -65,15 +66,22 @@ void startGroup(PhaseGroup &g, const PhaseEnvironment &env, Clock::time_point re
         plan.group = spec.group;
         plan.autoOffsetReset = spec.autoOffsetReset;
         plan.fetchMaxBytes = spec.fetchMaxBytes;
-        for (std::size_t p = 0; p < spec.startOffsets.size(); ++p)
-            if (static_cast<int>(p % static_cast<std::size_t>(spec.consumers)) == i)
+        // Partitions dealt round-robin over the consumers: the phase's own, or every one.
+        std::size_t k = 0;
+        for (std::size_t p = 0; p < spec.startOffsets.size(); ++p) {
+            const bool owned = spec.partitions.empty()
+                            || std::find(spec.partitions.begin(), spec.partitions.end(), int32_t(p))
+                                   != spec.partitions.end();
+            if (owned && static_cast<int>(k++ % static_cast<std::size_t>(spec.consumers)) == i)
                 plan.partitions.emplace_back(static_cast<int32_t>(p), spec.startOffsets[p]);
+        }
         g.consumers.push_back(std::make_unique<ClientCounters>());
         g.consumerThreads.emplace_back(runConsumerClient, std::ref(s), plan, std::ref(*g.consumers.back()));
     }
     for (int i = 0; i < spec.producers; ++i) {
         ProducerPlan plan;
         plan.index = i;
+        plan.partitions = spec.partitions;
         if (spec.records > 0)
             plan.records = spec.records / spec.producers + (i < spec.records % spec.producers ? 1 : 0);
         plan.rate = spec.rate > 0 ? spec.rate / spec.producers : 0;
@@ -129,6 +137,28 @@ std::vector<std::string> awaitReady(const std::vector<PhaseGroup *> &groups, con
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+}
+
+int64_t unixNsNow()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// A fleet's agent, ready, waits for the fleet's start instant (or the user's stop).
+void awaitStartInstant(const PhaseEnvironment &env, PhaseOutcome &outcome)
+{
+    const int64_t startAtNs = env.startAtUnixMs * 1000000;
+    for (int64_t now = unixNsNow(); env.startAtUnixMs > 0 && now < startAtNs; now = unixNsNow()) {
+        if (env.cancel && env.cancel->load())
+            return;
+        const int64_t left = startAtNs - now;
+        std::this_thread::sleep_for(std::chrono::nanoseconds(left > 2000000 ? std::min<int64_t>(left - 1000000, 20000000)
+                                                                            : 50000));
+    }
+    outcome.goUnixNs = unixNsNow();
+    if (env.startAtUnixMs > 0)
+        outcome.startLateS = std::max<double>(0, static_cast<double>(outcome.goUnixNs - startAtNs) * 1e-9);
 }
 
 void joinAll(std::vector<std::thread> &threads)
@@ -372,6 +402,8 @@ PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, co
     // The readiness barrier: the schedule starts when every client is connected and sees the
     // topic's leaders, so connecting and the first metadata are not charged to any record.
     const std::vector<std::string> notReady = awaitReady(groups, env, readyBy);
+    if (notReady.empty())
+        awaitStartInstant(env, outcome);
     const auto start = Clock::now();
     if (!notReady.empty() && !cancelled()) {
         // A client that cannot reach the topic leaves nothing to measure: stop them all.
@@ -408,6 +440,9 @@ PhaseOutcome runPhase(const PhaseEnvironment &env, const PhaseSpec &mainSpec, co
                                                         makeLatencyHistogram()};
     collect(main, rest);
 
+    for (const auto &c : main.producers)
+        if (const int64_t first = c->firstSendUnixNs.load(); first > 0)
+            outcome.firstSendUnixNs = outcome.firstSendUnixNs == 0 ? first : std::min(outcome.firstSendUnixNs, first);
     outcome.interrupted = cancelled();
     measurePhase(main, probe.get(), env, outcome);
     outcome.scenario.metrics["clients.startup_s"] = seconds(start - launched);

@@ -31,6 +31,10 @@ struct PhaseSpec
     bool roundtrip = false;             // envelope matching and end-to-end latency
     bool validateChecksum = true;
     std::vector<int64_t> startOffsets;  // consumers assign these (partition = index); empty: by autoOffsetReset
+    // A fleet's agent: the partitions it owns (its producers write only these, its consumers
+    // assign only these); empty: every partition. Its producers' ids start at producerIdBase.
+    std::vector<int32_t> partitions;
+    uint32_t producerIdBase = 0;
     std::string autoOffsetReset = "earliest";
     std::string group;
     int64_t fetchMaxBytes = 52428800;
@@ -52,6 +56,11 @@ struct PhaseOutcome
     bool interrupted = false;        // the user's stop (Ctrl-C, SIGTERM, Stop): counts are partial
     int64_t unacknowledged = 0;      // interrupted: sent, never acknowledged nor refused
     int64_t unconsumed = 0;          // interrupted round trip: acknowledged, not consumed yet
+    // When the schedule started (the system clock), how long after the environment's
+    // startAtUnixMs that was (0 when on time or none was set), and the first record's send.
+    int64_t goUnixNs = 0;
+    double startLateS = 0;
+    int64_t firstSendUnixNs = 0;
 };
 
 struct PhaseEnvironment
@@ -63,6 +72,9 @@ struct PhaseEnvironment
     std::chrono::milliseconds timeout{30000};
     std::chrono::nanoseconds interval{std::chrono::seconds(1)};
     std::chrono::steady_clock::time_point runStart;
+    // A fleet's coordinated start, Unix ms on the system clock: once ready, the clients wait
+    // for it, so every agent's schedule and windows start at the same instant. 0: at once.
+    int64_t startAtUnixMs = 0;
     const std::atomic<bool> *cancel = nullptr;
     std::function<void(int, int64_t)> beforeSend;
     std::function<void(const BenchSnapshot &)> onSnapshot;

@@ -42,6 +42,9 @@ struct BenchRequest
     static constexpr Domain kLinger = Domain::atLeast(0, "s");
     static constexpr Domain kP99Limit = Domain::above(0, "s");
     static constexpr Domain kDuration = Domain::above(0, "s");
+    static constexpr Domain kAgents = Domain::count(1, 1000);
+    static constexpr Domain kAgentIndex = Domain::count(0, 999);
+    static constexpr Domain kStartAt = Domain::count(0, 1e15).withNote("Unix time in ms");
     static constexpr Domain kBacklog = Domain::count(1, 1e12).withNote("records to preload");
 };
 

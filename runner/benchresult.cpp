@@ -115,6 +115,10 @@ nlohmann::json BenchResult::toJson() const
     if (interrupted)
         j["in_flight"] = {{"sent_not_acknowledged", inFlightUnacknowledged},
                           {"acknowledged_not_consumed", inFlightUnconsumed}};
+    if (!agent.empty())
+        j["agent"] = agent;
+    if (!agents.empty())
+        j["agents"] = agents;
     j["tool_version"] = kVersion; // so an imported result file names the Plimsoll that wrote it
     if (embedded)
         j["target"]["note"] = "librdkafka's in-process mock cluster, not a real broker: the numbers describe the "
@@ -159,6 +163,28 @@ std::string offloadText(const ScenarioResult &s)
     for (const char *name : {"offload.failures", "offload.retries"})
         if (std::isfinite(m(name)))
             out << "    " << std::string(name).substr(8) << " " << fixed(m(name), 0) << "\n";
+    return out.str();
+}
+
+} // namespace
+
+namespace {
+
+// A fleet's agents, one line each: what each sent, so that a lagging client node shows.
+std::string agentsText(const nlohmann::json &agents)
+{
+    std::ostringstream out;
+    out << "  agents:\n";
+    for (const auto &a : agents) {
+        out << "    agent " << a.value("index", -1) << "  " << a.value("status", "") << "  ";
+        if (a.contains("records_per_s"))
+            out << fixed(a["records_per_s"].get<double>(), 0) << " records/s";
+        if (a.contains("latency_p99_s"))
+            out << ", p99 " << ms(a["latency_p99_s"].get<double>());
+        if (a.contains("start_late_s"))
+            out << ", started " << ms(a["start_late_s"].get<double>()) << " after the instant";
+        out << "\n";
+    }
     return out.str();
 }
 
@@ -209,6 +235,8 @@ std::string BenchResult::toText() const
         if (s.saturated)
             out << "    saturated: " << s.bottleneck << "\n";
     }
+    if (!agents.empty())
+        out << agentsText(agents);
     for (const auto &w : warnings)
         out << "warning: " << w << "\n";
     for (const auto &e : errors)

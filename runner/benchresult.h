@@ -92,6 +92,10 @@ struct BenchResult
     nlohmann::json config = nlohmann::json::object(); // secrets masked
     std::vector<ScenarioResult> scenarios;
     std::vector<BenchSnapshot> intervals;
+    // A fleet's agent (runner/fleet.h): its index, share and start ("agent" in the document).
+    nlohmann::json agent = nlohmann::json::object();
+    // A fleet's result: one entry per agent, its status and rates ("agents" in the document).
+    nlohmann::json agents = nlohmann::json::array();
 
     bool ok() const { return exitCode == 0; }
     // "ok", "interrupted" (stopped by the user, nothing failed before), or "failed".

@@ -31,6 +31,29 @@ inline double percentileSeconds(const HdrHistogram &histogram, double percentile
     return histogram.empty() ? 0.0 : static_cast<double>(histogram.valueAtPercentile(percentile)) * 1e-6;
 }
 
+// A latency histogram's figures as a scenario's metrics, in seconds: <prefix>avg_s, p50_s,
+// p95_s, p99_s, p999_s and max_s (putLatency), p90_s and p9999_s (putExtraPercentiles).
+// Nothing for an empty histogram.
+inline void putLatency(std::map<std::string, double> &m, const std::string &prefix, const HdrHistogram &h)
+{
+    if (h.empty())
+        return;
+    m[prefix + "avg_s"] = h.mean() * 1e-6;
+    m[prefix + "p50_s"] = percentileSeconds(h, 50);
+    m[prefix + "p95_s"] = percentileSeconds(h, 95);
+    m[prefix + "p99_s"] = percentileSeconds(h, 99);
+    m[prefix + "p999_s"] = percentileSeconds(h, 99.9);
+    m[prefix + "max_s"] = static_cast<double>(h.max()) * 1e-6;
+}
+
+inline void putExtraPercentiles(std::map<std::string, double> &m, const std::string &prefix, const HdrHistogram &h)
+{
+    if (h.empty())
+        return;
+    m[prefix + "p90_s"] = percentileSeconds(h, 90);
+    m[prefix + "p9999_s"] = percentileSeconds(h, 99.99);
+}
+
 // The named histograms of one client for the current interval, swapped out whole by the
 // coordinator. Recording takes an uncontended mutex (tens of ns), well under a send.
 class IntervalHistograms

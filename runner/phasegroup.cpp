@@ -17,26 +17,6 @@ std::string base64(const std::string &bytes)
     return QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64().toStdString();
 }
 
-void putLatency(std::map<std::string, double> &m, const std::string &prefix, const HdrHistogram &h)
-{
-    if (h.empty())
-        return;
-    m[prefix + "avg_s"] = h.mean() * 1e-6;
-    m[prefix + "p50_s"] = percentileSeconds(h, 50);
-    m[prefix + "p95_s"] = percentileSeconds(h, 95);
-    m[prefix + "p99_s"] = percentileSeconds(h, 99);
-    m[prefix + "p999_s"] = percentileSeconds(h, 99.9);
-    m[prefix + "max_s"] = static_cast<double>(h.max()) * 1e-6;
-}
-
-void putExtraPercentiles(std::map<std::string, double> &m, const std::string &prefix, const HdrHistogram &h)
-{
-    if (h.empty())
-        return;
-    m[prefix + "p90_s"] = percentileSeconds(h, 90);
-    m[prefix + "p9999_s"] = percentileSeconds(h, 99.99);
-}
-
 // The producers' numbers: rates, ack and service latency, what was sent, acknowledged and
 // lost. Returns the errors they count (failed deliveries and client errors).
 int64_t measureProducers(const PhaseGroup &g, PhaseOutcome &outcome)

@@ -104,7 +104,7 @@ class PacedSend
 public:
     PacedSend(ClientShared &shared, const ProducerPlan &plan, ClientCounters &counters, RdKafka::Producer &producer)
         : m_shared(shared), m_plan(plan), m_counters(counters), m_producer(producer),
-          m_writer(shared.runId, static_cast<uint32_t>(plan.index), shared.recordSize),
+          m_writer(shared.runId, shared.producerIdBase + static_cast<uint32_t>(plan.index), shared.recordSize),
           m_pacer(plan.rate, shared.start, plan.offset)
     {}
 
@@ -133,7 +133,11 @@ private:
                 due = Clock::now();
             if (m_shared.beforeSend)
                 m_shared.beforeSend(m_plan.index, sequence);
-            send(m_writer.write(static_cast<uint64_t>(sequence), steadyNs(due)), due);
+            send(m_writer.write(static_cast<uint64_t>(sequence), steadyNs(due)), due, partitionOf(sequence));
+            if (sequence == 0)
+                m_counters.firstSendUnixNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                 std::chrono::system_clock::now().time_since_epoch())
+                                                 .count();
             m_producer.poll(0);
         }
     }
@@ -151,7 +155,13 @@ private:
         }
     }
 
-    void send(std::string_view value, Clock::time_point due)
+    int32_t partitionOf(int64_t sequence) const
+    {
+        const auto &p = m_plan.partitions;
+        return p.empty() ? RdKafka::Topic::PARTITION_UA : p[static_cast<std::size_t>(sequence) % p.size()];
+    }
+
+    void send(std::string_view value, Clock::time_point due, int32_t partition)
     {
         // Unpaced, `due` was read just now: the first attempt is sent at it (one clock read
         // a record, not two).
@@ -161,7 +171,7 @@ private:
             sendingAtDue = false;
             // RK_MSG_COPY: the writer's buffer is reused for the next record. The opaque
             // carries the actual send time, for service time beside the scheduled latency.
-            const auto code = m_producer.produce(m_shared.topic, RdKafka::Topic::PARTITION_UA,
+            const auto code = m_producer.produce(m_shared.topic, partition,
                                                  RdKafka::Producer::RK_MSG_COPY, const_cast<char *>(value.data()),
                                                  value.size(), nullptr, 0, 0,
                                                  reinterpret_cast<void *>(static_cast<intptr_t>(steadyNs(sentAt))));

@@ -10,8 +10,8 @@ constexpr uint64_t kMaxSequence = 1ULL << 31;
 
 } // namespace
 
-SequenceTracker::SequenceTracker(const std::array<uint8_t, 16> &runId, int producers)
-    : m_runId(runId), m_acked(static_cast<std::size_t>(producers)), m_consumed(static_cast<std::size_t>(producers))
+SequenceTracker::SequenceTracker(const std::array<uint8_t, 16> &runId, int producers, uint32_t firstProducerId)
+    : m_runId(runId), m_firstProducerId(firstProducerId), m_acked(static_cast<std::size_t>(producers)), m_consumed(static_cast<std::size_t>(producers))
 {}
 
 void SequenceTracker::acked(int producer, uint64_t sequence)
@@ -27,11 +27,12 @@ void SequenceTracker::acked(int producer, uint64_t sequence)
 SequenceTracker::Outcome SequenceTracker::consumed(const Envelope &envelope)
 {
     std::lock_guard lock(m_mutex);
-    if (envelope.runId != m_runId || envelope.producerId >= m_consumed.size() || envelope.sequence >= kMaxSequence) {
+    const uint64_t producer = uint64_t(envelope.producerId) - m_firstProducerId; // wraps below the range
+    if (envelope.runId != m_runId || producer >= m_consumed.size() || envelope.sequence >= kMaxSequence) {
         ++m_invalid;
         return Outcome::Invalid;
     }
-    auto &seen = m_consumed[envelope.producerId];
+    auto &seen = m_consumed[producer];
     if (seen.size() <= envelope.sequence)
         seen.resize(std::max<std::size_t>(envelope.sequence + 1, seen.size() * 2), 0);
     uint16_t &times = seen[envelope.sequence];

@@ -32,7 +32,9 @@ public:
         int64_t unacknowledgedConsumed = 0; // consumed though its delivery was not confirmed
     };
 
-    SequenceTracker(const std::array<uint8_t, 16> &runId, int producers);
+    // Producers firstProducerId .. firstProducerId + producers - 1 (a fleet's agent owns a range
+    // of ids); acked() takes the producer's index within that range.
+    SequenceTracker(const std::array<uint8_t, 16> &runId, int producers, uint32_t firstProducerId = 0);
 
     void acked(int producer, uint64_t sequence);
     Outcome consumed(const Envelope &envelope);
@@ -43,6 +45,7 @@ public:
 
 private:
     std::array<uint8_t, 16> m_runId;
+    uint32_t m_firstProducerId = 0;
     std::vector<std::vector<uint8_t>> m_acked; // per producer, by sequence
     mutable std::mutex m_mutex;
     std::vector<std::vector<uint16_t>> m_consumed; // per producer: times seen (saturating)

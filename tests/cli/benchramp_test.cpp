@@ -71,6 +71,22 @@ TEST(BenchRamp, ConsumeRampAndTuningMistakesAreRefusedBeforeAnythingRuns)
           "1s"},
          "--fetch-p99-limit"},
         {{"bench", "roundtrip", "--embedded", "--ramp", "consumers"}, "--ramp applies to 'bench ramp' only"},
+        {{"bench", "--embedded", "--agents", "2"}, "--agents needs a real cluster"},
+        {{"bench", "ramp", "--bootstrap-server", "127.0.0.1:1", "--agents", "2", "--steps", "1"},
+         "'bench ramp' runs in one process"},
+        {{"bench", "--bootstrap-server", "127.0.0.1:1", "--agents", "0"}, "--agents must be"},
+        {{"bench", "--bootstrap-server", "127.0.0.1:1", "--agents", "2", "--agent-index", "2", "--topic", "t"},
+         "--agent-index 2 is not one of the fleet's agents 0..1"},
+        {{"bench", "--bootstrap-server", "127.0.0.1:1", "--agents", "4", "--partitions", "2"},
+         "--partitions 2 is fewer than --agents 4"},
+        {{"bench", "consumer", "--bootstrap-server", "127.0.0.1:1", "--topic", "t", "--agents", "2", "--group", "g"},
+         "--group with --agents"},
+        {{"bench", "producer", "--bootstrap-server", "127.0.0.1:1", "--agents", "3", "--records", "2"},
+         "--records 2 is fewer than --agents 3"},
+        {{"bench", "--bootstrap-server", "127.0.0.1:1", "--agents", "2", "--agent-index", "0"},
+         "an agent (--agent-index) needs the fleet's --topic"},
+        {{"bench", "--bootstrap-server", "127.0.0.1:1", "--agents", "2", "--metrics-port", "0"},
+         "--metrics-port with --agents"},
     };
     for (const auto &r : refused) {
         const Refusal outcome = refusalOf(r.args, db);

@@ -126,6 +126,11 @@ const std::vector<Case> kCases = {
      "--record-size 1KB --rate unlimited", {}, {{"--records", "20000"}}, {}, 0, {}, {}, {}, true},
     {"plimsoll benchmark consumer --topic benchmark --clients 4 --records 5000000 --from beginning --validate checksum",
      {}, {{"--records", "20000"}}, {}, 0, {}, {}, {}, true},
+    {"plimsoll bench roundtrip --agents 4 --partitions 16 --records 400000 --rate 40000", {},
+     {{"--records", "8000"}, {"--rate", "4000"}}, {}, 0, {}, {}, "agent 3  ok", true},
+    {"plimsoll bench producer --agents 8 --producer-clients 2 --topic benchmark --duration 60s --rate 200k "
+     "--histogram-log latencies.hlog", {}, {{"--agents", "3"}, {"--duration", "2s"}, {"--rate", "3000"}}, {}, 0, {}, {},
+     "agent 2  ok", true},
     {"plimsoll bench ramp --steps 1,2,4,8 --duration 60s --warmup 10s", {},
      {{"--duration", "1s"}, {"--warmup", "200ms"}}, kEmbedded, 0, {}, {}, "bench/ramp/step-1"},
     {"plimsoll bench ramp --step-by-rate --steps 10000,20000,40000 --duration 30s", {},

@@ -1,0 +1,315 @@
+// The local launcher: the agents as processes of this machine, their reports read from their
+// standard output as they write it.
+#include "runner/fleet.h"
+
+#include "runner/kafkaclient.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <thread>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace plimsoll {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::chrono::milliseconds toMs(std::chrono::nanoseconds d)
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(d);
+}
+
+// One agent's process and what it has written so far.
+class LocalAgent
+{
+public:
+    LocalAgent(int index, std::filesystem::path dir) : m_dir(std::move(dir)) { m_report.index = index; }
+
+    void start(const std::string &executable, const std::vector<std::string> &arguments)
+    {
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, outPath().c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, errPath().c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        std::vector<char *> argv;
+        argv.push_back(const_cast<char *>(executable.c_str()));
+        for (const auto &a : arguments)
+            argv.push_back(const_cast<char *>(a.c_str()));
+        argv.push_back(nullptr);
+        const int error = posix_spawn(&m_pid, executable.c_str(), &actions, nullptr, argv.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        m_report.started = error == 0;
+        if (error != 0)
+            m_report.problem = executable + ": " + std::strerror(error);
+    }
+
+    bool running() const { return m_report.started && !m_exited; }
+    AgentReport &report() { return m_report; }
+
+    // Reaps the process if it ended; true when it did just now.
+    bool poll()
+    {
+        readLines();
+        if (!running())
+            return false;
+        int status = 0;
+        if (::waitpid(m_pid, &status, WNOHANG) != m_pid)
+            return false;
+        m_exited = true;
+        if (WIFEXITED(status))
+            m_report.exitCode = WEXITSTATUS(status);
+        else if (WIFSIGNALED(status))
+            m_report.signal = WTERMSIG(status);
+        readLines();
+        m_report.problem = lastStderrLine();
+        return true;
+    }
+
+    void signal(int sig)
+    {
+        if (running())
+            ::kill(m_pid, sig);
+    }
+
+private:
+    std::string outPath() const { return (m_dir / ("agent-" + std::to_string(m_report.index) + ".out")).string(); }
+    std::string errPath() const { return (m_dir / ("agent-" + std::to_string(m_report.index) + ".err")).string(); }
+
+    // The complete lines written since the last read: interval snapshots, and the result.
+    void readLines()
+    {
+        if (!m_report.started)
+            return;
+        std::ifstream in(outPath(), std::ios::binary);
+        in.seekg(static_cast<std::streamoff>(m_offset));
+        std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        m_offset += chunk.size();
+        m_partial += chunk;
+        for (std::size_t newline; (newline = m_partial.find('\n')) != std::string::npos;) {
+            const auto line = nlohmann::json::parse(m_partial.substr(0, newline), nullptr, false);
+            m_partial.erase(0, newline + 1);
+            BenchSnapshot snapshot;
+            if (snapshotFromJson(line, snapshot))
+                m_report.intervals.push_back(snapshot);
+            else if (line.is_object() && line.value("type", "") == "result")
+                m_report.result = line;
+        }
+    }
+
+    std::string lastStderrLine() const
+    {
+        std::ifstream in(errPath());
+        std::string line, last;
+        while (std::getline(in, line))
+            if (!line.empty())
+                last = line;
+        return last;
+    }
+
+    std::filesystem::path m_dir;
+    pid_t m_pid = -1;
+    bool m_exited = false;
+    std::size_t m_offset = 0;
+    std::string m_partial;
+    AgentReport m_report;
+};
+
+// Emits the fleet's interval k once every agent still reporting has written its own k.
+class IntervalMerger
+{
+public:
+    explicit IntervalMerger(const std::function<void(const BenchSnapshot &)> &sink) : m_sink(sink) {}
+
+    void advance(std::vector<LocalAgent> &agents, bool final)
+    {
+        for (;;) {
+            std::vector<const BenchSnapshot *> at;
+            bool waiting = false;
+            for (auto &a : agents) {
+                const auto &intervals = a.report().intervals;
+                if (m_next < intervals.size())
+                    at.push_back(&intervals[m_next]);
+                else if (a.running())
+                    waiting = true;
+            }
+            if (at.empty() || (waiting && !final))
+                return;
+            const BenchSnapshot merged = mergeAgentSnapshots(at);
+            m_merged.push_back(merged);
+            if (m_sink)
+                m_sink(merged);
+            ++m_next;
+        }
+    }
+
+    std::vector<BenchSnapshot> &merged() { return m_merged; }
+
+private:
+    const std::function<void(const BenchSnapshot &)> &m_sink;
+    std::size_t m_next = 0;
+    std::vector<BenchSnapshot> m_merged;
+};
+
+std::string selfExecutable()
+{
+    std::error_code error;
+    const auto path = std::filesystem::read_symlink("/proc/self/exe", error);
+    return error ? std::string("plimsoll") : path.string();
+}
+
+// The fleet's topic, created when it is the run's own or --create-topic asks; its partition
+// count checked against the agents. "" when ready, else the problem.
+std::string prepareTopic(const RunConfig &c, KafkaClient &admin, bool fresh, bool *created)
+{
+    const auto timeout = toMs(c.timeout);
+    ClusterDescription cluster;
+    if (!fresh) {
+        if (auto error = admin.describeCluster(cluster, timeout); !error.ok())
+            return error.toString();
+        if (const auto *topic = cluster.topic(c.topic)) {
+            if (c.workload != Workload::Producer && topic->partitionCount < c.agents)
+                return "topic '" + c.topic + "' has " + std::to_string(topic->partitionCount)
+                     + " partitions, fewer than --agents " + std::to_string(c.agents)
+                     + ": each agent reads partitions of its own";
+            return {};
+        }
+        if (!c.createTopic)
+            return "topic '" + c.topic + "' does not exist on " + c.bootstrapServers + "; pass --create-topic to create it";
+    }
+    auto error = admin.createTopic(c.topic, c.partitions, c.replicationFactor, timeout);
+    if (error.is(RdKafka::ERR_TOPIC_ALREADY_EXISTS) && !fresh)
+        return {};
+    if (!error.ok())
+        return error.toString();
+    *created = true;
+    return {};
+}
+
+} // namespace
+
+std::vector<std::string> agentArguments(const RunConfig &fleet, const std::string &topic, int index,
+                                        const std::string &histogramLog)
+{
+    std::vector<std::string> out = {"--run-id", fleet.runId, "--topic", topic, "--agents", std::to_string(fleet.agents),
+                                    "--agent-index", std::to_string(index), "--start-at",
+                                    std::to_string(fleet.startAtUnixMs), "--no-store", "--output", "jsonl"};
+    if (!histogramLog.empty())
+        out.insert(out.end(), {"--histogram-log", histogramLog + ".agent" + std::to_string(index)});
+    return out;
+}
+
+std::chrono::milliseconds localStartMargin(int agents) { return std::chrono::milliseconds(3000 + 250 * agents); }
+
+BenchResult runLocalFleet(RunConfig c, const LocalFleetLaunch &launch, const std::atomic<bool> &cancel,
+                          const std::function<void(const BenchSnapshot &)> &sink,
+                          const std::function<void(const std::string &)> &note)
+{
+    BenchResult coordinator;
+    if (c.runId.empty())
+        c.runId = makeUuid();
+    const bool fresh = c.topic.empty();
+    if (fresh)
+        c.topic = "plimsoll-benchmark-" + c.runId;
+    coordinator.runId = c.runId;
+    coordinator.workload = workloadName(c.workload);
+    coordinator.bootstrapServers = c.bootstrapServers;
+    coordinator.topic = c.topic;
+    coordinator.startedAt = nowTimestamp();
+    std::map<std::string, std::string> kafka = c.clientConfig;
+    kafka["bootstrap.servers"] = c.bootstrapServers;
+    KafkaClient admin(kafka);
+    std::vector<AgentReport> reports;
+    if (auto problem = c.validate(); !problem.empty())
+        coordinator.errors.push_back(problem);
+    else if (auto topicProblem = prepareTopic(c, admin, fresh, &coordinator.topicCreated); !topicProblem.empty())
+        coordinator.errors.push_back(topicProblem);
+    std::error_code fsError;
+    const auto dir = std::filesystem::temp_directory_path() / ("plimsoll-fleet-" + c.runId);
+    if (coordinator.errors.empty() && !std::filesystem::create_directories(dir, fsError))
+        coordinator.errors.push_back("cannot create " + dir.string() + ": " + fsError.message());
+    if (coordinator.errors.empty()) {
+        const auto startAt = std::chrono::system_clock::now() + localStartMargin(c.agents);
+        c.startAtUnixMs = std::chrono::duration_cast<std::chrono::milliseconds>(startAt.time_since_epoch()).count();
+        const std::string executable = launch.executable.empty() ? selfExecutable() : launch.executable;
+        std::vector<LocalAgent> agents;
+        agents.reserve(static_cast<std::size_t>(c.agents));
+        for (int i = 0; i < c.agents; ++i) {
+            agents.emplace_back(i, dir);
+            auto arguments = launch.arguments;
+            const auto own = agentArguments(c, c.topic, i, launch.histogramLog);
+            arguments.insert(arguments.end(), own.begin(), own.end());
+            agents.back().start(executable, arguments);
+        }
+        if (note)
+            note(std::to_string(c.agents) + " agents started; their schedule starts in "
+                 + std::to_string(localStartMargin(c.agents).count() / 1000.0).substr(0, 4) + " s");
+        IntervalMerger intervals(sink);
+        std::optional<Clock::time_point> lateAfter, killAfter;
+        bool stopped = false;
+        for (;;) {
+            bool anyRunning = false;
+            for (auto &a : agents) {
+                if (a.poll()) {
+                    if (!lateAfter) // the first to finish: the others get the run's timeout more
+                        lateAfter = Clock::now() + c.timeout + std::chrono::seconds(5);
+                    if (note)
+                        note("agent " + std::to_string(a.report().index) + " finished"
+                             + (a.report().result.is_object() ? ": " + a.report().result.value("status", "") : ""));
+                }
+                anyRunning |= a.running();
+            }
+            intervals.advance(agents, false);
+            if (!anyRunning)
+                break;
+            const auto now = Clock::now();
+            if (cancel.load() && !stopped) {
+                stopped = true;
+                for (auto &a : agents)
+                    a.signal(SIGTERM);
+                killAfter = now + c.timeout + std::chrono::seconds(5);
+            }
+            if (lateAfter && now > *lateAfter && !killAfter) {
+                for (auto &a : agents)
+                    if (a.running()) {
+                        a.report().late = true;
+                        a.signal(SIGTERM);
+                    }
+                killAfter = now + std::chrono::seconds(5);
+            }
+            if (killAfter && now > *killAfter)
+                for (auto &a : agents)
+                    a.signal(SIGKILL);
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        intervals.advance(agents, true);
+        coordinator.intervals = std::move(intervals.merged());
+        for (auto &a : agents)
+            reports.push_back(std::move(a.report()));
+        std::filesystem::remove_all(dir, fsError);
+    }
+    if (c.cleanup && coordinator.topicCreated) {
+        if (auto error = admin.deleteTopic(c.topic, toMs(c.timeout)); error.ok())
+            coordinator.topicDeleted = true;
+        else
+            coordinator.warnings.push_back(error.toString());
+    }
+    coordinator.finishedAt = nowTimestamp();
+    coordinator.interrupted = cancel.load();
+    return mergeFleetResults(c, std::move(coordinator), reports);
+}
+
+} // namespace plimsoll

@@ -1,0 +1,81 @@
+#pragma once
+// A fleet: one workload run as N agents that share a run id (RunConfig::agents), each one a
+// `plimsoll bench <workload> … --agent-index I` process running its share (benchconfig.h), and
+// the one result they make together.
+//
+// The coordinator creates (or checks) the topic, picks the start instant, starts the agents,
+// follows their interval lines, stops any that outlive the others by more than the run's
+// timeout, and merges their result documents: counts summed, rates summed over the common
+// window, latency histograms added count by count, so that the fleet's percentiles are those
+// of one histogram holding every agent's values. Each agent reports on its standard output
+// as `--output jsonl` does, its result document being the last line; a Kubernetes pod's log
+// carries the same lines, so one reader serves both launchers.
+
+#include "runner/benchconfig.h"
+#include "runner/benchresult.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace plimsoll {
+
+// What one agent left: how its process ended, and what it reported.
+struct AgentReport
+{
+    int index = 0;
+    bool started = false;  // its process was started
+    int exitCode = -1;     // -1: it did not exit by itself (a signal, or never started)
+    int signal = 0;        // the signal that ended it, 0: none
+    bool late = false;     // still running long after the first agent finished: stopped
+    std::string problem;   // why it did not start, or what it printed last on stderr
+    nlohmann::json result; // its result document; null when it wrote none
+    std::vector<BenchSnapshot> intervals; // its interval lines, in order
+};
+
+// How the coordinator starts the agents on this machine.
+struct LocalFleetLaunch
+{
+    std::string executable; // the plimsoll binary; empty: this process's own
+    // Every agent's arguments after the binary: "bench", the workload and the user's options as
+    // typed; runLocalFleet() adds each agent's own (agentArguments()).
+    std::vector<std::string> arguments;
+    // The user's --histogram-log: agent i writes "<histogramLog>.agent<i>".
+    std::string histogramLog;
+};
+
+// The options a fleet gives agent `index`: its run id, topic, index, the fleet's size and start
+// instant, no store, its report on stdout, and its histogram log when there is one.
+std::vector<std::string> agentArguments(const RunConfig &fleet, const std::string &topic, int index,
+                                        const std::string &histogramLog);
+
+// How long before the start instant the coordinator starts N local agents: room for each to
+// start, connect and see the topic's leaders.
+std::chrono::milliseconds localStartMargin(int agents);
+
+// Runs config.agents agents as processes on this machine and returns the fleet's result. The
+// first stop (cancel) is passed to every agent (SIGTERM), which keeps its partial result.
+// `sink` gets the fleet's merged interval snapshots as all agents have reported them; `note`
+// gets a line for the user at each agent's start and end.
+BenchResult runLocalFleet(RunConfig config, const LocalFleetLaunch &launch, const std::atomic<bool> &cancel,
+                          const std::function<void(const BenchSnapshot &)> &sink,
+                          const std::function<void(const std::string &)> &note);
+
+// The fleet's result from its agents' reports (fleetmerge.cpp). `coordinator` holds what the
+// coordinator itself found (run id, topic, errors before any agent ran, start and end times);
+// an agent that did not start, died, was late, failed or wrote no result is named in the
+// errors, and the result is then partial with exit code 1.
+BenchResult mergeFleetResults(const RunConfig &fleet, BenchResult coordinator, const std::vector<AgentReport> &agents);
+
+// The fleet's interval k from each agent's interval k: rates and counts summed, latencies
+// the highest agent's (an interval's histograms are in the agents' histogram logs).
+BenchSnapshot mergeAgentSnapshots(const std::vector<const BenchSnapshot *> &snapshots);
+
+// A snapshot from its JSON line (BenchSnapshot::toJson()); false when `line` is not one.
+bool snapshotFromJson(const nlohmann::json &line, BenchSnapshot &snapshot);
+
+} // namespace plimsoll

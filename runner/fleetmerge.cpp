@@ -1,0 +1,303 @@
+// The fleet's result from its agents' documents: counts summed, rates over the common window,
+// histograms added count by count and the latency figures read from the sums.
+#include "runner/fleet.h"
+
+#include "runner/latency.h"
+
+#include <QByteArray>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <set>
+
+namespace plimsoll {
+
+namespace {
+
+// Figures that are not added across agents: the longest one is the fleet's.
+const std::set<std::string> kLongest = {"producer.measured_s", "clients.startup_s"};
+
+// What a histogram's figures are called in a scenario's metrics (phasegroup.cpp writes them).
+bool isLatencyFigure(const std::string &name)
+{
+    for (const char *prefix : {"latency_", "producer.latency_", "producer.service_", "e2e.latency_"})
+        if (name.rfind(prefix, 0) == 0)
+            return true;
+    return name == "ack_p99_s" || name == "e2e_p99_s";
+}
+
+std::string fixed(double value, int decimals)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+std::string agentName(int index) { return "agent " + std::to_string(index); }
+
+// Why an agent gave no usable result, or "" when it did.
+std::string absence(const AgentReport &a)
+{
+    if (!a.started)
+        return agentName(a.index) + " did not start" + (a.problem.empty() ? "" : ": " + a.problem);
+    if (a.late)
+        return agentName(a.index) + " reported late: it was still running after the others had finished, and "
+               "was stopped";
+    if (a.result.is_object())
+        return {};
+    std::string how = a.signal > 0 ? "was killed by signal " + std::to_string(a.signal)
+                                   : "exited with code " + std::to_string(a.exitCode);
+    return agentName(a.index) + " " + how + " before reporting its result"
+         + (a.problem.empty() ? "" : " (its last words: " + a.problem + ")");
+}
+
+// One scenario merged across the agents that reported it.
+class ScenarioMerge
+{
+public:
+    explicit ScenarioMerge(const nlohmann::json &first)
+    {
+        m_out.name = first.value("name", "");
+        m_out.kind = first.value("kind", "benchmark");
+        m_out.topology = Topology::fromJson(first.value("topology", nlohmann::json::object()));
+        m_out.topology.producers.reset();
+        m_out.topology.consumers.reset();
+    }
+
+    // False, with *error set, when a histogram of the agent's does not decode.
+    bool add(const nlohmann::json &scenario, std::string *error)
+    {
+        const Topology t = Topology::fromJson(scenario.value("topology", nlohmann::json::object()));
+        for (auto field : {&Topology::producers, &Topology::consumers})
+            if (t.*field)
+                m_out.topology.*field = (m_out.topology.*field).value_or(0) + *(t.*field);
+        const auto metrics = scenario.value("metrics", nlohmann::json::object());
+        const double window = metrics.value("producer.measured_s", 0.0);
+        for (const auto &[name, value] : metrics.items()) {
+            if (!value.is_number() || isLatencyFigure(name))
+                continue;
+            const double v = value.get<double>();
+            if (kLongest.count(name))
+                m_out.metrics[name] = std::max(m_out.metrics[name], v);
+            else if ((name == "records_per_s" || name == "bytes_per_s") && window > 0)
+                m_amounts[name] += v * window; // records (bytes) measured: a rate over the common window below
+            else
+                m_out.metrics[name] += v;
+        }
+        const auto found = scenario.find("histograms");
+        if (found == scenario.end() || !found->is_object())
+            return true;
+        for (auto it = found->begin(); it != found->end(); ++it) {
+            const std::string &name = it.key();
+            if (!it->is_string())
+                continue;
+            const QByteArray bytes = QByteArray::fromBase64(QByteArray::fromStdString(it->get<std::string>()));
+            auto decoded = HdrHistogram::decode(std::string_view(bytes.constData(), size_t(bytes.size())), error);
+            if (!decoded)
+                return false;
+            auto [slot, fresh] = m_histograms.try_emplace(name, makeLatencyHistogram());
+            slot->second.add(*decoded);
+        }
+        return true;
+    }
+
+    ScenarioResult finish()
+    {
+        // Every agent's window starts at the fleet's instant: the common window is the longest.
+        const double window = m_out.metrics.count("producer.measured_s") ? m_out.metrics["producer.measured_s"] : 0;
+        for (const auto &[name, amount] : m_amounts)
+            m_out.metrics[name] += window > 0 ? amount / window : 0;
+        auto &m = m_out.metrics;
+        if (auto h = m_histograms.find("ack_us"); h != m_histograms.end() && !h->second.empty()) {
+            putLatency(m, "latency_", h->second);
+            putExtraPercentiles(m, "producer.latency_", h->second);
+            m["ack_p99_s"] = m["latency_p99_s"];
+        }
+        if (auto h = m_histograms.find("service_us"); h != m_histograms.end())
+            putLatency(m, "producer.service_", h->second);
+        if (auto h = m_histograms.find("e2e_us"); h != m_histograms.end() && !h->second.empty()) {
+            putLatency(m, "e2e.latency_", h->second);
+            m["e2e_p99_s"] = m["e2e.latency_p99_s"];
+        }
+        for (const auto &[name, h] : m_histograms) {
+            const std::string bytes = h.encodeCompressed();
+            m_out.histograms[name] =
+                QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64().toStdString();
+        }
+        return m_out;
+    }
+
+private:
+    ScenarioResult m_out;
+    std::map<std::string, double> m_amounts;
+    std::map<std::string, HdrHistogram> m_histograms;
+};
+
+// The agent's row of the fleet's "agents" array.
+nlohmann::json agentRow(const AgentReport &a, const std::string &problem)
+{
+    nlohmann::json row = {{"index", a.index}, {"exit_code", a.exitCode}};
+    const nlohmann::json &r = a.result;
+    row["status"] = !a.started ? "not started" : a.late ? "late" : !r.is_object() ? "died" : r.value("status", "failed");
+    if (a.signal > 0)
+        row["signal"] = a.signal;
+    if (r.is_object()) {
+        const auto agent = r.value("agent", nlohmann::json::object());
+        for (const char *key : {"producer_ids", "partitions", "records", "rate", "start_late_s", "first_send_unix_ns"})
+            if (agent.contains(key))
+                row[key] = agent[key];
+        const auto scenarios = r.value("scenarios", nlohmann::json::array());
+        if (!scenarios.empty()) {
+            const auto metrics = scenarios[0].value("metrics", nlohmann::json::object());
+            for (const char *key : {"records_per_s", "bytes_per_s", "latency_p99_s", "e2e.latency_p99_s"})
+                if (metrics.contains(key))
+                    row[key] = metrics[key];
+        }
+        row["errors"] = r.value("errors", nlohmann::json::array());
+    } else {
+        row["errors"] = nlohmann::json::array({problem});
+    }
+    return row;
+}
+
+} // namespace
+
+BenchResult mergeFleetResults(const RunConfig &fleet, BenchResult result, const std::vector<AgentReport> &agents)
+{
+    std::vector<ScenarioMerge> merges;
+    std::vector<int64_t> firstSends;
+    for (const AgentReport &a : agents) {
+        const std::string missing = absence(a);
+        result.agents.push_back(agentRow(a, missing));
+        if (!missing.empty()) {
+            result.errors.push_back(missing);
+            continue;
+        }
+        const nlohmann::json &r = a.result;
+        for (const auto &e : r.value("errors", nlohmann::json::array()))
+            result.errors.push_back(agentName(a.index) + ": " + e.get<std::string>());
+        for (const auto &w : r.value("warnings", nlohmann::json::array()))
+            if (const std::string text = w.get<std::string>(); text.rfind("the run failed", 0) != 0)
+                result.warnings.push_back(agentName(a.index) + ": " + text);
+        result.interrupted |= r.value("interrupted", false);
+        if (result.config.empty())
+            result.config = r.value("config", nlohmann::json::object());
+        const auto agent = r.value("agent", nlohmann::json::object());
+        if (const double late = agent.value("start_late_s", 0.0);
+            late > 0.5 * std::chrono::duration<double>(fleet.interval).count())
+            result.errors.push_back(agentName(a.index) + " started " + fixed(late, 2)
+                                    + " s after the fleet's start instant: its windows are not the fleet's");
+        if (agent.contains("first_send_unix_ns"))
+            firstSends.push_back(agent["first_send_unix_ns"].get<int64_t>());
+        const auto scenarios = r.value("scenarios", nlohmann::json::array());
+        for (std::size_t s = 0; s < scenarios.size(); ++s) {
+            if (merges.size() <= s)
+                merges.emplace_back(scenarios[s]);
+            std::string error;
+            if (!merges[s].add(scenarios[s], &error))
+                result.errors.push_back(agentName(a.index) + "'s histograms do not decode: " + error);
+        }
+        if (const auto flight = r.value("in_flight", nlohmann::json::object()); !flight.empty()) {
+            result.inFlightUnacknowledged += flight.value("sent_not_acknowledged", int64_t{0});
+            result.inFlightUnconsumed += flight.value("acknowledged_not_consumed", int64_t{0});
+        }
+    }
+    for (auto &merge : merges)
+        result.scenarios.push_back(merge.finish());
+    if (!result.scenarios.empty()) {
+        auto &m = result.scenarios.front().metrics;
+        m["fleet.agents"] = fleet.agents;
+        if (firstSends.size() > 1) {
+            const auto [lo, hi] = std::minmax_element(firstSends.begin(), firstSends.end());
+            m["fleet.first_send_spread_s"] = static_cast<double>(*hi - *lo) * 1e-9;
+        }
+        // Each agent's rate stays in the store: the one that lags points at its client node.
+        double sum = 0;
+        int reporting = 0;
+        for (const auto &row : result.agents)
+            if (row.contains("records_per_s")) {
+                const int i = row["index"].get<int>();
+                m["agents." + std::to_string(i) + ".records_per_s"] = row["records_per_s"].get<double>();
+                if (row.contains("bytes_per_s"))
+                    m["agents." + std::to_string(i) + ".bytes_per_s"] = row["bytes_per_s"].get<double>();
+                sum += row["records_per_s"].get<double>();
+                ++reporting;
+            }
+        for (const auto &row : result.agents)
+            if (reporting > 1 && row.contains("records_per_s")
+                && row["records_per_s"].get<double>() < 0.8 * sum / reporting)
+                result.warnings.push_back(agentName(row["index"].get<int>()) + " ran at "
+                                          + fixed(100 * row["records_per_s"].get<double>() / (sum / reporting), 0)
+                                          + "% of the agents' mean rate: its client node, not the cluster, may be "
+                                            "the bottleneck");
+    }
+    result.config["agents"] = fleet.agents;
+    result.tuning = fleet.tuning();
+    result.tuning["agents"] = std::to_string(fleet.agents);
+    result.tuning["producers"] = std::to_string(fleet.agents * fleet.producerClients);
+    result.tuning["consumers"] = std::to_string(fleet.agents * fleet.consumerClients);
+    if (!result.errors.empty())
+        result.exitCode = 1;
+    else if (result.interrupted)
+        result.exitCode = kExitInterrupted;
+    result.partial = result.exitCode != 0;
+    if (result.interrupted)
+        result.warnings.push_back("interrupted: the agents stopped early; what they measured is kept, marked partial");
+    else if (result.partial)
+        result.warnings.push_back("the run failed: the result is partial");
+    return result;
+}
+
+BenchSnapshot mergeAgentSnapshots(const std::vector<const BenchSnapshot *> &snapshots)
+{
+    BenchSnapshot out;
+    if (snapshots.empty())
+        return out;
+    out = *snapshots.front();
+    out.producedPerS = out.consumedPerS = out.bytesPerS = 0;
+    out.sent = out.acked = out.consumed = out.errors = out.queued = 0;
+    out.progress = 1;
+    for (const BenchSnapshot *s : snapshots) {
+        out.producedPerS += s->producedPerS;
+        out.consumedPerS += s->consumedPerS;
+        out.bytesPerS += s->bytesPerS;
+        out.sent += s->sent;
+        out.acked += s->acked;
+        out.consumed += s->consumed;
+        out.errors += s->errors;
+        out.queued += s->queued;
+        for (auto field : {&BenchSnapshot::ackP50S, &BenchSnapshot::ackP99S, &BenchSnapshot::e2eP50S,
+                           &BenchSnapshot::e2eP99S, &BenchSnapshot::elapsedS, &BenchSnapshot::intervalS})
+            out.*field = std::max(out.*field, s->*field);
+        out.progress = std::min(out.progress, s->progress);
+    }
+    return out;
+}
+
+bool snapshotFromJson(const nlohmann::json &j, BenchSnapshot &s)
+{
+    if (!j.is_object() || j.value("type", "") != "interval")
+        return false;
+    s.scenario = j.value("scenario", "");
+    s.phase = j.value("phase", "");
+    s.sent = j.value("sent", int64_t{0});
+    s.acked = j.value("acked", int64_t{0});
+    s.consumed = j.value("consumed", int64_t{0});
+    s.errors = j.value("errors", int64_t{0});
+    s.queued = j.value("queued", int64_t{0});
+    s.elapsedS = j.value("elapsed_s", 0.0);
+    s.intervalS = j.value("interval_s", 0.0);
+    s.producedPerS = j.value("produced_per_s", 0.0);
+    s.consumedPerS = j.value("consumed_per_s", 0.0);
+    s.bytesPerS = j.value("bytes_per_s", 0.0);
+    s.ackP50S = j.value("ack_p50_s", 0.0);
+    s.ackP99S = j.value("ack_p99_s", 0.0);
+    s.e2eP50S = j.value("e2e_p50_s", 0.0);
+    s.e2eP99S = j.value("e2e_p99_s", 0.0);
+    s.progress = j.value("progress", -1.0);
+    s.brokerRttAvgS = j.value("broker_rtt_avg_s", 0.0);
+    return true;
+}
+
+} // namespace plimsoll
