@@ -22,7 +22,6 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
-#include <set>
 #include <sstream>
 
 #include <unistd.h>
@@ -226,31 +225,6 @@ bool given(const std::vector<const CLI::App *> &parsed, const char *option)
     return std::any_of(parsed.begin(), parsed.end(), [&](const CLI::App *a) { return a->count(option) > 0; });
 }
 
-// The options the user typed, as typed, for every agent of a fleet; the coordinator's own
-// (the topic it prepared, where the result goes) are left for it to give.
-std::vector<std::string> forwardedOptions(const std::vector<const CLI::App *> &parsed)
-{
-    static const std::set<std::string> coordinators = {
-        "--agents", "--agent-index", "--start-at", "--run-id", "--topic", "--create-topic", "--cleanup", "--output",
-        "--result-file", "--no-store", "--histogram-log", "--help"};
-    std::vector<std::string> out;
-    for (const CLI::App *app : parsed)
-        for (const CLI::Option *option : app->get_options()) {
-            if (option->count() == 0 || option->get_lnames().empty())
-                continue;
-            const std::string name = "--" + option->get_lnames().front();
-            if (coordinators.count(name))
-                continue;
-            if (option->get_type_size() == 0) {
-                out.push_back(name);
-                continue;
-            }
-            for (const std::string &value : option->results())
-                out.insert(out.end(), {name, value});
-        }
-    return out;
-}
-
 // `bench … --agents N`: the agents as processes of this machine, one merged result.
 int runFleet(const CliContext &context, BenchArgs &args, const std::vector<const CLI::App *> &parsed)
 {
@@ -259,11 +233,6 @@ int runFleet(const CliContext &context, BenchArgs &args, const std::vector<const
                    "result's agents");
         return kExitUsage;
     }
-    LocalFleetLaunch launch;
-    launch.arguments = {"bench", workloadName(args.config.workload)};
-    const auto options = forwardedOptions(parsed);
-    launch.arguments.insert(launch.arguments.end(), options.begin(), options.end());
-    launch.histogramLog = args.config.histogramLog;
     const std::string output = args.output;
     const auto sink = [output](const BenchSnapshot &s) {
         if (output == "jsonl")
@@ -276,7 +245,7 @@ int runFleet(const CliContext &context, BenchArgs &args, const std::vector<const
             std::cerr << "plimsoll: " << line << "\n";
     };
     const BenchResult result =
-        interruptible([&] { return runLocalFleet(args.config, launch, g_cancel, sink, note); });
+        interruptible([&] { return runLocalFleet(args.config, {}, g_cancel, sink, note); });
     return reportResult(context, result, output, args.resultFile, args.noStore);
 }
 

@@ -34,6 +34,7 @@ struct RunConfig
     // Target. "embedded" or "embedded:N" starts librdkafka's mock cluster in-process.
     std::string bootstrapServers = "localhost:9092";
     std::map<std::string, std::string> clientConfig; // librdkafka names, from --command-config
+    std::string commandConfigPath; // that file, absolute: a fleet's agents read it themselves
     std::string topic;          // empty: plimsoll-benchmark-<uuid>, created by the run
     bool createTopic = false;   // create the named topic when it is missing
     bool cleanup = false;       // delete the topic afterwards, only if this run created it

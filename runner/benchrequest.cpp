@@ -4,6 +4,7 @@
 #include "runner/clientproperties.h"
 #include "runner/recollector.h"
 
+#include <filesystem>
 #include <sstream>
 
 namespace plimsoll {
@@ -170,6 +171,7 @@ std::string resolveClientConfig(BenchRequest &a, std::vector<std::string> *notic
         for (const auto &notice : translation.notices)
             notices->push_back(notice.toString());
     a.config.clientConfig = translation.config;
+    a.config.commandConfigPath = std::filesystem::absolute(a.commandConfig).string();
     return {};
 }
 

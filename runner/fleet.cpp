@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -201,20 +202,46 @@ std::string prepareTopic(const RunConfig &c, KafkaClient &admin, bool fresh, boo
 
 } // namespace
 
-std::vector<std::string> agentArguments(const RunConfig &fleet, const std::string &topic, int index,
-                                        const std::string &histogramLog)
+std::vector<std::string> agentArguments(const RunConfig &c, int index)
 {
-    std::vector<std::string> out = {"--run-id", fleet.runId, "--topic", topic, "--agents", std::to_string(fleet.agents),
-                                    "--agent-index", std::to_string(index), "--start-at",
-                                    std::to_string(fleet.startAtUnixMs), "--no-store", "--output", "jsonl"};
-    if (!histogramLog.empty())
-        out.insert(out.end(), {"--histogram-log", histogramLog + ".agent" + std::to_string(index)});
+    const auto ns = [](std::chrono::nanoseconds d) { return std::to_string(d.count()) + "ns"; };
+    char rate[64];
+    std::snprintf(rate, sizeof rate, "%.17g", c.rate);
+    std::vector<std::string> out = {"bench", workloadName(c.workload), "--bootstrap-server", c.bootstrapServers,
+                                    "--record-size", std::to_string(c.recordSize) + "B", "--warmup", ns(c.warmup),
+                                    "--interval", ns(c.interval), "--timeout", ns(c.timeout)};
+    if (c.records > 0)
+        out.insert(out.end(), {"--records", std::to_string(c.records)});
+    else if (c.duration.count() > 0)
+        out.insert(out.end(), {"--duration", ns(c.duration)});
+    if (c.workload != Workload::Consumer) {
+        out.insert(out.end(), {"--producer-clients", std::to_string(c.producerClients), "--acks", c.acks,
+                               "--compression", c.compression, "--linger", ns(c.linger), "--batch-size",
+                               std::to_string(c.batchSize) + "B"});
+        if (c.rate > 0)
+            out.insert(out.end(), {"--rate", rate});
+    }
+    if (c.workload != Workload::Producer) {
+        out.insert(out.end(), {"--consumer-clients", std::to_string(c.consumerClients), "--fetch-max-bytes",
+                               std::to_string(c.fetchMaxBytes) + "B"});
+        if (c.workload == Workload::Consumer)
+            out.insert(out.end(), {"--from", c.from, "--validate", c.validateChecksum ? "checksum" : "none"});
+    }
+    if (!c.commandConfigPath.empty())
+        out.insert(out.end(), {"--command-config", c.commandConfigPath});
+    for (const auto &[key, value] : c.userTuning)
+        out.insert(out.end(), {"--tuning", key + "=" + value});
+    out.insert(out.end(), {"--run-id", c.runId, "--topic", c.topic, "--agents", std::to_string(c.agents),
+                           "--agent-index", std::to_string(index), "--start-at", std::to_string(c.startAtUnixMs),
+                           "--no-store", "--output", "jsonl"});
+    if (!c.histogramLog.empty())
+        out.insert(out.end(), {"--histogram-log", c.histogramLog + ".agent" + std::to_string(index)});
     return out;
 }
 
 std::chrono::milliseconds localStartMargin(int agents) { return std::chrono::milliseconds(3000 + 250 * agents); }
 
-BenchResult runLocalFleet(RunConfig c, const LocalFleetLaunch &launch, const std::atomic<bool> &cancel,
+BenchResult runLocalFleet(RunConfig c, const std::string &agentExecutable, const std::atomic<bool> &cancel,
                           const std::function<void(const BenchSnapshot &)> &sink,
                           const std::function<void(const std::string &)> &note)
 {
@@ -244,15 +271,12 @@ BenchResult runLocalFleet(RunConfig c, const LocalFleetLaunch &launch, const std
     if (coordinator.errors.empty()) {
         const auto startAt = std::chrono::system_clock::now() + localStartMargin(c.agents);
         c.startAtUnixMs = std::chrono::duration_cast<std::chrono::milliseconds>(startAt.time_since_epoch()).count();
-        const std::string executable = launch.executable.empty() ? selfExecutable() : launch.executable;
+        const std::string executable = agentExecutable.empty() ? selfExecutable() : agentExecutable;
         std::vector<LocalAgent> agents;
         agents.reserve(static_cast<std::size_t>(c.agents));
         for (int i = 0; i < c.agents; ++i) {
             agents.emplace_back(i, dir);
-            auto arguments = launch.arguments;
-            const auto own = agentArguments(c, c.topic, i, launch.histogramLog);
-            arguments.insert(arguments.end(), own.begin(), own.end());
-            agents.back().start(executable, arguments);
+            agents.back().start(executable, agentArguments(c, i));
         }
         if (note)
             note(std::to_string(c.agents) + " agents started; their schedule starts in "

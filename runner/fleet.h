@@ -37,21 +37,11 @@ struct AgentReport
     std::vector<BenchSnapshot> intervals; // its interval lines, in order
 };
 
-// How the coordinator starts the agents on this machine.
-struct LocalFleetLaunch
-{
-    std::string executable; // the plimsoll binary; empty: this process's own
-    // Every agent's arguments after the binary: "bench", the workload and the user's options as
-    // typed; runLocalFleet() adds each agent's own (agentArguments()).
-    std::vector<std::string> arguments;
-    // The user's --histogram-log: agent i writes "<histogramLog>.agent<i>".
-    std::string histogramLog;
-};
-
-// The options a fleet gives agent `index`: its run id, topic, index, the fleet's size and start
-// instant, no store, its report on stdout, and its histogram log when there is one.
-std::vector<std::string> agentArguments(const RunConfig &fleet, const std::string &topic, int index,
-                                        const std::string &histogramLog);
+// Every agent's command line after the binary: "bench", the workload and the run's settings as
+// options (the CLI's and the window's run alike), then agent `index`'s own: the run id, topic,
+// index, the fleet's size and start instant, no store, its report on stdout, and its histogram
+// log "<histogramLog>.agent<index>" when the run has one.
+std::vector<std::string> agentArguments(const RunConfig &fleet, int index);
 
 // How long before the start instant the coordinator starts N local agents: room for each to
 // start, connect and see the topic's leaders.
@@ -61,7 +51,8 @@ std::chrono::milliseconds localStartMargin(int agents);
 // first stop (cancel) is passed to every agent (SIGTERM), which keeps its partial result.
 // `sink` gets the fleet's merged interval snapshots as all agents have reported them; `note`
 // gets a line for the user at each agent's start and end.
-BenchResult runLocalFleet(RunConfig config, const LocalFleetLaunch &launch, const std::atomic<bool> &cancel,
+// `executable` is the plimsoll binary the agents run; empty: this process's own.
+BenchResult runLocalFleet(RunConfig config, const std::string &executable, const std::atomic<bool> &cancel,
                           const std::function<void(const BenchSnapshot &)> &sink,
                           const std::function<void(const std::string &)> &note);
 

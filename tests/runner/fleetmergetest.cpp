@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 
+#include <algorithm>
 #include <random>
 
 namespace plimsoll {
@@ -175,6 +176,44 @@ TEST(runnerFleetMerge, IntervalsAddRatesAndKeepTheHighestLatency)
     ASSERT_TRUE(snapshotFromJson(merged.toJson(), parsed));
     EXPECT_DOUBLE_EQ(parsed.producedPerS, 2500);
     EXPECT_FALSE(snapshotFromJson(nlohmann::json{{"type", "result"}}, parsed));
+}
+
+// An agent's command line carries the run's settings in the units the options read, and only
+// the options its workload takes (the CLI refuses the others).
+TEST(runnerFleetAgents, AnAgentIsToldTheRunsSettingsAndItsOwnPlace)
+{
+    RunConfig c = fleetConfig(4);
+    c.workload = Workload::Consumer;
+    c.runId = "r1";
+    c.topic = "t";
+    c.records = 1000;
+    c.linger = std::chrono::milliseconds(7);
+    c.startAtUnixMs = 1796345781906;
+    c.histogramLog = "/tmp/h.hlog";
+    c.userTuning["icebergReadThreads"] = "8";
+    const auto args = agentArguments(c, 2);
+    const auto after = [&](const std::string &option) {
+        const auto it = std::find(args.begin(), args.end(), option);
+        return it == args.end() || it + 1 == args.end() ? std::string("(absent)") : *(it + 1);
+    };
+    EXPECT_EQ(args[0], "bench");
+    EXPECT_EQ(args[1], "consumer");
+    EXPECT_EQ(after("--records"), "1000") << "the fleet's total: the agent takes its share itself";
+    EXPECT_EQ(after("--agent-index"), "2");
+    EXPECT_EQ(after("--agents"), "4");
+    EXPECT_EQ(after("--start-at"), "1796345781906");
+    EXPECT_EQ(after("--histogram-log"), "/tmp/h.hlog.agent2");
+    EXPECT_EQ(after("--timeout"), "30000000000ns");
+    EXPECT_EQ(after("--tuning"), "icebergReadThreads=8");
+    EXPECT_EQ(after("--output"), "jsonl");
+    for (const char *producerOnly : {"--rate", "--acks", "--linger", "--producer-clients"})
+        EXPECT_EQ(after(producerOnly), "(absent)") << producerOnly;
+    c.workload = Workload::Producer;
+    c.rate = 1234.5;
+    const auto producer = agentArguments(c, 0);
+    EXPECT_NE(std::find(producer.begin(), producer.end(), "7000000ns"), producer.end());
+    EXPECT_NE(std::find(producer.begin(), producer.end(), "1234.5"), producer.end());
+    EXPECT_EQ(std::find(producer.begin(), producer.end(), "--from"), producer.end());
 }
 
 } // namespace plimsoll
