@@ -284,7 +284,8 @@ private:
         if (c.histogramLog.empty())
             return true;
         m_histogramLog = std::make_unique<HistogramLogWriter>(
-            c.histogramLog, "plimsoll bench " + workloadName(c.workload) + " run " + c.runId + ", values in µs");
+            c.histogramLog, "plimsoll bench " + workloadName(c.workload) + " run " + c.runId + ", values in µs",
+            c.startAtUnixMs);
         if (!m_histogramLog->ok()) {
             m_result.errors.push_back(m_histogramLog->error());
             return false;
@@ -313,6 +314,9 @@ private:
         env.interval = c.interval;
         env.runStart = Clock::now();
         env.startAtUnixMs = c.startAtUnixMs;
+        if (c.startAtUnixMs > 0) // a fleet's agent: its intervals and log count from the fleet's instant
+            env.runStart += std::chrono::milliseconds(c.startAtUnixMs)
+                          - std::chrono::system_clock::now().time_since_epoch();
         env.cancel = &m_cancel;
         env.beforeSend = c.beforeSend;
         env.histogramLog = m_histogramLog.get();

@@ -9,14 +9,15 @@
 
 namespace plimsoll {
 
-HistogramLogWriter::HistogramLogWriter(const std::string &path, const std::string &comment)
+HistogramLogWriter::HistogramLogWriter(const std::string &path, const std::string &comment, int64_t startUnixMs)
     : m_out(path, std::ios::out | std::ios::trunc)
 {
     if (!m_out) {
         m_error = "cannot write the histogram log " + path;
         return;
     }
-    const auto now = QDateTime::currentDateTimeUtc();
+    const auto now = startUnixMs > 0 ? QDateTime::fromMSecsSinceEpoch(startUnixMs, Qt::UTC)
+                                     : QDateTime::currentDateTimeUtc();
     const double epochS = static_cast<double>(now.toMSecsSinceEpoch()) / 1000.0;
     char line[256];
     std::snprintf(line, sizeof line, "#[StartTime: %.3f (seconds since epoch), %s]\n#[BaseTime: %.3f (seconds since epoch)]\n",

@@ -16,7 +16,8 @@ class HistogramLogWriter
 {
 public:
     // Opens (truncating) and writes the header. Check ok().
-    HistogramLogWriter(const std::string &path, const std::string &comment);
+    // startUnixMs: the instant the intervals count from (a fleet's start); 0: now.
+    HistogramLogWriter(const std::string &path, const std::string &comment, int64_t startUnixMs = 0);
     bool ok() const { return m_ok; }
     const std::string &error() const { return m_error; }
     // startS: interval start, seconds since the run's start time written in the header.

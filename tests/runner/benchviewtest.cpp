@@ -65,6 +65,65 @@ TEST(BenchViewRealBroker, RunsRoundTripShowsLiveChartAndVerdict)
     EXPECT_TRUE(view.grab().save(png));
 }
 
+// Agents from the form: a local fleet whose result shows every agent's share beside the
+// merged figures, and an impossible fleet refused before anything starts.
+TEST(BenchViewRealBroker, AFleetFromTheFormShowsEachAgentsRate)
+{
+    test::ServicesEnv env;
+    ASSERT_NO_FATAL_FAILURE(test::ServicesEnv::load(env));
+    QTemporaryDir dir;
+    BenchView view(dir.filePath("store.db"));
+    view.setAgentExecutable(PLIMSOLL_BINARY);
+    view.resize(1024, 700);
+    view.show();
+    view.setBootstrapServers(QString::fromStdString(env.value("PLIMSOLL_TEST_KAFKA_BOOTSTRAP")));
+    view.setRecords(9000);
+    for (auto *edit : view.findChildren<QLineEdit *>())
+        if (edit->text() == "unlimited")
+            edit->setText("4500");
+    auto *agents = qobject_cast<QSpinBox *>(view.field("benchAgents"));
+    ASSERT_NE(agents, nullptr);
+    // Fewer partitions than agents: refused with the CLI's words, nothing started.
+    agents->setValue(3);
+    for (auto *spin : view.findChildren<QSpinBox *>())
+        if (spin->value() == 16)
+            spin->setValue(2);
+    view.findChild<QPushButton *>("benchStart")->click();
+    EXPECT_FALSE(view.running());
+    EXPECT_EQ(view.statusText(), "--partitions 2 is fewer than --agents 3: each agent reads partitions of its own");
+    for (auto *spin : view.findChildren<QSpinBox *>())
+        if (spin->value() == 2 && spin != agents)
+            spin->setValue(6);
+    QSignalSpy finished(&view, &BenchView::benchFinished);
+    view.findChild<QPushButton *>("benchStart")->click();
+    ASSERT_TRUE(view.running()) << view.statusText().toStdString();
+    EXPECT_TRUE(view.statusText().startsWith("Running 3 agents against")) << view.statusText().toStdString();
+    ASSERT_TRUE(finished.wait(120000)) << "the fleet did not finish";
+    const auto result = finished.at(0).at(0).value<BenchResult>();
+    ASSERT_EQ(result.exitCode, 0) << (result.errors.empty() ? std::string() : result.errors.front());
+    ASSERT_EQ(result.scenarios.size(), 1u);
+    EXPECT_EQ(result.scenarios[0].metrics.at("roundtrip.matched"), 9000);
+    EXPECT_TRUE(view.statusText().contains("from 3 agents")) << view.statusText().toStdString();
+    const auto *table = view.findChild<QTableWidget *>("benchStepTable");
+    ASSERT_EQ(table->rowCount(), 3);
+    EXPECT_EQ(table->horizontalHeaderItem(0)->text(), "Agent");
+    for (int row = 0; row < 3; ++row) {
+        EXPECT_EQ(table->item(row, 0)->text(), QString("agent %1").arg(row));
+        EXPECT_EQ(table->item(row, 3)->text(), "ok");
+        EXPECT_TRUE(table->item(row, 1)->text().endsWith(" rec/s")) << table->item(row, 1)->text().toStdString();
+    }
+    const auto *summary = view.findChild<QPlainTextEdit *>("benchSummary");
+    EXPECT_TRUE(summary->toPlainText().contains("stored as run plimsoll-bench-"));
+    Store store(dir.filePath("store.db").toStdString());
+    const auto stored = store.run("plimsoll-bench-" + result.runId);
+    ASSERT_TRUE(stored.has_value());
+    bool perAgent = false;
+    for (const auto &metric : stored->record.scenarios.at(0).metrics)
+        perAgent |= metric.name == "agents.2.records_per_s";
+    EXPECT_TRUE(perAgent) << "the store keeps every agent's rate";
+    EXPECT_TRUE(view.grab().save(QString(PLIMSOLL_ARTIFACT_DIR) + "/bench-view-fleet.png"));
+}
+
 TEST(BenchViewRealBroker, RampFillsTheStepTableWithVerdicts)
 {
     QTemporaryDir dir;

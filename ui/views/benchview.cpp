@@ -78,6 +78,17 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_clients = new QSpinBox(this);
     m_clients->setRange(1, 64);
     m_clients->setValue(defaults.config.producerClients);
+    m_clients->setToolTip(tr("Producer and consumer clients, each; with several agents, each agent's"));
+    m_agents = new QSpinBox(this);
+    m_agents->setObjectName(QStringLiteral("benchAgents"));
+    m_agents->setRange(int(BenchRequest::kAgents.lo), 64);
+    m_agents->setValue(defaults.config.agents);
+    m_agents->setPrefix(tr("× "));
+    m_agents->setSuffix(tr(" agent"));
+    connect(m_agents, &QSpinBox::valueChanged, m_agents,
+            [this](int n) { m_agents->setSuffix(n == 1 ? tr(" agent") : tr(" agents")); });
+    m_agents->setToolTip(tr("Agent processes on this machine sharing the run (the CLI's --agents): clients are each "
+                            "agent's, records and rate the fleet's; the result keeps every agent's rate"));
     // Short enough to read whole beside the form's fields in a 1024 px window; the rest is in
     // its tooltip.
     m_embedded = new QCheckBox(tr("Embedded mock cluster"), this);
@@ -171,7 +182,10 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_rate->setToolTip(tr("'unlimited' or records/s as on the command line: 5000, 10k, 1.2M"));
     form->addRow(tr("Record size"), m_recordSize);
     form->addRow(tr("Partitions"), m_partitions);
-    form->addRow(tr("Clients"), m_clients);
+    auto *clientsRow = new QHBoxLayout;
+    clientsRow->addWidget(m_clients, 1);
+    clientsRow->addWidget(m_agents, 1);
+    form->addRow(tr("Clients"), clientsRow);
     form->addRow(tr("Acks"), m_acks);
     // A ramp's own settings and its collectors on a page of their own: with them, the form
     // would not fit a 700 px screen.
@@ -324,6 +338,8 @@ bool BenchView::readForm(RunConfig &c, QString &problem) const
     r.config.createTopic = !r.config.topic.empty() && r.config.workload != Workload::Consumer;
     r.config.partitions = m_partitions->value();
     r.clients = m_clients->value();
+    r.config.agents = m_agents->value();
+    r.config.fleetRequested = r.config.agents > 1;
     r.config.acks = m_acks->currentText().toStdString();
     r.recordSize = m_recordSize->text().trimmed().toStdString();
     r.rate = m_rate->text().trimmed().toStdString();
@@ -356,7 +372,9 @@ bool BenchView::readForm(RunConfig &c, QString &problem) const
         r.config.continuePastSaturation = m_continue->isChecked();
     }
     r.commandConfig = m_commandConfig->text().trimmed().toStdString();
-    const std::string error = resolveBenchRequest(r);
+    std::string error = resolveBenchRequest(r);
+    if (error.empty() && r.config.fleet())
+        error = r.config.validate(); // what only a fleet refuses, before any agent starts
     problem = QString::fromStdString(error);
     if (error.empty())
         c = r.config;
@@ -377,8 +395,11 @@ void BenchView::start()
         m_status->setText(problem);
         return;
     }
-    launch(new BenchWorker(config, storePath()),
-           config.embedded() ? tr("Running against the embedded mock cluster (not a real broker)…")
+    auto *worker = new BenchWorker(config, storePath());
+    worker->setAgentExecutable(m_agentExecutable);
+    launch(worker,
+           config.fleet() ? tr("Running %1 agents against %2…").arg(config.agents).arg(QString::fromStdString(config.bootstrapServers))
+           : config.embedded() ? tr("Running against the embedded mock cluster (not a real broker)…")
                              : tr("Running against %1…").arg(QString::fromStdString(config.bootstrapServers)));
 }
 
@@ -473,6 +494,8 @@ QString BenchView::resultHeadline(const BenchResult &result)
         for (const char *p99 : {"ack_p99_s", "e2e_p99_s"})
             if (const QString v = metric(s, p99); !v.isEmpty())
                 text += tr(", %1 %2").arg(QString::fromLatin1(p99).chopped(2).replace(QLatin1Char('_'), QLatin1Char(' ')), v);
+        if (!result.agents.empty())
+            text += tr(", from %1 agents").arg(result.agents.size());
         text += QLatin1Char('.');
     } else {
         text = tr("Finished.");
@@ -482,15 +505,31 @@ QString BenchView::resultHeadline(const BenchResult &result)
     return text;
 }
 
-void BenchView::showResult(const BenchResult &result, const QString &runKey, const QString &storeError)
+// A ramp's steps with their verdicts, or a fleet's agents with their shares.
+void BenchView::fillStepTable(const BenchResult &result)
 {
-    QString text = QString::fromStdString(result.toText());
-    if (!runKey.isEmpty())
-        text += tr("stored as run %1\n").arg(runKey);
-    if (!storeError.isEmpty())
-        text += tr("not stored: %1\n").arg(storeError);
-    m_summary->setPlainText(text);
     m_steptable->setRowCount(0);
+    const auto put = [this](int row, const QStringList &cells) {
+        for (int c = 0; c < cells.size(); ++c)
+            m_steptable->setItem(row, c, new QTableWidgetItem(cells[c]));
+    };
+    if (!result.agents.empty()) {
+        m_steptable->setHorizontalHeaderLabels({tr("Agent"), tr("Records/s"), tr("Ack p99"), tr("Status"), tr("Errors")});
+        for (const auto &a : result.agents) {
+            const auto metric = [&a](const char *name) {
+                return a.contains(name) ? QString::fromStdString(formatMetric(name, a[name].get<double>()))
+                                        : QStringLiteral("—");
+            };
+            const auto errors = a.value("errors", nlohmann::json::array());
+            const int row = m_steptable->rowCount();
+            m_steptable->insertRow(row);
+            put(row, {tr("agent %1").arg(a.value("index", -1)), metric("records_per_s"), metric("latency_p99_s"),
+                      QString::fromStdString(a.value("status", "")),
+                      errors.empty() ? QString() : QString::fromStdString(errors[0].get<std::string>())});
+        }
+        return;
+    }
+    m_steptable->setHorizontalHeaderLabels({tr("Step"), tr("Records/s"), tr("Ack p99"), tr("Saturated"), tr("Bottleneck")});
     for (const ScenarioResult &step : result.scenarios) {
         if (step.kind != "ramp-step")
             continue;
@@ -501,12 +540,20 @@ void BenchView::showResult(const BenchResult &result, const QString &runKey, con
             return it == step.metrics.end() ? QStringLiteral("—")
                                              : QString::fromStdString(formatMetric(name, it->second));
         };
-        m_steptable->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(step.name)));
-        m_steptable->setItem(row, 1, new QTableWidgetItem(metric("records_per_s")));
-        m_steptable->setItem(row, 2, new QTableWidgetItem(metric("ack_p99_s")));
-        m_steptable->setItem(row, 3, new QTableWidgetItem(step.saturated ? tr("yes") : tr("no")));
-        m_steptable->setItem(row, 4, new QTableWidgetItem(QString::fromStdString(step.bottleneck)));
+        put(row, {QString::fromStdString(step.name), metric("records_per_s"), metric("ack_p99_s"),
+                  step.saturated ? tr("yes") : tr("no"), QString::fromStdString(step.bottleneck)});
     }
+}
+
+void BenchView::showResult(const BenchResult &result, const QString &runKey, const QString &storeError)
+{
+    QString text = QString::fromStdString(result.toText());
+    if (!runKey.isEmpty())
+        text += tr("stored as run %1\n").arg(runKey);
+    if (!storeError.isEmpty())
+        text += tr("not stored: %1\n").arg(storeError);
+    m_summary->setPlainText(text);
+    fillStepTable(result);
     m_steptable->resizeColumnsToContents();
     m_status->setText(resultHeadline(result));
     if (result.ok() && !result.partial)

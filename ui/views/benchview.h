@@ -26,6 +26,8 @@ public:
     // For tests and scripts: fill the form's bootstrap field and start.
     void setBootstrapServers(const QString &servers);
     void setRecords(int records);
+    // A fleet's agents run this plimsoll binary (empty: this process's own, the usual case).
+    void setAgentExecutable(const QString &path) { m_agentExecutable = path; }
     // The form's fields by their object names (benchWorkload, benchEmbedded, benchDuration, …).
     QWidget *field(const QString &name) const { return findChild<QWidget *>(name); }
     QString statusText() const;
@@ -44,6 +46,7 @@ private:
     void showSnapshot(const BenchSnapshot &snapshot);
     void resetAxes();
     void showResult(const BenchResult &result, const QString &runKey, const QString &storeError);
+    void fillStepTable(const BenchResult &result);
     bool readForm(RunConfig &config, QString &problem) const;
     void startOffload();
     // Clears the chart and summary, says `status`, and runs the worker on a thread of its own;
@@ -60,6 +63,8 @@ private:
     QSpinBox *m_partitions = nullptr;
     QSpinBox *m_archiveStreams = nullptr; // the offload record's --partitions, 0: not stated
     QSpinBox *m_clients = nullptr;
+    QSpinBox *m_agents = nullptr; // agent processes sharing the run (--agents); 1: one process
+    QString m_agentExecutable;
     QComboBox *m_acks = nullptr;
     QLineEdit *m_steps = nullptr;
     QComboBox *m_rampOf = nullptr;     // producers or consumers (--ramp)

@@ -2,6 +2,7 @@
 
 #include "runner/benchengine.h"
 #include "runner/benchstore.h"
+#include "runner/fleet.h"
 
 #include <plimsoll/version.h>
 
@@ -27,6 +28,10 @@ void BenchWorker::run()
         // A snapshot per poll: archived bytes/s since the last one, and the archive lag.
         result = runOffloadRecord(*m_offload, m_cancel,
                                   [this](const BenchSnapshot &snapshot) { emit snapshotReady(snapshot); });
+    } else if (m_config.fleet()) {
+        // The agents report their intervals; the fleet's are merged as all of them have.
+        result = runLocalFleet(m_config, m_agentExecutable.toStdString(), m_cancel,
+                               [this](const BenchSnapshot &snapshot) { emit snapshotReady(snapshot); }, {});
     } else {
         BenchEngine engine(m_config);
         // Called on this thread once per interval; the signal queues a copy to the UI.

@@ -24,6 +24,8 @@ public:
     // The offload record (bench offload) instead of a workload: a snapshot per poll of the lag.
     BenchWorker(OffloadRecordConfig offload, QString storePath);
     void stop() { m_cancel = true; }
+    // A fleet's agents run this plimsoll binary (empty: this process's own).
+    void setAgentExecutable(const QString &path) { m_agentExecutable = path; }
 
 public slots:
     void run();
@@ -37,6 +39,7 @@ private:
     RunConfig m_config;
     std::optional<OffloadRecordConfig> m_offload;
     QString m_storePath;
+    QString m_agentExecutable;
     std::atomic<bool> m_cancel{false};
 };
 
