@@ -206,6 +206,17 @@ void clients(double records)
     }
 }
 
+// The fleet: N agent processes cost what one does per record, and their merge is quick.
+void fleet(double records)
+{
+    const Client one = leastCpu("fleet1-plimsoll", records), four = leastCpu("fleet4-plimsoll", records);
+    add("fleet", "1 agent, CPU per 1M records", one.cpuPerMillion, "CPU-s");
+    add("fleet", "4 local agents, CPU per 1M records (all agents)", four.cpuPerMillion, "CPU-s");
+    add("fleet", "4 agents ÷ 1 agent, CPU per record", ratio(four.cpuPerMillion, one.cpuPerMillion), "×", 1.1);
+    add("fleet", "merge 16 agents' histograms of a 10-minute run",
+        cpuTime("micro_fleet.json", "BM_FleetMerge16Agents10Minutes", "ms"), "ms", 50, true, true);
+}
+
 // Tools' text is read at tens of MB/s: a 10 MB output imports in a fraction of a second.
 constexpr double kImporterTargetMBs = 50;
 constexpr double kImporterInputBytes = 10e6;
@@ -376,6 +387,7 @@ int main(int argc, char **argv)
     g_dir = argv[1];
     const auto meta = readJson("meta.json").value_or(json::object());
     clients(meta.value("records", 1e6));
+    fleet(meta.value("records", 1e6));
     micro();
     store();
     window();

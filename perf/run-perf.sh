@@ -60,6 +60,7 @@ perf_window() { # STORE OUT.json [PNG]
 if ! skipped micro; then
     gbench micro_hdr
     gbench micro_envelope
+    gbench micro_fleet
     gbench micro_model
     gbench micro_importers
 fi
@@ -114,7 +115,7 @@ if ! skipped clients; then
         "$bin/perf_run" "$results/clients/$stem.run.json" "$results/clients/$stem.out" -- "$@" ||
             say "$stem exited with $? (its row will say MISSING)"
     }
-    for t in plimsoll apache bare; do create_topic "perf-$t"; done
+    for t in plimsoll apache bare fleet; do create_topic "perf-$t"; done
     plimsoll=$build/app/plimsoll
     # Own clients and bare loops run PLIMSOLL_PERF_REPEAT times, interleaved, and the report
     # takes each one's least CPU: on a shared machine a client's CPU-seconds vary by a third
@@ -126,6 +127,15 @@ if ! skipped clients; then
             --topic perf-plimsoll --records "$records" --record-size 1KB --rate unlimited --acks 1 \
             --linger 5ms --batch-size 16384 --producer-clients 1 --no-store --output json
         measure "$(nth $i produce-bare)" "$bin/bareproduce" "$bootstrap" perf-bare "$records" 1024 1 5 16384
+    done
+    # The fleet: the same records from 1 agent and from 4 agent processes (each agent's CPU is
+    # its coordinator's children's, so perf_run counts them all).
+    for ((i = 1; i <= repeat; i++)); do
+        for n in 1 4; do
+            measure "$(nth $i "fleet$n-plimsoll")" "$plimsoll" bench producer --bootstrap-server "$bootstrap" \
+                --topic perf-fleet --records "$records" --record-size 1KB --rate unlimited --acks 1 \
+                --linger 5ms --batch-size 16384 --producer-clients 1 --agents "$n" --no-store --output json
+        done
     done
     measure produce-apache "$root/tests/services/kafka-perf.sh" producer --topic perf-apache \
         --num-records "$records" --record-size 1024 --throughput -1 \
