@@ -51,7 +51,14 @@ public:
         for (const auto &a : arguments)
             argv.push_back(const_cast<char *>(a.c_str()));
         argv.push_back(nullptr);
-        const int error = posix_spawn(&m_pid, executable.c_str(), &actions, nullptr, argv.data(), environ);
+        // A process group of its own: a terminal's Ctrl-C reaches the coordinator alone, which
+        // passes the stop on once (a second signal would end an agent without its result).
+        posix_spawnattr_t attributes;
+        posix_spawnattr_init(&attributes);
+        posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&attributes, 0);
+        const int error = posix_spawn(&m_pid, executable.c_str(), &actions, &attributes, argv.data(), environ);
+        posix_spawnattr_destroy(&attributes);
         posix_spawn_file_actions_destroy(&actions);
         m_report.started = error == 0;
         if (error != 0)

@@ -200,5 +200,23 @@ TEST_F(Fleet, AnAgentKilledMidRunIsNamedAndTheResultIsPartial)
     EXPECT_GT(result["scenarios"][0]["metrics"]["producer.acknowledged"].get<double>(), 2 * 1500 / 3 * 9);
 }
 
+// Ctrl-C at the coordinator stops every agent once: each keeps its partial result, and the
+// fleet's is interrupted (exit 130), never failed.
+TEST_F(Fleet, AStopReachesEveryAgentAndKeepsTheirPartialResults)
+{
+    start({"producer", "--agents", "2", "--duration", "30s", "--rate", "1000", "--output", "json", "--no-store"});
+    std::this_thread::sleep_for(7s);
+    ASSERT_EQ(::kill(static_cast<pid_t>(m_process.processId()), SIGINT), 0);
+    int exitCode = -1;
+    const auto result = finish(&exitCode);
+    ASSERT_TRUE(result.is_object()) << m_err;
+    EXPECT_EQ(exitCode, 130) << result.value("errors", nlohmann::json()).dump();
+    EXPECT_EQ(result["status"], "interrupted");
+    ASSERT_EQ(result["agents"].size(), 2u);
+    for (const auto &agent : result["agents"])
+        EXPECT_EQ(agent["status"], "interrupted") << agent.dump();
+    EXPECT_GT(result["scenarios"][0]["metrics"]["producer.acknowledged"].get<double>(), 1000);
+}
+
 } // namespace
 } // namespace plimsoll
