@@ -53,11 +53,8 @@ void BM_FleetMerge16Agents10Minutes(benchmark::State &state)
         agents[i].exitCode = 0;
         agents[i].result = agentResult(i);
     }
-    RunConfig fleet;
-    fleet.agents = 16;
-    fleet.fleetRequested = true;
     for (auto _ : state) {
-        const BenchResult merged = mergeFleetResults(fleet, BenchResult{}, agents);
+        const BenchResult merged = mergeFleetResults(16, BenchResult{}, agents);
         benchmark::DoNotOptimize(merged.scenarios.front().metrics.at("latency_p99_s"));
         if (merged.scenarios.front().metrics.at("roundtrip.matched") != 16 * 6000000.0)
             state.SkipWithError("the merge lost records");

@@ -340,7 +340,7 @@ BenchResult runLocalFleet(RunConfig c, const std::string &agentExecutable, const
     }
     coordinator.finishedAt = nowTimestamp();
     coordinator.interrupted = cancel.load();
-    return mergeFleetResults(c, std::move(coordinator), reports);
+    return mergeFleetResults(c.agents, std::move(coordinator), reports);
 }
 
 } // namespace plimsoll

@@ -60,7 +60,9 @@ BenchResult runLocalFleet(RunConfig config, const std::string &executable, const
 // coordinator itself found (run id, topic, errors before any agent ran, start and end times);
 // an agent that did not start, died, was late, failed or wrote no result is named in the
 // errors, and the result is then partial with exit code 1.
-BenchResult mergeFleetResults(const RunConfig &fleet, BenchResult coordinator, const std::vector<AgentReport> &agents);
+// `agents` holds a report for each of the fleet's `agentCount` agents; the fleet's settings and
+// tuning contract are its agents' with the fleet's totals (records, rate, clients, agents).
+BenchResult mergeFleetResults(int agentCount, BenchResult coordinator, const std::vector<AgentReport> &agents);
 
 // The fleet's interval k from each agent's interval k: rates and counts summed, latencies
 // the highest agent's (an interval's histograms are in the agents' histogram logs).

@@ -163,8 +163,11 @@ nlohmann::json agentRow(const AgentReport &a, const std::string &problem)
 
 } // namespace
 
-BenchResult mergeFleetResults(const RunConfig &fleet, BenchResult result, const std::vector<AgentReport> &agents)
+BenchResult mergeFleetResults(int agentCount, BenchResult result, const std::vector<AgentReport> &agents)
 {
+    double totalRate = 0;
+    int64_t totalRecords = 0;
+    int producers = 0, consumers = 0;
     std::vector<ScenarioMerge> merges;
     std::vector<int64_t> firstSends;
     for (const AgentReport &a : agents) {
@@ -181,11 +184,17 @@ BenchResult mergeFleetResults(const RunConfig &fleet, BenchResult result, const 
             if (const std::string text = w.get<std::string>(); text.rfind("the run failed", 0) != 0)
                 result.warnings.push_back(agentName(a.index) + ": " + text);
         result.interrupted |= r.value("interrupted", false);
-        if (result.config.empty())
-            result.config = r.value("config", nlohmann::json::object());
+        const auto config = r.value("config", nlohmann::json::object());
+        if (result.config.empty()) {
+            result.config = config;
+            result.tuning = r.value("tuning", std::map<std::string, std::string>{});
+        }
         const auto agent = r.value("agent", nlohmann::json::object());
-        if (const double late = agent.value("start_late_s", 0.0);
-            late > 0.5 * std::chrono::duration<double>(fleet.interval).count())
+        totalRate += agent.value("rate", 0.0);
+        totalRecords += agent.value("records", int64_t{0});
+        producers += config.value("producer_clients", 0);
+        consumers += config.value("consumer_clients", 0);
+        if (const double late = agent.value("start_late_s", 0.0); late > 0.5 * config.value("interval_s", 1.0))
             result.errors.push_back(agentName(a.index) + " started " + fixed(late, 2)
                                     + " s after the fleet's start instant: its windows are not the fleet's");
         if (agent.contains("first_send_unix_ns"))
@@ -207,7 +216,7 @@ BenchResult mergeFleetResults(const RunConfig &fleet, BenchResult result, const 
         result.scenarios.push_back(merge.finish());
     if (!result.scenarios.empty()) {
         auto &m = result.scenarios.front().metrics;
-        m["fleet.agents"] = fleet.agents;
+        m["fleet.agents"] = agentCount;
         if (firstSends.size() > 1) {
             const auto [lo, hi] = std::minmax_element(firstSends.begin(), firstSends.end());
             m["fleet.first_send_spread_s"] = static_cast<double>(*hi - *lo) * 1e-9;
@@ -232,11 +241,20 @@ BenchResult mergeFleetResults(const RunConfig &fleet, BenchResult result, const 
                                           + "% of the agents' mean rate: its client node, not the cluster, may be "
                                             "the bottleneck");
     }
-    result.config["agents"] = fleet.agents;
-    result.tuning = fleet.tuning();
-    result.tuning["agents"] = std::to_string(fleet.agents);
-    result.tuning["producers"] = std::to_string(fleet.agents * fleet.producerClients);
-    result.tuning["consumers"] = std::to_string(fleet.agents * fleet.consumerClients);
+    // The fleet's settings are its agents' with the fleet's totals: records, rate, clients.
+    result.config["agents"] = agentCount;
+    result.tuning["agents"] = std::to_string(agentCount);
+    if (!result.scenarios.empty()) {
+        result.config["records"] = totalRecords;
+        if (totalRate > 0) {
+            result.config["rate"] = totalRate;
+            result.tuning["rate"] = std::to_string(static_cast<int64_t>(totalRate));
+        }
+        if (result.tuning.count("producers"))
+            result.tuning["producers"] = std::to_string(producers);
+        if (result.tuning.count("consumers"))
+            result.tuning["consumers"] = std::to_string(consumers);
+    }
     if (!result.errors.empty())
         result.exitCode = 1;
     else if (result.interrupted)

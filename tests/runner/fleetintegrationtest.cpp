@@ -114,6 +114,10 @@ TEST_F(Fleet, FourAgentsStartTogetherAndMergeExactly)
     }
     EXPECT_EQ(partitions.size(), 8u);
 
+    EXPECT_EQ(result["tuning"]["agents"], "4");
+    EXPECT_EQ(result["tuning"]["producers"], "4");
+    EXPECT_EQ(result["tuning"]["rate"], "8000");
+    EXPECT_EQ(result["config"]["records"], 24000);
     ASSERT_EQ(result["scenarios"].size(), 1u);
     const auto &m = result["scenarios"][0]["metrics"];
     // The coordinated start: every agent's first record within 100 ms of the others'.

@@ -45,7 +45,10 @@ nlohmann::json agentDocument(int index, int records, double windowS, std::mt1993
             {"errors", nlohmann::json::array()},
             {"warnings", nlohmann::json::array()},
             {"agent", {{"index", index}, {"of", 3}, {"producer_ids", {index, index}}, {"start_late_s", 0.001},
-                       {"first_send_unix_ns", 1000000000LL + index * 2000000LL}}},
+                       {"first_send_unix_ns", 1000000000LL + index * 2000000LL}, {"rate", 1000.0},
+                       {"records", records}}},
+            {"config", {{"producer_clients", 1}, {"consumer_clients", 1}, {"interval_s", 1.0}, {"rate", 1000.0}}},
+            {"tuning", {{"workload", "producer"}, {"producers", "1"}, {"rate", "1000"}}},
             {"scenarios",
              {{{"name", "bench/producer"},
                {"kind", "benchmark"},
@@ -76,7 +79,7 @@ TEST(runnerFleetMerge, PercentilesAreThoseOfEveryValueAndRatesAddOverTheCommonWi
         agents[i].exitCode = 0;
         agents[i].result = agentDocument(i, 20000 + 5000 * i, 10.0 + 0.01 * i, random, all);
     }
-    const BenchResult fleet = mergeFleetResults(fleetConfig(3), BenchResult{}, agents);
+    const BenchResult fleet = mergeFleetResults(3, BenchResult{}, agents);
     ASSERT_EQ(fleet.exitCode, 0) << fleet.errors.front();
     ASSERT_EQ(fleet.scenarios.size(), 1u);
     const auto &m = fleet.scenarios[0].metrics;
@@ -97,6 +100,9 @@ TEST(runnerFleetMerge, PercentilesAreThoseOfEveryValueAndRatesAddOverTheCommonWi
     EXPECT_DOUBLE_EQ(m.at("agents.2.records_per_s"), 30000 / 10.02);
     EXPECT_EQ(fleet.tuning.at("agents"), "3");
     EXPECT_EQ(fleet.tuning.at("producers"), "3");
+    EXPECT_EQ(fleet.tuning.at("rate"), "3000") << "the fleet's rate, not an agent's share";
+    EXPECT_EQ(fleet.config.at("records"), 75000);
+    EXPECT_EQ(fleet.tuning.count("consumers"), 0u) << "no consumers in a producer's contract";
 }
 
 TEST(runnerFleetMerge, EveryAgentWithoutAResultIsNamedAndTheFleetIsPartial)
@@ -119,7 +125,7 @@ TEST(runnerFleetMerge, EveryAgentWithoutAResultIsNamedAndTheFleetIsPartial)
     agents[2].signal = 9;
     agents[3].late = true;
     agents[4].result["agent"]["start_late_s"] = 2.5;
-    const BenchResult fleet = mergeFleetResults(fleetConfig(5), BenchResult{}, agents);
+    const BenchResult fleet = mergeFleetResults(5, BenchResult{}, agents);
     EXPECT_EQ(fleet.exitCode, 1);
     EXPECT_TRUE(fleet.partial);
     EXPECT_EQ(fleet.status(), "failed");
@@ -149,7 +155,7 @@ TEST(runnerFleetMerge, AnAgentFarBelowTheOthersRateIsPointedOut)
         agents[i].exitCode = 0;
         agents[i].result = agentDocument(i, i == 2 ? 4000 : 10000, 10.0, random, all);
     }
-    const BenchResult fleet = mergeFleetResults(fleetConfig(3), BenchResult{}, agents);
+    const BenchResult fleet = mergeFleetResults(3, BenchResult{}, agents);
     EXPECT_EQ(fleet.exitCode, 0);
     ASSERT_EQ(fleet.warnings.size(), 1u);
     EXPECT_EQ(fleet.warnings[0], "agent 2 ran at 50% of the agents' mean rate: its client node, not the cluster, "
