@@ -11,16 +11,20 @@
 #include "runner/benchstore.h"
 #include "runner/clientproperties.h"
 #include "runner/fleet.h"
+#include "runner/kubernetesfleet.h"
 #include "runner/offloadrecord.h"
 #include "runner/recollector.h"
 #include "runner/resultfile.h"
 
 #include <plimsoll/version.h>
 
+#include <QDateTime>
+
 #include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -52,7 +56,16 @@ struct BenchArgs : BenchRequest
 {
     std::string output = "text", resultFile;
     bool noStore = false;
+    // A fleet's launcher: local processes, or a Kubernetes Job's manifest (runner/kubernetesfleet.h).
+    std::string launcher = "local", startMargin = "2m", outDir;
+    KubernetesJobSpec job;
+    std::vector<std::string> nodeSelectors;
+    bool dryRun = false;
 };
+
+constexpr const char *kKubernetesOptions[] = {"--image", "--namespace", "--client-secret", "--cpu-request",
+                                              "--cpu-limit", "--memory-request", "--memory-limit", "--node-selector",
+                                              "--service-account", "--start-margin", "--dry-run", "--out"};
 
 void addOptions(CLI::App *c, BenchArgs &a)
 {
@@ -143,6 +156,24 @@ void addOptions(CLI::App *c, BenchArgs &a)
     addNumber(c, "--start-at", r.startAtUnixMs, BenchArgs::kStartAt,
               "An agent's coordinated start instant (the fleet's coordinator sets it)");
     c->add_option("--run-id", r.runId, "The run's id (default: a new uuid; a fleet's agents share it)");
+    c->add_option("--launcher", a.launcher, "Where --agents run: local processes, or a Kubernetes Indexed Job")
+        ->check(CLI::IsMember({"local", "kubernetes"}))
+        ->capture_default_str();
+    c->add_option("--image", a.job.image, "Kubernetes: the agents' image, with plimsoll on its PATH");
+    c->add_option("--namespace", a.job.nameSpace, "Kubernetes: the Job's namespace (default: kubectl's)");
+    c->add_option("--client-secret", a.job.clientPropertiesSecret,
+                  "Kubernetes: a Secret holding the client properties under client.properties, mounted for the agents");
+    c->add_option("--cpu-request", a.job.cpuRequest, "Kubernetes: each agent's CPU request (500m, 2)");
+    c->add_option("--cpu-limit", a.job.cpuLimit, "Kubernetes: each agent's CPU limit");
+    c->add_option("--memory-request", a.job.memoryRequest, "Kubernetes: each agent's memory request (512Mi, 4Gi)");
+    c->add_option("--memory-limit", a.job.memoryLimit, "Kubernetes: each agent's memory limit");
+    c->add_option("--node-selector", a.nodeSelectors, "Kubernetes: key=value a node must carry (repeatable)");
+    c->add_option("--service-account", a.job.serviceAccount, "Kubernetes: the agents' service account");
+    c->add_option("--start-margin", a.startMargin,
+                  "Kubernetes: from writing the Job to the agents' start instant; apply it within this")
+        ->capture_default_str();
+    c->add_flag("--dry-run", a.dryRun, "Kubernetes: write the Job's manifest (--out DIR) for you to apply");
+    c->add_option("--out", a.outDir, "Kubernetes: the directory the manifest is written to");
 }
 
 // The typed strings into the config (runner/benchrequest.h, as the Bench view does); the
@@ -225,9 +256,67 @@ bool given(const std::vector<const CLI::App *> &parsed, const char *option)
     return std::any_of(parsed.begin(), parsed.end(), [&](const CLI::App *a) { return a->count(option) > 0; });
 }
 
+// `bench … --agents N --launcher kubernetes --dry-run --out DIR`: the Job's manifest, and the
+// commands that apply it, gather the pods' reports into one result and delete the Job.
+int writeKubernetesFleet(BenchArgs &args, const std::vector<const CLI::App *> &parsed)
+{
+    for (const char *local : {"--histogram-log", "--command-config", "--result-file"})
+        if (given(parsed, local)) {
+            printError(std::string(local) + " with --launcher kubernetes: the pods share no file system with this "
+                       "machine" + (std::string(local) == "--command-config"
+                                        ? "; put the client properties in a Secret and name it with --client-secret"
+                                        : ""));
+            return kExitUsage;
+        }
+    if (!args.dryRun || args.outDir.empty()) {
+        printError("--launcher kubernetes writes the Job for you to apply: add --dry-run --out DIR (plimsoll does not "
+                   "apply it with kubectl itself)");
+        return kExitUsage;
+    }
+    KubernetesFleetLaunch launch;
+    launch.job = args.job;
+    for (const std::string &entry : args.nodeSelectors) {
+        const auto equals = entry.find('=');
+        if (equals == std::string::npos || equals == 0) {
+            printError("--node-selector " + entry + ": must be key=value");
+            return kExitUsage;
+        }
+        launch.job.nodeSelector[entry.substr(0, equals)] = entry.substr(equals + 1);
+    }
+    std::string error;
+    const auto margin = parseDuration(args.startMargin, &error);
+    if (!margin || margin->count() <= 0) {
+        printError("--start-margin must be a duration greater than 0 (got '" + args.startMargin + "')");
+        return kExitUsage;
+    }
+    launch.startMargin = std::chrono::duration_cast<std::chrono::milliseconds>(*margin);
+    const KubernetesFleet fleet = renderKubernetesFleet(args.config, launch);
+    if (!fleet.manifest.ok()) {
+        printError(fleet.manifest.error);
+        return kExitUsage;
+    }
+    std::error_code fsError;
+    std::filesystem::create_directories(args.outDir, fsError);
+    const std::string file = (std::filesystem::path(args.outDir) / (fleet.manifest.name + ".json")).string();
+    if (auto problem = writeFileAtomically(file, fleet.manifest.json); !problem.empty()) {
+        printError(problem);
+        return kExitFailure;
+    }
+    const auto startAt = QDateTime::fromMSecsSinceEpoch(fleet.config.startAtUnixMs, Qt::UTC);
+    std::cout << "wrote " << file << ": " << fleet.config.agents << " agents of run " << fleet.config.runId
+              << " on topic " << fleet.config.topic << ", starting at "
+              << startAt.toString(Qt::ISODate).toStdString() << " (apply it before then)\n"
+              << "in " << args.outDir << ":\n";
+    for (const std::string &command : fleet.commands)
+        std::cout << "  " << command << "\n";
+    return kExitOk;
+}
+
 // `bench … --agents N`: the agents as processes of this machine, one merged result.
 int runFleet(const CliContext &context, BenchArgs &args, const std::vector<const CLI::App *> &parsed)
 {
+    if (args.launcher == "kubernetes")
+        return writeKubernetesFleet(args, parsed);
     if (given(parsed, "--metrics-port")) {
         printError("--metrics-port with --agents: a fleet serves no /metrics; each agent's rates are in the "
                    "result's agents");
@@ -252,6 +341,16 @@ int runFleet(const CliContext &context, BenchArgs &args, const std::vector<const
 int runBench(const CliContext &context, BenchArgs &args, const std::vector<const CLI::App *> &parsed)
 {
     args.config.fleetRequested = given(parsed, "--agents");
+    if (given(parsed, "--launcher") && !args.config.fleetRequested) {
+        printError("--launcher starts a fleet's agents: use it with --agents N");
+        return kExitUsage;
+    }
+    if (args.launcher != "kubernetes")
+        for (const char *option : kKubernetesOptions)
+            if (given(parsed, option)) {
+                printError(std::string(option) + " applies to --launcher kubernetes only");
+                return kExitUsage;
+            }
     if (auto problem = inapplicableOption(parsed, args.config.workload, args.ramp); !problem.empty()) {
         printError(problem);
         return kExitUsage;
@@ -377,6 +476,45 @@ void addOffloadCommand(CLI::App *bench, Commands &commands)
     });
 }
 
+// `bench merge FILE...`: a fleet's result from its agents' reports gathered by hand (each pod's
+// log), as the local launcher makes it from its agents' output.
+void addMergeCommand(CLI::App *bench, Commands &commands)
+{
+    auto *c = bench->add_subcommand("merge", "One fleet result from its agents' reports: each agent's --output jsonl "
+                                             "lines (a Kubernetes pod's log), a file per agent");
+    struct MergeArgs
+    {
+        std::vector<std::string> files;
+        std::string output = "text", resultFile;
+        bool noStore = false;
+    };
+    auto a = std::make_shared<MergeArgs>();
+    c->add_option("files", a->files, "An agent's report: its standard output (kubectl logs POD > FILE)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    c->add_option("--output", a->output, "text, json or jsonl")
+        ->check(CLI::IsMember({"text", "json", "jsonl"}))
+        ->capture_default_str();
+    c->add_option("--result-file", a->resultFile, "Write the final JSON result here, atomically");
+    c->add_flag("--no-store", a->noStore, "Do not add the result to the store");
+    commands.add(c, [a](const CliContext &context) {
+        std::vector<AgentReport> reports;
+        int agents = 0;
+        if (auto problem = readAgentReports(a->files, reports, &agents); !problem.empty()) {
+            printError(problem);
+            return kExitUsage;
+        }
+        BenchResult merged = mergeFleetResults(agents, BenchResult{}, reports);
+        std::vector<const AgentReport *> all;
+        for (const auto &r : reports)
+            all.push_back(&r);
+        FleetIntervals intervals;
+        intervals.advance(all, std::vector<bool>(all.size(), false), true);
+        merged.intervals = intervals.take();
+        return reportResult(context, merged, a->output, a->resultFile, a->noStore);
+    });
+}
+
 } // namespace
 
 void addBenchCommands(CLI::App &app, Commands &commands)
@@ -406,6 +544,7 @@ void addBenchCommands(CLI::App &app, Commands &commands)
         commands.add(sub, [args, sub, bench](const CliContext &context) { return runBench(context, *args, {sub, bench}); });
     }
     addOffloadCommand(bench, commands);
+    addMergeCommand(bench, commands);
     addOptions(bench, *args);
     // Bare `bench`: the round trip (RunConfig's default workload). Registered after the
     // workloads so that a parsed workload subcommand is chosen first.

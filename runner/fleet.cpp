@@ -136,42 +136,6 @@ private:
     AgentReport m_report;
 };
 
-// Emits the fleet's interval k once every agent still reporting has written its own k.
-class IntervalMerger
-{
-public:
-    explicit IntervalMerger(const std::function<void(const BenchSnapshot &)> &sink) : m_sink(sink) {}
-
-    void advance(std::vector<LocalAgent> &agents, bool final)
-    {
-        for (;;) {
-            std::vector<const BenchSnapshot *> at;
-            bool waiting = false;
-            for (auto &a : agents) {
-                const auto &intervals = a.report().intervals;
-                if (m_next < intervals.size())
-                    at.push_back(&intervals[m_next]);
-                else if (a.running())
-                    waiting = true;
-            }
-            if (at.empty() || (waiting && !final))
-                return;
-            const BenchSnapshot merged = mergeAgentSnapshots(at);
-            m_merged.push_back(merged);
-            if (m_sink)
-                m_sink(merged);
-            ++m_next;
-        }
-    }
-
-    std::vector<BenchSnapshot> &merged() { return m_merged; }
-
-private:
-    const std::function<void(const BenchSnapshot &)> &m_sink;
-    std::size_t m_next = 0;
-    std::vector<BenchSnapshot> m_merged;
-};
-
 std::string selfExecutable()
 {
     std::error_code error;
@@ -209,7 +173,7 @@ std::string prepareTopic(const RunConfig &c, KafkaClient &admin, bool fresh, boo
 
 } // namespace
 
-std::vector<std::string> agentArguments(const RunConfig &c, int index)
+std::vector<std::string> agentCommonArguments(const RunConfig &c)
 {
     const auto ns = [](std::chrono::nanoseconds d) { return std::to_string(d.count()) + "ns"; };
     char rate[64];
@@ -234,13 +198,19 @@ std::vector<std::string> agentArguments(const RunConfig &c, int index)
         if (c.workload == Workload::Consumer)
             out.insert(out.end(), {"--from", c.from, "--validate", c.validateChecksum ? "checksum" : "none"});
     }
-    if (!c.commandConfigPath.empty())
-        out.insert(out.end(), {"--command-config", c.commandConfigPath});
     for (const auto &[key, value] : c.userTuning)
         out.insert(out.end(), {"--tuning", key + "=" + value});
     out.insert(out.end(), {"--run-id", c.runId, "--topic", c.topic, "--agents", std::to_string(c.agents),
-                           "--agent-index", std::to_string(index), "--start-at", std::to_string(c.startAtUnixMs),
-                           "--no-store", "--output", "jsonl"});
+                           "--start-at", std::to_string(c.startAtUnixMs), "--no-store", "--output", "jsonl"});
+    return out;
+}
+
+std::vector<std::string> agentArguments(const RunConfig &c, int index)
+{
+    auto out = agentCommonArguments(c);
+    if (!c.commandConfigPath.empty())
+        out.insert(out.end(), {"--command-config", c.commandConfigPath});
+    out.insert(out.end(), {"--agent-index", std::to_string(index)});
     if (!c.histogramLog.empty())
         out.insert(out.end(), {"--histogram-log", c.histogramLog + ".agent" + std::to_string(index)});
     return out;
@@ -288,7 +258,16 @@ BenchResult runLocalFleet(RunConfig c, const std::string &agentExecutable, const
         if (note)
             note(std::to_string(c.agents) + " agents started; their schedule starts in "
                  + std::to_string(localStartMargin(c.agents).count() / 1000.0).substr(0, 4) + " s");
-        IntervalMerger intervals(sink);
+        FleetIntervals intervals(sink);
+        const auto advance = [&](bool final) {
+            std::vector<const AgentReport *> reports;
+            std::vector<bool> running;
+            for (auto &a : agents) {
+                reports.push_back(&a.report());
+                running.push_back(a.running());
+            }
+            intervals.advance(reports, running, final);
+        };
         std::optional<Clock::time_point> lateAfter, killAfter;
         bool stopped = false;
         for (;;) {
@@ -303,7 +282,7 @@ BenchResult runLocalFleet(RunConfig c, const std::string &agentExecutable, const
                 }
                 anyRunning |= a.running();
             }
-            intervals.advance(agents, false);
+            advance(false);
             if (!anyRunning)
                 break;
             const auto now = Clock::now();
@@ -326,8 +305,8 @@ BenchResult runLocalFleet(RunConfig c, const std::string &agentExecutable, const
                     a.signal(SIGKILL);
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
-        intervals.advance(agents, true);
-        coordinator.intervals = std::move(intervals.merged());
+        advance(true);
+        coordinator.intervals = intervals.take();
         for (auto &a : agents)
             reports.push_back(std::move(a.report()));
         std::filesystem::remove_all(dir, fsError);

@@ -32,6 +32,7 @@ struct AgentReport
     int exitCode = -1;     // -1: it did not exit by itself (a signal, or never started)
     int signal = 0;        // the signal that ended it, 0: none
     bool late = false;     // still running long after the first agent finished: stopped
+    bool unreported = false; // its report was not among those given (bench merge)
     std::string problem;   // why it did not start, or what it printed last on stderr
     nlohmann::json result; // its result document; null when it wrote none
     std::vector<BenchSnapshot> intervals; // its interval lines, in order
@@ -42,6 +43,32 @@ struct AgentReport
 // index, the fleet's size and start instant, no store, its report on stdout, and its histogram
 // log "<histogramLog>.agent<index>" when the run has one.
 std::vector<std::string> agentArguments(const RunConfig &fleet, int index);
+// What every agent is given, whatever its index and wherever it runs: all of agentArguments()
+// but the index, the client properties' path and the histogram log.
+std::vector<std::string> agentCommonArguments(const RunConfig &fleet);
+
+// The fleet's intervals as its agents report theirs: interval k once every agent that may still
+// report has reported its own k (all there are, when final).
+class FleetIntervals
+{
+public:
+    explicit FleetIntervals(std::function<void(const BenchSnapshot &)> sink = {}) : m_sink(std::move(sink)) {}
+    // running[i]: agents[i] may report more.
+    void advance(const std::vector<const AgentReport *> &agents, const std::vector<bool> &running, bool final);
+    std::vector<BenchSnapshot> take() { return std::move(m_merged); }
+
+private:
+    std::function<void(const BenchSnapshot &)> m_sink;
+    std::size_t m_next = 0;
+    std::vector<BenchSnapshot> m_merged;
+};
+
+// Agents' reports from files of their standard output (their `--output jsonl` lines, such as a
+// pod's log, other lines ignored), each file one agent's, for mergeFleetResults(): one report
+// per agent of the fleet, an agent without a file marked unreported. "" when read, else the
+// problem naming the file (no agent's result in it, another run's, an agent twice).
+std::string readAgentReports(const std::vector<std::string> &files, std::vector<AgentReport> &reports,
+                             int *agentCount);
 
 // How long before the start instant the coordinator starts N local agents: room for each to
 // start, connect and see the topic's leaders.

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -39,6 +41,8 @@ std::string agentName(int index) { return "agent " + std::to_string(index); }
 // Why an agent gave no usable result, or "" when it did.
 std::string absence(const AgentReport &a)
 {
+    if (a.unreported)
+        return agentName(a.index) + " reported nothing: " + a.problem;
     if (!a.started)
         return agentName(a.index) + " did not start" + (a.problem.empty() ? "" : ": " + a.problem);
     if (a.late)
@@ -139,7 +143,7 @@ nlohmann::json agentRow(const AgentReport &a, const std::string &problem)
 {
     nlohmann::json row = {{"index", a.index}, {"exit_code", a.exitCode}};
     const nlohmann::json &r = a.result;
-    row["status"] = !a.started ? "not started" : a.late ? "late" : !r.is_object() ? "died" : r.value("status", "failed");
+    row["status"] = a.unreported ? "unreported" : !a.started ? "not started" : a.late ? "late" : !r.is_object() ? "died" : r.value("status", "failed");
     if (a.signal > 0)
         row["signal"] = a.signal;
     if (r.is_object()) {
@@ -184,6 +188,17 @@ BenchResult mergeFleetResults(int agentCount, BenchResult result, const std::vec
             if (const std::string text = w.get<std::string>(); text.rfind("the run failed", 0) != 0)
                 result.warnings.push_back(agentName(a.index) + ": " + text);
         result.interrupted |= r.value("interrupted", false);
+        // What no coordinator stated (bench merge of files), from the agents' documents.
+        if (result.runId.empty()) {
+            result.runId = r.value("run_id", "");
+            result.workload = r.value("workload", "");
+            result.bootstrapServers = r.value("/target/bootstrap_servers"_json_pointer, std::string());
+            result.topic = r.value("/topic/name"_json_pointer, std::string());
+        }
+        if (const std::string started = r.value("started_at", ""); result.startedAt.empty() || started < result.startedAt)
+            result.startedAt = started;
+        if (const std::string finished = r.value("finished_at", ""); finished > result.finishedAt)
+            result.finishedAt = finished;
         const auto config = r.value("config", nlohmann::json::object());
         if (result.config.empty()) {
             result.config = config;
@@ -265,6 +280,91 @@ BenchResult mergeFleetResults(int agentCount, BenchResult result, const std::vec
     else if (result.partial)
         result.warnings.push_back("the run failed: the result is partial");
     return result;
+}
+
+void FleetIntervals::advance(const std::vector<const AgentReport *> &agents, const std::vector<bool> &running,
+                             bool final)
+{
+    for (;;) {
+        std::vector<const BenchSnapshot *> at;
+        bool waiting = false;
+        for (std::size_t i = 0; i < agents.size(); ++i) {
+            const auto &intervals = agents[i]->intervals;
+            if (m_next < intervals.size())
+                at.push_back(&intervals[m_next]);
+            else if (running[i])
+                waiting = true;
+        }
+        if (at.empty() || (waiting && !final))
+            return;
+        m_merged.push_back(mergeAgentSnapshots(at));
+        if (m_sink)
+            m_sink(m_merged.back());
+        ++m_next;
+    }
+}
+
+std::string readAgentReports(const std::vector<std::string> &files, std::vector<AgentReport> &reports,
+                             int *agentCount)
+{
+    std::map<int, AgentReport> byIndex;
+    std::string runId;
+    int of = 0;
+    for (const std::string &file : files) {
+        std::ifstream in(file, std::ios::binary);
+        if (!in)
+            return file + ": cannot be read";
+        AgentReport report;
+        std::string line;
+        int number = 0, resultLine = 0;
+        while (std::getline(in, line)) {
+            ++number;
+            const auto start = line.find('{'); // a log line may carry a timestamp before it
+            if (start == std::string::npos)
+                continue;
+            const auto j = nlohmann::json::parse(line.substr(start), nullptr, false);
+            BenchSnapshot snapshot;
+            if (snapshotFromJson(j, snapshot))
+                report.intervals.push_back(snapshot);
+            else if (j.is_object() && j.value("type", "") == "result")
+                report.result = j, resultLine = number;
+        }
+        if (!report.result.is_object())
+            return file + ": no bench result in it (an agent's last line, of \"type\": \"result\")";
+        const auto agent = report.result.value("agent", nlohmann::json::object());
+        const std::string at = file + ":" + std::to_string(resultLine);
+        if (!agent.contains("index") || !agent.contains("of"))
+            return at + ": the result of a single run, not of a fleet's agent (no \"agent\")";
+        report.index = agent["index"].get<int>();
+        const int agentsOf = agent["of"].get<int>();
+        const std::string id = report.result.value("run_id", "");
+        if (runId.empty())
+            runId = id, of = agentsOf;
+        else if (id != runId || agentsOf != of)
+            return at + ": agent " + std::to_string(report.index) + " of run " + id + " (" + std::to_string(agentsOf)
+                 + " agents), not of run " + runId + " (" + std::to_string(of) + " agents)";
+        if (report.index < 0 || report.index >= of)
+            return at + ": agent index " + std::to_string(report.index) + " outside 0.." + std::to_string(of - 1);
+        if (byIndex.count(report.index))
+            return at + ": agent " + std::to_string(report.index) + " is reported twice";
+        report.started = true;
+        report.exitCode = report.result.value("exit_code", 1);
+        byIndex.emplace(report.index, std::move(report));
+    }
+    reports.clear();
+    for (int i = 0; i < of; ++i) {
+        if (auto it = byIndex.find(i); it != byIndex.end()) {
+            reports.push_back(std::move(it->second));
+            continue;
+        }
+        AgentReport missing;
+        missing.index = i;
+        missing.unreported = true;
+        missing.problem = "its report is not among the files given";
+        reports.push_back(std::move(missing));
+    }
+    *agentCount = of;
+    return {};
 }
 
 BenchSnapshot mergeAgentSnapshots(const std::vector<const BenchSnapshot *> &snapshots)

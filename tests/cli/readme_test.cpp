@@ -126,6 +126,14 @@ const std::vector<Case> kCases = {
      "--record-size 1KB --rate unlimited", {}, {{"--records", "20000"}}, {}, 0, {}, {}, {}, true},
     {"plimsoll benchmark consumer --topic benchmark --clients 4 --records 5000000 --from beginning --validate checksum",
      {}, {{"--records", "20000"}}, {}, 0, {}, {}, {}, true},
+    {"plimsoll bench roundtrip --agents 16 --partitions 32 --records 10000000 --rate 400k --bootstrap-server "
+     "kafka.bench.svc:9092 --launcher kubernetes --image REGISTRY/plimsoll:VERSION --client-secret kafka-client "
+     "--cpu-request 2 --memory-request 1Gi --node-selector pool=bench --dry-run --out manifests",
+     {"bench", "roundtrip", "--agents", "16", "--partitions", "32", "--records", "10000000", "--rate", "400k",
+      "--bootstrap-server", "kafka.bench.svc:9092", "--launcher", "kubernetes", "--image",
+      "registry.example/plimsoll:1.0", "--client-secret", "kafka-client", "--cpu-request", "2", "--memory-request",
+      "1Gi", "--node-selector", "pool=bench", "--dry-run", "--out", "manifests"},
+     {}, {}, 0, {}, {}, "plimsoll bench merge plimsoll-"},
     {"plimsoll bench roundtrip --agents 4 --partitions 16 --records 400000 --rate 40000", {},
      {{"--records", "8000"}, {"--rate", "4000"}}, {}, 0, {}, {}, "agent 3  ok", true},
     {"plimsoll bench producer --agents 8 --producer-clients 2 --topic benchmark --duration 60s --rate 200k "
@@ -289,7 +297,7 @@ QString placeholder(const QString &token, const QTemporaryDir &dir)
     }
 #endif
     static const QStringList outputs = {"sizing.pdf", "sizing.html", "sizing.md", "runs.jsonl",
-                                        "runs.csv", "latencies.hlog", "steps.csv", "result.json", "FILE"};
+                                        "runs.csv", "latencies.hlog", "steps.csv", "result.json", "FILE", "manifests"};
     if (outputs.contains(token))
         return dir.filePath(token == "FILE" ? "report.md" : token);
     if (token == "RUN")

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -140,6 +141,59 @@ TEST(Validator, AcceptsTheJobsOfOneAndSixteenAgentsWithAndWithoutASecret)
               std::string::npos)
         << v.output;
     EXPECT_NE(v.output.find("job-everything.json: ok"), std::string::npos) << v.output;
+}
+
+// What `plimsoll bench --agents N --launcher kubernetes --dry-run --out DIR` writes: a Job the API's
+// types accept, whose pods' command lines plimsoll itself takes.
+TEST(Validator, AcceptsTheFleetJobsTheBenchCommandWrites)
+{
+    REQUIRES_VALIDATOR();
+    QTemporaryDir out;
+    const QString properties = out.filePath("client.properties"); // the Secret's file, as mounted
+    std::ofstream(properties.toStdString()) << "security.protocol=PLAINTEXT\n";
+    ManifestFiles files;
+    for (int agents : {1, 16})
+        for (bool secret : {false, true}) {
+            const QString dir = out.filePath(QString("n%1-%2").arg(agents).arg(secret));
+            QStringList args = {"bench", "roundtrip", "--bootstrap-server", "127.0.0.1:1", "--agents",
+                                QString::number(agents), "--partitions", "16", "--records", "100000", "--rate", "20k",
+                                "--timeout", "1s", "--launcher", "kubernetes", "--image",
+                                "registry.example/plimsoll:0.1.0", "--cpu-request", "1", "--memory-request", "512Mi",
+                                "--node-selector", "pool=bench", "--dry-run", "--out", dir};
+            if (secret)
+                args << "--client-secret" << "kafka-client";
+            QProcess plimsoll;
+            plimsoll.start(PLIMSOLL_BINARY, args);
+            ASSERT_TRUE(plimsoll.waitForFinished(30000));
+            ASSERT_EQ(plimsoll.exitCode(), 0) << plimsoll.readAllStandardError().toStdString();
+            const std::string said = plimsoll.readAllStandardOutput().toStdString();
+            EXPECT_NE(said.find("plimsoll bench merge plimsoll-"), std::string::npos) << said;
+            const auto written = QDir(dir).entryList({"plimsoll-*.json"});
+            ASSERT_EQ(written.size(), 1) << said;
+            std::ifstream in(QDir(dir).filePath(written[0]).toStdString());
+            const std::string job((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            files.write(QString("fleet-%1-%2.json").arg(agents).arg(secret).toStdString(), job);
+            // Pod 3's command line (the kubelet's expansion done by hand) is one plimsoll takes: it
+            // fails to reach the broker (exit 1), not on its options (exit 2).
+            const auto container = nlohmann::json::parse(job)["spec"]["template"]["spec"]["containers"][0];
+            QStringList pod;
+            for (const auto &arg : container["args"]) {
+                QString a = QString::fromStdString(arg.get<std::string>());
+                a.replace("$(JOB_COMPLETION_INDEX)", agents == 16 ? "3" : "0");
+                if (a.startsWith("/etc/plimsoll/"))
+                    a = properties;
+                pod << a;
+            }
+            QProcess agent;
+            agent.start(PLIMSOLL_BINARY, pod);
+            ASSERT_TRUE(agent.waitForFinished(60000));
+            EXPECT_EQ(agent.exitCode(), 1) << pod.join(' ').toStdString() << "\n"
+                                           << agent.readAllStandardError().toStdString();
+        }
+    const Validation v = files.validate();
+    EXPECT_EQ(v.exitCode, 0) << v.output;
+    EXPECT_NE(v.output.find("fleet-16-1.json: ok: batch/v1 Job plimsoll-"), std::string::npos) << v.output;
+    EXPECT_NE(v.output.find("16 indexed completions, parallelism 16"), std::string::npos) << v.output;
 }
 
 TEST(Validator, RefusesAMisspeltField)

@@ -14,6 +14,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <set>
 #include <sstream>
@@ -220,6 +221,59 @@ TEST_F(Fleet, AStopReachesEveryAgentAndKeepsTheirPartialResults)
     for (const auto &agent : result["agents"])
         EXPECT_EQ(agent["status"], "interrupted") << agent.dump();
     EXPECT_GT(result["scenarios"][0]["metrics"]["producer.acknowledged"].get<double>(), 1000);
+}
+
+// Agents started by someone else (as a Kubernetes Job's pods are), their logs gathered, one file
+// each, and merged: the same result as the local launcher's; a log missing is named.
+TEST_F(Fleet, AgentsLogsGatheredByHandMergeIntoOneResult)
+{
+    const std::string topic = unique("merge"), runId = unique("merge-run");
+    const int64_t startAt = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                (std::chrono::system_clock::now() + 4s).time_since_epoch())
+                                .count();
+    QStringList logs;
+    std::vector<std::unique_ptr<QProcess>> agents;
+    for (int i = 0; i < 2; ++i) {
+        auto agent = std::make_unique<QProcess>();
+        agent->setProcessChannelMode(QProcess::MergedChannels); // as kubectl logs gives both
+        logs << m_dir.filePath(QString("pod-%1.log").arg(i));
+        agent->setStandardOutputFile(logs.back());
+        agent->start(PLIMSOLL_BINARY, {"bench", "roundtrip", "--bootstrap-server", m_bootstrap, "--topic",
+                                       QString::fromStdString(topic), "--create-topic", "--partitions", "4",
+                                       "--records", "6000", "--rate", "3000", "--agents", "2", "--agent-index",
+                                       QString::number(i), "--start-at", QString::number(startAt), "--run-id",
+                                       QString::fromStdString(runId), "--no-store", "--output", "jsonl"});
+        agents.push_back(std::move(agent));
+    }
+    for (auto &agent : agents) {
+        ASSERT_TRUE(agent->waitForFinished(120000));
+        EXPECT_EQ(agent->exitCode(), 0);
+    }
+    const auto merge = [&](const QStringList &files) {
+        QProcess p;
+        p.start(PLIMSOLL_BINARY, QStringList{"--db", m_dir.filePath("store.db"), "bench", "merge"} + files
+                                     + QStringList{"--output", "json"});
+        EXPECT_TRUE(p.waitForFinished(60000));
+        return std::make_pair(p.exitCode(), p.readAllStandardOutput().toStdString() + p.readAllStandardError().toStdString());
+    };
+    const auto [code, out] = merge(logs);
+    ASSERT_EQ(code, 0) << out;
+    const auto result = nlohmann::json::parse(out.substr(0, out.rfind('}') + 1));
+    EXPECT_EQ(result["run_id"], runId);
+    EXPECT_EQ(result["scenarios"][0]["metrics"]["roundtrip.matched"], 6000);
+    EXPECT_EQ(result["scenarios"][0]["metrics"]["roundtrip.missing"], 0);
+    EXPECT_LT(result["scenarios"][0]["metrics"]["fleet.first_send_spread_s"].get<double>(), 0.1);
+    EXPECT_EQ(result["agents"].size(), 2u);
+
+    const auto [partialCode, partial] = merge({logs[0]});
+    EXPECT_EQ(partialCode, 1);
+    EXPECT_NE(partial.find("agent 1 reported nothing: its report is not among the files given"), std::string::npos)
+        << partial;
+    const QString stranger = m_dir.filePath("not-a-pod.log");
+    std::ofstream(stranger.toStdString()) << "plimsoll: note: nothing here\n";
+    const auto [refused, why] = merge({logs[0], stranger});
+    EXPECT_EQ(refused, 2);
+    EXPECT_NE(why.find(stranger.toStdString() + ": no bench result in it"), std::string::npos) << why;
 }
 
 } // namespace
