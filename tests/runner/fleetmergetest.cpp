@@ -66,19 +66,27 @@ RunConfig fleetConfig(int agents)
     return c;
 }
 
+// `n` agents that ran and reported: agent i's document from document(i).
+template <class Document> std::vector<AgentReport> reportingAgents(int n, Document document)
+{
+    std::vector<AgentReport> agents(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+        agents[i].index = i;
+        agents[i].started = true;
+        agents[i].exitCode = 0;
+        agents[i].result = document(i);
+        agents[i].result["agent"]["index"] = i;
+    }
+    return agents;
+}
+
 } // namespace
 
 TEST(runnerFleetMerge, PercentilesAreThoseOfEveryValueAndRatesAddOverTheCommonWindow)
 {
     std::mt19937 random(7);
     HdrHistogram all = makeLatencyHistogram();
-    std::vector<AgentReport> agents(3);
-    for (int i = 0; i < 3; ++i) {
-        agents[i].index = i;
-        agents[i].started = true;
-        agents[i].exitCode = 0;
-        agents[i].result = agentDocument(i, 20000 + 5000 * i, 10.0 + 0.01 * i, random, all);
-    }
+    auto agents = reportingAgents(3, [&](int i) { return agentDocument(i, 20000 + 5000 * i, 10.0 + 0.01 * i, random, all); });
     const BenchResult fleet = mergeFleetResults(3, BenchResult{}, agents);
     ASSERT_EQ(fleet.exitCode, 0) << fleet.errors.front();
     ASSERT_EQ(fleet.scenarios.size(), 1u);
@@ -109,14 +117,7 @@ TEST(runnerFleetMerge, EveryAgentWithoutAResultIsNamedAndTheFleetIsPartial)
 {
     std::mt19937 random(11);
     HdrHistogram all = makeLatencyHistogram();
-    std::vector<AgentReport> agents(5);
-    for (int i = 0; i < 5; ++i) {
-        agents[i].index = i;
-        agents[i].started = true;
-        agents[i].exitCode = 0;
-        agents[i].result = agentDocument(i % 3, 1000, 10.0, random, all);
-        agents[i].result["agent"]["index"] = i;
-    }
+    auto agents = reportingAgents(5, [&](int i) { return agentDocument(i % 3, 1000, 10.0, random, all); });
     agents[1].started = false;
     agents[1].result = nullptr;
     agents[1].problem = "/nowhere/plimsoll: No such file or directory";
@@ -148,13 +149,7 @@ TEST(runnerFleetMerge, AnAgentFarBelowTheOthersRateIsPointedOut)
 {
     std::mt19937 random(3);
     HdrHistogram all = makeLatencyHistogram();
-    std::vector<AgentReport> agents(3);
-    for (int i = 0; i < 3; ++i) {
-        agents[i].index = i;
-        agents[i].started = true;
-        agents[i].exitCode = 0;
-        agents[i].result = agentDocument(i, i == 2 ? 4000 : 10000, 10.0, random, all);
-    }
+    auto agents = reportingAgents(3, [&](int i) { return agentDocument(i, i == 2 ? 4000 : 10000, 10.0, random, all); });
     const BenchResult fleet = mergeFleetResults(3, BenchResult{}, agents);
     EXPECT_EQ(fleet.exitCode, 0);
     ASSERT_EQ(fleet.warnings.size(), 1u);
