@@ -18,13 +18,11 @@
 
 #include <plimsoll/version.h>
 
-#include <QDateTime>
 
 #include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -57,9 +55,8 @@ struct BenchArgs : BenchRequest
     std::string output = "text", resultFile;
     bool noStore = false;
     // A fleet's launcher: local processes, or a Kubernetes Job's manifest (runner/kubernetesfleet.h).
-    std::string launcher = "local", startMargin = "2m", outDir;
-    KubernetesJobSpec job;
-    std::vector<std::string> nodeSelectors;
+    std::string launcher = "local";
+    KubernetesFleetRequest kubernetes;
     bool dryRun = false;
 };
 
@@ -159,21 +156,21 @@ void addOptions(CLI::App *c, BenchArgs &a)
     c->add_option("--launcher", a.launcher, "Where --agents run: local processes, or a Kubernetes Indexed Job")
         ->check(CLI::IsMember({"local", "kubernetes"}))
         ->capture_default_str();
-    c->add_option("--image", a.job.image, "Kubernetes: the agents' image, with plimsoll on its PATH");
-    c->add_option("--namespace", a.job.nameSpace, "Kubernetes: the Job's namespace (default: kubectl's)");
-    c->add_option("--client-secret", a.job.clientPropertiesSecret,
+    c->add_option("--image", a.kubernetes.job.image, "Kubernetes: the agents' image, with plimsoll on its PATH");
+    c->add_option("--namespace", a.kubernetes.job.nameSpace, "Kubernetes: the Job's namespace (default: kubectl's)");
+    c->add_option("--client-secret", a.kubernetes.job.clientPropertiesSecret,
                   "Kubernetes: a Secret holding the client properties under client.properties, mounted for the agents");
-    c->add_option("--cpu-request", a.job.cpuRequest, "Kubernetes: each agent's CPU request (500m, 2)");
-    c->add_option("--cpu-limit", a.job.cpuLimit, "Kubernetes: each agent's CPU limit");
-    c->add_option("--memory-request", a.job.memoryRequest, "Kubernetes: each agent's memory request (512Mi, 4Gi)");
-    c->add_option("--memory-limit", a.job.memoryLimit, "Kubernetes: each agent's memory limit");
-    c->add_option("--node-selector", a.nodeSelectors, "Kubernetes: key=value a node must carry (repeatable)");
-    c->add_option("--service-account", a.job.serviceAccount, "Kubernetes: the agents' service account");
-    c->add_option("--start-margin", a.startMargin,
+    c->add_option("--cpu-request", a.kubernetes.job.cpuRequest, "Kubernetes: each agent's CPU request (500m, 2)");
+    c->add_option("--cpu-limit", a.kubernetes.job.cpuLimit, "Kubernetes: each agent's CPU limit");
+    c->add_option("--memory-request", a.kubernetes.job.memoryRequest, "Kubernetes: each agent's memory request (512Mi, 4Gi)");
+    c->add_option("--memory-limit", a.kubernetes.job.memoryLimit, "Kubernetes: each agent's memory limit");
+    c->add_option("--node-selector", a.kubernetes.nodeSelectors, "Kubernetes: key=value a node must carry (repeatable)");
+    c->add_option("--service-account", a.kubernetes.job.serviceAccount, "Kubernetes: the agents' service account");
+    c->add_option("--start-margin", a.kubernetes.startMargin,
                   "Kubernetes: from writing the Job to the agents' start instant; apply it within this")
         ->capture_default_str();
     c->add_flag("--dry-run", a.dryRun, "Kubernetes: write the Job's manifest (--out DIR) for you to apply");
-    c->add_option("--out", a.outDir, "Kubernetes: the directory the manifest is written to");
+    c->add_option("--out", a.kubernetes.outDir, "Kubernetes: the directory the manifest is written to");
 }
 
 // The typed strings into the config (runner/benchrequest.h, as the Bench view does); the
@@ -258,57 +255,25 @@ bool given(const std::vector<const CLI::App *> &parsed, const char *option)
 
 // `bench … --agents N --launcher kubernetes --dry-run --out DIR`: the Job's manifest, and the
 // commands that apply it, gather the pods' reports into one result and delete the Job.
-int writeKubernetesFleet(BenchArgs &args, const std::vector<const CLI::App *> &parsed)
+int runKubernetesLauncher(BenchArgs &args, const std::vector<const CLI::App *> &parsed)
 {
-    for (const char *local : {"--histogram-log", "--command-config", "--result-file"})
+    for (const char *local : {"--histogram-log", "--result-file"})
         if (given(parsed, local)) {
             printError(std::string(local) + " with --launcher kubernetes: the pods share no file system with this "
-                       "machine" + (std::string(local) == "--command-config"
-                                        ? "; put the client properties in a Secret and name it with --client-secret"
-                                        : ""));
+                       "machine");
             return kExitUsage;
         }
-    if (!args.dryRun || args.outDir.empty()) {
+    if (!args.dryRun || args.kubernetes.outDir.empty()) {
         printError("--launcher kubernetes writes the Job for you to apply: add --dry-run --out DIR (plimsoll does not "
                    "apply it with kubectl itself)");
         return kExitUsage;
     }
-    KubernetesFleetLaunch launch;
-    launch.job = args.job;
-    for (const std::string &entry : args.nodeSelectors) {
-        const auto equals = entry.find('=');
-        if (equals == std::string::npos || equals == 0) {
-            printError("--node-selector " + entry + ": must be key=value");
-            return kExitUsage;
-        }
-        launch.job.nodeSelector[entry.substr(0, equals)] = entry.substr(equals + 1);
+    const KubernetesFleetWritten written = writeKubernetesFleet(args.config, args.kubernetes);
+    if (!written.ok()) {
+        printError(written.error);
+        return written.file.empty() ? kExitUsage : kExitFailure;
     }
-    std::string error;
-    const auto margin = parseDuration(args.startMargin, &error);
-    if (!margin || margin->count() <= 0) {
-        printError("--start-margin must be a duration greater than 0 (got '" + args.startMargin + "')");
-        return kExitUsage;
-    }
-    launch.startMargin = std::chrono::duration_cast<std::chrono::milliseconds>(*margin);
-    const KubernetesFleet fleet = renderKubernetesFleet(args.config, launch);
-    if (!fleet.manifest.ok()) {
-        printError(fleet.manifest.error);
-        return kExitUsage;
-    }
-    std::error_code fsError;
-    std::filesystem::create_directories(args.outDir, fsError);
-    const std::string file = (std::filesystem::path(args.outDir) / (fleet.manifest.name + ".json")).string();
-    if (auto problem = writeFileAtomically(file, fleet.manifest.json); !problem.empty()) {
-        printError(problem);
-        return kExitFailure;
-    }
-    const auto startAt = QDateTime::fromMSecsSinceEpoch(fleet.config.startAtUnixMs, Qt::UTC);
-    std::cout << "wrote " << file << ": " << fleet.config.agents << " agents of run " << fleet.config.runId
-              << " on topic " << fleet.config.topic << ", starting at "
-              << startAt.toString(Qt::ISODate).toStdString() << " (apply it before then)\n"
-              << "in " << args.outDir << ":\n";
-    for (const std::string &command : fleet.commands)
-        std::cout << "  " << command << "\n";
+    std::cout << written.report;
     return kExitOk;
 }
 
@@ -316,7 +281,7 @@ int writeKubernetesFleet(BenchArgs &args, const std::vector<const CLI::App *> &p
 int runFleet(const CliContext &context, BenchArgs &args, const std::vector<const CLI::App *> &parsed)
 {
     if (args.launcher == "kubernetes")
-        return writeKubernetesFleet(args, parsed);
+        return runKubernetesLauncher(args, parsed);
     if (given(parsed, "--metrics-port")) {
         printError("--metrics-port with --agents: a fleet serves no /metrics; each agent's rates are in the "
                    "result's agents");

@@ -1,6 +1,12 @@
 #include "runner/kubernetesfleet.h"
 
+#include "model/core/units.h"
 #include "runner/fleet.h"
+#include "runner/resultfile.h"
+
+#include <QDateTime>
+
+#include <filesystem>
 
 namespace plimsoll {
 
@@ -64,6 +70,54 @@ KubernetesFleet renderKubernetesFleet(RunConfig c, KubernetesFleetLaunch launch)
         "plimsoll bench merge " + out.manifest.name + "-*.log",
         kubectl(kubectlDeleteArgs(out.manifest)),
     };
+    return out;
+}
+
+KubernetesFleetWritten writeKubernetesFleet(const RunConfig &config, const KubernetesFleetRequest &request)
+{
+    KubernetesFleetWritten out;
+    if (!config.commandConfigPath.empty()) {
+        out.error = "the pods read the client properties from a Secret, not from a file of this machine: create one "
+                    "(kubectl create secret generic NAME --from-file=client.properties) and name it as the client "
+                    "secret";
+        return out;
+    }
+    if (request.outDir.empty()) {
+        out.error = "the manifest needs a directory to be written to";
+        return out;
+    }
+    KubernetesFleetLaunch launch;
+    launch.job = request.job;
+    for (const std::string &entry : request.nodeSelectors) {
+        const auto equals = entry.find('=');
+        if (equals == std::string::npos || equals == 0) {
+            out.error = "node selector " + entry + ": must be key=value";
+            return out;
+        }
+        launch.job.nodeSelector[entry.substr(0, equals)] = entry.substr(equals + 1);
+    }
+    const auto margin = parseDuration(request.startMargin);
+    if (!margin || margin->count() <= 0) {
+        out.error = "start margin must be a duration greater than 0 (got '" + request.startMargin + "')";
+        return out;
+    }
+    launch.startMargin = std::chrono::duration_cast<std::chrono::milliseconds>(*margin);
+    out.fleet = renderKubernetesFleet(config, launch);
+    if (!out.fleet.manifest.ok()) {
+        out.error = out.fleet.manifest.error;
+        return out;
+    }
+    std::error_code fsError;
+    std::filesystem::create_directories(request.outDir, fsError);
+    out.file = (std::filesystem::path(request.outDir) / (out.fleet.manifest.name + ".json")).string();
+    if (out.error = writeFileAtomically(out.file, out.fleet.manifest.json); !out.ok())
+        return out;
+    const RunConfig &c = out.fleet.config;
+    const auto startAt = QDateTime::fromMSecsSinceEpoch(c.startAtUnixMs, Qt::UTC).toString(Qt::ISODate).toStdString();
+    out.report = "wrote " + out.file + ": " + std::to_string(c.agents) + " agents of run " + c.runId + " on topic "
+               + c.topic + ", starting at " + startAt + " (apply it before then)\nin " + request.outDir + ":\n";
+    for (const std::string &command : out.fleet.commands)
+        out.report += "  " + command + "\n";
     return out;
 }
 

@@ -35,4 +35,29 @@ struct KubernetesFleet
 // missing image, a quantity Kubernetes would refuse, ...).
 KubernetesFleet renderKubernetesFleet(RunConfig config, KubernetesFleetLaunch launch);
 
+// The Kubernetes launch as the user types it (the CLI's options, the window's dialog), and the
+// one way it is written: the job's fields, node selectors as key=value, the margin as a
+// duration (2m), and the directory the manifest goes to.
+struct KubernetesFleetRequest
+{
+    KubernetesJobSpec job;
+    std::vector<std::string> nodeSelectors;
+    std::string startMargin = "2m";
+    std::string outDir;
+};
+
+struct KubernetesFleetWritten
+{
+    std::string error;    // empty when written; else the field and what it must be
+    std::string file;     // the manifest written
+    std::string report;   // for the user: what was written, when the agents start, the commands
+    KubernetesFleet fleet;
+    bool ok() const { return error.empty(); }
+};
+
+// Renders `config`'s fleet as the request says and writes the manifest into request.outDir
+// (created when missing), atomically. Refused: client properties given as a file (the pods
+// read them from a Secret: job.clientPropertiesSecret), a malformed node selector or margin.
+KubernetesFleetWritten writeKubernetesFleet(const RunConfig &config, const KubernetesFleetRequest &request);
+
 } // namespace plimsoll

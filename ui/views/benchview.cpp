@@ -7,6 +7,7 @@
 #include "runner/benchconfig.h"
 #include "runner/benchrequest.h"
 #include "ui/views/benchworker.h"
+#include "ui/views/kubernetesjobdialog.h"
 #include "ui/charts/niceaxis.h"
 
 #include <QChart>
@@ -220,9 +221,19 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_stop = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop"), this);
     m_stop->setObjectName(QStringLiteral("benchStop"));
     m_stop->setEnabled(false);
+    auto *kubernetes = new QPushButton(tr("Kubernetes Job…"), this);
+    kubernetes->setObjectName(QStringLiteral("benchKubernetes"));
+    kubernetes->setToolTip(tr("The form's run as an Indexed Job of its agents, written for you to apply"));
+    connect(kubernetes, &QPushButton::clicked, this, [this] {
+        RunConfig config;
+        QString problem;
+        if (!readForm(config, problem) || !KubernetesJobDialog::openFor(config, &m_kubernetes, this, &problem))
+            m_status->setText(problem);
+    });
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_start);
     buttons->addWidget(m_stop);
+    buttons->addWidget(kubernetes);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);

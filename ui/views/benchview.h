@@ -5,6 +5,7 @@
 
 #include "ui/views/storeview.h"
 
+#include "runner/kubernetesfleet.h"
 #include "ui/views/benchmetatypes.h"
 #include "ui/views/viewwidgets.h"
 
@@ -65,6 +66,7 @@ private:
     QSpinBox *m_clients = nullptr;
     QSpinBox *m_agents = nullptr; // agent processes sharing the run (--agents); 1: one process
     QString m_agentExecutable;
+    KubernetesFleetRequest m_kubernetes; // the Kubernetes Job dialog's last entries
     QComboBox *m_acks = nullptr;
     QLineEdit *m_steps = nullptr;
     QComboBox *m_rampOf = nullptr;     // producers or consumers (--ramp)
