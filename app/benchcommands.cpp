@@ -18,11 +18,11 @@
 
 #include <plimsoll/version.h>
 
-
 #include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -64,6 +64,16 @@ constexpr const char *kKubernetesOptions[] = {"--image", "--namespace", "--clien
                                               "--cpu-limit", "--memory-request", "--memory-limit", "--node-selector",
                                               "--service-account", "--start-margin", "--dry-run", "--out"};
 
+// Where a bench command's result goes: --output, --result-file, --no-store.
+void addResultOptions(CLI::App *c, std::string &output, std::string &resultFile, bool &noStore)
+{
+    c->add_option("--output", output, "text, json or jsonl")
+        ->check(CLI::IsMember({"text", "json", "jsonl"}))
+        ->capture_default_str();
+    c->add_option("--result-file", resultFile, "Write the final JSON result here, atomically");
+    c->add_flag("--no-store", noStore, "Do not add the result to the store");
+}
+
 void addOptions(CLI::App *c, BenchArgs &a)
 {
     RunConfig &r = a.config;
@@ -104,10 +114,7 @@ void addOptions(CLI::App *c, BenchArgs &a)
     c->add_option("--interval", a.interval, "Interval of live snapshots and interval records")
         ->capture_default_str();
     c->add_option("--timeout", a.timeout, "Bound on admin calls, flush and drain")->capture_default_str();
-    c->add_option("--output", a.output, "text, json or jsonl")
-        ->check(CLI::IsMember({"text", "json", "jsonl"}))
-        ->capture_default_str();
-    c->add_option("--result-file", a.resultFile, "Write the final JSON result here, atomically");
+    addResultOptions(c, a.output, a.resultFile, a.noStore);
     addNumber(c, "--metrics-port", r.metricsPort, BenchArgs::kMetricsPort,
               "Serve /metrics and /health on 127.0.0.1:PORT while running");
     c->add_option("--command-config", a.commandConfig, "Kafka client .properties (TLS, SASL)");
@@ -145,7 +152,6 @@ void addOptions(CLI::App *c, BenchArgs &a)
     c->add_option("--tuning", a.tuning,
                   "key=value[ key=value...]: the target's settings, part of the run's tuning contract (repeatable; "
                   "values positive numbers, comma lists of them, or words)");
-    c->add_flag("--no-store", a.noStore, "Do not add the result to the store");
     addNumber(c, "--agents", r.agents, BenchArgs::kAgents,
               "Run as N agent processes sharing the run: clients per agent, --records and --rate shared out");
     addNumber(c, "--agent-index", r.agentIndex, BenchArgs::kAgentIndex,
@@ -184,12 +190,16 @@ std::string resolve(BenchArgs &a)
     return problem;
 }
 
+// Whether the user typed `option` on any of the parsed commands.
+bool given(const std::vector<const CLI::App *> &parsed, const char *option)
+{
+    return std::any_of(parsed.begin(), parsed.end(), [&](const CLI::App *a) { return a->count(option) > 0; });
+}
+
 // An option the workload has no use for is refused, not ignored: "" when every one given applies.
 std::string inapplicableOption(const std::vector<const CLI::App *> &parsed, Workload w, const std::string &ramp)
 {
-    const auto given = [&](const char *option) {
-        return std::any_of(parsed.begin(), parsed.end(), [&](const CLI::App *a) { return a->count(option) > 0; });
-    };
+    const auto given = [&](const char *option) { return plimsoll::given(parsed, option); };
     for (const char *o : {"--steps", "--step-by-rate", "--continue-past-saturation", "--p99-limit", "--probe-rate",
                           "--broker-latency-histogram", "--ramp"})
         if (w != Workload::Ramp && given(o))
@@ -233,6 +243,17 @@ void printOffloadPoll(const BenchSnapshot &s)
 int reportResult(const CliContext &context, const BenchResult &result, const std::string &output,
                  const std::string &resultFile, bool noStore);
 
+// The live intervals as --output asks: a JSON line each (jsonl), a line of text on stderr (text).
+std::function<void(const BenchSnapshot &)> snapshotPrinter(const std::string &output)
+{
+    return [output](const BenchSnapshot &s) {
+        if (output == "jsonl")
+            std::cout << s.toJson().dump() << std::endl;
+        else if (output == "text")
+            printSnapshot(s);
+    };
+}
+
 // `run` with SIGINT/SIGTERM setting g_cancel (the first one; the handlers are put back after).
 template <class Run> BenchResult interruptible(Run run)
 {
@@ -246,11 +267,6 @@ template <class Run> BenchResult interruptible(Run run)
     sigaction(SIGINT, &oldInt, nullptr);
     sigaction(SIGTERM, &oldTerm, nullptr);
     return result;
-}
-
-bool given(const std::vector<const CLI::App *> &parsed, const char *option)
-{
-    return std::any_of(parsed.begin(), parsed.end(), [&](const CLI::App *a) { return a->count(option) > 0; });
 }
 
 // `bench … --agents N --launcher kubernetes --dry-run --out DIR`: the Job's manifest, and the
@@ -288,12 +304,7 @@ int runFleet(const CliContext &context, BenchArgs &args, const std::vector<const
         return kExitUsage;
     }
     const std::string output = args.output;
-    const auto sink = [output](const BenchSnapshot &s) {
-        if (output == "jsonl")
-            std::cout << s.toJson().dump() << std::endl;
-        else if (output == "text")
-            printSnapshot(s);
-    };
+    const auto sink = snapshotPrinter(output);
     const auto note = [output](const std::string &line) {
         if (output == "text")
             std::cerr << "plimsoll: " << line << "\n";
@@ -334,12 +345,7 @@ int runBench(const CliContext &context, BenchArgs &args, const std::vector<const
         return runFleet(context, args, parsed);
     BenchEngine engine(args.config);
     const std::string output = args.output;
-    engine.setSnapshotSink([output](const BenchSnapshot &s) {
-        if (output == "jsonl")
-            std::cout << s.toJson().dump() << std::endl;
-        else if (output == "text")
-            printSnapshot(s);
-    });
+    engine.setSnapshotSink(snapshotPrinter(output));
     if (args.config.embedded())
         std::cerr << "plimsoll: embedded target: librdkafka's mock cluster in this process, NOT a real broker; "
                      "the numbers describe the client.\n";
@@ -415,11 +421,7 @@ void addOffloadCommand(CLI::App *bench, Commands &commands)
               "several counts give Sizing its offload capacity");
     c->add_option("--tuning", a->tuning,
                   "key=value[ key=value...]: the target's settings, part of the run's tuning contract (repeatable)");
-    c->add_option("--output", a->output, "text, json or jsonl")
-        ->check(CLI::IsMember({"text", "json", "jsonl"}))
-        ->capture_default_str();
-    c->add_option("--result-file", a->resultFile, "Write the final JSON result here, atomically");
-    c->add_flag("--no-store", a->noStore, "Do not add the result to the store");
+    addResultOptions(c, a->output, a->resultFile, a->noStore);
     commands.add(c, [a](const CliContext &context) {
         OffloadRecordConfig config;
         if (std::string problem = a->resolve(&config); !problem.empty()) {
@@ -457,11 +459,7 @@ void addMergeCommand(CLI::App *bench, Commands &commands)
     c->add_option("files", a->files, "An agent's report: its standard output (kubectl logs POD > FILE)")
         ->required()
         ->check(CLI::ExistingFile);
-    c->add_option("--output", a->output, "text, json or jsonl")
-        ->check(CLI::IsMember({"text", "json", "jsonl"}))
-        ->capture_default_str();
-    c->add_option("--result-file", a->resultFile, "Write the final JSON result here, atomically");
-    c->add_flag("--no-store", a->noStore, "Do not add the result to the store");
+    addResultOptions(c, a->output, a->resultFile, a->noStore);
     commands.add(c, [a](const CliContext &context) {
         std::vector<AgentReport> reports;
         int agents = 0;
@@ -469,13 +467,7 @@ void addMergeCommand(CLI::App *bench, Commands &commands)
             printError(problem);
             return kExitUsage;
         }
-        BenchResult merged = mergeFleetResults(agents, BenchResult{}, reports);
-        std::vector<const AgentReport *> all;
-        for (const auto &r : reports)
-            all.push_back(&r);
-        FleetIntervals intervals;
-        intervals.advance(all, std::vector<bool>(all.size(), false), true);
-        merged.intervals = intervals.take();
+        const BenchResult merged = mergeFleetResults(agents, BenchResult{}, reports);
         return reportResult(context, merged, a->output, a->resultFile, a->noStore);
     });
 }

@@ -102,10 +102,10 @@ private:
     {
         if (!m_report.started)
             return;
-        std::ifstream in(outPath(), std::ios::binary);
-        in.seekg(static_cast<std::streamoff>(m_offset));
-        std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        m_offset += chunk.size();
+        if (!m_out.is_open())
+            m_out.open(outPath(), std::ios::binary);
+        m_out.clear(); // past the end the last time: read on from there
+        std::string chunk((std::istreambuf_iterator<char>(m_out)), std::istreambuf_iterator<char>());
         m_partial += chunk;
         for (std::size_t newline; (newline = m_partial.find('\n')) != std::string::npos;) {
             const auto line = nlohmann::json::parse(m_partial.substr(0, newline), nullptr, false);
@@ -131,7 +131,7 @@ private:
     std::filesystem::path m_dir;
     pid_t m_pid = -1;
     bool m_exited = false;
-    std::size_t m_offset = 0;
+    std::ifstream m_out; // the agent's standard output, read as it grows
     std::string m_partial;
     AgentReport m_report;
 };

@@ -86,7 +86,8 @@ BenchResult runLocalFleet(RunConfig config, const std::string &executable, const
 // The fleet's result from its agents' reports (fleetmerge.cpp). `coordinator` holds what the
 // coordinator itself found (run id, topic, errors before any agent ran, start and end times);
 // an agent that did not start, died, was late, failed or wrote no result is named in the
-// errors, and the result is then partial with exit code 1.
+// errors, and the result is then partial with exit code 1. Without coordinator.intervals, the
+// fleet's intervals are merged from the agents' (FleetIntervals).
 // `agents` holds a report for each of the fleet's `agentCount` agents; the fleet's settings and
 // tuning contract are its agents' with the fleet's totals (records, rate, clients, agents).
 BenchResult mergeFleetResults(int agentCount, BenchResult coordinator, const std::vector<AgentReport> &agents);

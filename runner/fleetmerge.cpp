@@ -229,6 +229,14 @@ BenchResult mergeFleetResults(int agentCount, BenchResult result, const std::vec
     }
     for (auto &merge : merges)
         result.scenarios.push_back(merge.finish());
+    if (result.intervals.empty()) { // a coordinator that followed the agents live has them already
+        std::vector<const AgentReport *> all;
+        for (const auto &a : agents)
+            all.push_back(&a);
+        FleetIntervals intervals;
+        intervals.advance(all, std::vector<bool>(all.size(), false), true);
+        result.intervals = intervals.take();
+    }
     if (!result.scenarios.empty()) {
         auto &m = result.scenarios.front().metrics;
         m["fleet.agents"] = agentCount;

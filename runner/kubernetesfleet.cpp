@@ -65,8 +65,7 @@ KubernetesFleet renderKubernetesFleet(RunConfig c, KubernetesFleetLaunch launch)
         with({"apply", "-f", file}),
         with({"wait", "--for=condition=complete", "job/" + out.manifest.name, "--timeout=24h"}),
         "for pod in $(" + with({"get", "pods", "--selector", out.manifest.labelSelector, "--output", "name"})
-            + "); do " + kubectl(std::vector<std::string>{"logs"}) + (ns.empty() ? "" : " --namespace " + shellWord(ns[1]))
-            + " \"$pod\" > \"${pod#pod/}.log\"; done",
+            + "); do " + with({"logs"}) + " \"$pod\" > \"${pod#pod/}.log\"; done",
         "plimsoll bench merge " + out.manifest.name + "-*.log",
         kubectl(kubectlDeleteArgs(out.manifest)),
     };
