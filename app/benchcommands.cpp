@@ -11,16 +11,21 @@
 #include "runner/benchstore.h"
 #include "runner/clientproperties.h"
 #include "runner/fleet.h"
+#include "runner/fleetramp.h"
 #include "runner/kubernetesfleet.h"
+#include "runner/kubernetesrun.h"
 #include "runner/offloadrecord.h"
 #include "runner/recollector.h"
 #include "runner/resultfile.h"
 
 #include <plimsoll/version.h>
 
+#include <QDateTime>
+
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <filesystem>
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -57,12 +62,13 @@ struct BenchArgs : BenchRequest
     // A fleet's launcher: local processes, or a Kubernetes Job's manifest (runner/kubernetesfleet.h).
     std::string launcher = "local";
     KubernetesFleetRequest kubernetes;
+    KubectlOptions kubectl;
     bool dryRun = false;
 };
 
 constexpr const char *kKubernetesOptions[] = {"--image", "--namespace", "--client-secret", "--cpu-request",
                                               "--cpu-limit", "--memory-request", "--memory-limit", "--node-selector",
-                                              "--service-account", "--start-margin", "--dry-run", "--out"};
+                                              "--service-account", "--start-margin", "--dry-run", "--out", "--kubectl"};
 
 // Where a bench command's result goes: --output, --result-file, --no-store.
 void addResultOptions(CLI::App *c, std::string &output, std::string &resultFile, bool &noStore)
@@ -121,6 +127,8 @@ void addOptions(CLI::App *c, BenchArgs &a)
     c->add_option("--histogram-log", r.histogramLog, "HdrHistogram V2 interval log file (µs)");
     c->add_option("--steps", a.steps, "Ramp: loads per step, e.g. 1,2,4,8 (producer clients, or rates)");
     c->add_flag("--step-by-rate", r.stepByRate, "Ramp: steps are records/s, not producer clients");
+    c->add_option("--agents-steps", a.agentsSteps,
+                  "Ramp: agents per step, e.g. 1,2,4,8,16 (a local fleet each; --producer-clients and --rate per agent)");
     c->add_flag("--continue-past-saturation", r.continuePastSaturation, "Ramp: run every step");
     c->add_option("--p99-limit", a.p99Limit, "Ramp: a step whose produce p99 exceeds this is saturated")
         ->capture_default_str();
@@ -176,7 +184,10 @@ void addOptions(CLI::App *c, BenchArgs &a)
                   "Kubernetes: from writing the Job to the agents' start instant; apply it within this")
         ->capture_default_str();
     c->add_flag("--dry-run", a.dryRun, "Kubernetes: write the Job's manifest (--out DIR) for you to apply");
-    c->add_option("--out", a.kubernetes.outDir, "Kubernetes: the directory the manifest is written to");
+    c->add_option("--out", a.kubernetes.outDir,
+                  "Kubernetes: the directory the manifest (and, applied, the pods' logs) is written to");
+    c->add_option("--kubectl", a.kubectl.program, "Kubernetes: the kubectl program that applies the Job")
+        ->capture_default_str();
 }
 
 // The typed strings into the config (runner/benchrequest.h, as the Bench view does); the
@@ -201,7 +212,7 @@ std::string inapplicableOption(const std::vector<const CLI::App *> &parsed, Work
 {
     const auto given = [&](const char *option) { return plimsoll::given(parsed, option); };
     for (const char *o : {"--steps", "--step-by-rate", "--continue-past-saturation", "--p99-limit", "--probe-rate",
-                          "--broker-latency-histogram", "--ramp"})
+                          "--broker-latency-histogram", "--ramp", "--agents-steps"})
         if (w != Workload::Ramp && given(o))
             return std::string(o) + " applies to 'bench ramp' only";
     const bool consumeRamp = w == Workload::Ramp && ramp == "consumers";
@@ -269,35 +280,56 @@ template <class Run> BenchResult interruptible(Run run)
     return result;
 }
 
-// `bench … --agents N --launcher kubernetes --dry-run --out DIR`: the Job's manifest, and the
-// commands that apply it, gather the pods' reports into one result and delete the Job.
-int runKubernetesLauncher(BenchArgs &args, const std::vector<const CLI::App *> &parsed)
+// `bench … --agents N --launcher kubernetes`: the Job applied with kubectl, followed, its pods'
+// logs merged into one result and the Job deleted; with `--dry-run --out DIR`, the Job's manifest
+// and the commands that do the same by hand.
+int runKubernetesLauncher(const CliContext &context, BenchArgs &args, const std::vector<const CLI::App *> &parsed)
 {
-    for (const char *local : {"--histogram-log", "--result-file"})
-        if (given(parsed, local)) {
-            printError(std::string(local) + " with --launcher kubernetes: the pods share no file system with this "
-                       "machine");
-            return kExitUsage;
-        }
-    if (!args.dryRun || args.kubernetes.outDir.empty()) {
-        printError("--launcher kubernetes writes the Job for you to apply: add --dry-run --out DIR (plimsoll does not "
-                   "apply it with kubectl itself)");
+    if (given(parsed, "--histogram-log")) {
+        printError("--histogram-log with --launcher kubernetes: the pods share no file system with this machine; "
+                   "the histograms are in each agent's result");
         return kExitUsage;
     }
+    if (args.dryRun && given(parsed, "--result-file")) {
+        printError("--result-file with --dry-run: nothing runs here, so there is no result to write");
+        return kExitUsage;
+    }
+    if (args.dryRun && args.kubernetes.outDir.empty()) {
+        printError("--dry-run writes the Job for you to apply: add --out DIR");
+        return kExitUsage;
+    }
+    if (args.config.runId.empty())
+        args.config.runId = makeUuid();
+    if (args.kubernetes.outDir.empty()) // the manifest and the pods' logs, kept for the user
+        args.kubernetes.outDir =
+            (std::filesystem::temp_directory_path() / ("plimsoll-kubernetes-" + args.config.runId)).string();
     const KubernetesFleetWritten written = writeKubernetesFleet(args.config, args.kubernetes);
     if (!written.ok()) {
         printError(written.error);
         return written.file.empty() ? kExitUsage : kExitFailure;
     }
-    std::cout << written.report;
-    return kExitOk;
+    if (args.dryRun) {
+        std::cout << written.report;
+        return kExitOk;
+    }
+    const std::string output = args.output;
+    const auto note = [output](const std::string &line) {
+        if (output == "text")
+            std::cerr << "plimsoll: " << line << "\n";
+    };
+    note("wrote " + written.file + "; its agents start at "
+         + QDateTime::fromMSecsSinceEpoch(written.fleet.config.startAtUnixMs, Qt::UTC).toString(Qt::ISODate).toStdString());
+    const BenchResult result =
+        interruptible([&] { return runKubernetesFleet(written, args.kubectl, g_cancel, note); });
+    return reportResult(context, result, output, args.resultFile, args.noStore);
 }
 
-// `bench … --agents N`: the agents as processes of this machine, one merged result.
+// `bench … --agents N`: the agents as processes of this machine, one merged result; `bench ramp
+// --agents-steps …`: one such fleet per step.
 int runFleet(const CliContext &context, BenchArgs &args, const std::vector<const CLI::App *> &parsed)
 {
     if (args.launcher == "kubernetes")
-        return runKubernetesLauncher(args, parsed);
+        return runKubernetesLauncher(context, args, parsed);
     if (given(parsed, "--metrics-port")) {
         printError("--metrics-port with --agents: a fleet serves no /metrics; each agent's rates are in the "
                    "result's agents");
@@ -309,8 +341,10 @@ int runFleet(const CliContext &context, BenchArgs &args, const std::vector<const
         if (output == "text")
             std::cerr << "plimsoll: " << line << "\n";
     };
-    const BenchResult result =
-        interruptible([&] { return runLocalFleet(args.config, {}, g_cancel, sink, note); });
+    const BenchResult result = interruptible([&] {
+        return args.config.agentRamp() ? runFleetRamp(args.config, {}, g_cancel, sink, note)
+                                       : runLocalFleet(args.config, {}, g_cancel, sink, note);
+    });
     return reportResult(context, result, output, args.resultFile, args.noStore);
 }
 
@@ -318,7 +352,9 @@ int runBench(const CliContext &context, BenchArgs &args, const std::vector<const
 {
     args.config.fleetRequested = given(parsed, "--agents");
     if (given(parsed, "--launcher") && !args.config.fleetRequested) {
-        printError("--launcher starts a fleet's agents: use it with --agents N");
+        printError(given(parsed, "--agents-steps")
+                       ? "--launcher with --agents-steps: a fleet ramp runs its steps' agents on this machine"
+                       : "--launcher starts a fleet's agents: use it with --agents N");
         return kExitUsage;
     }
     if (args.launcher != "kubernetes")
@@ -335,13 +371,13 @@ int runBench(const CliContext &context, BenchArgs &args, const std::vector<const
         printError(problem);
         return kExitUsage;
     }
-    if (args.config.fleetRequested || args.config.agent()) {
+    if (args.config.fleetRequested || args.config.agent() || args.config.agentRamp()) {
         if (auto problem = args.config.validate(); !problem.empty()) {
             printError(problem);
             return kExitUsage;
         }
     }
-    if (args.config.fleet())
+    if (args.config.fleet() || args.config.agentRamp())
         return runFleet(context, args, parsed);
     BenchEngine engine(args.config);
     const std::string output = args.output;

@@ -101,8 +101,10 @@ std::string RunConfig::validate() const
         return "--interval must be at least 10ms";
     if (timeout < std::chrono::milliseconds(100))
         return "--timeout must be at least 100ms";
-    if (workload == Workload::Ramp && steps.empty())
-        return "ramp needs --steps (e.g. --steps 1,2,4,8)";
+    if (workload == Workload::Ramp && steps.empty() && agentSteps.empty())
+        return "ramp needs --steps (e.g. --steps 1,2,4,8) or --agents-steps (e.g. --agents-steps 1,2,4)";
+    if (auto problem = validateAgentRamp(); !problem.empty())
+        return problem;
     for (double step : steps)
         if (!(step > 0))
             return "every --steps value must be positive";
@@ -143,6 +145,32 @@ std::string RunConfig::validateFleet() const
              + ": each agent reads partitions of its own";
     if (agent() && topic.empty())
         return "an agent (--agent-index) needs the fleet's --topic";
+    return {};
+}
+
+std::string RunConfig::validateAgentRamp() const
+{
+    if (agentSteps.empty())
+        return {};
+    if (workload != Workload::Ramp || rampKind != RampKind::Producers)
+        return "--agents-steps steps the agents of a produce ramp: use it with 'bench ramp' (not --ramp consumers)";
+    if (!steps.empty() || stepByRate)
+        return "--agents-steps and --steps exclude each other: a fleet ramp steps agents, each with "
+               "--producer-clients and --rate of its own";
+    if (fleetRequested || agent())
+        return "--agents-steps and --agents exclude each other: the steps say how many agents run";
+    if (embedded())
+        return "--agents-steps needs a real cluster: the embedded target lives inside one process, so agents cannot share it";
+    if (metricsPort >= 0)
+        return "--metrics-port with --agents-steps: each agent is a process of its own; follow the fleet's "
+               "intervals on the output instead";
+    for (std::size_t i = 0; i < agentSteps.size(); ++i) {
+        if (agentSteps[i] < 1)
+            return "every --agents-steps value must be 1 or more";
+        if (i > 0 && agentSteps[i] <= agentSteps[i - 1])
+            return "--agents-steps must increase step by step (e.g. 1,2,4,8): got "
+                 + std::to_string(agentSteps[i - 1]) + " then " + std::to_string(agentSteps[i]);
+    }
     return {};
 }
 

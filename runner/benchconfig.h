@@ -115,6 +115,10 @@ struct RunConfig
     bool fleetRequested = false; // --agents given: run through the coordinator, even one agent
     bool agent() const { return agentIndex >= 0; }
     bool fleet() const { return fleetRequested && agentIndex < 0; }
+    // The fleet ramp (bench ramp --agents-steps 1,2,4): each step a local fleet of that many
+    // agents, each offering --producer-clients and --rate of its own (runner/fleetramp.h).
+    std::vector<int> agentSteps;
+    bool agentRamp() const { return workload == Workload::Ramp && !agentSteps.empty(); }
 
     std::string histogramLog; // HdrHistogram V2 interval log, empty = none
     int metricsPort = -1;     // serve /metrics and /health on 127.0.0.1 while running; -1 = off
@@ -135,6 +139,7 @@ struct RunConfig
 private:
     std::string validateConsumeRamp() const;
     std::string validateFleet() const;
+    std::string validateAgentRamp() const;
     std::map<std::string, std::string> builtInTuning() const;
     std::map<std::string, std::string> produceTuning() const;
 };

@@ -1,7 +1,7 @@
 #include "runner/benchengine.h"
 
+#include "runner/benchfinish.h"
 #include "runner/benchphase.h"
-#include "runner/clientproperties.h"
 #include "runner/consumeramp.h"
 #include "runner/envelope.h"
 #include "runner/histogramlog.h"
@@ -26,64 +26,6 @@ using Clock = std::chrono::steady_clock;
 std::chrono::milliseconds toMs(std::chrono::nanoseconds d)
 {
     return std::chrono::duration_cast<std::chrono::milliseconds>(d);
-}
-
-nlohmann::json configJson(const RunConfig &c)
-{
-    nlohmann::json j = {{"workload", workloadName(c.workload)},
-                        {"bootstrap_servers", c.bootstrapServers},
-                        {"topic", c.topic},
-                        {"create_topic", c.createTopic},
-                        {"cleanup", c.cleanup},
-                        {"partitions", c.partitions},
-                        {"replication_factor", c.replicationFactor},
-                        {"producer_clients", c.producerClients},
-                        {"consumer_clients", c.consumerClients},
-                        {"records", c.records},
-                        {"duration_s", std::chrono::duration<double>(c.duration).count()},
-                        {"record_size_bytes", c.recordSize},
-                        {"rate", c.rate > 0 ? nlohmann::json(c.rate) : nlohmann::json("unlimited")},
-                        {"acks", c.acks},
-                        {"compression", c.compression},
-                        {"linger_s", std::chrono::duration<double>(c.linger).count()},
-                        {"batch_size_bytes", c.batchSize},
-                        {"from", c.from},
-                        {"validate", c.validateChecksum ? "checksum" : "none"},
-                        {"group", c.group},
-                        {"fetch_max_bytes", c.fetchMaxBytes},
-                        {"warmup_s", std::chrono::duration<double>(c.warmup).count()},
-                        {"interval_s", std::chrono::duration<double>(c.interval).count()},
-                        {"timeout_s", std::chrono::duration<double>(c.timeout).count()},
-                        {"client_config", ClientProperties::redacted(c.clientConfig)}};
-    if (!c.steps.empty())
-        j["steps"] = c.steps;
-    if (c.rampKind == RampKind::Consumers) {
-        j["ramp"] = rampKindName(c.rampKind);
-        j["backlog"] = c.backlog;
-        j["fetch_p99_limit_s"] = std::chrono::duration<double>(c.fetchP99Limit).count();
-    }
-    if (!c.userTuning.empty())
-        j["tuning"] = c.userTuning;
-    return j;
-}
-
-// What an interrupted run tells its reader: that it was stopped, that its counts are partial,
-// and what was still under way (never "missing": no drain was given to it).
-std::string interruptionNote(const BenchResult &r)
-{
-    std::string note = "interrupted";
-    if (!r.intervals.empty()) {
-        char after[32];
-        std::snprintf(after, sizeof after, " after %.1f s", r.intervals.back().elapsedS);
-        note += after;
-    }
-    note += ": the result is partial, its counts cover the run until it was stopped";
-    if (r.workload == "consumer")
-        return note;
-    note += "; in flight when it stopped: " + std::to_string(r.inFlightUnacknowledged) + " sent, not acknowledged";
-    if (r.workload == "roundtrip" || r.workload == "probe")
-        note += ", " + std::to_string(r.inFlightUnconsumed) + " acknowledged, not consumed";
-    return note;
 }
 
 // A workload of one phase.
@@ -503,22 +445,13 @@ private:
             // steps (the only scenarios they sample).
             if (!c.redisShards.empty() && outcome.scenario.kind == "ramp-step")
                 topology.shards = int(c.redisShards.size());
-            m_result.scenarios.push_back(std::move(outcome.scenario));
-            for (auto &e : outcome.errors)
-                m_result.errors.push_back(std::move(e));
-            for (auto &w : outcome.warnings)
-                m_result.warnings.push_back(std::move(w));
-            if (outcome.failed)
-                m_result.exitCode = 1;
-            m_result.interrupted |= outcome.interrupted;
-            m_result.inFlightUnacknowledged += outcome.unacknowledged;
-            m_result.inFlightUnconsumed += outcome.unconsumed;
             if (c.agent()) {
                 m_result.agent["go_unix_ns"] = outcome.goUnixNs;
                 m_result.agent["start_late_s"] = outcome.startLateS;
                 if (outcome.firstSendUnixNs > 0)
                     m_result.agent["first_send_unix_ns"] = outcome.firstSendUnixNs;
             }
+            addPhaseOutcome(m_result, std::move(outcome));
         }
         if (outcomes.empty() && m_result.errors.empty() && !m_cancel.load())
             m_result.errors.push_back("nothing ran");
@@ -546,23 +479,8 @@ private:
     // The result as the user reads it, whichever step the run ended at.
     BenchResult finish()
     {
-        BenchResult &r = m_result;
-        r.finishedAt = nowTimestamp();
-        r.tuning = m_config.tuning();
-        r.config = configJson(m_config);
-        // Stopped before a phase began (while the topic was prepared) counts as interrupted too.
-        r.interrupted = r.interrupted || m_cancel.load();
-        if (!r.errors.empty() && r.exitCode == 0)
-            r.exitCode = 1;
-        if (r.interrupted && r.exitCode == 0)
-            r.exitCode = kExitInterrupted;
-        if (r.interrupted || r.exitCode != 0)
-            r.partial = true;
-        if (r.interrupted)
-            r.warnings.push_back(interruptionNote(r));
-        else if (r.partial)
-            r.warnings.push_back("the run failed: the result is partial");
-        return std::move(r);
+        finishBenchResult(m_result, m_config, m_cancel.load());
+        return std::move(m_result);
     }
 
     RunConfig m_config;

@@ -122,6 +122,12 @@ std::string resolveLoad(BenchRequest &a)
             return *problem;
         r.steps.push_back(std::stod(item));
     }
+    std::stringstream agentSteps(a.agentsSteps);
+    for (std::string item; std::getline(agentSteps, item, ',');) {
+        if (auto problem = BenchRequest::kAgentsStep.checkText("--agents-steps", item))
+            return *problem;
+        r.agentSteps.push_back(static_cast<int>(std::stod(item))); // whole, in range: checked above
+    }
     return {};
 }
 

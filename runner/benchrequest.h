@@ -20,6 +20,7 @@ struct BenchRequest
     std::string records, duration, recordSize = "1KB", rate = "unlimited", linger = "5ms", batchSize = "16384";
     std::string fetchMaxBytes = "50MB", warmup = "0", interval = "1s", timeout = "30s", p99Limit = "250ms";
     std::string validate = "checksum", commandConfig, steps;
+    std::string agentsSteps; // --agents-steps 1,2,4,8: a fleet ramp's agents per step
     // The consume ramp: --ramp producers|consumers, --backlog N, --fetch-p99-limit (empty: the
     // workload's, kFetchP99Limit or kTieredFetchP99Limit), --tiered, --s3-get-metric.
     std::string ramp = "producers", backlog, fetchP99Limit, s3GetMetric;
@@ -43,6 +44,7 @@ struct BenchRequest
     static constexpr Domain kP99Limit = Domain::above(0, "s");
     static constexpr Domain kDuration = Domain::above(0, "s");
     static constexpr Domain kAgents = Domain::count(1, 1000);
+    static constexpr Domain kAgentsStep = Domain::count(1, 1000).withNote("agents in a step");
     static constexpr Domain kAgentIndex = Domain::count(0, 999);
     static constexpr Domain kStartAt = Domain::count(0, 1e15).withNote("Unix time in ms");
     static constexpr Domain kBacklog = Domain::count(1, 1e12).withNote("records to preload");

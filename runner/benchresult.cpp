@@ -232,6 +232,12 @@ std::string BenchResult::toText() const
         }
         if (std::isfinite(m("roundtrip.in_flight")))
             out << "    in flight " << fixed(m("roundtrip.in_flight"), 0) << " (acknowledged, not consumed when stopped)\n";
+        if (s.kind == "ramp-step" && s.topology.agents.value_or(0) > 1) { // a fleet ramp's step
+            out << "    agents' records/s:";
+            for (int64_t i = 0; i < *s.topology.agents; ++i)
+                out << (i ? ", " : " ") << fixed(m("agents." + std::to_string(i) + ".records_per_s"), 0);
+            out << "\n";
+        }
         if (s.saturated)
             out << "    saturated: " << s.bottleneck << "\n";
     }

@@ -220,7 +220,8 @@ std::chrono::milliseconds localStartMargin(int agents) { return std::chrono::mil
 
 BenchResult runLocalFleet(RunConfig c, const std::string &agentExecutable, const std::atomic<bool> &cancel,
                           const std::function<void(const BenchSnapshot &)> &sink,
-                          const std::function<void(const std::string &)> &note)
+                          const std::function<void(const std::string &)> &note,
+                          const std::function<void(int64_t)> &onStart)
 {
     BenchResult coordinator;
     if (c.runId.empty())
@@ -256,8 +257,10 @@ BenchResult runLocalFleet(RunConfig c, const std::string &agentExecutable, const
             agents.back().start(executable, agentArguments(c, i));
         }
         if (note)
-            note(std::to_string(c.agents) + " agents started; their schedule starts in "
+            note(std::to_string(c.agents) + (c.agents == 1 ? " agent" : " agents") + " started; the schedule starts in "
                  + std::to_string(localStartMargin(c.agents).count() / 1000.0).substr(0, 4) + " s");
+        if (onStart)
+            onStart(c.startAtUnixMs);
         FleetIntervals intervals(sink);
         const auto advance = [&](bool final) {
             std::vector<const AgentReport *> reports;

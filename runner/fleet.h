@@ -78,10 +78,12 @@ std::chrono::milliseconds localStartMargin(int agents);
 // first stop (cancel) is passed to every agent (SIGTERM), which keeps its partial result.
 // `sink` gets the fleet's merged interval snapshots as all agents have reported them; `note`
 // gets a line for the user at each agent's start and end.
-// `executable` is the plimsoll binary the agents run; empty: this process's own.
+// `executable` is the plimsoll binary the agents run; empty: this process's own. `onStart`, when
+// set, is called with the fleet's start instant (Unix ms) once every agent has been started.
 BenchResult runLocalFleet(RunConfig config, const std::string &executable, const std::atomic<bool> &cancel,
                           const std::function<void(const BenchSnapshot &)> &sink,
-                          const std::function<void(const std::string &)> &note);
+                          const std::function<void(const std::string &)> &note,
+                          const std::function<void(int64_t startAtUnixMs)> &onStart = {});
 
 // The fleet's result from its agents' reports (fleetmerge.cpp). `coordinator` holds what the
 // coordinator itself found (run id, topic, errors before any agent ran, start and end times);

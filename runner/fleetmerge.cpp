@@ -50,6 +50,8 @@ std::string absence(const AgentReport &a)
                "was stopped";
     if (a.result.is_object())
         return {};
+    if (a.exitCode < 0 && a.signal == 0) // neither an exit nor a signal of its own: ended from outside
+        return agentName(a.index) + " ended before reporting its result" + (a.problem.empty() ? "" : ": " + a.problem);
     std::string how = a.signal > 0 ? "was killed by signal " + std::to_string(a.signal)
                                    : "exited with code " + std::to_string(a.exitCode);
     return agentName(a.index) + " " + how + " before reporting its result"
@@ -237,6 +239,8 @@ BenchResult mergeFleetResults(int agentCount, BenchResult result, const std::vec
         intervals.advance(all, std::vector<bool>(all.size(), false), true);
         result.intervals = intervals.take();
     }
+    for (auto &scenario : result.scenarios)
+        scenario.topology.agents = agentCount;
     if (!result.scenarios.empty()) {
         auto &m = result.scenarios.front().metrics;
         m["fleet.agents"] = agentCount;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 
 namespace plimsoll {
 
@@ -51,6 +52,37 @@ std::string remoteReadBound(const ScenarioResult &step, const ScenarioResult *pr
     return text;
 }
 
+// A fleet's step (metrics agents.<i>.records_per_s): the agent below 80 % of the agents' mean
+// rate, whose client node ran out before the cluster did.
+std::string laggingAgent(const ScenarioResult &step)
+{
+    constexpr std::string_view prefix = "agents.", suffix = ".records_per_s";
+    double sum = 0, lowest = 0;
+    int count = 0, lowestIndex = -1;
+    for (const auto &[name, value] : step.metrics) {
+        if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0
+            || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+            continue;
+        const std::string index = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+        if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        sum += value;
+        ++count;
+        if (lowestIndex < 0 || value < lowest) {
+            lowest = value;
+            lowestIndex = std::stoi(index);
+        }
+    }
+    if (count < 2 || !(lowest < 0.8 * sum / count))
+        return {};
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "client node: agent %d ran at %.0f records/s, %.0f%% of the agents' mean of %.0f; its node, "
+                  "not the cluster, ran out first",
+                  lowestIndex, lowest, 100 * lowest / (sum / count), sum / count);
+    return text;
+}
+
 } // namespace
 
 std::string saturationReason(const RunConfig &config, const ScenarioResult &step, const ScenarioResult *previous)
@@ -66,6 +98,9 @@ std::string saturationReason(const RunConfig &config, const ScenarioResult &step
         return shardCpu >= brokerCpu
                    ? formatted("Redis shard CPU: hottest shard at %.0f%% (limit %.0f%%)", shardCpu * 100, config.cpuLimit * 100)
                    : formatted("broker CPU: %.0f%% on average (limit %.0f%%)", brokerCpu * 100, config.cpuLimit * 100);
+    // Then the load generator: one agent of a fleet falling behind the others is its node's limit.
+    if (std::string agent = laggingAgent(step); !agent.empty())
+        return agent;
     const double limitS = std::chrono::duration<double>(config.p99Limit).count();
     const double p99 = metric(step, "latency_p99_s");
     if (p99 > limitS)

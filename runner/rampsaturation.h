@@ -14,8 +14,9 @@
 
 namespace plimsoll {
 
-// Why a step counts as saturated ("" when it does not): CPU at the limit, produce or fetch p99
-// over its limit, errors or back-pressure, or a throughput plateau against the previous step.
+// Why a step counts as saturated ("" when it does not): CPU at the limit, a fleet's agent below
+// 80 % of the agents' mean rate (its client node), produce or fetch p99 over its limit, errors
+// or back-pressure, or a throughput plateau against the previous step.
 std::string saturationReason(const RunConfig &config, const ScenarioResult &step, const ScenarioResult *previous);
 
 using StartOffsets = std::function<bool(const std::string &topic, std::vector<int64_t> &offsets)>;

@@ -85,7 +85,7 @@ std::string quoted(const json &v)
 // The topology keys of plimsoll-trend-record.schema.json, for the "unknown key" message.
 constexpr const char *kTopologyKeys =
     "brokers, shards, partitions, producers, consumers, clients, connections, threads, pipeline, "
-    "record_size_bytes, batch_bytes, compression, acks, inferred";
+    "record_size_bytes, batch_bytes, agents, compression, acks, inferred";
 
 // The run-level part of a line, in the form RunRecord keeps it.
 struct RunFields

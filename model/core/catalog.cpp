@@ -47,6 +47,7 @@ const std::vector<FactorInfo> kFactors = {
     {"producers", "Producer clients or pods."},
     {"consumers", "Consumer clients or pods."},
     {"clients", "Benchmark clients (when producers and consumers are not told apart)."},
+    {"agents", "Load-generator agents: the processes or pods of one bench fleet."},
     {"connections", "Client connections (redis-benchmark -c, memtier -c x -t)."},
     {"threads", "Client or server threads."},
     {"pipeline", "Requests in flight per connection."},

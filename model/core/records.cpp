@@ -26,7 +26,7 @@ constexpr IntegerFactor kIntegerFactors[] = {
     {"consumers", &Topology::consumers},         {"clients", &Topology::clients},
     {"connections", &Topology::connections},     {"threads", &Topology::threads},
     {"pipeline", &Topology::pipeline},           {"record_size_bytes", &Topology::recordSizeBytes},
-    {"batch_bytes", &Topology::batchBytes},
+    {"batch_bytes", &Topology::batchBytes},     {"agents", &Topology::agents},
 };
 
 const IntegerFactor *findIntegerFactor(const std::string &name)

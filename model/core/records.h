@@ -30,6 +30,7 @@ struct Topology
     std::optional<int64_t> batchBytes;
     std::optional<std::string> compression;
     std::optional<std::string> acks;
+    std::optional<int64_t> agents; // the load generator's agents (a fleet's processes or pods)
     std::vector<std::string> inferred;
 
     // Load factors by their shared names (catalog.h: factorCatalog()).

@@ -23,7 +23,7 @@ struct SourceWriter::Impl
                       "INSERT INTO scenarios (run_id, ordinal, name, kind, brokers, shards, "
                       "partitions, producers, consumers, clients, connections, threads, pipeline, "
                       "record_size_bytes, batch_bytes, compression, acks, inferred, provenance, "
-                      "line, run_time) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                      "line, agents, run_time) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
                       "(SELECT timestamp FROM runs WHERE id = ?1)) RETURNING id"),
           insMetric(db, "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES (?,?,?,?)"),
           // The same value in the series index (storeschema.cpp, 7 -> 8), beside its scenario.
@@ -232,7 +232,8 @@ void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int
             .bind(17, t.acks)
             .bind(18, t.inferred.empty() ? std::string() : nlohmann::json(t.inferred).dump())
             .bind(19, sc.provenance)
-            .bind(20, sc.line > 0 ? std::optional<int64_t>(sc.line) : std::nullopt);
+            .bind(20, sc.line > 0 ? std::optional<int64_t>(sc.line) : std::nullopt)
+            .bind(21, t.agents);
         const int64_t scenarioId = d.insScenario.runReturningId();
         ++m_outcome.scenarios;
         int64_t metricOrdinal = 0;

@@ -158,7 +158,7 @@ void Store::forEachRun(const RunRecordFilter &filter,
     // Factor names become column names: only those of the schema, never the caller's text.
     static const std::set<std::string> kFactorColumns = {
         "brokers", "shards", "partitions", "producers", "consumers", "clients",
-        "connections", "threads", "pipeline", "record_size_bytes", "batch_bytes"};
+        "connections", "threads", "pipeline", "record_size_bytes", "batch_bytes", "agents"};
     for (const std::string &f : filter.factors)
         if (!kFactorColumns.count(f))
             throw StoreError("internal: '" + f + "' is not a load factor column");
@@ -190,7 +190,7 @@ void Store::forEachRun(const RunRecordFilter &filter,
     for (size_t i = 0; i < filter.metrics.size(); ++i)
         st.bindText(40 + int(i), filter.metrics[i]);
 
-    constexpr int kScenarioId = 13, kScenario = 15, kMetric = 32;
+    constexpr int kScenarioId = 13, kScenario = 15, kMetric = kScenario + 4 + kTopologyColumnCount;
     RunRecord run;
     int64_t runId = 0, scenarioId = 0;
     bool haveRun = false;
@@ -268,7 +268,7 @@ void Store::forEachMeasuredScenario(const std::vector<std::string> &required,
         st.bindText(1 + int(i), required[i]);
     for (size_t i = 0; i < optional.size(); ++i)
         st.bindText(11 + int(i), optional[i]);
-    constexpr int kTopology = 10, kValues = kTopology + 13;
+    constexpr int kTopology = 10, kValues = kTopology + kTopologyColumnCount;
     // One record, read into again for every row: its strings keep their buffers.
     RunRecord run;
     ScenarioRecord &s = run.scenarios.emplace_back();

@@ -180,7 +180,7 @@ inline constexpr const char *kSavedSizingKind = "saved-sizing";       // a saved
 class Store
 {
 public:
-    static constexpr int kSchemaVersion = 8;
+    static constexpr int kSchemaVersion = 9;
 
     // Opens (creating when missing) and migrates forward: a postgresql:// or postgres:// URI
     // opens a team store (refused when it carries a password), anything else is a SQLite file.

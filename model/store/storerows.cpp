@@ -91,6 +91,7 @@ void readTopology(const Statement &q, int c, Topology &t)
     t.batchBytes = q.optInt64(c + 10);
     t.compression = q.optText(c + 11);
     t.acks = q.optText(c + 12);
+    t.agents = q.optInt64(c + 13);
 }
 
 ScenarioRecord readScenario(const Statement &q, int c)
@@ -99,11 +100,11 @@ ScenarioRecord readScenario(const Statement &q, int c)
     s.name = q.text(c);
     s.kind = q.text(c + 1);
     readTopology(q, c + 2, s.topology);
-    const auto inferred = parseStoredJson(q.text(c + 15), nlohmann::json::array());
+    const auto inferred = parseStoredJson(q.text(c + 2 + kTopologyColumnCount), nlohmann::json::array());
     for (const auto &v : inferred)
         if (v.is_string())
             s.topology.inferred.push_back(v.get<std::string>());
-    s.provenance = q.text(c + 16);
+    s.provenance = q.text(c + 3 + kTopologyColumnCount);
     return s;
 }
 

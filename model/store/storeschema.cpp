@@ -156,6 +156,11 @@ CREATE INDEX scenarios_by_kind ON scenarios(kind, run_id);
 CREATE INDEX scenarios_by_brokers ON scenarios(run_id) WHERE brokers IS NOT NULL;
 CREATE INDEX scenarios_by_shards ON scenarios(run_id) WHERE shards IS NOT NULL;
 )sql",
+        // 8 -> 9: the load generator's agents a scenario ran on (a fleet's processes or pods),
+        // a load factor of its own: a fleet ramp steps it.
+        R"sql(
+ALTER TABLE scenarios ADD COLUMN agents INTEGER;
+)sql",
     };
     return steps;
 }

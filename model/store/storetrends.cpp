@@ -88,7 +88,7 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
     Statement q(*m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
                       "r.tool_version, r.target, r.sample, r.tuning, s.brokers, s.shards, "
                       "s.partitions, s.producers, s.consumers, s.clients, s.connections, s.threads, "
-                      "s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, s.acks, "
+                      "s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, s.acks, s.agents, "
                       "s.run_time, s.ordinal FROM scenarios s INDEXED BY scenarios_by_name_time "
                       "CROSS JOIN runs r ON r.id = s.run_id "
                       "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal");
@@ -119,7 +119,7 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
     Key key;
     bool first = true;
     while (q.step()) {
-        key = {q.textView(23), q.int64(0), q.int64(24)};
+        key = {q.textView(10 + kTopologyColumnCount), q.int64(0), q.int64(11 + kTopologyColumnCount)};
         while (haveValue && valueKey < key)
             nextValue(); // a later scenario of the same name in a run, skipped below
         const bool measured = haveValue && !(key < valueKey);
@@ -188,7 +188,7 @@ std::vector<RunRecord> Store::recentRunsOf(const std::string &scenario, const st
     Statement st(*m_db, q);
     st.bindText(1, scenario).bindText(2, target).bindText(3, until);
     st.bind(4, std::max<int64_t>(limit, 0));
-    constexpr int kScenarioId = 10, kScenario = 11, kMetric = 28;
+    constexpr int kScenarioId = 10, kScenario = 11, kMetric = kScenario + 4 + kTopologyColumnCount;
     std::vector<RunRecord> out;
     int64_t runId = 0, scenarioId = 0;
     std::optional<std::string> tuningText; // a series mostly keeps its tuning: parse it once

@@ -248,7 +248,11 @@ TEST_F(Cli, StoreFromEnvironmentVersionAndNames)
     for (const auto &m : names["metrics"])
         found |= m["name"] == "shard_cpu_max";
     EXPECT_TRUE(found);
-    EXPECT_EQ(names["factors"].size(), 10u);
+    EXPECT_EQ(names["factors"].size(), 11u);
+    bool agents = false; // a fleet ramp's load factor
+    for (const auto &f : names["factors"])
+        agents |= f["name"] == "agents";
+    EXPECT_TRUE(agents) << names["factors"].dump();
 
     const auto formats = plimsoll({"formats", "--json"}).json();
     EXPECT_GE(formats.size(), 2u);

@@ -134,11 +134,20 @@ const std::vector<Case> kCases = {
       "registry.example/plimsoll:1.0", "--client-secret", "kafka-client", "--cpu-request", "2", "--memory-request",
       "1Gi", "--node-selector", "pool=bench", "--dry-run", "--out", "manifests"},
      {}, {}, 0, {}, {}, "plimsoll bench merge plimsoll-"},
+    // Applied with kubectl: a kubectl that cannot run here is no context, refused before anything is applied
+    // (tests/runner/fleetkubernetestest.cpp applies Jobs through a stand-in).
+    {"plimsoll bench producer --agents 8 --producer-clients 2 --duration 60s --rate 200k --bootstrap-server "
+     "kafka.bench.svc:9092 --launcher kubernetes --image REGISTRY/plimsoll:VERSION", {},
+     {{"--image", "registry.example/plimsoll:1.0"}}, {"--kubectl", "/nonexistent/kubectl", "--no-store"}, 1, {}, {},
+     "no kubectl context to apply the Job with (cannot run /nonexistent/kubectl"},
     {"plimsoll bench roundtrip --agents 4 --partitions 16 --records 400000 --rate 40000", {},
      {{"--records", "8000"}, {"--rate", "4000"}}, {}, 0, {}, {}, "agent 3  ok", true},
     {"plimsoll bench producer --agents 8 --producer-clients 2 --topic benchmark --duration 60s --rate 200k "
      "--histogram-log latencies.hlog", {}, {{"--agents", "3"}, {"--duration", "2s"}, {"--rate", "3000"}}, {}, 0, {}, {},
      "agent 2  ok", true},
+    {"plimsoll bench ramp --agents-steps 1,2,4,8,16 --producer-clients 2 --rate 20k --warmup 10s --duration 60s", {},
+     {{"--agents-steps", "1,2"}, {"--producer-clients", "1"}, {"--rate", "2000"}, {"--warmup", "500ms"},
+      {"--duration", "1s"}}, {"--continue-past-saturation"}, 0, {}, {}, "bench/ramp/agents-2", true},
     {"plimsoll bench ramp --steps 1,2,4,8 --duration 60s --warmup 10s", {},
      {{"--duration", "1s"}, {"--warmup", "200ms"}}, kEmbedded, 0, {}, {}, "bench/ramp/step-1"},
     {"plimsoll bench ramp --step-by-rate --steps 10000,20000,40000 --duration 30s", {},

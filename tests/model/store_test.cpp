@@ -38,6 +38,7 @@ RunRecord makeRun(const std::string &key, const std::string &ts, double rate)
     s.topology.recordSizeBytes = 700;
     s.topology.compression = "lz4";
     s.topology.acks = "1";
+    s.topology.agents = 4; // a fleet ramp's step
     s.topology.inferred = {"record_size_bytes"};
     s.metrics = {{"records_per_s", rate}, {"latency_p99_s", 0.059}, {"shard_cpu_max", 0.92}};
     s.provenance = "row 16";
@@ -45,6 +46,7 @@ RunRecord makeRun(const std::string &key, const std::string &ts, double rate)
     ScenarioRecord s2 = s;
     s2.name = "pipeline/produce/step-1";
     s2.topology.producers = 1;
+    s2.topology.agents.reset();
     s2.metrics = {{"records_per_s", rate / 8}};
     r.scenarios.push_back(s2);
     return r;
@@ -445,6 +447,33 @@ TEST_P(StoreTest, VersionSevenStoreGetsTheSeriesIndexWhenMigrated)
     writeStoreBeforeSeriesIndex(location, GetParam(), 7);
     Store store(path());
     expectSeriesIndexAfterMigrating(store, location);
+}
+
+// A store from before the agents factor: its scenarios keep what they had, without agents, and
+// a fleet ramp's steps imported after the migration keep theirs.
+TEST_P(StoreTest, VersionEightStoreGainsTheAgentsFactorWhenMigrated)
+{
+    test::writeStoreAtVersion(
+        location, GetParam(), 8,
+        "INSERT INTO sources (id, uri, format, sha256, importer, importer_version, imported_at) "
+        "VALUES (1,'/old','plimsoll-trend','x','i','1','2026-01-01T00:00:00Z');"
+        "INSERT INTO runs (id, source_id, run_key, timestamp, scenario_count) "
+        "VALUES (1,1,'old-run','2026-01-01T00:00:00Z',1);"
+        "INSERT INTO scenarios (id, run_id, ordinal, name, producers, run_time) "
+        "VALUES (1,1,0,'bench/ramp/step-2',2,'2026-01-01T00:00:00Z');");
+    Store store(path());
+    EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
+    const auto old = store.run("old-run");
+    ASSERT_TRUE(old);
+    ASSERT_EQ(old->record.scenarios.size(), 1u);
+    EXPECT_EQ(old->record.scenarios[0].topology.producers, 2);
+    EXPECT_FALSE(old->record.scenarios[0].topology.agents.has_value());
+    const RunRecord fleet = makeRun("fleet-ramp", "2026-08-11T03:00:00Z", 1000);
+    store.importSource(makeSource("/data/fleet.jsonl", "s-fleet"), {fleet});
+    const auto back = store.run("fleet-ramp");
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->record.scenarios[0].topology.agents, 4);
+    EXPECT_EQ(back->record, fleet);
 }
 
 TEST_P(StoreTest, ScenariosStreamedIntoARunAreCounted)

@@ -5,8 +5,15 @@
 #include "runner/benchconfig.h"
 #include "runner/benchresult.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include <sys/types.h>
 
 namespace plimsoll::test {
 
@@ -22,6 +29,27 @@ inline double metricOf(const ScenarioResult &s, const std::string &name)
 {
     auto it = s.metrics.find(name);
     return it == s.metrics.end() ? -1 : it->second;
+}
+
+// The pid of the process whose command line holds every one of `words`, or -1.
+inline pid_t processWith(const std::vector<std::string> &words)
+{
+    for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        std::string cmdline = text.str();
+        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+        bool all = true;
+        for (const auto &w : words)
+            all = all && cmdline.find(w) != std::string::npos;
+        if (all)
+            return static_cast<pid_t>(std::stol(name));
+    }
+    return -1;
 }
 
 // A run of `workload` on the test broker at `bootstrap`: a topic of its own, created with 4

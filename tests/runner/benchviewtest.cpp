@@ -65,18 +65,24 @@ TEST(BenchViewRealBroker, RunsRoundTripShowsLiveChartAndVerdict)
     EXPECT_TRUE(view.grab().save(png));
 }
 
-// Agents from the form: a local fleet whose result shows every agent's share beside the
-// merged figures, and an impossible fleet refused before anything starts.
-TEST(BenchViewRealBroker, AFleetFromTheFormShowsEachAgentsRate)
+// `view` shown at 1024×700, aimed at the test broker, its agents this build's plimsoll.
+void showForAFleet(BenchView &view)
 {
     test::ServicesEnv env;
     ASSERT_NO_FATAL_FAILURE(test::ServicesEnv::load(env));
-    QTemporaryDir dir;
-    BenchView view(dir.filePath("store.db"));
     view.setAgentExecutable(PLIMSOLL_BINARY);
     view.resize(1024, 700);
     view.show();
     view.setBootstrapServers(QString::fromStdString(env.value("PLIMSOLL_TEST_KAFKA_BOOTSTRAP")));
+}
+
+// Agents from the form: a local fleet whose result shows every agent's share beside the
+// merged figures, and an impossible fleet refused before anything starts.
+TEST(BenchViewRealBroker, AFleetFromTheFormShowsEachAgentsRate)
+{
+    QTemporaryDir dir;
+    BenchView view(dir.filePath("store.db"));
+    ASSERT_NO_FATAL_FAILURE(showForAFleet(view));
     view.setRecords(9000);
     for (auto *edit : view.findChildren<QLineEdit *>())
         if (edit->text() == "unlimited")
@@ -122,6 +128,54 @@ TEST(BenchViewRealBroker, AFleetFromTheFormShowsEachAgentsRate)
         perAgent |= metric.name == "agents.2.records_per_s";
     EXPECT_TRUE(perAgent) << "the store keeps every agent's rate";
     EXPECT_TRUE(view.grab().save(QString(PLIMSOLL_ARTIFACT_DIR) + "/bench-view-fleet.png"));
+}
+
+// Ramp of agents: the steps typed run as a fleet ramp, one local fleet a step, each step's row
+// named for its agents with its verdict.
+TEST(BenchViewRealBroker, ARampOfAgentsRunsAFleetPerStep)
+{
+    QTemporaryDir dir;
+    BenchView view(dir.filePath("store.db"));
+    ASSERT_NO_FATAL_FAILURE(showForAFleet(view));
+    view.findChild<QComboBox *>("benchWorkload")->setCurrentText(QStringLiteral("ramp"));
+    auto *rampOf = view.findChild<QComboBox *>("benchRampOf");
+    rampOf->setCurrentIndex(rampOf->findData(QStringLiteral("agents")));
+    ASSERT_GE(rampOf->currentIndex(), 0);
+    view.findChild<QLineEdit *>("benchSteps")->setText(QStringLiteral("1,2"));
+    view.findChild<QLineEdit *>("benchDuration")->setText(QStringLiteral("2s"));
+    view.findChild<QLineEdit *>("benchWarmup")->setText(QStringLiteral("500ms"));
+    view.findChild<QCheckBox *>("benchContinue")->setChecked(true);
+    for (auto *edit : view.findChildren<QLineEdit *>())
+        if (edit->text() == "unlimited")
+            edit->setText("1000");
+    // Agents on the Clients row as well: the steps say how many, so it is refused, not ignored.
+    auto *agents = qobject_cast<QSpinBox *>(view.field("benchAgents"));
+    agents->setValue(2);
+    view.findChild<QPushButton *>("benchStart")->click();
+    EXPECT_FALSE(view.running());
+    EXPECT_EQ(view.statusText(), "--agents-steps and --agents exclude each other: the steps say how many agents run");
+    agents->setValue(1);
+    QSignalSpy finished(&view, &BenchView::benchFinished);
+    view.findChild<QPushButton *>("benchStart")->click();
+    ASSERT_TRUE(view.running()) << view.statusText().toStdString();
+    ASSERT_TRUE(finished.wait(120000)) << "the fleet ramp did not finish";
+    const auto result = finished.at(0).at(0).value<BenchResult>();
+    ASSERT_EQ(result.exitCode, 0) << (result.errors.empty() ? std::string() : result.errors.front());
+    ASSERT_EQ(result.scenarios.size(), 2u);
+    EXPECT_EQ(result.scenarios[1].topology.agents, 2);
+    EXPECT_NEAR(result.scenarios[1].metrics.at("records_per_s"), 2000, 200) << "each agent offers the form's rate";
+    EXPECT_TRUE(view.statusText().contains("2 step(s)")) << view.statusText().toStdString();
+    const auto *table = view.findChild<QTableWidget *>("benchStepTable");
+    ASSERT_EQ(table->rowCount(), 2);
+    EXPECT_EQ(table->horizontalHeaderItem(0)->text(), "Step");
+    EXPECT_EQ(table->item(0, 0)->text(), "bench/ramp/agents-1");
+    EXPECT_EQ(table->item(1, 0)->text(), "bench/ramp/agents-2");
+    EXPECT_TRUE(table->item(1, 1)->text().endsWith(" rec/s")) << table->item(1, 1)->text().toStdString();
+    Store store(dir.filePath("store.db").toStdString());
+    const auto stored = store.run("plimsoll-bench-" + result.runId);
+    ASSERT_TRUE(stored.has_value());
+    EXPECT_EQ(stored->record.scenarios.at(1).topology.agents, 2) << "the store keeps the step's agents";
+    EXPECT_TRUE(view.grab().save(QString(PLIMSOLL_ARTIFACT_DIR) + "/bench-view-fleet-ramp.png"));
 }
 
 TEST(BenchViewRealBroker, RampFillsTheStepTableWithVerdicts)

@@ -176,6 +176,25 @@ TEST(runnerCollectors, CpuAtNinetyPercentSaturatesAndNamesTheComponent)
     EXPECT_EQ(saturationReason(config, step({{"latency_p99_s", 0.3}}), nullptr).rfind("produce p99", 0), 0u);
 }
 
+// A fleet ramp's step: an agent below 80 % of the agents' mean rate is its client node's limit,
+// named after CPU (a hot cluster explains a slow agent) and before the latency rules.
+TEST(runnerCollectors, AnAgentBehindTheOthersNamesItsClientNode)
+{
+    RunConfig config;
+    ScenarioResult s = step({{"records_per_s", 19000}, {"agents.0.records_per_s", 5000}, {"agents.1.records_per_s", 5000},
+                             {"agents.2.records_per_s", 3000}, {"agents.3.records_per_s", 6000},
+                             {"latency_p99_s", 0.9}});
+    EXPECT_EQ(saturationReason(config, s, nullptr),
+              "client node: agent 2 ran at 3000 records/s, 63% of the agents' mean of 4750; its node, not the "
+              "cluster, ran out first");
+    s.metrics["agents.2.records_per_s"] = 4000; // 84 % of the mean: within the spread of equal nodes
+    EXPECT_EQ(saturationReason(config, s, nullptr).rfind("produce p99", 0), 0u);
+    s.metrics["agents.2.records_per_s"] = 1000;
+    s.metrics["broker_cpu_avg"] = 0.95;
+    EXPECT_EQ(saturationReason(config, s, nullptr), "broker CPU: 95% on average (limit 90%)");
+    EXPECT_EQ(saturationReason(config, step({{"agents.0.records_per_s", 10}}), nullptr), "")
+        << "one agent has no others to lag behind";
+}
 
 // A consume step saturates on the broker's fetch delivery p99 when --broker-metrics gives it
 // (the responses that carried records), and on the consumers' own fetch p99 only without it.

@@ -2,6 +2,7 @@
 // on this machine, one merged result.
 #include "model/core/hdrhistogram.h"
 #include "runner/kafkaclient.h"
+#include "benchtestsupport.h"
 #include "servicesenv.h"
 
 #include <gtest/gtest.h>
@@ -155,27 +156,6 @@ TEST_F(Fleet, FourAgentsStartTogetherAndMergeExactly)
     client.deleteTopic(topic, 30000ms);
 }
 
-// The pid of the process whose command line holds every one of `words`, or -1.
-pid_t processWith(const std::vector<std::string> &words)
-{
-    for (const auto &entry : std::filesystem::directory_iterator("/proc")) {
-        const std::string name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos)
-            continue;
-        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
-        std::string cmdline = text.str();
-        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-        bool all = true;
-        for (const auto &w : words)
-            all = all && cmdline.find(w) != std::string::npos;
-        if (all)
-            return static_cast<pid_t>(std::stol(name));
-    }
-    return -1;
-}
-
 // An agent killed mid-run: the others finish, the fleet's result is partial, names it, exit 1.
 TEST_F(Fleet, AnAgentKilledMidRunIsNamedAndTheResultIsPartial)
 {
@@ -184,7 +164,7 @@ TEST_F(Fleet, AnAgentKilledMidRunIsNamedAndTheResultIsPartial)
            QString::fromStdString(runId), "--output", "json"});
     pid_t agent = -1;
     for (int i = 0; i < 100 && agent < 0; ++i, std::this_thread::sleep_for(100ms))
-        agent = processWith({runId, "--agent-index 1 "});
+        agent = test::processWith({runId, "--agent-index 1 "});
     ASSERT_GT(agent, 0) << "agent 1 never appeared";
     std::this_thread::sleep_for(7s); // past the start instant (4 s), into the measured window
     ASSERT_EQ(::kill(agent, SIGKILL), 0);

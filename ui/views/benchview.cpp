@@ -117,13 +117,16 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
     m_acks->addItems({QStringLiteral("all"), QStringLiteral("1"), QStringLiteral("0")});
     m_steps = new QLineEdit(QStringLiteral("1,2,4"), this);
     m_steps->setObjectName(QStringLiteral("benchSteps"));
-    m_steps->setToolTip(tr("Ramp: producer clients per step, or consumers per step of a consume ramp"));
+    m_steps->setToolTip(tr("Ramp: producer clients per step, consumers per step of a consume ramp, or "
+                           "agents per step of a fleet ramp"));
     m_rampOf = new QComboBox(this);
     m_rampOf->setObjectName(QStringLiteral("benchRampOf"));
     m_rampOf->addItem(tr("producers"), QStringLiteral("producers"));
     m_rampOf->addItem(tr("consumers (over a backlog)"), QStringLiteral("consumers"));
-    m_rampOf->setToolTip(tr("What a ramp's steps add: producer clients, or consumers in a group "
-                            "reading a backlog (--ramp)"));
+    m_rampOf->addItem(tr("agents (a local fleet each)"), QStringLiteral("agents"));
+    m_rampOf->setToolTip(tr("What a ramp's steps add: producer clients, consumers in a group "
+                            "reading a backlog (--ramp), or agents, each with the clients and rate "
+                            "above (--agents-steps)"));
     m_backlog = line("benchBacklog", defaults.backlog, tr("none: read the topic from its beginning"),
                      tr("Consume ramp: records to preload once, every one acknowledged before the "
                         "first step (--backlog)"));
@@ -364,8 +367,11 @@ bool BenchView::readForm(RunConfig &c, QString &problem) const
     if (!timed && r.duration.empty())
         r.records = std::to_string(m_records->value());
     if (r.config.workload == Workload::Ramp) {
-        r.steps = m_steps->text().remove(QLatin1Char(' ')).toStdString();
+        const std::string steps = m_steps->text().remove(QLatin1Char(' ')).toStdString();
         r.ramp = m_rampOf->currentData().toString().toStdString();
+        (r.ramp == "agents" ? r.agentsSteps : r.steps) = steps;
+        if (r.ramp == "agents")
+            r.ramp = "producers"; // a fleet ramp's agents each run the produce ramp's step
         const auto list = [](const QLineEdit *e) {
             const std::string text = e->text().remove(QLatin1Char(' ')).toStdString();
             return text.empty() ? std::vector<std::string>{} : std::vector<std::string>{text};
@@ -384,7 +390,7 @@ bool BenchView::readForm(RunConfig &c, QString &problem) const
     }
     r.commandConfig = m_commandConfig->text().trimmed().toStdString();
     std::string error = resolveBenchRequest(r);
-    if (error.empty() && r.config.fleet())
+    if (error.empty() && (r.config.fleet() || r.config.agentRamp()))
         error = r.config.validate(); // what only a fleet refuses, before any agent starts
     problem = QString::fromStdString(error);
     if (error.empty())

@@ -3,6 +3,7 @@
 #include "runner/benchengine.h"
 #include "runner/benchstore.h"
 #include "runner/fleet.h"
+#include "runner/fleetramp.h"
 
 #include <plimsoll/version.h>
 
@@ -28,10 +29,11 @@ void BenchWorker::run()
         // A snapshot per poll: archived bytes/s since the last one, and the archive lag.
         result = runOffloadRecord(*m_offload, m_cancel,
                                   [this](const BenchSnapshot &snapshot) { emit snapshotReady(snapshot); });
-    } else if (m_config.fleet()) {
+    } else if (m_config.fleet() || m_config.agentRamp()) {
         // The agents report their intervals; the fleet's are merged as all of them have.
-        result = runLocalFleet(m_config, m_agentExecutable.toStdString(), m_cancel,
-                               [this](const BenchSnapshot &snapshot) { emit snapshotReady(snapshot); }, {});
+        const auto sink = [this](const BenchSnapshot &snapshot) { emit snapshotReady(snapshot); };
+        result = m_config.agentRamp() ? runFleetRamp(m_config, m_agentExecutable.toStdString(), m_cancel, sink, {})
+                                      : runLocalFleet(m_config, m_agentExecutable.toStdString(), m_cancel, sink, {});
     } else {
         BenchEngine engine(m_config);
         // Called on this thread once per interval; the signal queues a copy to the UI.

@@ -239,7 +239,9 @@ void ScalingView::refillChoices()
         }
     }
     refill(m_prefixCombo, {prefixes.begin(), prefixes.end()});
-    refill(m_factorCombo, {factors.begin(), factors.end()}, QStringLiteral("producers"));
+    // A fleet ramp's steps add agents (and the producers that come with them): fit by agents.
+    refill(m_factorCombo, {factors.begin(), factors.end()},
+           factors.count("agents") ? QStringLiteral("agents") : QStringLiteral("producers"));
     refill(m_metricCombo, {metrics.begin(), metrics.end()}, QStringLiteral("records_per_s"));
     startFit();
 }
