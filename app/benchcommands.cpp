@@ -265,6 +265,15 @@ std::function<void(const BenchSnapshot &)> snapshotPrinter(const std::string &ou
     };
 }
 
+// A fleet's notes for the user (agents started, finished; steps; kubectl's steps): on stderr, as text.
+std::function<void(const std::string &)> notePrinter(const std::string &output)
+{
+    return [output](const std::string &line) {
+        if (output == "text")
+            std::cerr << "plimsoll: " << line << "\n";
+    };
+}
+
 // `run` with SIGINT/SIGTERM setting g_cancel (the first one; the handlers are put back after).
 template <class Run> BenchResult interruptible(Run run)
 {
@@ -294,6 +303,11 @@ int runKubernetesLauncher(const CliContext &context, BenchArgs &args, const std:
         printError("--result-file with --dry-run: nothing runs here, so there is no result to write");
         return kExitUsage;
     }
+    if (args.dryRun && args.config.agentRamp()) {
+        printError("--dry-run with --agents-steps: a fleet ramp applies one Job a step, each written when its step "
+                   "starts; --dry-run writes one fleet's Job (--agents N)");
+        return kExitUsage;
+    }
     if (args.dryRun && args.kubernetes.outDir.empty()) {
         printError("--dry-run writes the Job for you to apply: add --out DIR");
         return kExitUsage;
@@ -303,6 +317,14 @@ int runKubernetesLauncher(const CliContext &context, BenchArgs &args, const std:
     if (args.kubernetes.outDir.empty()) // the manifest and the pods' logs, kept for the user
         args.kubernetes.outDir =
             (std::filesystem::temp_directory_path() / ("plimsoll-kubernetes-" + args.config.runId)).string();
+    const std::string output = args.output;
+    const auto note = notePrinter(output);
+    if (args.config.agentRamp()) { // a Job a step, each applied when its step starts
+        const FleetRampLauncher launcher{{}, args.kubernetes, args.kubectl};
+        const BenchResult result = interruptible(
+            [&] { return runFleetRamp(args.config, launcher, g_cancel, snapshotPrinter(output), note); });
+        return reportResult(context, result, output, args.resultFile, args.noStore);
+    }
     const KubernetesFleetWritten written = writeKubernetesFleet(args.config, args.kubernetes);
     if (!written.ok()) {
         printError(written.error);
@@ -312,11 +334,6 @@ int runKubernetesLauncher(const CliContext &context, BenchArgs &args, const std:
         std::cout << written.report;
         return kExitOk;
     }
-    const std::string output = args.output;
-    const auto note = [output](const std::string &line) {
-        if (output == "text")
-            std::cerr << "plimsoll: " << line << "\n";
-    };
     note("wrote " + written.file + "; its agents start at "
          + QDateTime::fromMSecsSinceEpoch(written.fleet.config.startAtUnixMs, Qt::UTC).toString(Qt::ISODate).toStdString());
     const BenchResult result =
@@ -337,12 +354,9 @@ int runFleet(const CliContext &context, BenchArgs &args, const std::vector<const
     }
     const std::string output = args.output;
     const auto sink = snapshotPrinter(output);
-    const auto note = [output](const std::string &line) {
-        if (output == "text")
-            std::cerr << "plimsoll: " << line << "\n";
-    };
+    const auto note = notePrinter(output);
     const BenchResult result = interruptible([&] {
-        return args.config.agentRamp() ? runFleetRamp(args.config, {}, g_cancel, sink, note)
+        return args.config.agentRamp() ? runFleetRamp(args.config, FleetRampLauncher{}, g_cancel, sink, note)
                                        : runLocalFleet(args.config, {}, g_cancel, sink, note);
     });
     return reportResult(context, result, output, args.resultFile, args.noStore);
@@ -351,10 +365,8 @@ int runFleet(const CliContext &context, BenchArgs &args, const std::vector<const
 int runBench(const CliContext &context, BenchArgs &args, const std::vector<const CLI::App *> &parsed)
 {
     args.config.fleetRequested = given(parsed, "--agents");
-    if (given(parsed, "--launcher") && !args.config.fleetRequested) {
-        printError(given(parsed, "--agents-steps")
-                       ? "--launcher with --agents-steps: a fleet ramp runs its steps' agents on this machine"
-                       : "--launcher starts a fleet's agents: use it with --agents N");
+    if (given(parsed, "--launcher") && !args.config.fleetRequested && !given(parsed, "--agents-steps")) {
+        printError("--launcher starts a fleet's agents: use it with --agents N or --agents-steps");
         return kExitUsage;
     }
     if (args.launcher != "kubernetes")

@@ -54,7 +54,7 @@ public:
         : m_ramp(ramp), m_agents(agents), m_topic(std::move(topic)), m_probeTopic(std::move(probeTopic))
     {}
 
-    BenchResult run(const std::string &executable, const std::atomic<bool> &cancel,
+    BenchResult run(const FleetRampLauncher &launcher, const std::atomic<bool> &cancel,
                     const std::function<void(const BenchSnapshot &)> &sink,
                     const std::function<void(const std::string &)> &note)
     {
@@ -67,8 +67,21 @@ public:
         c.rate = m_ramp.rate * m_agents; // the fleet's total: each agent offers --rate
         if (!m_ramp.histogramLog.empty())
             c.histogramLog = m_ramp.histogramLog + ".agents" + std::to_string(m_agents);
-        BenchResult fleet = runLocalFleet(c, executable, cancel, sink, note,
-                                          [&](int64_t startAtUnixMs) { startSide(startAtUnixMs, cancel); });
+        BenchResult fleet;
+        if (launcher.kubernetes) {
+            KubernetesFleetRequest request = *launcher.kubernetes;
+            request.outDir += "/agents-" + std::to_string(m_agents);
+            const KubernetesFleetWritten written = writeKubernetesFleet(c, request);
+            if (!written.ok()) {
+                fleet.errors.push_back(written.error);
+                return fleet;
+            }
+            startSide(written.fleet.config.startAtUnixMs, cancel);
+            fleet = runKubernetesFleet(written, launcher.kubectl, cancel, note);
+        } else {
+            fleet = runLocalFleet(c, launcher.executable, cancel, sink, note,
+                                  [&](int64_t startAtUnixMs) { startSide(startAtUnixMs, cancel); });
+        }
         if (m_side.joinable())
             m_side.join();
         return fleet;
@@ -165,7 +178,7 @@ PhaseOutcome stepOutcome(const RunConfig &ramp, int agents, BenchResult fleet,
 
 std::string fleetRampStepName(int agents) { return "bench/ramp/agents-" + std::to_string(agents); }
 
-BenchResult runFleetRamp(RunConfig config, const std::string &executable, const std::atomic<bool> &cancel,
+BenchResult runFleetRamp(RunConfig config, const FleetRampLauncher &launcher, const std::atomic<bool> &cancel,
                          const std::function<void(const BenchSnapshot &)> &sink,
                          const std::function<void(const std::string &)> &note)
 {
@@ -207,7 +220,7 @@ BenchResult runFleetRamp(RunConfig config, const std::string &executable, const 
             if (sink)
                 sink(s);
         };
-        BenchResult fleet = step.run(executable, cancel, stepSink, note);
+        BenchResult fleet = step.run(launcher, cancel, stepSink, note);
         result.topicCreated |= fleet.topicCreated;
         probeCreated |= step.probe() && step.probe()->topicCreated;
         PhaseOutcome outcome = stepOutcome(config, agents, std::move(fleet), step);

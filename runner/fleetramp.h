@@ -12,16 +12,30 @@
 
 #include "runner/benchconfig.h"
 #include "runner/benchresult.h"
+#include "runner/kubernetesfleet.h"
+#include "runner/kubernetesrun.h"
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace plimsoll {
 
-// Runs config.agentSteps; `executable`, `sink` and `note` as runLocalFleet() takes them, the
-// sink's intervals named after their step and counted from the ramp's start.
-BenchResult runFleetRamp(RunConfig config, const std::string &executable, const std::atomic<bool> &cancel,
+// Where each step's agents run: processes of this machine (`executable` as runLocalFleet() takes
+// it), or, with `kubernetes`, the pods of one Job a step, applied with kubectl (kubernetesrun.h),
+// each step's manifest and pods' logs in "<outDir>/agents-N" and its start `startMargin` after
+// the step's Job is written.
+struct FleetRampLauncher
+{
+    std::string executable;
+    std::optional<KubernetesFleetRequest> kubernetes;
+    KubectlOptions kubectl;
+};
+
+// Runs config.agentSteps; `sink` and `note` as runLocalFleet() takes them, the sink's intervals
+// named after their step and counted from the ramp's start.
+BenchResult runFleetRamp(RunConfig config, const FleetRampLauncher &launcher, const std::atomic<bool> &cancel,
                          const std::function<void(const BenchSnapshot &)> &sink,
                          const std::function<void(const std::string &)> &note);
 

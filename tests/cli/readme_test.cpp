@@ -146,7 +146,7 @@ const std::vector<Case> kCases = {
      "--histogram-log latencies.hlog", {}, {{"--agents", "3"}, {"--duration", "2s"}, {"--rate", "3000"}}, {}, 0, {}, {},
      "agent 2  ok", true},
     {"plimsoll bench ramp --agents-steps 1,2,4,8,16 --producer-clients 2 --rate 20k --warmup 10s --duration 60s", {},
-     {{"--agents-steps", "1,2"}, {"--producer-clients", "1"}, {"--rate", "2000"}, {"--warmup", "500ms"},
+     {{"--agents-steps", "1,2"}, {"--producer-clients", "1"}, {"--rate", "500"}, {"--warmup", "500ms"},
       {"--duration", "1s"}}, {"--continue-past-saturation"}, 0, {}, {}, "bench/ramp/agents-2", true},
     {"plimsoll bench ramp --steps 1,2,4,8 --duration 60s --warmup 10s", {},
      {{"--duration", "1s"}, {"--warmup", "200ms"}}, kEmbedded, 0, {}, {}, "bench/ramp/step-1"},

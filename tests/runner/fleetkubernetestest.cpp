@@ -143,6 +143,36 @@ TEST_F(FleetKubernetes, APodKilledMidRunFailsTheJobAndEveryAgentIsNamed)
         << errors;
 }
 
+// A fleet ramp on Kubernetes: one Job a step, each applied, merged and deleted before the next.
+TEST_F(FleetKubernetes, AFleetRampAppliesOneJobAStep)
+{
+    const std::string topic = test::uniqueTopic("plimsoll-test-kubernetes", "ramp");
+    int exitCode = -1;
+    const auto result = bench({"ramp", "--agents-steps", "1,2", "--rate", "400", "--duration", "2s", "--warmup", "1s",
+                               "--topic", QString::fromStdString(topic), "--create-topic", "--continue-past-saturation",
+                               "--start-margin", "5s", "--out", m_dir.filePath("manifests")},
+                              &exitCode);
+    ASSERT_TRUE(result.is_object()) << m_err;
+    ASSERT_EQ(exitCode, 0) << result.value("errors", nlohmann::json()).dump() << m_err;
+    ASSERT_EQ(result["scenarios"].size(), 2u);
+    for (int agents = 1; agents <= 2; ++agents) {
+        const auto &s = result["scenarios"][agents - 1];
+        EXPECT_EQ(s["name"], "bench/ramp/agents-" + std::to_string(agents));
+        EXPECT_EQ(s["topology"]["agents"], agents);
+        EXPECT_NEAR(s["metrics"]["records_per_s"].get<double>(), 400.0 * agents, 100.0 * agents) << s["metrics"].dump();
+        EXPECT_GT(s["metrics"]["probe.records"].get<double>(), 0) << "the probe runs from this machine";
+        EXPECT_EQ(QDir(m_dir.filePath("manifests/agents-" + QString::number(agents))).entryList({"*.log"}).size(),
+                  agents);
+    }
+    int applied = 0, deleted = 0;
+    for (const auto &c : commands()) {
+        applied += c[0] == "apply";
+        deleted += c[0] == "delete";
+    }
+    EXPECT_EQ(applied, 2);
+    EXPECT_EQ(deleted, 2);
+}
+
 // No context configured: nothing is applied, and the user is told both ways on.
 TEST_F(FleetKubernetes, WithoutAContextNothingIsAppliedAndTheDryRunIsNamed)
 {

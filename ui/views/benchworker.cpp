@@ -32,7 +32,7 @@ void BenchWorker::run()
     } else if (m_config.fleet() || m_config.agentRamp()) {
         // The agents report their intervals; the fleet's are merged as all of them have.
         const auto sink = [this](const BenchSnapshot &snapshot) { emit snapshotReady(snapshot); };
-        result = m_config.agentRamp() ? runFleetRamp(m_config, m_agentExecutable.toStdString(), m_cancel, sink, {})
+        result = m_config.agentRamp() ? runFleetRamp(m_config, {m_agentExecutable.toStdString(), {}, {}}, m_cancel, sink, {})
                                       : runLocalFleet(m_config, m_agentExecutable.toStdString(), m_cancel, sink, {});
     } else {
         BenchEngine engine(m_config);
