@@ -20,8 +20,10 @@ if [[ "${1:-build}" == "test" ]]; then
   # (compiled with build-essential against librdkafka-dev).
   want+=(default-jre-headless maven redis-server redis-tools postgresql-15 poppler-utils curl
          dpkg-dev desktop-file-utils appstream
-         clang-16 libclang-rt-16-dev openssl jq)
+         clang-16 libclang-rt-16-dev openssl jq python3 python3-venv)
   # jq: the README's nightly CI recipe reads `plimsoll import --json` with it (its test runs it).
+  # python3 (+ venv): the Otava cross-check's virtual environment, and the kubectl stand-in that
+  # applies the Kubernetes launcher's Jobs in the tests.
   # clang-16 + its runtime: libFuzzer and the sanitizers for `make fuzz` (clang 14 cannot
   # compile the importers' C++20); openssl: the TLS tests make their own certificate authority.
 fi
