@@ -111,8 +111,9 @@ private:
                 p.histogramLog.clear();
                 p.startAtUnixMs = startAtUnixMs;
                 m_probe = BenchEngine(p).run(cancel);
-            } else {
-                std::this_thread::sleep_until(windowStart + m_ramp.duration);
+            } else { // the window's end, or a stop
+                while (Clock::now() < windowStart + m_ramp.duration && !cancel.load())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(50));
             }
             m_server = collectors.end();
         });
