@@ -159,6 +159,12 @@ int64_t agentShare(int64_t total, int agents, int index);
 // The partitions agent `index` of `agents` owns among `partitionCount`: p ≡ index (mod agents).
 std::vector<int32_t> agentPartitions(int partitionCount, int agents, int index);
 
+// A run's duration as the milliseconds the Kafka clients' timeouts take.
+inline std::chrono::milliseconds toMs(std::chrono::nanoseconds d)
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(d);
+}
+
 // A random RFC 4122 version-4 uuid, lowercase.
 std::string makeUuid();
 

@@ -23,11 +23,6 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-std::chrono::milliseconds toMs(std::chrono::nanoseconds d)
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(d);
-}
-
 // A workload of one phase.
 std::vector<PhaseOutcome> onePhase(PhaseOutcome outcome)
 {

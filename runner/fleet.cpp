@@ -28,11 +28,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::chrono::milliseconds toMs(std::chrono::nanoseconds d)
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(d);
-}
-
 // One agent's process and what it has written so far.
 class LocalAgent
 {

@@ -19,11 +19,6 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-std::chrono::milliseconds toMs(std::chrono::nanoseconds d)
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(d);
-}
-
 int64_t unixMsNow()
 {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())

@@ -218,10 +218,9 @@ BenchResult runKubernetesFleet(const KubernetesFleetWritten &written, const Kube
             coordinator.warnings.push_back(error);
         std::vector<AgentReport> read;
         int of = 0;
-        if (readAgentReports({file}, read, &of).empty() && index < int(read.size()) && read[std::size_t(index)].result.is_object()) {
-            const bool wasLate = report.late;
-            report = std::move(read[std::size_t(index)]);
-            report.late = wasLate && !report.result.is_object();
+        if (readAgentReports({file}, read, &of).empty() && index < int(read.size())
+            && read[std::size_t(index)].result.is_object()) {
+            report = std::move(read[std::size_t(index)]); // it reported: neither late nor failed
         } else {
             const std::string words = lastLine(log.out);
             report.problem = running ? unfinished

@@ -3,7 +3,7 @@
 #include "model/core/hdrhistogram.h"
 #include "runner/kafkaclient.h"
 #include "benchtestsupport.h"
-#include "servicesenv.h"
+#include "brokerbinarytest.h"
 
 #include <gtest/gtest.h>
 
@@ -28,22 +28,11 @@ using namespace std::chrono_literals;
 namespace plimsoll {
 namespace {
 
-std::string unique(const std::string &purpose)
-{
-    std::random_device device;
-    return "plimsoll-test-fleet-" + purpose + "-" + std::to_string(device());
-}
+std::string unique(const std::string &purpose) { return test::uniqueTopic("plimsoll-test-fleet", purpose); }
 
-class Fleet : public ::testing::Test
+class Fleet : public test::BrokerBinaryTest
 {
 protected:
-    void SetUp() override
-    {
-        test::ServicesEnv::load(m_env);
-        m_bootstrap = QString::fromStdString(m_env.value("PLIMSOLL_TEST_KAFKA_BOOTSTRAP"));
-        ASSERT_FALSE(m_bootstrap.isEmpty());
-        ASSERT_TRUE(m_dir.isValid());
-    }
 
     QProcess *start(QStringList args)
     {
@@ -82,11 +71,6 @@ protected:
         return into;
     }
 
-    test::ServicesEnv m_env;
-    QString m_bootstrap;
-    QTemporaryDir m_dir;
-    QProcess m_process;
-    std::string m_err;
 };
 
 // Four agents, one round trip: a coordinated start, each agent matching its own partitions,

@@ -4,7 +4,7 @@
 // machine, as the kubelet would run it, against the real test broker.
 #include "benchtestsupport.h"
 #include "runner/kubernetesjob.h"
-#include "servicesenv.h"
+#include "brokerbinarytest.h"
 
 #include <gtest/gtest.h>
 
@@ -17,23 +17,15 @@
 #include <csignal>
 #include <fstream>
 #include <thread>
-#include <random>
 
 #include <nlohmann/json.hpp>
 
 namespace plimsoll {
 namespace {
 
-class FleetKubernetes : public ::testing::Test
+class FleetKubernetes : public test::BrokerBinaryTest
 {
 protected:
-    void SetUp() override
-    {
-        test::ServicesEnv::load(m_env);
-        m_bootstrap = QString::fromStdString(m_env.value("PLIMSOLL_TEST_KAFKA_BOOTSTRAP"));
-        ASSERT_FALSE(m_bootstrap.isEmpty());
-        ASSERT_TRUE(m_dir.isValid());
-    }
 
     nlohmann::json bench(const QStringList &args, int *exitCode, bool context = true)
     {
@@ -75,18 +67,12 @@ protected:
         return out;
     }
 
-    test::ServicesEnv m_env;
-    QString m_bootstrap;
-    QTemporaryDir m_dir;
-    QProcess m_process;
-    std::string m_err;
 };
 
 // Applied, followed, each pod's log read and merged, the Job deleted by its name and labels.
 TEST_F(FleetKubernetes, TheJobIsAppliedFollowedMergedAndDeleted)
 {
-    std::random_device device;
-    const QString topic = QString("plimsoll-test-kubernetes-%1").arg(device());
+    const QString topic = QString::fromStdString(test::uniqueTopic("plimsoll-test-kubernetes", "applied"));
     const QString out = m_dir.filePath("manifests");
     int exitCode = -1;
     const auto result = bench({"roundtrip", "--agents", "3", "--records", "6000", "--rate", "3000", "--partitions",

@@ -1,14 +1,14 @@
 // `plimsoll bench ramp --agents-steps …` against the real broker of tests/services: each step a
 // local fleet of that many agents, one ramp result, and the Scaling fit with agents as its factor.
 #include "runner/kafkaclient.h"
-#include "servicesenv.h"
+#include "benchtestsupport.h"
+#include "brokerbinarytest.h"
 
 #include <gtest/gtest.h>
 
 #include <QProcess>
 #include <QTemporaryDir>
 
-#include <random>
 
 #include <nlohmann/json.hpp>
 
@@ -17,16 +17,9 @@ using namespace std::chrono_literals;
 namespace plimsoll {
 namespace {
 
-class FleetRamp : public ::testing::Test
+class FleetRamp : public test::BrokerBinaryTest
 {
 protected:
-    void SetUp() override
-    {
-        test::ServicesEnv::load(m_env);
-        m_bootstrap = QString::fromStdString(m_env.value("PLIMSOLL_TEST_KAFKA_BOOTSTRAP"));
-        ASSERT_FALSE(m_bootstrap.isEmpty());
-        ASSERT_TRUE(m_dir.isValid());
-    }
 
     // plimsoll with `args` on the test's store; its standard output, and its exit code in *exitCode.
     std::string plimsoll(const QStringList &args, int *exitCode)
@@ -39,10 +32,6 @@ protected:
         return p.readAllStandardOutput().toStdString();
     }
 
-    test::ServicesEnv m_env;
-    QString m_bootstrap;
-    QTemporaryDir m_dir;
-    std::string m_err;
 };
 
 // Three steps of 1, 2 and 3 agents, each agent offering 500 records/s: one result whose steps
@@ -50,8 +39,7 @@ protected:
 // the steps acknowledged, and the fit over agents read back from the store.
 TEST_F(FleetRamp, StepsOfAgentsMakeOneRampTheScalingFitReadsByAgents)
 {
-    std::random_device device;
-    const std::string topic = "plimsoll-test-fleet-ramp-" + std::to_string(device());
+    const std::string topic = test::uniqueTopic("plimsoll-test-fleet", "ramp");
     int exitCode = -1;
     const std::string out = plimsoll({"bench", "ramp", "--agents-steps", "1,2,3", "--rate", "500", "--duration", "2s",
                                       "--warmup", "1s", "--partitions", "6", "--topic", QString::fromStdString(topic),
