@@ -106,6 +106,7 @@ public:
             if (m.name == "records_per_s")
                 rates.push_back(m.value);
         warnIfZeroOnly(rates, 0, "throughput", m_warnings);
+        m_run.scenarios.reserve(m_run.scenarios.size() + 1 + perProducer.size());
         m_run.scenarios.push_back(std::move(m_aggregate));
         for (auto &sc : perProducer)
             m_run.scenarios.push_back(std::move(sc));
@@ -121,12 +122,14 @@ private:
         }
         if (t.empty())
             return;
-        const auto [key, value] = korvetDistKeyValue(t);
-        const Field field{line, value};
         // The block's lines are indented; the single-producer case tees the tool's output
         // right after it, unindented.
         if (m_section == Section::Configuration && !startsWith(line.text, " "))
             m_section = Section::Producers;
+        if (m_section == Section::Producers) // most of a file's lines, and none a "Key: value"
+            return readProducerLine(line, t);
+        const auto [key, value] = korvetDistKeyValue(t);
+        const Field field{line, value};
         switch (m_section) {
         case Section::Header:
             if (key == "Test")
@@ -138,7 +141,6 @@ private:
             readConfiguration(key, field);
             break;
         case Section::Producers:
-            readProducerLine(line, t, field);
             break;
         case Section::Aggregate:
             readAggregate(key, field);
@@ -205,13 +207,14 @@ private:
 
     // "Producer N:" headers each followed by that producer's final line, or (one producer)
     // the tool's output teed in place: its periodic lines and its final one.
-    void readProducerLine(const TextLine &line, std::string_view t, const Field &f)
+    void readProducerLine(const TextLine &line, std::string_view t)
     {
         static const TextPattern producerHeader(R"(^Producer (\d+):$)");
         PatternMatch m;
-        if (producerHeader.fullMatch(t, &m)) {
-            m_producers.push_back(
-                {int(f.integer(m.str(1), "Producer")), line.number, std::nullopt, 0});
+        if (startsWith(t, "Producer ") && producerHeader.fullMatch(t, &m)) {
+            const std::string number = m.str(1);
+            const Field f{line, number};
+            m_producers.push_back({int(f.integer(number, "Producer")), line.number, std::nullopt, 0});
             return;
         }
         const auto parsed = parseProducerPerfLine(line.text);
@@ -270,14 +273,15 @@ private:
         static const TextPattern shardLine(R"(^Shard (\S+): (\d+) MB, (\d+) keys$)");
         static const TextPattern shardCpuLine(R"(^Shard (\S+): ([-0-9.eE+]+)%$)");
         PatternMatch m;
-        if (shardLine.fullMatch(t, &m)) {
+        const bool shard = startsWith(t, "Shard ");
+        if (shard && shardLine.fullMatch(t, &m)) {
             const auto memory = parseNumber(m[2]);
             const auto keys = parseNumber(m[3]);
             if (!memory || !keys)
                 korvetDistFail(f.line, m.str(0), "Shard " + m.str(1), "is not memory and keys");
             m_shardMemory.emplace_back(m.str(1), *memory * kMiB);
             m_shardKeys.emplace_back(m.str(1), *keys);
-        } else if (shardCpuLine.fullMatch(t, &m)) {
+        } else if (shard && shardCpuLine.fullMatch(t, &m)) {
             const auto cpu = parseNumber(m[2]);
             if (!cpu)
                 korvetDistFail(f.line, m.str(2), "Shard " + m.str(1), "is not a CPU percentage");
@@ -293,6 +297,7 @@ private:
     std::vector<ScenarioRecord> producerScenarios()
     {
         std::vector<ScenarioRecord> out;
+        out.reserve(m_producers.size());
         for (const ProducerResult &p : m_producers) {
             ScenarioRecord sc;
             sc.name = m_aggregate.name + "/producer-" + std::to_string(p.index);

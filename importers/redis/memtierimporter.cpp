@@ -118,15 +118,18 @@ bool parseText(std::span<const TextLine> lines, bool lastTerminated, std::vector
         const std::string_view t = trimmed(line.text);
         const std::string_view s = t;
         PatternMatch m;
-        if (threadsRe.fullMatch(s, &m)) {
+        // Each pattern only where its line could be: these are tried on every line.
+        if (s.ends_with("Threads") && threadsRe.fullMatch(s, &m)) {
             config.threads = std::stoll(m.str(1));
             continue;
         }
-        if (clientsRe.fullMatch(s, &m)) {
+        if (s.ends_with("thread") && clientsRe.fullMatch(s, &m)) {
             config.clients = std::stoll(m.str(1));
             continue;
         }
-        if (sectionRe().fullMatch(s, &m)) {
+        if ((s.starts_with("ALL ") || s.starts_with("BEST ") || s.starts_with("WORST ") ||
+             s.starts_with("AGGREGATED ")) &&
+            sectionRe().fullMatch(s, &m)) {
             sections.push_back({m.str(1), {}, line.number});
             if (m.matched(2))
                 config.runs = std::stoll(m.str(2));
@@ -352,12 +355,27 @@ bool addMemtierValue(const std::string &column, double value, MemtierRow &row)
         row.metrics.push_back({it->second.first, it->second.second == 1e-3 ? ms : value * it->second.second});
         return true;
     }
-    // "p99.9 Latency" (text), "p99.90" (JSON), "99.900" (older readers' keys).
-    static const TextPattern percentile(R"(^p?([0-9]+(?:\.[0-9]+)?)(?: Latency)?$)");
-    PatternMatch m;
-    if (!percentile.fullMatch(column, &m))
+    // "p99.9 Latency" (text), "p99.90" (JSON), "99.900" (older readers' keys): p?N(.N)?( Latency)?
+    // read by hand, as every row's every percentile cell comes here.
+    std::string_view number = column;
+    if (number.ends_with(" Latency"))
+        number.remove_suffix(8);
+    if (number.starts_with('p'))
+        number.remove_prefix(1);
+    const auto digitsFrom = [&](size_t i) {
+        while (i < number.size() && std::isdigit(static_cast<unsigned char>(number[i])))
+            ++i;
+        return i;
+    };
+    size_t end = digitsFrom(0);
+    if (end > 0 && end < number.size() && number[end] == '.') {
+        const size_t fraction = digitsFrom(end + 1);
+        if (fraction > end + 1)
+            end = fraction;
+    }
+    if (end == 0 || end != number.size())
         return false;
-    const double p = *parseNumber(m[1]);
+    const double p = *parseNumber(number);
     std::string name;
     if (p == 50)
         name = "latency_p50_s";
@@ -370,7 +388,7 @@ bool addMemtierValue(const std::string &column, double value, MemtierRow &row)
     else if (p == 100)
         name = "latency_max_s";
     else {
-        std::string digits = m.str(1);
+        std::string digits(number);
         if (digits.find('.') != std::string::npos)
             digits.erase(digits.find_last_not_of('0') + 1);
         if (!digits.empty() && digits.back() == '.')

@@ -187,6 +187,8 @@ PromDiff diffSnapshots(const PromSnapshot &a, const PromSnapshot &b, double seco
         }
         std::unordered_map<std::string, double> before; // only looked up: no order needed
         if (fa)
+            before.reserve(fa->samples.size());
+        if (fa)
             for (const PromSample &s : fa->samples) {
                 // Of a histogram only the _count and _sum series are looked up below.
                 if (fb.type == PromType::Histogram && s.name.ends_with("_bucket"))
