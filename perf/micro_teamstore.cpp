@@ -6,7 +6,9 @@
 // PLIMSOLL_PERF_PG_URI: the writer's URI (no password: PGPASSFILE holds it). Each benchmark
 // writes a schema of its own, chosen through the URI's search_path; perf_trend (the 1M-record
 // store) is kept for the window benchmark, perf_raw is dropped once measured.
+#include "model/store/dialect.h"
 #include "model/store/store.h"
+#include "model/store/storeschema.h"
 #include "perf/perfdata.h"
 
 #include <benchmark/benchmark.h>
@@ -142,6 +144,9 @@ void BM_RawPostgresInsert1M(benchmark::State &state)
                    "INSERT INTO trend_points (scenario, metric, run_time, run_id, ordinal, scenario_id, "
                    "value) VALUES ($1,$2,$3,$4,0,$5,$6)",
                    6);
+        // And its trend row (schema 10), by the store's own statements.
+        db.prepare("trendinputs", plimsoll::sql::postgresStatement(trendRowInserts(" WHERE s.id = ?1").inputs).text.c_str(), 1);
+        db.prepare("trendrun", plimsoll::sql::postgresStatement(trendRowInserts(" WHERE s.id = ?1").row).text.c_str(), 1);
         db.prepare("name", "INSERT INTO scenario_metrics (scenario, metric) VALUES ($1,$2) ON CONFLICT DO NOTHING",
                    2);
         state.ResumeTiming();
@@ -166,6 +171,8 @@ void BM_RawPostgresInsert1M(benchmark::State &state)
                     const std::string scenarioId =
                         db.run("scenario", {runId.c_str(), s.name.c_str(), s.kind.c_str(), producers.c_str(),
                                             size.c_str(), r.timestamp.c_str()});
+                    db.run("trendinputs", {scenarioId.c_str()});
+                    db.run("trendrun", {scenarioId.c_str()});
                     int ordinal = 0;
                     for (const MetricValue &m : s.metrics) {
                         const std::string o = std::to_string(ordinal++);

@@ -100,7 +100,9 @@ private:
     bool m_pending = false;
 };
 
-// Runs the event loop until `done` or the deadline; false on timeout.
+// Runs the event loop until `done` or the deadline; false on timeout. Waits for events as the
+// window's own loop does (the stall ticker's 10 ms timer wakes it): processEvents() with a time
+// limit ignores WaitForMoreEvents and would spin, taking a core from the views' readers.
 template <typename Done> bool waitUntil(QApplication &app, Done done, int timeoutMs)
 {
     QElapsedTimer t;
@@ -108,7 +110,7 @@ template <typename Done> bool waitUntil(QApplication &app, Done done, int timeou
     while (!done()) {
         if (t.elapsed() > timeoutMs)
             return false;
-        app.processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
+        app.processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
     }
     return true;
 }

@@ -19,6 +19,7 @@ PostgresStatement postgresStatement(std::string_view sql)
     text = replaceAll(std::move(text), R"(\s+INDEXED BY \w+)", "");
     text = replaceAll(std::move(text), R"(\bCROSS JOIN\b)", "JOIN");
     text = replaceAll(std::move(text), R"(\binstr\()", "strpos(");
+    text = replaceAll(std::move(text), R"(\bjson_array\()", "json_build_array(");
     PostgresStatement out;
     out.parameters.assign(1, 0);
     int highest = 0; // SQLite numbers a bare ? one above the highest number so far
@@ -75,6 +76,7 @@ std::string postgresSchemaStep(const std::string &step)
     text = replaceAll(std::move(text), R"(\bBLOB\b)", "BYTEA");
     text = replaceAll(std::move(text), R"(\bTEXT\b)", "TEXT COLLATE \"C\"");
     text = replaceAll(std::move(text), R"(\)\s*WITHOUT ROWID)", ")");
+    text = replaceAll(std::move(text), R"(\bjson_array\()", "json_build_array(");
     return text;
 }
 

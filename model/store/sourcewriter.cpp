@@ -4,6 +4,7 @@
 #include "model/store/storeschema.h"
 
 #include <map>
+#include <unordered_map>
 #include <set>
 
 namespace plimsoll {
@@ -25,6 +26,11 @@ struct SourceWriter::Impl
                       "record_size_bytes, batch_bytes, compression, acks, inferred, provenance, "
                       "line, agents, run_time) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
                       "(SELECT timestamp FROM runs WHERE id = ?1)) RETURNING id"),
+          // The scenario's row of the trend read (storeschema.cpp, 9 -> 10), from what was written.
+          insTrendInputs(db, trendRowInserts(" WHERE s.id = ?1").inputs),
+          trendInputsId(db, trendRowInserts(" WHERE s.id = ?1").inputsId),
+          // (BIGINT: PostgreSQL types a bare parameter in a SELECT list as text.)
+          insTrendRun(db, trendRowInserts(" WHERE s.id = ?1", "CAST(?2 AS BIGINT)").row),
           insMetric(db, "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES (?,?,?,?)"),
           // The same value in the series index (storeschema.cpp, 7 -> 8), beside its scenario.
           insPoint(db, "INSERT INTO trend_points (scenario, metric, run_time, run_id, ordinal, "
@@ -52,13 +58,36 @@ struct SourceWriter::Impl
         return findRun.int64(1) == sourceId ? findRun.int64(0) : 0;
     }
 
+    // The id of a scenario's trend inputs (storeschema.h, trendRowInserts), written first when
+    // the store has none like them. `key` (optional): what the inputs are made of, in a form of
+    // this writer's, under which the id is remembered for the scenarios after it: a source's
+    // runs are mostly tuned alike.
+    int64_t trendInputs(int64_t scenarioId, const std::string *key)
+    {
+        if (key)
+            if (const auto it = inputsIds.find(*key); it != inputsIds.end())
+                return it->second;
+        insTrendInputs.reset();
+        insTrendInputs.bind(1, scenarioId);
+        insTrendInputs.run();
+        trendInputsId.reset();
+        trendInputsId.bind(1, scenarioId);
+        if (!trendInputsId.step() || trendInputsId.isNull(0))
+            throw StoreError("internal: a scenario's trend inputs were not written");
+        const int64_t id = trendInputsId.int64(0);
+        if (key)
+            inputsIds.emplace(*key, id);
+        return id;
+    }
+
     sql::Connection &db;
     sql::Transaction tx;
-    Statement findRun, insRun, insScenario, insMetric, insPoint, insSeries, addMetricName, addScenarios,
+    Statement findRun, insRun, insScenario, insTrendInputs, trendInputsId, insTrendRun, insMetric, insPoint, insSeries, addMetricName, addScenarios,
         nextOrdinal, header, scenarioLine;
     // The metric names this source has put into scenario_metrics already, by scenario name:
     // looked up without building a key, as they repeat on every run of a nightly series.
     std::map<std::string, std::set<std::string>> metricNames;
+    std::unordered_map<std::string, int64_t> inputsIds; // trendInputs(), by key
     bool removedRuns = false; // an earlier import's runs were deleted: the names are checked at commit
     int64_t sourceId = 0;
     bool sample = false;
@@ -165,6 +194,7 @@ void SourceWriter::put(RunRecord run)
         throw StoreError("run key '" + run.runKey + "' is already in the store (from " +
                          d.findRun.text(2) + "); remove that run first");
     }
+    const std::string tuning = run.tuning.is_null() ? "{}" : run.tuning.dump();
     d.insRun.reset();
     d.insRun.bind(1, d.sourceId)
         .bindText(2, run.runKey)
@@ -175,7 +205,7 @@ void SourceWriter::put(RunRecord run)
         .bind(7, run.toolVersion)
         .bind(8, run.target)
         .bindText(9, run.environment.is_null() ? "{}" : run.environment.dump())
-        .bindText(10, run.tuning.is_null() ? "{}" : run.tuning.dump())
+        .bindText(10, tuning)
         .bind(11, int64_t((run.sample || d.sample) ? 1 : 0))
         .bind(12, run.provenance)
         .bind(13, run.line > 0 ? std::optional<int64_t>(run.line) : std::nullopt)
@@ -186,7 +216,9 @@ void SourceWriter::put(RunRecord run)
         m_outcome.latestRunKey = run.runKey;
         m_outcome.latestRunTime = run.timestamp;
     }
-    insertScenarios(runId, run.runKey, 0, run.scenarios);
+    constexpr char kSep = '\x1f'; // unit separator: in no tool name or version
+    const std::string runInputs = run.tool + kSep + run.toolVersion + kSep + tuning;
+    insertScenarios(runId, run.runKey, 0, run.scenarios, &runInputs);
 }
 
 void SourceWriter::append(const std::string &runKey, std::vector<ScenarioRecord> scenarios)
@@ -198,14 +230,38 @@ void SourceWriter::append(const std::string &runKey, std::vector<ScenarioRecord>
     d.nextOrdinal.reset();
     d.nextOrdinal.bind(1, runId);
     d.nextOrdinal.step();
-    insertScenarios(runId, runKey, d.nextOrdinal.int64(0), scenarios);
+    insertScenarios(runId, runKey, d.nextOrdinal.int64(0), scenarios, nullptr);
     d.addScenarios.reset();
     d.addScenarios.bind(1, int64_t(scenarios.size())).bind(2, runId);
     d.addScenarios.run();
 }
 
+namespace {
+
+// A topology's part of a trend inputs key (SourceWriter::Impl::trendInputs): each field, or a
+// mark of its own where it is not stated.
+void appendTopologyKey(std::string &key, const Topology &t)
+{
+    for (const std::optional<int64_t> &n : {t.brokers, t.shards, t.partitions, t.producers, t.consumers,
+                                            t.clients, t.connections, t.threads, t.pipeline,
+                                            t.recordSizeBytes, t.batchBytes, t.agents}) {
+        key += '\x1f';
+        if (n)
+            key += std::to_string(*n);
+        else
+            key += '\x1e';
+    }
+    for (const std::optional<std::string> &text : {t.compression, t.acks}) {
+        key += '\x1f';
+        key += text ? *text : std::string(1, '\x1e');
+    }
+}
+
+} // namespace
+
 void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int64_t firstOrdinal,
-                                   const std::vector<ScenarioRecord> &scenarios)
+                                   const std::vector<ScenarioRecord> &scenarios,
+                                   const std::string *runInputs)
 {
     Impl &d = *m_impl;
     int64_t ordinal = firstOrdinal;
@@ -235,6 +291,15 @@ void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int
             .bind(20, sc.line > 0 ? std::optional<int64_t>(sc.line) : std::nullopt)
             .bind(21, t.agents);
         const int64_t scenarioId = d.insScenario.runReturningId();
+        std::string inputsKey;
+        if (runInputs) {
+            inputsKey = *runInputs;
+            appendTopologyKey(inputsKey, t);
+        }
+        const int64_t inputsId = d.trendInputs(scenarioId, runInputs ? &inputsKey : nullptr);
+        d.insTrendRun.reset();
+        d.insTrendRun.bind(1, scenarioId).bind(2, inputsId);
+        d.insTrendRun.run();
         ++m_outcome.scenarios;
         int64_t metricOrdinal = 0;
         std::set<std::string> &known = d.metricNames[sc.name];

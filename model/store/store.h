@@ -167,8 +167,9 @@ private:
     friend class Store;
     struct Impl;
     SourceWriter(sql::Connection &db, const SourceRecord &source);
+    // runInputs: the run's part of its scenarios' trend inputs key (Impl::trendInputs), when known.
     void insertScenarios(int64_t runId, const std::string &runKey, int64_t firstOrdinal,
-                         const std::vector<ScenarioRecord> &scenarios);
+                         const std::vector<ScenarioRecord> &scenarios, const std::string *runInputs);
     std::unique_ptr<Impl> m_impl;
     ImportOutcome m_outcome;
 };
@@ -180,7 +181,7 @@ inline constexpr const char *kSavedSizingKind = "saved-sizing";       // a saved
 class Store
 {
 public:
-    static constexpr int kSchemaVersion = 9;
+    static constexpr int kSchemaVersion = 10;
 
     // Opens (creating when missing) and migrates forward: a postgresql:// or postgres:// URI
     // opens a team store (refused when it carries a password), anything else is a SQLite file.
@@ -239,14 +240,21 @@ public:
     std::vector<std::string> metricNames(const std::string &scenario) const;
     // One metric of one scenario over time, oldest first.
     std::vector<SeriesPoint> series(const std::string &scenario, const std::string &metric) const;
-    // How many values series() gives (counted in the series index, not read): what a reader of a
-    // long series reserves before it reads, instead of growing its vectors a million points at a
-    // time (each growth a copy into fresh memory the kernel must clear first).
-    std::size_t seriesLength(const std::string &scenario, const std::string &metric) const;
+    // At least runCount(), read in one index seek (the largest run id): what a reader of a long
+    // series reserves before it reads, instead of growing its vectors a million points at a time
+    // (each growth a copy into fresh memory the kernel must clear first) or counting them first;
+    // memory reserved and not touched costs nothing.
+    std::size_t runCountBound() const;
+    // The values series() gives, alone (one ordered range of the series index). `stopped` as
+    // for forEachTrendRun.
+    std::vector<double> seriesValues(const std::string &scenario, const std::string &metric,
+                                     const std::function<bool()> &stopped = {}) const;
     // Every run having `scenario` (its first scenario of that name), oldest first (time, then
-    // id), with `metric`'s value when it has one: read from the scenario's time index, so the
+    // id), with `metric`'s value when it has one: read from the scenario's trend rows, so the
     // cost follows that scenario's runs, not the store's. The read is open during `visit`, which
-    // must not write to this Store; an exception from it ends the read. `stopped`, when given,
+    // must not write to this Store; an exception from it ends the read. The row is one record
+    // read into again: its tool, tool version, tuning and topology are assigned only when they
+    // change (a visitor may move the rest out, not those). `stopped`, when given,
     // is asked while the read waits for a team store's server: true cancels the server's work
     // and ends the read with StoreError (a series no longer wanted costs the server nothing more).
     void forEachTrendRun(const std::string &scenario, const std::string &metric,

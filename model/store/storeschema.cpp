@@ -161,8 +161,57 @@ CREATE INDEX scenarios_by_shards ON scenarios(run_id) WHERE shards IS NOT NULL;
         R"sql(
 ALTER TABLE scenarios ADD COLUMN agents INTEGER;
 )sql",
+        // 9 -> 10: the trend read's rows, kept ready. A scenario's runs in time order with what
+        // a trend shows of each (its run's key, commit, image, target, sample flag) and what its
+        // tuning contract is made of (the run's tool, tool version and tuning, the scenario's
+        // topology), that as the id of its distinct text in trend_inputs (TrendRowInserts
+        // below): a scenario's history is one ordered range of short rows, not a seek into
+        // scenarios and into runs per run with 26 columns each. Written with each scenario
+        // (SourceWriter) and removed with it.
+        std::string(R"sql(
+CREATE TABLE trend_inputs (
+    id INTEGER PRIMARY KEY,
+    inputs TEXT NOT NULL UNIQUE
+);
+CREATE TABLE trend_runs (
+    scenario TEXT NOT NULL,
+    run_time TEXT NOT NULL,
+    run_id INTEGER NOT NULL,
+    ordinal INTEGER NOT NULL,
+    scenario_id INTEGER NOT NULL REFERENCES scenarios(id) ON DELETE CASCADE,
+    run_key TEXT NOT NULL,
+    commit_sha TEXT,
+    image_digest TEXT,
+    target TEXT,
+    sample INTEGER NOT NULL,
+    inputs INTEGER NOT NULL REFERENCES trend_inputs(id),
+    PRIMARY KEY (scenario, run_time, run_id, ordinal)
+) WITHOUT ROWID;
+)sql") + trendRowInserts(" WHERE true").inputs + ";\n" + trendRowInserts("").row + R"sql(;
+CREATE INDEX trend_runs_by_scenario ON trend_runs(scenario_id);
+)sql",
     };
     return steps;
+}
+
+TrendRowInserts trendRowInserts(const std::string &where, const std::string &inputsId)
+{
+    // json_array keeps NULL apart from '' and a number apart from a text: two scenarios have the
+    // same inputs text only when their contract's inputs are the same. (`text` in lower case: a
+    // PostgreSQL schema step gives the TEXT of a column its collation.)
+    const std::string inputs =
+        "CAST(json_array(r.tool, r.tool_version, r.tuning, s.brokers, s.shards, s.partitions, "
+        "s.producers, s.consumers, s.clients, s.connections, s.threads, s.pipeline, "
+        "s.record_size_bytes, s.batch_bytes, s.compression, s.acks, s.agents) AS text)";
+    const std::string from = " FROM scenarios s JOIN runs r ON r.id = s.run_id" + where;
+    const std::string idOf = "(SELECT i.id FROM trend_inputs i WHERE i.inputs = " + inputs + ")";
+    return {"INSERT INTO trend_inputs (inputs) SELECT DISTINCT " + inputs + from + " ON CONFLICT DO NOTHING",
+            "SELECT " + idOf + from,
+            "INSERT INTO trend_runs (scenario, run_time, run_id, ordinal, scenario_id, run_key, "
+            "commit_sha, image_digest, target, sample, inputs) "
+            "SELECT s.name, COALESCE(s.run_time, ''), s.run_id, s.ordinal, s.id, r.run_key, "
+            "r.commit_sha, r.image_digest, r.target, r.sample, " +
+                (inputsId.empty() ? idOf : inputsId) + from};
 }
 
 const std::vector<std::string> &storeMigrations(sql::Dialect dialect)

@@ -20,6 +20,20 @@ const std::vector<std::string> &storeMigrations();
 // The steps for a backend.
 const std::vector<std::string> &storeMigrations(sql::Dialect dialect);
 
+// The statements that write the trend read's rows (schema 10) from scenarios s and their runs r,
+// for the scenarios `where` selects (a " WHERE …" clause): the migration's and SourceWriter's
+// one definition of what a trend row holds. `inputs` adds the distinct inputs texts of those
+// scenarios (a JSON array: tool, tool version, tuning as text, then the topology's columns
+// brokers .. agents in kTopologyColumns' order, model/store/storerows.h); `inputsId` selects
+// the id of a scenario's inputs text; `row` adds the rows, each with the id of its inputs text
+// (`inputsId` given: that expression instead, a parameter the caller binds to an id it knows).
+// (SQLite reads an INSERT … SELECT … ON CONFLICT only with a WHERE before the ON.)
+struct TrendRowInserts
+{
+    std::string inputs, inputsId, row;
+};
+TrendRowInserts trendRowInserts(const std::string &where, const std::string &inputsId = "");
+
 // After runs were deleted: scenario_metrics forgets the (scenario, metric) names no run has any
 // more. Inside the caller's transaction.
 void forgetVanishedMetricNames(sql::Connection &db);

@@ -6,7 +6,9 @@
 #include "model/store/connection.h"
 #include "model/store/storerows.h"
 
+#include <algorithm>
 #include <optional>
+#include <unordered_map>
 #include <tuple>
 
 namespace plimsoll {
@@ -38,17 +40,124 @@ std::vector<std::string> Store::metricNames(const std::string &scenario) const
     return out;
 }
 
+namespace {
+
+// A trend row's inputs (storeschema.h, trendRowInserts): the run's tool, tool version and
+// tuning, and the scenario's topology, as the scenarios and runs tables hold them.
+struct TrendInputs
+{
+    std::string tool, toolVersion, tuningText;
+    Topology topology;
+};
+
+TrendInputs parseTrendInputs(std::string_view text)
+{
+    TrendInputs out;
+    const nlohmann::json a = nlohmann::json::parse(text, nullptr, false);
+    if (!a.is_array())
+        return out;
+    const auto str = [&a](std::size_t i) -> std::optional<std::string> {
+        if (i < a.size() && a[i].is_string())
+            return a[i].get<std::string>();
+        return std::nullopt;
+    };
+    const auto number = [&a](std::size_t i) -> std::optional<int64_t> {
+        if (i < a.size() && a[i].is_number_integer())
+            return a[i].get<int64_t>();
+        if (i < a.size() && a[i].is_number())
+            return int64_t(a[i].get<double>()); // as SQLite reads a REAL as an integer
+        return std::nullopt;
+    };
+    out.tool = str(0).value_or("");
+    out.toolVersion = str(1).value_or("");
+    out.tuningText = str(2).value_or("");
+    Topology &t = out.topology; // kTopologyColumns' order, from the array's fourth element
+    t.brokers = number(3);
+    t.shards = number(4);
+    t.partitions = number(5);
+    t.producers = number(6);
+    t.consumers = number(7);
+    t.clients = number(8);
+    t.connections = number(9);
+    t.threads = number(10);
+    t.pipeline = number(11);
+    t.recordSizeBytes = number(12);
+    t.batchBytes = number(13);
+    t.compression = str(14);
+    t.acks = str(15);
+    t.agents = number(16);
+    return out;
+}
+
+// The inputs of a read's trend rows by id, each read and parsed once: a scenario's runs share a
+// few (a nightly series is tuned alike for long stretches).
+class TrendInputsById
+{
+public:
+    explicit TrendInputsById(sql::Connection &db)
+        : m_query(db, "SELECT inputs FROM trend_inputs WHERE id = ?1")
+    {
+    }
+    const TrendInputs &operator[](int64_t id)
+    {
+        if (m_last && m_lastId == id)
+            return *m_last;
+        auto it = m_byId.find(id);
+        if (it == m_byId.end()) {
+            m_query.reset();
+            m_query.bind(1, id);
+            it = m_byId.emplace(id, m_query.step() ? parseTrendInputs(m_query.textView(0)) : TrendInputs{})
+                     .first;
+        }
+        m_lastId = id;
+        m_last = &it->second;
+        return *m_last;
+    }
+
+private:
+    Statement m_query;
+    std::unordered_map<int64_t, TrendInputs> m_byId;
+    int64_t m_lastId = 0;
+    const TrendInputs *m_last = nullptr;
+};
+
+// The order both trend tables keep a scenario's rows in: run time, run, scenario ordinal. Views
+// into the current rows: each is read again after its statement steps.
+struct TrendKey
+{
+    std::string_view time;
+    int64_t run = 0, ordinal = 0;
+    bool operator<(const TrendKey &o) const
+    {
+        return std::tie(time, run, ordinal) < std::tie(o.time, o.run, o.ordinal);
+    }
+    static TrendKey of(const Statement &q) { return {q.textView(0), q.int64(1), q.int64(2)}; }
+};
+
+// A scenario's trend rows, and one metric's values of them, in that order: what both reads
+// merge (trend_runs holds every row of the scenario, trend_points those measuring the metric).
+constexpr const char *kTrendRowsQuery =
+    "SELECT run_time, run_id, ordinal, run_key, commit_sha, image_digest, target, sample, inputs "
+    "FROM trend_runs WHERE scenario = ?1 ORDER BY run_time, run_id, ordinal";
+constexpr const char *kTrendValuesQuery =
+    "SELECT run_time, run_id, ordinal, value FROM trend_points "
+    "WHERE scenario = ?1 AND metric = ?2 ORDER BY run_time, run_id, ordinal";
+
+} // namespace
+
 std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::string &metric) const
 {
-    // One ordered range of the series index (trend_points: scenario, metric, run time), and one
-    // seek into runs per point for what names the run. CROSS JOIN keeps the range outermost.
+    // One ordered range of the series index, and one seek into runs per point for what names the
+    // run: the seeks follow the runs' ids, mostly in time order too, so each lands beside the one
+    // before (cheaper, measured, than merging the scenario's trend rows alongside). CROSS JOIN
+    // keeps the range outermost.
     Statement q(*m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, "
                       "r.tuning, p.value FROM trend_points p CROSS JOIN runs r ON r.id = p.run_id "
                       "WHERE p.scenario = ?1 AND p.metric = ?2 "
                       "ORDER BY p.run_time, p.run_id, p.ordinal");
     q.bindText(1, scenario).bindText(2, metric);
     std::vector<SeriesPoint> out;
-    out.reserve(seriesLength(scenario, metric));
+    out.reserve(runCountBound()); // a point per run, but for a run with the scenario twice
     // A nightly series is tuned alike for long stretches: each tuning text is parsed once, and
     // the points tuned alike share it.
     std::string tuningText;
@@ -56,10 +165,10 @@ std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::s
     while (q.step()) {
         SeriesPoint &p = out.emplace_back();
         p.runId = q.int64(0);
-        p.runKey = q.text(1);
-        p.timestamp = q.text(2);
-        p.commit = q.text(3);
-        p.imageDigest = q.text(4);
+        p.runKey.assign(q.textView(1));
+        p.timestamp.assign(q.textView(2));
+        p.commit.assign(q.textView(3));
+        p.imageDigest.assign(q.textView(4));
         if (const std::string_view text = q.textView(5); !tuning || text != tuningText) {
             tuningText = text;
             tuning = std::make_shared<const nlohmann::json>(
@@ -68,71 +177,85 @@ std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::s
         p.tuning = tuning;
         p.value = q.real(6);
     }
+    if (out.size() < out.capacity() / 2)
+        out.shrink_to_fit();
     return out;
 }
 
-std::size_t Store::seriesLength(const std::string &scenario, const std::string &metric) const
+std::size_t Store::runCountBound() const
 {
-    Statement q(*m_db, "SELECT count(*) FROM trend_points WHERE scenario = ?1 AND metric = ?2");
-    q.bindText(1, scenario).bindText(2, metric);
-    return q.step() ? std::size_t(q.int64(0)) : 0;
+    Statement q(*m_db, "SELECT COALESCE(MAX(id), 0) FROM runs");
+    return q.step() ? std::size_t(std::max<int64_t>(q.int64(0), 0)) : 0;
+}
+
+std::vector<double> Store::seriesValues(const std::string &scenario, const std::string &metric,
+                                        const std::function<bool()> &stopped) const
+{
+    Statement values(*m_db, kTrendValuesQuery);
+    values.bindText(1, scenario).bindText(2, metric);
+    values.stopWhen(stopped);
+    std::vector<double> out;
+    out.reserve(runCountBound());
+    for (std::size_t read = 1; values.step(); ++read) {
+        out.push_back(values.real(3));
+        if (stopped && read % 65536 == 0 && stopped())
+            throw StoreError("the series was no longer wanted");
+    }
+    return out;
 }
 
 void Store::forEachTrendRun(const std::string &scenario, const std::string &metric,
                             const std::function<void(TrendRunRow &row)> &visit,
                             const std::function<bool()> &stopped) const
 {
-    // The scenario's runs from its time index, and the metric's values from the series index
-    // (storeschema.cpp, 7 -> 8) beside them, both in the same order (run time, run, scenario
-    // ordinal): merged as they are read, with no seek into metrics per run.
-    Statement q(*m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
-                      "r.tool_version, r.target, r.sample, r.tuning, s.brokers, s.shards, "
-                      "s.partitions, s.producers, s.consumers, s.clients, s.connections, s.threads, "
-                      "s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, s.acks, s.agents, "
-                      "s.run_time, s.ordinal FROM scenarios s INDEXED BY scenarios_by_name_time "
-                      "CROSS JOIN runs r ON r.id = s.run_id "
-                      "WHERE s.name = ?1 ORDER BY s.run_time, s.run_id, s.ordinal");
+    // The scenario's trend rows (storeschema.cpp, 9 -> 10) and the metric's values from the
+    // series index (7 -> 8) beside them, both in the same order (run time, run, scenario
+    // ordinal): merged as they are read, with no seek into scenarios, runs or metrics per run.
+    Statement q(*m_db, kTrendRowsQuery);
     q.bindText(1, scenario);
     q.stopWhen(stopped);
-    Statement values(*m_db, "SELECT run_time, run_id, ordinal, value FROM trend_points "
-                            "WHERE scenario = ?1 AND metric = ?2 ORDER BY run_time, run_id, ordinal");
+    Statement values(*m_db, kTrendValuesQuery);
     values.bindText(1, scenario).bindText(2, metric);
     values.stopWhen(stopped);
-    struct Key // views into the current rows: each is read again after its statement steps
-    {
-        std::string_view time;
-        int64_t run = 0, ordinal = 0;
-        bool operator<(const Key &o) const
-        {
-            return std::tie(time, run, ordinal) < std::tie(o.time, o.run, o.ordinal);
-        }
-    };
-    Key valueKey;
+    TrendKey valueKey;
     bool haveValue = false;
     const auto nextValue = [&] {
         haveValue = values.step();
         if (haveValue)
-            valueKey = {values.textView(0), values.int64(1), values.int64(2)};
+            valueKey = TrendKey::of(values);
     };
     nextValue();
     TrendRunRow row;
-    Key key;
+    TrendInputsById inputsById(*m_db);
+    int64_t inputsId = 0;
     bool first = true;
     while (q.step()) {
-        key = {q.textView(10 + kTopologyColumnCount), q.int64(0), q.int64(11 + kTopologyColumnCount)};
+        const TrendKey key = TrendKey::of(q);
         while (haveValue && valueKey < key)
             nextValue(); // a later scenario of the same name in a run, skipped below
         const bool measured = haveValue && !(key < valueKey);
         std::optional<double> value = measured ? std::optional<double>(values.real(3)) : std::nullopt;
         if (measured)
             nextValue();
-        const int64_t id = key.run;
-        if (!first && id == row.id)
+        if (!first && key.run == row.id)
             continue; // a later scenario of the same name in that run
+        // What the contract is made of changes seldom: assigned only when it does.
+        if (const int64_t id = q.int64(8); first || id != inputsId) {
+            inputsId = id;
+            const TrendInputs &inputs = inputsById[id];
+            row.tool = inputs.tool;
+            row.toolVersion = inputs.toolVersion;
+            row.tuningText = inputs.tuningText;
+            row.topology = inputs.topology;
+        }
         first = false;
-        readIdentity(q, row);
-        row.tuningText.assign(q.textView(9));
-        readTopology(q, 10, row.topology);
+        row.id = key.run;
+        row.runKey.assign(q.textView(3));
+        row.timestamp.assign(key.time);
+        row.commit.assign(q.textView(4));
+        row.imageDigest.assign(q.textView(5));
+        row.target.assign(q.textView(6));
+        row.sample = q.int64(7) != 0;
         row.value = value;
         visit(row);
     }

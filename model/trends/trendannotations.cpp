@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <limits>
 #include <map>
 #include <optional>
@@ -127,10 +128,29 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     AnnotatedSeries out;
     out.scenario = scenario;
     out.metric = metric;
+    // Most series are one cut (one target, one contract) whose change points have not been
+    // searched for yet, or searched for over fewer values: on a first read, that search is most
+    // of the time after the runs are read. So the metric's values alone are read and searched
+    // meanwhile on a connection and thread of their own, and that search's result stands if the
+    // series is one cut of exactly those values with nothing kept (else it is not used).
+    struct Speculation
+    {
+        std::vector<double> values;
+        ChangePointState state;
+        ChangePointResult result;
+        std::size_t from = 0;
+    };
+    std::future<Speculation> speculation = std::async(std::launch::async, [&] {
+        Speculation s;
+        s.values = Store(storePath).seriesValues(scenario, metric, stopped);
+        s.result = detectChangePoints(s.values, options, s.state, &s.from);
+        return s;
+    });
     Store store(storePath);
     const ContractPolicy policy = loadContractPolicies(store).forScenario(scenario);
-    // At most this many points: reserved, so a million are never copied as their vectors grow.
-    const std::size_t length = store.seriesLength(scenario, metric);
+    // At most this many points: reserved (untouched memory costs nothing), so a million are never
+    // copied as their vectors grow.
+    const std::size_t length = store.runCountBound();
     out.points.reserve(length);
     out.marks.reserve(length);
 
@@ -173,6 +193,11 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     std::shared_ptr<const nlohmann::json> tuning;
     std::string tuningText;
     std::map<std::string, int> targetIndex;
+    // The last row's target and cut: the next row's, nearly always.
+    int lastTarget = -1;
+    std::size_t lastCut = 0;
+    bool haveLastCut = false;
+    std::map<std::string, int>::iterator lastTargetContract = lastContractOfTarget.end();
 
     const auto visit = [&](TrendRunRow &row) {
         if (!tuning || row.tuningText != tuningText) {
@@ -185,9 +210,11 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
         const int contract = contractOf(row, *tuning);
         PointMark mark;
         mark.contract = contract;
-        const auto last = lastContractOfTarget.find(row.target);
+        if (lastTargetContract == lastContractOfTarget.end() || lastTargetContract->first != row.target)
+            lastTargetContract = lastContractOfTarget.find(row.target);
+        const auto last = lastTargetContract;
         if (last == lastContractOfTarget.end()) {
-            lastContractOfTarget.emplace(row.target, contract);
+            lastTargetContract = lastContractOfTarget.emplace(row.target, contract).first;
         } else if (last->second != contract) {
             mark.newBaseline = true;
             mark.differences = contracts[std::size_t(last->second)].differences(
@@ -196,17 +223,20 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
         }
         if (!row.value)
             return;
-        // Looked up before anything is built: the key repeats on nearly every run.
-        auto cut = cutIndex.find(std::pair{row.target, contract});
-        if (cut == cutIndex.end()) {
-            cut = cutIndex.emplace(std::pair{row.target, contract}, cuts.size()).first;
-            cuts.push_back({{}, {}, row.target, contract});
-            if (cuts.size() == 1) { // most series are one cut: the first holds nearly every point
-                cuts.back().values.reserve(length);
-                cuts.back().point.reserve(length);
+        if (!haveLastCut || cuts[lastCut].contract != contract || cuts[lastCut].target != row.target) {
+            auto cut = cutIndex.find(std::pair{row.target, contract});
+            if (cut == cutIndex.end()) {
+                cut = cutIndex.emplace(std::pair{row.target, contract}, cuts.size()).first;
+                cuts.push_back({{}, {}, row.target, contract});
+                if (cuts.size() == 1) { // most series are one cut: the first holds nearly every point
+                    cuts.back().values.reserve(length);
+                    cuts.back().point.reserve(length);
+                }
             }
+            lastCut = cut->second;
+            haveLastCut = true;
         }
-        SeriesCut &series = cuts[cut->second];
+        SeriesCut &series = cuts[lastCut];
         series.values.push_back(*row.value);
         // Only a point with a readable time can be placed on the time axis.
         const std::optional<double> timeMs = storedTimeMs(row.timestamp);
@@ -215,13 +245,16 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
             return;
         }
         series.point.push_back(std::ptrdiff_t(out.points.size()));
-        auto target = targetIndex.find(row.target);
-        if (target == targetIndex.end()) {
-            target = targetIndex.emplace(row.target, int(out.targets.size())).first;
-            out.targets.push_back(row.target);
+        if (lastTarget < 0 || out.targets[std::size_t(lastTarget)] != row.target) {
+            auto target = targetIndex.find(row.target);
+            if (target == targetIndex.end()) {
+                target = targetIndex.emplace(row.target, int(out.targets.size())).first;
+                out.targets.push_back(row.target);
+            }
+            lastTarget = target->second;
         }
         out.points.push_back({std::move(row.runKey), std::move(row.timestamp), std::move(row.commit),
-                              std::move(row.imageDigest), tuning, *row.value, *timeMs, target->second});
+                              std::move(row.imageDigest), tuning, *row.value, *timeMs, lastTarget});
         out.marks.push_back(std::move(mark));
     };
     std::size_t visited = 0;
@@ -259,8 +292,24 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
             state = ChangePointState::parse(*bytes).value_or(ChangePointState{});
         const ChangePointState before = state;
         std::size_t from = 0;
-        // What changesOf() reports for the same series.
-        const ChangePointResult result = detectChangePoints(series.values, options, state, &from);
+        // What changesOf() reports for the same series: the search made meanwhile when it was of
+        // these values from nothing kept, as this one would be.
+        ChangePointResult result;
+        std::optional<Speculation> searched;
+        if (cuts.size() == 1 && state == ChangePointState{}) {
+            try {
+                searched = speculation.get();
+            } catch (const std::exception &) {
+                // Not read (a busy team store, a stop): searched here instead.
+            }
+        }
+        if (searched && searched->values == series.values) {
+            result = std::move(searched->result);
+            state = std::move(searched->state);
+            from = searched->from;
+        } else {
+            result = detectChangePoints(series.values, options, state, &from);
+        }
         out.valuesExamined += series.values.size() - from;
         if (!(state == before))
             keep.emplace_back(key, state.serialize());
@@ -283,6 +332,11 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
             out.newBaselines.push_back(int(i));
     }
 
+    // Reserved for every run of the store: given back when the series is a small part of them.
+    if (out.points.size() < out.points.capacity() / 2) {
+        out.points.shrink_to_fit();
+        out.marks.shrink_to_fit();
+    }
     if (out.points.empty())
         return out;
     std::vector<double> x, y;

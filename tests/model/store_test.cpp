@@ -476,6 +476,98 @@ TEST_P(StoreTest, VersionEightStoreGainsTheAgentsFactorWhenMigrated)
     EXPECT_EQ(back->record, fleet);
 }
 
+// A store from before the trend rows (version 9): a scenario's runs out of time order by id,
+// stated as makeRun() states its step-1 (tool, tuning, topology in part), one of them with an
+// older tool and the scenario twice, and a sample run stating almost nothing. After the migration
+// the trend read gives each run what the run itself holds; a run imported afterwards with the same
+// inputs shares them, and a removed run's trend row goes with it.
+TEST_P(StoreTest, VersionNineStoreGetsTheTrendRowsWhenMigrated)
+{
+    test::writeStoreAtVersion(
+        location, GetParam(), 9,
+        "INSERT INTO sources (id, uri, format, sha256, importer, importer_version, imported_at) "
+        "VALUES (1,'/old','plimsoll-trend','x','i','1','2026-01-01T00:00:00Z');"
+        "INSERT INTO runs (id, source_id, run_key, timestamp, commit_sha, image_digest, tool, "
+        "tool_version, target, tuning, sample, scenario_count) VALUES "
+        "(1,1,'night-2','2026-01-02T02:00:00Z','c2',NULL,'korvet-pipeline-benchmark','0.20.0','korvet',"
+        "'{\"batch.size\":16384,\"linger.ms\":5}',0,1),"
+        "(2,1,'night-1','2026-01-01T02:00:00Z','c1','sha256:aa','korvet-pipeline-benchmark','0.19.0',"
+        "'korvet','{\"batch.size\":16384,\"linger.ms\":5}',0,2),"
+        "(3,1,'sample-3','2026-01-03T02:00:00Z',NULL,NULL,NULL,NULL,NULL,'{}',1,1);"
+        "INSERT INTO scenarios (id, run_id, ordinal, name, brokers, shards, partitions, producers, "
+        "record_size_bytes, compression, acks, agents, run_time) VALUES "
+        "(1,1,0,'pipeline/produce/step-1',3,24,96,1,700,'lz4','1',NULL,'2026-01-02T02:00:00Z'),"
+        "(2,2,0,'pipeline/produce/step-1',3,24,96,1,700,'lz4','1',NULL,'2026-01-01T02:00:00Z'),"
+        "(3,2,1,'pipeline/produce/step-1',3,24,96,2,700,'lz4','1',NULL,'2026-01-01T02:00:00Z'),"
+        "(4,3,0,'pipeline/produce/step-1',NULL,NULL,NULL,NULL,NULL,NULL,NULL,2,'2026-01-03T02:00:00Z');"
+        "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES "
+        "(1,0,'records_per_s',200),(2,0,'records_per_s',100),(3,0,'records_per_s',101);"
+        "INSERT INTO trend_points (scenario, metric, run_time, run_id, ordinal, scenario_id, value) VALUES "
+        "('pipeline/produce/step-1','records_per_s','2026-01-02T02:00:00Z',1,0,1,200),"
+        "('pipeline/produce/step-1','records_per_s','2026-01-01T02:00:00Z',2,0,2,100),"
+        "('pipeline/produce/step-1','records_per_s','2026-01-01T02:00:00Z',2,1,3,101);"
+        "INSERT INTO scenario_metrics (scenario, metric) VALUES ('pipeline/produce/step-1','records_per_s');");
+    Store store(path());
+    EXPECT_EQ(store.schemaVersion(), Store::kSchemaVersion);
+    const auto trend = [&store] {
+        std::vector<TrendRunRow> rows;
+        store.forEachTrendRun("pipeline/produce/step-1", "records_per_s",
+                              [&](TrendRunRow &row) { rows.push_back(row); });
+        return rows;
+    };
+    const std::vector<TrendRunRow> rows = trend();
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].runKey, "night-1");
+    EXPECT_EQ(rows[0].timestamp, "2026-01-01T02:00:00Z");
+    EXPECT_EQ(rows[0].commit, "c1");
+    EXPECT_EQ(rows[0].imageDigest, "sha256:aa");
+    EXPECT_EQ(rows[0].toolVersion, "0.19.0");
+    EXPECT_EQ(rows[0].topology.producers, 1); // its first scenario of the name
+    EXPECT_EQ(rows[0].value, 100);
+    EXPECT_EQ(rows[1].runKey, "night-2");
+    EXPECT_EQ(rows[1].imageDigest, "");
+    EXPECT_EQ(rows[1].value, 200);
+    EXPECT_EQ(rows[2].runKey, "sample-3");
+    EXPECT_TRUE(rows[2].sample);
+    EXPECT_FALSE(rows[2].value);
+    EXPECT_EQ(rows[2].tool, "");
+    EXPECT_EQ(rows[2].tuningText, "{}");
+    EXPECT_EQ(rows[2].topology.agents, 2);
+    EXPECT_FALSE(rows[2].topology.brokers);
+    EXPECT_FALSE(rows[2].topology.compression);
+    // Each row as the run itself reads: its identity, tool, tuning and its scenario's topology.
+    for (const TrendRunRow &row : rows) {
+        const auto run = store.run(row.runKey);
+        ASSERT_TRUE(run);
+        EXPECT_EQ(row.id, run->summary.id);
+        EXPECT_EQ(row.target, run->record.target);
+        EXPECT_EQ(row.tool, run->record.tool);
+        EXPECT_EQ(row.toolVersion, run->record.toolVersion);
+        EXPECT_EQ(nlohmann::json::parse(row.tuningText), run->record.tuning);
+        Topology topology = run->record.scenarios.front().topology;
+        topology.inferred.clear();
+        EXPECT_EQ(row.topology, topology) << row.runKey;
+    }
+    // night-2 and night-1's second scenario differ from night-1's first in one thing each.
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM trend_inputs"), 4);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM trend_runs"), 4);
+
+    // makeRun's step-1 states what night-2's does: imported now, it shares night-2's inputs.
+    store.importSource(makeSource("/new", "s4"), {makeRun("night-4", "2026-01-04T02:00:00Z", 400)});
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM trend_inputs"), 4 + 1); // its step-16 is new
+    const std::vector<TrendRunRow> grown = trend();
+    ASSERT_EQ(grown.size(), 4u);
+    EXPECT_EQ(grown.back().runKey, "night-4");
+    EXPECT_EQ(grown.back().value, 50);
+    EXPECT_EQ(grown.back().tuningText, rows[1].tuningText);
+    EXPECT_EQ(grown.back().topology, rows[1].topology);
+    EXPECT_EQ(store.series("pipeline/produce/step-1", "records_per_s").size(), 4u);
+
+    EXPECT_EQ(store.removeRun("night-1"), 1);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM trend_runs"), 4 + 2 - 2);
+    EXPECT_EQ(trend().front().runKey, "night-2");
+}
+
 TEST_P(StoreTest, ScenariosStreamedIntoARunAreCounted)
 {
     Store store(path());

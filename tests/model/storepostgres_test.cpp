@@ -260,7 +260,7 @@ TEST_P(TeamStoreTest, AReadNoLongerWantedIsCancelledOnTheServer)
     // completes: the test fails on its figures rather than waiting for ever.
     PQclear(PQexec(locker, "SET idle_in_transaction_session_timeout = '10s'"));
     PQclear(PQexec(locker, "BEGIN"));
-    PGresult *locked = PQexec(locker, "LOCK TABLE scenarios IN ACCESS EXCLUSIVE MODE");
+    PGresult *locked = PQexec(locker, "LOCK TABLE trend_runs IN ACCESS EXCLUSIVE MODE");
     ASSERT_EQ(PQresultStatus(locked), PGRES_COMMAND_OK) << PQresultErrorMessage(locked);
     PQclear(locked);
 

@@ -189,3 +189,34 @@ TEST(TrendAnnotations, ChangePointsAreThoseTheChangesCommandFinds)
     EXPECT_EQ(drawnBaselines, (std::set<std::string>{"run-1000"}));
     EXPECT_EQ(drawnBaselines, foundBaselines);
 }
+
+// On a first read the change points are searched for while the runs are read, over the metric's
+// values as the series index holds them; that search stands only when those values are the
+// chart's. Here they are not: some runs hold the scenario twice, the second at a hundredth of the
+// rate (what a search over them would call changes), and a run's first is what the chart draws.
+TEST(TrendAnnotations, ASearchOverOtherValuesThanTheChartsIsNotTaken)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const std::string path = dir.filePath("twice.db").toStdString();
+    std::vector<RunRecord> runs = steppedRuns(0, 2400);
+    for (std::size_t i = 100; i < runs.size(); i += 7) {
+        ScenarioRecord again = runs[i].scenarios.front();
+        again.metrics = {{"records_per_s", 6000}};
+        runs[i].scenarios.push_back(again);
+    }
+    Store(path).importSource(source("/twice"), runs);
+    ASSERT_GT(Store(path).seriesValues(kScenario, "records_per_s").size(), runs.size());
+
+    const AnnotatedSeries series = annotateSeries(path, kScenario, "records_per_s");
+    ASSERT_EQ(series.points.size(), runs.size());
+    std::vector<double> drawnValues;
+    for (const ChartPoint &p : series.points)
+        drawnValues.push_back(p.value);
+    std::vector<int> expected;
+    for (const ChangePoint &cp : detectChangePoints(drawnValues).strong)
+        expected.push_back(int(cp.index));
+    EXPECT_GE(expected.size(), 3u) << "the level shifts every 600 runs";
+    EXPECT_EQ(series.changePoints, expected);
+    EXPECT_EQ(series.valuesExamined, runs.size());
+}
