@@ -3,6 +3,7 @@
 #include <isa-l/crc.h>
 
 #if defined(__x86_64__)
+#include <immintrin.h>
 #include <nmmintrin.h>
 #endif
 
@@ -30,6 +31,26 @@ template <typename T> T get(std::string_view buffer, std::size_t offset)
     return static_cast<T>(value);
 }
 
+// ISA-L's AVX-512 CRC routines return with the upper halves of the vector registers in use, and
+// every legacy-SSE instruction after them (a 16-byte copy, a memcpy) then waits on those halves:
+// on a Xeon with AVX-512 a checked read of a 1 KiB value took 284 ns where its CRC takes 21.
+// vzeroupper after each call clears them (one cycle); without AVX there is nothing to clear.
+#if defined(__x86_64__)
+__attribute__((target("avx"))) void clearUpperHalvesAvx()
+{
+    _mm256_zeroupper();
+}
+const bool kHasAvx = __builtin_cpu_supports("avx");
+#endif
+
+void clearUpperHalves()
+{
+#if defined(__x86_64__)
+    if (kHasAvx)
+        clearUpperHalvesAvx();
+#endif
+}
+
 // ISA-L's CRC-32C works on the bare register (no inversions) and takes an int length.
 uint32_t castagnoliRegister(const char *data, std::size_t length, uint32_t reg)
 {
@@ -40,6 +61,7 @@ uint32_t castagnoliRegister(const char *data, std::size_t length, uint32_t reg)
         bytes += chunk;
         length -= static_cast<std::size_t>(chunk);
     }
+    clearUpperHalves();
     return reg;
 }
 
@@ -199,7 +221,9 @@ uint32_t crc32cOf(const void *data, std::size_t length, uint32_t crc)
 uint32_t crc32Of(const void *data, std::size_t length, uint32_t crc)
 {
     // ISA-L's gzip CRC is zlib's crc32(), inversions included.
-    return crc32_gzip_refl(crc, static_cast<const unsigned char *>(data), length);
+    crc = crc32_gzip_refl(crc, static_cast<const unsigned char *>(data), length);
+    clearUpperHalves();
+    return crc;
 }
 
 } // namespace plimsoll
