@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdio>
 #include <map>
 
@@ -27,6 +28,43 @@ void replaceAll(std::string &s, std::string_view what, std::string_view with)
     for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + with.size()))
         s.replace(at, what.size(), with);
 }
+
+// A topic's stream keys, partition by partition, built in one reused buffer: the pattern with
+// `{topic}` replaced is cut at each `{partition}` once, so a key is its pieces and the number
+// between them (what Placement::streamKey makes, without a string per partition).
+class StreamKeys
+{
+public:
+    StreamKeys(std::string_view pattern, std::string_view topic)
+    {
+        std::string withTopic(pattern);
+        replaceAll(withTopic, "{topic}", topic);
+        constexpr std::string_view kPartition = "{partition}";
+        size_t from = 0;
+        for (size_t at = withTopic.find(kPartition); at != std::string::npos;
+             at = withTopic.find(kPartition, from)) {
+            m_pieces.push_back(withTopic.substr(from, at - from));
+            from = at + kPartition.size();
+        }
+        m_pieces.push_back(withTopic.substr(from));
+    }
+
+    std::string_view key(int partition)
+    {
+        char number[16];
+        const auto [end, ec] = std::to_chars(number, number + sizeof number, partition);
+        (void)ec; // an int always fits in 16 characters
+        const std::string_view digits(number, size_t(end - number));
+        m_key.assign(m_pieces.front());
+        for (size_t i = 1; i < m_pieces.size(); ++i)
+            m_key.append(digits).append(m_pieces[i]);
+        return m_key;
+    }
+
+private:
+    std::vector<std::string> m_pieces;
+    std::string m_key;
+};
 
 std::string skewText(double skew)
 {
@@ -58,10 +96,7 @@ int Placement::hashSlot(std::string_view key)
 
 std::string Placement::streamKey(std::string_view pattern, std::string_view topic, int partition)
 {
-    std::string key(pattern);
-    replaceAll(key, "{topic}", topic);
-    replaceAll(key, "{partition}", std::to_string(partition));
-    return key;
+    return std::string(StreamKeys(pattern, topic).key(partition));
 }
 
 Placement Placement::evenShards(int shards, std::string keyPattern)
@@ -99,15 +134,16 @@ Placement::Placement(std::vector<SlotRange> slotMap, std::string keyPattern)
             m_shardNames.push_back(r.shard);
             m_shardSlots.push_back(0);
         }
-        for (int s = r.start; s <= r.end; ++s) {
-            if (m_slotOwner[size_t(s)] >= 0) {
-                m_error = "slot " + std::to_string(s) + " is owned by both " +
-                          m_shardNames[size_t(m_slotOwner[size_t(s)])] + " and " + r.shard;
-                return;
-            }
-            m_slotOwner[size_t(s)] = it->second;
-            ++m_shardSlots[size_t(it->second)];
+        const auto first = m_slotOwner.begin() + r.start;
+        const auto last = m_slotOwner.begin() + r.end + 1;
+        const auto taken = std::find_if(first, last, [](int owner) { return owner >= 0; });
+        if (taken != last) {
+            m_error = "slot " + std::to_string(taken - m_slotOwner.begin()) + " is owned by both " +
+                      m_shardNames[size_t(*taken)] + " and " + r.shard;
+            return;
         }
+        std::fill(first, last, it->second);
+        m_shardSlots[size_t(it->second)] += r.end - r.start + 1;
     }
     // An unowned slot would leave some keys with nowhere to live: the cluster itself reports
     // such a state as failed (cluster_state:fail), so the map is not worth placing on.
@@ -135,8 +171,11 @@ PlacementResult Placement::place(std::string_view topic, int partitions) const
         out.shards[i].shard = m_shardNames[i];
         out.shards[i].slotCount = m_shardSlots[i];
     }
+    StreamKeys keys(m_keyPattern, topic);
+    out.partitionSlot.reserve(size_t(partitions));
+    out.partitionShard.reserve(size_t(partitions));
     for (int p = 0; p < partitions; ++p) {
-        const int slot = hashSlot(streamKey(m_keyPattern, topic, p));
+        const int slot = hashSlot(keys.key(p));
         const int shard = m_slotOwner[size_t(slot)];
         out.partitionSlot.push_back(slot);
         out.partitionShard.push_back(shard);
@@ -179,8 +218,9 @@ PartitionRecommendation Placement::recommendPartitions(int brokers, std::string_
     double bestSkew = 0;
     int bestCount = 0;
     int maxLoad = 0; // loads only grow along the pass: the running maximum is the maximum
+    StreamKeys keys(m_keyPattern, topic);
     for (int p = 0; p < limit; ++p) {
-        maxLoad = std::max(maxLoad, ++perShard[size_t(m_slotOwner[size_t(hashSlot(streamKey(m_keyPattern, topic, p)))])]);
+        maxLoad = std::max(maxLoad, ++perShard[size_t(m_slotOwner[size_t(hashSlot(keys.key(p)))])]);
         const int count = p + 1;
         if (count < first || count % brokers != 0)
             continue;
