@@ -154,22 +154,7 @@ int main(int argc, char **argv)
             libraryTotal = total;
         }
     });
-    plimsoll::TrendsView *trends = window.trendsView();
     qint64 scenariosMs = -1, metricsMs = -1;
-    QObject::connect(trends, &plimsoll::TrendsView::scenariosLoaded, [&](int) {
-        if (scenariosMs < 0)
-            scenariosMs = g_clock.elapsed();
-    });
-    QObject::connect(trends, &plimsoll::TrendsView::metricsLoaded, [&](int) {
-        if (metricsMs < 0)
-            metricsMs = g_clock.elapsed();
-    });
-    QObject::connect(trends, &plimsoll::TrendsView::seriesLoaded, [&](int points) {
-        if (points > 0) {
-            seriesMs = g_clock.elapsed();
-            seriesPoints = points;
-        }
-    });
     window.show();
     window.start(false);
 
@@ -226,6 +211,22 @@ int main(int argc, char **argv)
     const qint64 trendsShownMs = g_clock.elapsed();
     stallSince = 0;
     lastTick = trendsShownMs;
+    // A view is built when first shown: its building counts in its figures.
+    plimsoll::TrendsView *trends = window.trendsView();
+    QObject::connect(trends, &plimsoll::TrendsView::scenariosLoaded, [&](int) {
+        if (scenariosMs < 0)
+            scenariosMs = g_clock.elapsed();
+    });
+    QObject::connect(trends, &plimsoll::TrendsView::metricsLoaded, [&](int) {
+        if (metricsMs < 0)
+            metricsMs = g_clock.elapsed();
+    });
+    QObject::connect(trends, &plimsoll::TrendsView::seriesLoaded, [&](int points) {
+        if (points > 0) {
+            seriesMs = g_clock.elapsed();
+            seriesPoints = points;
+        }
+    });
     window.showView(QStringLiteral("trends"));
     // The metric of the generated history (the view opens on the first in name order).
     const QString metric = QString::fromLatin1(plimsoll::perf::kPerfMetric);
@@ -341,18 +342,18 @@ int main(int argc, char **argv)
             return QObject::connect(v, &LatencyBudgetView::pointsLoaded, ready);
         return QMetaObject::Connection();
     };
-    for (plimsoll::StoreView *view : window.views()) {
-        const QString key = view->key();
+    for (const QString &key : window.viewKeys()) {
         if (key == QLatin1String("library") || key == QLatin1String("trends"))
             continue;
         qint64 readyMs = -1;
-        const QMetaObject::Connection c = connectReady(view, [&] {
-            if (readyMs < 0)
-                readyMs = g_clock.elapsed();
-        });
         const qint64 shownMs = g_clock.elapsed();
         stallSince = 0;
         lastTick = shownMs;
+        // Built when first shown: its building counts in its figures.
+        const QMetaObject::Connection c = connectReady(window.view(key), [&] {
+            if (readyMs < 0)
+                readyMs = g_clock.elapsed();
+        });
         window.showView(key);
         if (!c)
             readyMs = shownMs;

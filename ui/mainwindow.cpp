@@ -131,25 +131,28 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     createMenus();
 
     // The views, in sidebar order. Adding a view is one line here.
-    m_library = addView(new LibraryView(storePath, this));
-    m_trends = addView(new TrendsView(storePath, this));
-    auto *changes = addView(new ChangesView(storePath, this));
-    connect(changes, &ChangesView::openSeries, this,
-            [this](const QString &scenario, const QString &metric, const QString &runKey) {
-                showView(m_trends->key());
-                m_trends->openSeries(scenario, metric, runKey);
-            });
-    addView(new CompareView(storePath, this));
-    addView(new BenchView(storePath, this));
-    addView(new ScalingView(storePath, this));
-    addView(new SizingView(storePath, this));
-    addView(new PlacementView(storePath, this));
-    addView(new LatencyBudgetView(storePath, this));
-
-    m_library->addToolAction(m_removeSamplesAction);
+    addView<LibraryView>([this](LibraryView *library) {
+        library->addToolAction(m_removeSamplesAction);
+        connect(library, &LibraryView::countChanged, m_runCountLabel, &QLabel::setText);
+        connect(library, &LibraryView::removalConfirmed, this, &MainWindow::scheduleRemoval);
+    });
+    addView<TrendsView>();
+    addView<ChangesView>([this](ChangesView *changes) {
+        connect(changes, &ChangesView::openSeries, this,
+                [this](const QString &scenario, const QString &metric, const QString &runKey) {
+                    TrendsView *trends = trendsView();
+                    showView(trends->key());
+                    trends->openSeries(scenario, metric, runKey);
+                });
+    });
+    addView<CompareView>();
+    addView<BenchView>();
+    addView<ScalingView>();
+    addView<SizingView>();
+    addView<PlacementView>();
+    addView<LatencyBudgetView>();
+    m_library = viewOf<LibraryView>();
     updateWriteActions();
-    connect(m_library, &LibraryView::countChanged, m_runCountLabel, &QLabel::setText);
-    connect(m_library, &LibraryView::removalConfirmed, this, &MainWindow::scheduleRemoval);
     m_removalTimer = new QTimer(this);
     m_removalTimer->setSingleShot(true);
     m_removalTimer->setInterval(kUndoRemovalMs);
@@ -157,6 +160,7 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
     connect(m_sidebar, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0)
             return;
+        buildView(static_cast<size_t>(row));
         m_stack->setCurrentIndex(row);
         m_viewActions->actions().at(row)->setChecked(true);
     });
@@ -209,43 +213,90 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::registerView(StoreView *view)
+void MainWindow::registerView(ViewIdentity identity, std::function<StoreView *()> make)
 {
     const int index = static_cast<int>(m_views.size());
-    m_views.push_back(view);
     // A view that needs more room than the window has scrolls, instead of forcing the window
     // past a small screen; where there is room it fills the page and no scroll bar shows.
     auto *page = new QScrollArea(m_stack);
-    page->setObjectName(QStringLiteral("viewPage_") + view->key());
+    page->setObjectName(QStringLiteral("viewPage_") + identity.key);
     page->setFrameShape(QFrame::NoFrame);
     page->setWidgetResizable(true);
     page->setFocusPolicy(Qt::NoFocus); // Tab goes from the sidebar into the view's own fields
-    page->setWidget(new ViewFrame(view));
     m_stack->addWidget(page);
-    auto *item = new QListWidgetItem(view->icon(), view->title(), m_sidebar);
-    item->setData(Qt::UserRole, view->key());
+    const QIcon icon = style()->standardIcon(identity.icon);
+    auto *item = new QListWidgetItem(icon, identity.title, m_sidebar);
+    item->setData(Qt::UserRole, identity.key);
     item->setSizeHint(QSize(0, 36));
 
-    auto *action = m_viewMenu->addAction(view->icon(), view->title());
-    action->setObjectName(QStringLiteral("viewAction_") + view->key());
+    auto *action = m_viewMenu->addAction(icon, identity.title);
+    action->setObjectName(QStringLiteral("viewAction_") + identity.key);
     action->setCheckable(true);
     if (index < 9)
         action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + index)));
     m_viewActions->addAction(action);
     connect(action, &QAction::triggered, this, [this, index] { m_sidebar->setCurrentRow(index); });
+    m_views.push_back({std::move(identity), std::move(make), nullptr, page});
+    if (index == 0) {
+        m_sidebar->setCurrentRow(0);
+        action->setChecked(true);
+    }
+}
+
+StoreView *MainWindow::buildView(size_t index)
+{
+    ViewSlot &slot = m_views[index];
+    if (slot.view)
+        return slot.view;
+    StoreView *view = slot.make();
+    slot.view = view;
     connect(view, &StoreView::sharedSettingsChanged, this, [this, view] {
-        for (StoreView *other : m_views)
-            if (other != view)
-                other->reloadWhenShown();
+        for (const ViewSlot &other : m_views)
+            if (other.view && other.view != view)
+                other.view->reloadWhenShown();
     });
     connect(view, &StoreView::loadFailed, this, [this](const QString &message) {
         m_banner->showMessage(MessageBanner::Kind::Error,
                               tr("Cannot read the store: %1").arg(message));
     });
-    if (index == 0) {
-        m_sidebar->setCurrentRow(0);
-        action->setChecked(true);
-    }
+    auto *frame = new ViewFrame(view);
+    slot.page->setWidget(frame);
+    // Not yet shown, so it reads when it is (now, when its page is on screen).
+    if (m_viewsRead)
+        view->reloadWhenShown();
+    if (slot.page->isVisible())
+        frame->show();
+    return view;
+}
+
+StoreView *MainWindow::view(const QString &key)
+{
+    for (size_t i = 0; i < m_views.size(); ++i)
+        if (m_views[i].identity.key == key)
+            return buildView(i);
+    return nullptr;
+}
+
+TrendsView *MainWindow::trendsView()
+{
+    return viewOf<TrendsView>();
+}
+
+QStringList MainWindow::viewKeys() const
+{
+    QStringList keys;
+    for (const ViewSlot &slot : m_views)
+        keys << slot.identity.key;
+    return keys;
+}
+
+std::vector<StoreView *> MainWindow::builtViews() const
+{
+    std::vector<StoreView *> built;
+    for (const ViewSlot &slot : m_views)
+        if (slot.view)
+            built.push_back(slot.view);
+    return built;
 }
 
 void MainWindow::createMenus()
@@ -277,12 +328,8 @@ void MainWindow::createMenus()
     m_installSamplesAction->setObjectName(QStringLiteral("installSamplesAction"));
     // The report sizes what the Sizing view shows; its dialog reads the store off this thread.
     QAction *report = file->addAction(tr("Export &Report…"), this, [this] {
-        SizingInputs inputs;
-        inputs.rate = 600000;
-        for (StoreView *v : m_views)
-            if (auto *sizing = qobject_cast<SizingView *>(v))
-                inputs = sizing->inputs();
-        auto *dialog = new ReportDialog(m_storePath, inputs, this);
+        // A Sizing view not yet shown is built for its inputs (as it would open).
+        auto *dialog = new ReportDialog(m_storePath, viewOf<SizingView>()->inputs(), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->show();
         dialog->start();
@@ -316,13 +363,14 @@ void MainWindow::start(bool installSamples)
 QString MainWindow::currentViewKey() const
 {
     const int row = m_stack->currentIndex();
-    return row >= 0 ? m_views[static_cast<size_t>(row)]->key() : QString();
+    return row >= 0 ? m_views[static_cast<size_t>(row)].identity.key : QString();
 }
 
 bool MainWindow::showView(const QString &key)
 {
     for (size_t i = 0; i < m_views.size(); ++i) {
-        if (m_views[i]->key() == key) {
+        if (m_views[i].identity.key == key) {
+            buildView(i);
             m_sidebar->setCurrentRow(static_cast<int>(i));
             return true;
         }
@@ -449,8 +497,10 @@ void MainWindow::showImportSummary(const ImportBatchSummary &summary)
 void MainWindow::reloadViews()
 {
     // The Library reads at once (the window opens on it and the status bar counts its runs); every
-    // other view reads when it is shown, so a view nobody opens costs nothing on a large store.
-    for (StoreView *view : m_views) {
+    // other view reads when it is shown, so a view nobody opens costs nothing on a large store
+    // (one not built yet reads when it is built and shown).
+    m_viewsRead = true;
+    for (StoreView *view : builtViews()) {
         if (view == m_library)
             view->reload();
         else

@@ -9,9 +9,12 @@
 // job on a team store) are noticed by a light probe of the store every few seconds, in the
 // background, which also tells the status bar whether this store is read-only here.
 
+#include "ui/views/storeview.h"
+
 #include <QMainWindow>
 #include <QStringList>
 
+#include <functional>
 #include <vector>
 
 class QActionGroup;
@@ -20,6 +23,7 @@ class QTimer;
 class QListWidget;
 class QMenu;
 class QProgressBar;
+class QScrollArea;
 class QSettings;
 class QStackedWidget;
 
@@ -31,7 +35,6 @@ class ImportPreviewDialog;
 class LatestTask;
 class LibraryView;
 class MessageBanner;
-class StoreView;
 class StoreWriter;
 class TrendsView;
 struct ImportBatchSummary;
@@ -49,11 +52,18 @@ public:
     void start(bool installSamples);
 
     const QString &storePath() const { return m_storePath; }
+    // The views are built when first shown (or asked for here): the window opens on the Library
+    // without paying for the eight others. The Library is built with the window.
     LibraryView *libraryView() const { return m_library; }
-    TrendsView *trendsView() const { return m_trends; }
+    TrendsView *trendsView();
+    // The view with this key, built now if it was not yet; nullptr when there is none.
+    StoreView *view(const QString &key);
+    // Every view's key, in sidebar order.
+    QStringList viewKeys() const;
+    // The views built so far, in sidebar order.
+    std::vector<StoreView *> builtViews() const;
     MessageBanner *banner() const { return m_banner; }
     StoreWriter *storeWriter() const { return m_writer; }
-    const std::vector<StoreView *> &views() const { return m_views; }
 
     QString currentViewKey() const;
     // Shows the view with this key (e.g. "trends"); false when there is none.
@@ -104,12 +114,27 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    template <typename View> View *addView(View *view)
+    // A sidebar entry whose view is built by `make` when first shown.
+    struct ViewSlot
     {
-        registerView(view);
-        return view;
+        ViewIdentity identity;
+        std::function<StoreView *()> make;
+        StoreView *view = nullptr;
+        QScrollArea *page = nullptr;
+    };
+    // Adds a view in sidebar order; `connectView` wires it to the window once it is built.
+    template <typename View> void addView(std::function<void(View *)> connectView = {})
+    {
+        registerView(View::identity(), [this, connectView]() -> StoreView * {
+            auto *view = new View(m_storePath, this);
+            if (connectView)
+                connectView(view);
+            return view;
+        });
     }
-    void registerView(StoreView *view);
+    template <typename View> View *viewOf() { return static_cast<View *>(view(View::identity().key)); }
+    void registerView(ViewIdentity identity, std::function<StoreView *()> make);
+    StoreView *buildView(size_t index);
     void createMenus();
     void chooseImportFiles();
     void chooseImportUrl();
@@ -160,9 +185,11 @@ private:
     QString m_changeToken; // as the last probe read it; empty: not read since our own write
     QString m_readOnlyReason; // as the last probe read it; empty: this user may write
     QProgressBar *m_progress = nullptr;
-    std::vector<StoreView *> m_views;
+    std::vector<ViewSlot> m_views;
+    // The views have been asked to read (the store is ready, or could not be prepared): a view
+    // built from now on reads when shown.
+    bool m_viewsRead = false;
     LibraryView *m_library = nullptr;
-    TrendsView *m_trends = nullptr;
 };
 
 } // namespace plimsoll

@@ -382,8 +382,12 @@ TEST_F(MainWindowTest, SelectedViewIsRestored)
     }
     MainWindow &window = openWindow(false);
     EXPECT_EQ(window.currentViewKey(), "trends");
-    // The sidebar lists the views that exist, Library first.
-    ASSERT_FALSE(window.views().empty());
+    // The sidebar lists the views, Library first; the restored one is built and on screen.
+    ASSERT_FALSE(window.viewKeys().empty());
+    EXPECT_EQ(window.viewKeys().first(), "library");
+    StoreView *trends = window.view(QStringLiteral("trends"));
+    ASSERT_NE(trends, nullptr);
+    EXPECT_TRUE(trends->isVisible());
 }
 
 TEST(DocumentationSections, AreTheReadmesSecondLevelHeadingsOutsideCodeFences)

@@ -155,8 +155,8 @@ protected:
         m_window->start(false);
         LibraryView *library = m_window->libraryView();
         EXPECT_TRUE(waitUntil([&] { return library->runsModel()->rowCount() == m_runCount; }));
-        for (StoreView *view : m_window->views()) {
-            m_window->showView(view->key());
+        for (const QString &key : m_window->viewKeys()) {
+            m_window->showView(key);
             settle();
         }
         m_window->showView(QStringLiteral("library"));
@@ -206,11 +206,13 @@ TEST_F(WindowSizeTest, EveryViewFitsBesideTheSidebarAtASmallSize)
     MainWindow &window = openWindow(kSmallScreen);
     ASSERT_EQ(window.size(), kSmallScreen);
     const QSize room = viewStack()->size();
-    for (StoreView *view : window.views()) {
-        const std::string key = view->key().toStdString();
+    for (const QString &viewKey : window.viewKeys()) {
+        const std::string key = viewKey.toStdString();
         SCOPED_TRACE(key);
-        ASSERT_TRUE(window.showView(view->key()));
+        ASSERT_TRUE(window.showView(viewKey));
         settle();
+        StoreView *view = window.view(viewKey);
+        ASSERT_NE(view, nullptr);
         auto *page = window.findChild<QScrollArea *>(QStringLiteral("viewPage_") + view->key());
         ASSERT_NE(page, nullptr);
         // Whatever the view needs is reachable: the page is inside the window and gives the view
@@ -452,10 +454,7 @@ TEST_F(WindowSizeTest, TabFromTheSidebarLandsInTheViewsOwnFields)
         QWidget *focused = QApplication::focusWidget();
         ASSERT_NE(focused, nullptr);
         // Not an invisible scroll frame around the view: one of the view's own fields.
-        StoreView *view = nullptr;
-        for (StoreView *v : window.views())
-            if (v->key() == key)
-                view = v;
+        StoreView *view = window.view(key);
         ASSERT_NE(view, nullptr);
         EXPECT_TRUE(view->isAncestorOf(focused))
             << "focus on " << focused->metaObject()->className() << " "

@@ -37,8 +37,13 @@
 
 namespace plimsoll {
 
+ViewIdentity BenchView::identity()
+{
+    return {QStringLiteral("bench"), tr("Bench"), QStyle::SP_MediaPlay};
+}
+
 BenchView::BenchView(const QString &storePath, QWidget *parent)
-    : StoreView(storePath, {QStringLiteral("bench"), tr("Bench"), QStyle::SP_MediaPlay}, parent)
+    : StoreView(storePath, identity(), parent)
 {
     setObjectName(QStringLiteral("benchView"));
     // Every default from the one request the CLI fills too (runner/benchrequest.h).

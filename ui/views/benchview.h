@@ -18,6 +18,8 @@ class BenchView : public StoreView
 {
     Q_OBJECT
 public:
+    // Its sidebar entry, menu item and settings key, known before the view is built.
+    static ViewIdentity identity();
     explicit BenchView(const QString &storePath, QWidget *parent = nullptr);
     ~BenchView() override;
 

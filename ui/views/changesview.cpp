@@ -61,8 +61,13 @@ QList<QStandardItem *> rowOf(const std::string &timestamp, const std::string &sc
 
 } // namespace
 
+ViewIdentity ChangesView::identity()
+{
+    return {QStringLiteral("changes"), tr("Changes"), QStyle::SP_MessageBoxWarning};
+}
+
 ChangesView::ChangesView(const QString &storePath, QWidget *parent)
-    : StoreView(storePath, {QStringLiteral("changes"), tr("Changes"), QStyle::SP_MessageBoxWarning}, parent)
+    : StoreView(storePath, identity(), parent)
 {
     setObjectName(QStringLiteral("changesView"));
     m_loader = new LatestTask(this);

@@ -27,6 +27,8 @@ public:
     enum Column { Time, Verdict, Change, Scenario, Metric, Target, PValue, Run, Commit, ColumnCount };
     enum class Show { All, Regressions, Improvements };
 
+    // Its sidebar entry, menu item and settings key, known before the view is built.
+    static ViewIdentity identity();
     explicit ChangesView(const QString &storePath, QWidget *parent = nullptr);
 
     void reload() override;

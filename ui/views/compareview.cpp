@@ -65,7 +65,12 @@ QTableView *makeTable(QAbstractItemModel *model, QWidget *parent, const QString 
 
 } // namespace
 
-CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(storePath, {QStringLiteral("compare"), tr("Compare"), QStyle::SP_FileDialogContentsView}, parent)
+ViewIdentity CompareView::identity()
+{
+    return {QStringLiteral("compare"), tr("Compare"), QStyle::SP_FileDialogContentsView};
+}
+
+CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(storePath, identity(), parent)
 {
     setObjectName(QStringLiteral("compareView"));
     m_runLoader = new LatestTask(this);

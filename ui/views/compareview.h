@@ -27,6 +27,8 @@ class CompareView : public StoreView
 {
     Q_OBJECT
 public:
+    // Its sidebar entry, menu item and settings key, known before the view is built.
+    static ViewIdentity identity();
     explicit CompareView(const QString &storePath, QWidget *parent = nullptr);
 
     void reload() override;

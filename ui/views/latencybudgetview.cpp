@@ -109,8 +109,13 @@ QString LatencyBudgetView::littleToolTip(const BudgetedPoint &b)
                .arg(QLocale().toString(b.little.expected, 'f', 0));
 }
 
+ViewIdentity LatencyBudgetView::identity()
+{
+    return {QStringLiteral("latency-budget"), tr("Latency budget"), QStyle::SP_MediaSeekForward};
+}
+
 LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
-    : StoreView(storePath, {QStringLiteral("latency-budget"), tr("Latency budget"), QStyle::SP_MediaSeekForward}, parent)
+    : StoreView(storePath, identity(), parent)
 {
     setObjectName(QStringLiteral("latencyBudgetView"));
     m_loader = new LatestTask(this);

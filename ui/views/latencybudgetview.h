@@ -25,6 +25,8 @@ class LatencyBudgetView : public StoreView
 {
     Q_OBJECT
 public:
+    // Its sidebar entry, menu item and settings key, known before the view is built.
+    static ViewIdentity identity();
     explicit LatencyBudgetView(const QString &storePath, QWidget *parent = nullptr);
 
     void reload() override;

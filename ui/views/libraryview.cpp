@@ -93,8 +93,13 @@ QDateEdit *makeDateEdit(const QString &objectName, QWidget *parent)
 
 } // namespace
 
+ViewIdentity LibraryView::identity()
+{
+    return {QStringLiteral("library"), tr("Library"), QStyle::SP_FileDialogDetailedView};
+}
+
 LibraryView::LibraryView(const QString &storePath, QWidget *parent)
-    : StoreView(storePath, {QStringLiteral("library"), tr("Library"), QStyle::SP_FileDialogDetailedView}, parent)
+    : StoreView(storePath, identity(), parent)
 {
     setObjectName(QStringLiteral("libraryView"));
     m_model = new RunsTableModel(this);

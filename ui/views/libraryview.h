@@ -33,6 +33,8 @@ class LibraryView : public StoreView
 {
     Q_OBJECT
 public:
+    // Its sidebar entry, menu item and settings key, known before the view is built.
+    static ViewIdentity identity();
     explicit LibraryView(const QString &storePath, QWidget *parent = nullptr);
 
     void reload() override;

@@ -22,8 +22,13 @@
 
 namespace plimsoll {
 
+ViewIdentity PlacementView::identity()
+{
+    return {QStringLiteral("placement"), tr("Placement"), QStyle::SP_DirIcon};
+}
+
 PlacementView::PlacementView(const QString &storePath, QWidget *parent)
-    : StoreView(storePath, {QStringLiteral("placement"), tr("Placement"), QStyle::SP_DirIcon}, parent)
+    : StoreView(storePath, identity(), parent)
 {
     setObjectName(QStringLiteral("placementView"));
     // The fields take what `plimsoll placement` takes (the domains of model/sizing/placement.h); they

@@ -21,6 +21,8 @@ class PlacementView : public StoreView
 {
     Q_OBJECT
 public:
+    // Its sidebar entry, menu item and settings key, known before the view is built.
+    static ViewIdentity identity();
     explicit PlacementView(const QString &storePath, QWidget *parent = nullptr);
 
     void reload() override;

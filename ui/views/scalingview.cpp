@@ -62,7 +62,12 @@ QValueAxis *axis(QChart *chart, Qt::Alignment where, const QString &title)
 
 } // namespace
 
-ScalingView::ScalingView(const QString &storePath, QWidget *parent) : StoreView(storePath, {QStringLiteral("scaling"), tr("Scaling"), QStyle::SP_FileDialogInfoView}, parent)
+ViewIdentity ScalingView::identity()
+{
+    return {QStringLiteral("scaling"), tr("Scaling"), QStyle::SP_FileDialogInfoView};
+}
+
+ScalingView::ScalingView(const QString &storePath, QWidget *parent) : StoreView(storePath, identity(), parent)
 {
     setObjectName(QStringLiteral("scalingView"));
     m_runsLoader = new LatestTask(this);

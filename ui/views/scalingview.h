@@ -30,6 +30,8 @@ class ScalingView : public StoreView
 {
     Q_OBJECT
 public:
+    // Its sidebar entry, menu item and settings key, known before the view is built.
+    static ViewIdentity identity();
     explicit ScalingView(const QString &storePath, QWidget *parent = nullptr);
 
     void reload() override;

@@ -35,7 +35,12 @@
 
 namespace plimsoll {
 
-SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(storePath, {QStringLiteral("sizing"), tr("Sizing"), QStyle::SP_ComputerIcon}, parent)
+ViewIdentity SizingView::identity()
+{
+    return {QStringLiteral("sizing"), tr("Sizing"), QStyle::SP_ComputerIcon};
+}
+
+SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(storePath, identity(), parent)
 {
     setObjectName(QStringLiteral("sizingView"));
     m_loader = new LatestTask(this);

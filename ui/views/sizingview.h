@@ -29,6 +29,8 @@ class SizingView : public StoreView
 {
     Q_OBJECT
 public:
+    // Its sidebar entry, menu item and settings key, known before the view is built.
+    static ViewIdentity identity();
     explicit SizingView(const QString &storePath, QWidget *parent = nullptr);
     ~SizingView() override;
 

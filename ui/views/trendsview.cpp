@@ -117,8 +117,13 @@ TimeRange timeRangeFor(qint64 firstMs, qint64 lastMs)
 
 } // namespace
 
+ViewIdentity TrendsView::identity()
+{
+    return {QStringLiteral("trends"), tr("Trends"), QStyle::SP_ArrowUp};
+}
+
 TrendsView::TrendsView(const QString &storePath, QWidget *parent)
-    : StoreView(storePath, {QStringLiteral("trends"), tr("Trends"), QStyle::SP_ArrowUp}, parent), m_series(std::make_shared<const AnnotatedSeries>())
+    : StoreView(storePath, identity(), parent), m_series(std::make_shared<const AnnotatedSeries>())
 {
     setObjectName(QStringLiteral("trendsView"));
     m_scenarioLoader = new LatestTask(this);

@@ -39,6 +39,8 @@ class TrendsView : public StoreView
 {
     Q_OBJECT
 public:
+    // Its sidebar entry, menu item and settings key, known before the view is built.
+    static ViewIdentity identity();
     explicit TrendsView(const QString &storePath, QWidget *parent = nullptr);
 
     void reload() override;
