@@ -10,19 +10,20 @@
 
 namespace plimsoll {
 
-QDateTime parseStoredTimestamp(const std::string &timestamp)
+QDateTime parseStoredTimestamp(std::string_view timestamp)
 {
-    QDateTime time = QDateTime::fromString(QString::fromStdString(timestamp), Qt::ISODateWithMs);
+    const QString text = qtext(timestamp);
+    QDateTime time = QDateTime::fromString(text, Qt::ISODateWithMs);
     if (!time.isValid())
-        time = QDateTime::fromString(QString::fromStdString(timestamp), Qt::ISODate);
+        time = QDateTime::fromString(text, Qt::ISODate);
     return time;
 }
 
-QString displayTimestamp(const std::string &timestamp)
+QString displayTimestamp(std::string_view timestamp)
 {
     const QDateTime time = parseStoredTimestamp(timestamp);
     if (!time.isValid())
-        return QString::fromStdString(timestamp);
+        return qtext(timestamp);
     return time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }
 

@@ -13,9 +13,14 @@
 namespace plimsoll {
 
 // Parses a stored ISO-8601 UTC timestamp; invalid QDateTime when it is not one.
-QDateTime parseStoredTimestamp(const std::string &timestamp);
+QDateTime parseStoredTimestamp(std::string_view timestamp);
 // "2024-05-01 03:12:45" in local time, or the raw text when it does not parse.
-QString displayTimestamp(const std::string &timestamp);
+QString displayTimestamp(std::string_view timestamp);
+// UTF-8 text held outside a std::string (a trend point's fields) as a QString.
+inline QString qtext(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
 // Commit hashes are shown abbreviated in tables; the full hash stays in tooltips and details.
 QString shortCommit(const std::string &commit);
 // Tuning and environment objects as "key=value, key=value"; "—" when empty.

@@ -264,6 +264,8 @@ public:
     // a saving of work: keepChangePoints() does nothing when another writer holds the store or
     // the file is read-only, rather than wait or fail.
     std::optional<std::string> keptChangePoints(const std::string &seriesKey) const;
+    // Whether any examination is kept under a key beginning with `prefix` (one index seek).
+    bool keepsChangePointsUnder(const std::string &prefix) const;
     void keepChangePoints(const std::vector<std::pair<std::string, std::string>> &states);
 
     // A source left with no runs is forgotten; one left with some remembers that it lost

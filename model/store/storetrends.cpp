@@ -270,6 +270,16 @@ std::optional<std::string> Store::keptChangePoints(const std::string &seriesKey)
     return q.blob(0);
 }
 
+bool Store::keepsChangePointsUnder(const std::string &prefix) const
+{
+    // The keys from `prefix` on, in key order: the first one tells. (No LIKE: a prefix may hold
+    // its wildcards, and a range keeps to the index on both backends.)
+    Statement q(*m_db, "SELECT series_key FROM change_point_states WHERE series_key >= ? "
+                       "ORDER BY series_key LIMIT 1");
+    q.bindText(1, prefix);
+    return q.step() && q.textView(0).substr(0, prefix.size()) == prefix;
+}
+
 void Store::keepChangePoints(const std::vector<std::pair<std::string, std::string>> &states)
 {
     if (states.empty())

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <future>
 #include <limits>
 #include <map>
@@ -78,17 +79,39 @@ std::optional<double> storedTimeMs(const std::string &t)
     return double(time.toMSecsSinceEpoch());
 }
 
+constexpr char kKeySeparator = '\x1f'; // unit separator: in no name or canonical text
+
+// What the keys of every kept examination of one metric of one scenario begin with.
+std::string keptStatePrefix(const std::string &scenario, const std::string &metric)
+{
+    return std::string("trend1") + kKeySeparator + scenario + kKeySeparator + metric + kKeySeparator;
+}
+
 // The store's key of one series' kept examination: everything that makes it that series.
 std::string keptStateKey(const std::string &scenario, const std::string &metric,
                          const std::string &target, const std::string &contract,
                          const ChangePointOptions &options)
 {
-    constexpr char kSep = '\x1f'; // unit separator: in no name or canonical text
-    return std::string("trend1") + kSep + scenario + kSep + metric + kSep + target + kSep + contract +
-           kSep + std::to_string(options.window) + kSep + std::to_string(options.pValue);
+    return keptStatePrefix(scenario, metric) + target + kKeySeparator + contract + kKeySeparator +
+           std::to_string(options.window) + kKeySeparator + std::to_string(options.pValue);
 }
 
 } // namespace
+
+std::string_view PointText::keep(std::string_view text)
+{
+    if (text.empty())
+        return {};
+    if (m_blocks.empty() || m_size - m_used < text.size()) {
+        m_size = std::max(kBlockBytes, text.size());
+        m_blocks.push_back(std::make_unique_for_overwrite<char[]>(m_size));
+        m_used = 0;
+    }
+    char *at = m_blocks.back().get() + m_used;
+    std::memcpy(at, text.data(), text.size());
+    m_used += text.size();
+    return {at, text.size()};
+}
 
 std::vector<int> marksToDraw(const AnnotatedSeries &series, const std::vector<int> &marked,
                              double fromMs, double toMs, bool byLargestMove,
@@ -128,11 +151,13 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     AnnotatedSeries out;
     out.scenario = scenario;
     out.metric = metric;
+    PointText &text = *out.text;
     // Most series are one cut (one target, one contract) whose change points have not been
     // searched for yet, or searched for over fewer values: on a first read, that search is most
     // of the time after the runs are read. So the metric's values alone are read and searched
     // meanwhile on a connection and thread of their own, and that search's result stands if the
-    // series is one cut of exactly those values with nothing kept (else it is not used).
+    // series is one cut of exactly those values with nothing kept (else it is not used). With
+    // an examination kept for the metric, that search is not made.
     struct Speculation
     {
         std::vector<double> values;
@@ -142,7 +167,10 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     };
     std::future<Speculation> speculation = std::async(std::launch::async, [&] {
         Speculation s;
-        s.values = Store(storePath).seriesValues(scenario, metric, stopped);
+        const Store own(storePath);
+        if (own.keepsChangePointsUnder(keptStatePrefix(scenario, metric)))
+            return s; // not the first read: the kept examination is carried on instead
+        s.values = own.seriesValues(scenario, metric, stopped);
         s.result = detectChangePoints(s.values, options, s.state, &s.from);
         return s;
     });
@@ -253,8 +281,15 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
             }
             lastTarget = target->second;
         }
-        out.points.push_back({std::move(row.runKey), std::move(row.timestamp), std::move(row.commit),
-                              std::move(row.imageDigest), tuning, *row.value, *timeMs, lastTarget});
+        // A nightly history's runs share their commit or image for stretches: kept once then.
+        const ChartPoint *before = out.points.empty() ? nullptr : &out.points.back();
+        const auto keepText = [&text](const std::string &field, std::string_view previous) {
+            return field == previous ? previous : text.keep(field);
+        };
+        out.points.push_back({text.keep(row.runKey), text.keep(row.timestamp),
+                              keepText(row.commit, before ? before->commit : std::string_view()),
+                              keepText(row.imageDigest, before ? before->imageDigest : std::string_view()),
+                              tuning, *row.value, *timeMs, lastTarget});
         out.marks.push_back(std::move(mark));
     };
     std::size_t visited = 0;

@@ -15,16 +15,31 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace plimsoll {
 
+// The text of a series' points, copied into blocks that never move: a point's text fields are
+// views into it, so a million points cost no allocation each. Shared by copies of the series.
+class PointText
+{
+public:
+    std::string_view keep(std::string_view text);
+
+private:
+    static constexpr std::size_t kBlockBytes = std::size_t(1) << 20;
+    std::vector<std::unique_ptr<char[]>> m_blocks;
+    std::size_t m_used = 0, m_size = 0; // of the last block
+};
+
 struct ChartPoint
 {
-    std::string runKey;
-    std::string timestamp; // as stored (ISO-8601 UTC)
-    std::string commit;
-    std::string imageDigest;
+    // Views into the series' text (AnnotatedSeries::text): valid as long as the series is.
+    std::string_view runKey;
+    std::string_view timestamp; // as stored (ISO-8601 UTC)
+    std::string_view commit;
+    std::string_view imageDigest;
     std::shared_ptr<const nlohmann::json> tuning; // shared by consecutive runs tuned alike
     double value = 0;                             // SI, as stored
     double timeMs = 0;                            // the point's x: ms since the epoch
@@ -48,6 +63,7 @@ struct AnnotatedSeries
     std::string scenario;
     std::string metric;
     std::vector<ChartPoint> points;     // oldest first, every contract; only readable times
+    std::shared_ptr<PointText> text = std::make_shared<PointText>(); // what the points' views show
     std::vector<PointMark> marks;       // parallel to points
     std::vector<std::string> contracts; // canonical text of each contract met
     std::vector<std::string> targets;   // the targets of the points, in the order first met

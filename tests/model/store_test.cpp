@@ -287,6 +287,25 @@ TEST_P(StoreTest, MetricNamesFollowTheRunsThatMeasureThem)
     EXPECT_TRUE(store.metricNames(scenario).empty());
 }
 
+// A Trends read asks whether a metric has any kept change-point examination before it searches
+// one afresh: by key prefix, where a longer metric name is not the same metric.
+TEST_P(StoreTest, KeptChangePointsAreFoundByTheirKeysBeginning)
+{
+    Store store(path());
+    const std::string sep = "\x1f";
+    const std::string perSecond = "trend1" + sep + "produce" + sep + "records_per_s" + sep;
+    EXPECT_FALSE(store.keepsChangePointsUnder(perSecond));
+    store.keepChangePoints({{perSecond + "korvet" + sep + "{}" + sep + "30", "state"}});
+    EXPECT_TRUE(store.keepsChangePointsUnder(perSecond));
+    EXPECT_TRUE(store.keepsChangePointsUnder("trend1" + sep + "produce" + sep));
+    EXPECT_FALSE(store.keepsChangePointsUnder("trend1" + sep + "produce" + sep + "records" + sep));
+    EXPECT_FALSE(store.keepsChangePointsUnder("trend1" + sep + "produce" + sep + "records_per_s_max" + sep));
+    EXPECT_FALSE(store.keepsChangePointsUnder("trend1" + sep + "consume" + sep));
+    // A key sorting after the prefix's keys is not taken for one of them.
+    store.keepChangePoints({{"trend1" + sep + "zzz", "state"}});
+    EXPECT_FALSE(store.keepsChangePointsUnder("trend1" + sep + "produce" + sep + "records_per_t" + sep));
+}
+
 TEST_P(StoreTest, NewerSchemaIsRefusedAndLeftUntouched)
 {
     {

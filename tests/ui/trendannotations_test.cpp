@@ -159,11 +159,11 @@ TEST(TrendAnnotations, ChangePointsAreThoseTheChangesCommandFinds)
         const ChartPoint &p = view.points[std::size_t(i)];
         const PointMark &m = view.marks[std::size_t(i)];
         drawn.emplace(view.targets[std::size_t(p.target)], view.contracts[std::size_t(m.contract)],
-                      p.runKey, toString(m.verdict), std::lround(m.forwardChangePercent * 100));
+                      std::string(p.runKey), toString(m.verdict), std::lround(m.forwardChangePercent * 100));
     }
     std::set<std::string> drawnBaselines;
     for (const int i : view.newBaselines)
-        drawnBaselines.insert(view.points[std::size_t(i)].runKey);
+        drawnBaselines.emplace(view.points[std::size_t(i)].runKey);
 
     const nlohmann::json cli = plimsoll::test::cliJson(
         path, QStringLiteral("changes"),

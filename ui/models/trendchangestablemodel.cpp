@@ -90,7 +90,7 @@ QVariant TrendChangesTableModel::data(const QModelIndex &index, int role) const
         case Time:
             return displayTimestamp(point.timestamp);
         case Run:
-            return QString::fromStdString(point.runKey);
+            return qtext(point.runKey);
         case Verdict:
             return verdictText(row);
         case Change:

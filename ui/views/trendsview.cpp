@@ -245,7 +245,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     connect(m_useAsBaseline, &QPushButton::clicked, this, [this] {
         if (m_selected >= 0)
             setBaselineRun(
-                QString::fromStdString(m_series->points[static_cast<size_t>(m_selected)].runKey));
+                qtext(m_series->points[static_cast<size_t>(m_selected)].runKey));
     });
     auto *titleRow = new QHBoxLayout;
     titleRow->addWidget(detailTitle);
@@ -379,7 +379,7 @@ void TrendsView::showEmptyChart(const QString &title)
 void TrendsView::showSeries(LoadedSeries series)
 {
     const QString previousKey =
-        m_selected >= 0 ? QString::fromStdString(m_series->points[size_t(m_selected)].runKey)
+        m_selected >= 0 ? qtext(m_series->points[size_t(m_selected)].runKey)
                         : QString();
     m_selected = -1;
     m_highlight->clear();
@@ -546,13 +546,13 @@ void TrendsView::selectPoint(int index)
         m_detail->findChild<QLabel *>(QStringLiteral("pointDetail_") + QLatin1String(field))
             ->setText(text);
     };
-    set("runKey", QString::fromStdString(point.runKey));
+    set("runKey", qtext(point.runKey));
     set("timestamp", displayTimestamp(point.timestamp));
     set("value", displayMetric(m_series->metric, point.value));
     set("commit",
-        point.commit.empty() ? QStringLiteral("—") : QString::fromStdString(point.commit));
+        point.commit.empty() ? QStringLiteral("—") : qtext(point.commit));
     set("imageDigest", point.imageDigest.empty() ? QStringLiteral("—")
-                                                 : QString::fromStdString(point.imageDigest));
+                                                 : qtext(point.imageDigest));
     set("tuning", point.tuning ? compactJson(*point.tuning) : QStringLiteral("—"));
     set("change", pointSummary(static_cast<size_t>(index)));
     set("vsBaseline", baselineDeltaText(static_cast<size_t>(index)));
@@ -570,7 +570,7 @@ void TrendsView::selectPoint(int index)
              m_changeList->currentIndex().data(TrendChangesTableModel::PointRole).toInt() != index)
         m_changeList->setCurrentIndex(m_changes->index(row, 0));
     m_syncingList = false;
-    emit pointSelected(QString::fromStdString(point.runKey));
+    emit pointSelected(qtext(point.runKey));
 }
 
 void TrendsView::clearPointDetail()

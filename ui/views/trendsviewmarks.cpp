@@ -137,11 +137,11 @@ QString TrendsView::hoverText(size_t index) const
 {
     const ChartPoint &p = m_series->points[index];
     QString text = tr("<b>%1</b><br>%2<br>%3<br>commit %4<br>image %5<br>tuning %6")
-                       .arg(QString::fromStdString(p.runKey).toHtmlEscaped(), displayTimestamp(p.timestamp),
+                       .arg(qtext(p.runKey).toHtmlEscaped(), displayTimestamp(p.timestamp),
                             displayMetric(m_series->metric, p.value),
-                            p.commit.empty() ? QStringLiteral("—") : QString::fromStdString(p.commit).toHtmlEscaped(),
+                            p.commit.empty() ? QStringLiteral("—") : qtext(p.commit).toHtmlEscaped(),
                             p.imageDigest.empty() ? QStringLiteral("—")
-                                                  : QString::fromStdString(p.imageDigest).toHtmlEscaped(),
+                                                  : qtext(p.imageDigest).toHtmlEscaped(),
                             (p.tuning ? compactJson(*p.tuning) : QStringLiteral("—")).toHtmlEscaped());
     const QString change = pointSummary(index);
     if (change != QStringLiteral("—"))
