@@ -257,9 +257,14 @@ public:
     // change (a visitor may move the rest out, not those). `stopped`, when given,
     // is asked while the read waits for a team store's server: true cancels the server's work
     // and ends the read with StoreError (a series no longer wanted costs the server nothing more).
+    // From `splitFrom` runs in the store on, the later half of the scenario's time span is read
+    // meanwhile on a second connection and thread (the visitor still sees every row in order,
+    // on the calling thread).
     void forEachTrendRun(const std::string &scenario, const std::string &metric,
                          const std::function<void(TrendRunRow &row)> &visit,
-                         const std::function<bool()> &stopped = {}) const;
+                         const std::function<bool()> &stopped = {},
+                         std::size_t splitFrom = kTrendSplitFrom) const;
+    static constexpr std::size_t kTrendSplitFrom = 50'000;
     // Kept change-point examinations (ChangePointState's bytes) by a key naming the series. Only
     // a saving of work: keepChangePoints() does nothing when another writer holds the store or
     // the file is read-only, rather than wait or fail.

@@ -5,8 +5,13 @@
 
 #include "model/store/connection.h"
 #include "model/store/storerows.h"
+#include "model/store/textblocks.h"
+
+#include <QDateTime>
 
 #include <algorithm>
+#include <atomic>
+#include <future>
 #include <optional>
 #include <unordered_map>
 #include <tuple>
@@ -136,12 +141,12 @@ struct TrendKey
 
 // A scenario's trend rows, and one metric's values of them, in that order: what both reads
 // merge (trend_runs holds every row of the scenario, trend_points those measuring the metric).
-constexpr const char *kTrendRowsQuery =
+constexpr const char *kTrendRowsSelect =
     "SELECT run_time, run_id, ordinal, run_key, commit_sha, image_digest, target, sample, inputs "
-    "FROM trend_runs WHERE scenario = ?1 ORDER BY run_time, run_id, ordinal";
-constexpr const char *kTrendValuesQuery =
-    "SELECT run_time, run_id, ordinal, value FROM trend_points "
-    "WHERE scenario = ?1 AND metric = ?2 ORDER BY run_time, run_id, ordinal";
+    "FROM trend_runs WHERE scenario = ?1";
+constexpr const char *kTrendValuesSelect =
+    "SELECT run_time, run_id, ordinal, value FROM trend_points WHERE scenario = ?1 AND metric = ?2";
+constexpr const char *kTrendOrder = " ORDER BY run_time, run_id, ordinal";
 
 } // namespace
 
@@ -191,7 +196,7 @@ std::size_t Store::runCountBound() const
 std::vector<double> Store::seriesValues(const std::string &scenario, const std::string &metric,
                                         const std::function<bool()> &stopped) const
 {
-    Statement values(*m_db, kTrendValuesQuery);
+    Statement values(*m_db, std::string(kTrendValuesSelect) + kTrendOrder);
     values.bindText(1, scenario).bindText(2, metric);
     values.stopWhen(stopped);
     std::vector<double> out;
@@ -204,18 +209,40 @@ std::vector<double> Store::seriesValues(const std::string &scenario, const std::
     return out;
 }
 
-void Store::forEachTrendRun(const std::string &scenario, const std::string &metric,
-                            const std::function<void(TrendRunRow &row)> &visit,
-                            const std::function<bool()> &stopped) const
+namespace {
+
+// One time range of a scenario's trend rows, `from` ≤ run time < `until` (empty: unbounded),
+// with one metric's values beside them: visit(row, its inputs' id) for each, in order.
+void readTrendRange(sql::Connection &db, const std::string &scenario, const std::string &metric,
+                    const std::string &from, const std::string &until,
+                    const std::function<void(TrendRunRow &row, int64_t inputsId)> &visit,
+                    const std::function<bool()> &stopped)
 {
     // The scenario's trend rows (storeschema.cpp, 9 -> 10) and the metric's values from the
     // series index (7 -> 8) beside them, both in the same order (run time, run, scenario
     // ordinal): merged as they are read, with no seek into scenarios, runs or metrics per run.
-    Statement q(*m_db, kTrendRowsQuery);
+    // The bounds' parameters numbered on from the statement's own (a server wants no gap).
+    const auto range = [&](int param) {
+        std::string sql;
+        if (!from.empty())
+            sql += " AND run_time >= ?" + std::to_string(param++);
+        if (!until.empty())
+            sql += " AND run_time < ?" + std::to_string(param);
+        return sql;
+    };
+    const auto bindRange = [&](Statement &q, int param) {
+        if (!from.empty())
+            q.bindText(param++, from);
+        if (!until.empty())
+            q.bindText(param, until);
+    };
+    Statement q(db, std::string(kTrendRowsSelect) + range(2) + kTrendOrder);
     q.bindText(1, scenario);
+    bindRange(q, 2);
     q.stopWhen(stopped);
-    Statement values(*m_db, kTrendValuesQuery);
+    Statement values(db, std::string(kTrendValuesSelect) + range(3) + kTrendOrder);
     values.bindText(1, scenario).bindText(2, metric);
+    bindRange(values, 3);
     values.stopWhen(stopped);
     TrendKey valueKey;
     bool haveValue = false;
@@ -226,7 +253,7 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
     };
     nextValue();
     TrendRunRow row;
-    TrendInputsById inputsById(*m_db);
+    TrendInputsById inputsById(db);
     int64_t inputsId = 0;
     bool first = true;
     while (q.step()) {
@@ -257,8 +284,115 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
         row.target.assign(q.textView(6));
         row.sample = q.int64(7) != 0;
         row.value = value;
-        visit(row);
+        visit(row, inputsId);
     }
+}
+
+// The rows of a later time range, read on another thread meanwhile and given to the visitor
+// after the earlier range's: their text in blocks, their inputs once per id.
+class HeldTrendRows
+{
+public:
+    void hold(const TrendRunRow &row, int64_t inputsId)
+    {
+        if (m_inputs.empty() || m_inputs.back().first != inputsId)
+            m_inputs.emplace_back(inputsId, TrendInputs{row.tool, row.toolVersion, row.tuningText, row.topology});
+        m_rows.push_back({row.id, m_text.keep(row.runKey), m_text.keep(row.timestamp),
+                          m_text.keep(row.commit), m_text.keep(row.imageDigest),
+                          m_text.keep(row.target), m_inputs.size() - 1, row.value.value_or(0),
+                          row.value.has_value(), row.sample});
+    }
+
+    void replay(const std::function<void(TrendRunRow &row)> &visit) const
+    {
+        TrendRunRow row;
+        std::size_t inputs = m_inputs.size();
+        for (const Held &held : m_rows) {
+            if (held.inputs != inputs) {
+                inputs = held.inputs;
+                const TrendInputs &in = m_inputs[inputs].second;
+                row.tool = in.tool;
+                row.toolVersion = in.toolVersion;
+                row.tuningText = in.tuningText;
+                row.topology = in.topology;
+            }
+            row.id = held.run;
+            row.runKey.assign(held.runKey);
+            row.timestamp.assign(held.timestamp);
+            row.commit.assign(held.commit);
+            row.imageDigest.assign(held.imageDigest);
+            row.target.assign(held.target);
+            row.sample = held.sample;
+            row.value = held.hasValue ? std::optional<double>(held.value) : std::nullopt;
+            visit(row);
+        }
+    }
+
+private:
+    struct Held
+    {
+        int64_t run;
+        std::string_view runKey, timestamp, commit, imageDigest, target;
+        std::size_t inputs; // into m_inputs
+        double value;
+        bool hasValue, sample;
+    };
+    TextBlocks m_text;
+    std::vector<std::pair<int64_t, TrendInputs>> m_inputs; // by id, as they changed
+    std::vector<Held> m_rows;
+};
+
+// Where a scenario's trend rows are cut in two for reading each half on a core of its own: the
+// middle of its time span, or nothing when the span is not two readable times apart.
+std::optional<std::string> trendMidTime(sql::Connection &db, const std::string &scenario)
+{
+    const auto end = [&](const char *order) -> QDateTime {
+        Statement q(db, std::string("SELECT run_time FROM trend_runs WHERE scenario = ?1 ORDER BY run_time ") +
+                            order + " LIMIT 1");
+        q.bindText(1, scenario);
+        return q.step() ? QDateTime::fromString(QString::fromStdString(q.text(0)), Qt::ISODateWithMs)
+                        : QDateTime();
+    };
+    const QDateTime first = end("ASC"), last = end("DESC");
+    if (!first.isValid() || !last.isValid() || first >= last)
+        return std::nullopt;
+    const qint64 mid = first.toMSecsSinceEpoch() + (last.toMSecsSinceEpoch() - first.toMSecsSinceEpoch()) / 2;
+    return QDateTime::fromMSecsSinceEpoch(mid, Qt::UTC).toString(Qt::ISODateWithMs).toStdString();
+}
+
+} // namespace
+
+void Store::forEachTrendRun(const std::string &scenario, const std::string &metric,
+                            const std::function<void(TrendRunRow &row)> &visit,
+                            const std::function<bool()> &stopped, std::size_t splitFrom) const
+{
+    const auto visitRow = [&visit](TrendRunRow &row, int64_t) { visit(row); };
+    // A long history is read in two halves of its time span at once, the later on a connection
+    // and thread of its own, and visited after the earlier, in order. (A run's rows share its
+    // time, so the cut never falls within a run; the order both ranges keep is the text order
+    // the whole read would keep.)
+    const std::optional<std::string> mid =
+        runCountBound() >= splitFrom ? trendMidTime(*m_db, scenario) : std::nullopt;
+    if (!mid) {
+        readTrendRange(*m_db, scenario, metric, {}, {}, visitRow, stopped);
+        return;
+    }
+    std::atomic<bool> abandoned = false; // this thread's read ended early: the other stops too
+    const auto stopLater = [&] { return abandoned.load() || (stopped && stopped()); };
+    std::future<HeldTrendRows> later = std::async(std::launch::async, [&] {
+        HeldTrendRows held;
+        const Store other(m_path);
+        readTrendRange(*other.m_db, scenario, metric, *mid, {},
+                       [&held](TrendRunRow &row, int64_t inputsId) { held.hold(row, inputsId); }, stopLater);
+        return held;
+    });
+    try {
+        readTrendRange(*m_db, scenario, metric, {}, *mid, visitRow, stopped);
+    } catch (...) {
+        abandoned = true;
+        throw; // the future waits for the other read to stop
+    }
+    later.get().replay(visit);
 }
 
 std::optional<std::string> Store::keptChangePoints(const std::string &seriesKey) const

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <future>
 #include <limits>
 #include <map>
@@ -98,21 +97,6 @@ std::string keptStateKey(const std::string &scenario, const std::string &metric,
 
 } // namespace
 
-std::string_view PointText::keep(std::string_view text)
-{
-    if (text.empty())
-        return {};
-    if (m_blocks.empty() || m_size - m_used < text.size()) {
-        m_size = std::max(kBlockBytes, text.size());
-        m_blocks.push_back(std::make_unique_for_overwrite<char[]>(m_size));
-        m_used = 0;
-    }
-    char *at = m_blocks.back().get() + m_used;
-    std::memcpy(at, text.data(), text.size());
-    m_used += text.size();
-    return {at, text.size()};
-}
-
 std::vector<int> marksToDraw(const AnnotatedSeries &series, const std::vector<int> &marked,
                              double fromMs, double toMs, bool byLargestMove,
                              const std::function<bool(int)> &keep)
@@ -151,7 +135,7 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     AnnotatedSeries out;
     out.scenario = scenario;
     out.metric = metric;
-    PointText &text = *out.text;
+    TextBlocks &text = *out.text;
     // Most series are one cut (one target, one contract) whose change points have not been
     // searched for yet, or searched for over fewer values: on a first read, that search is most
     // of the time after the runs are read. So the metric's values alone are read and searched

@@ -9,6 +9,7 @@
 // each, and the UI thread only ever touches the drawn selection and the marks. Change points are
 // searched for only where runs landed since the last read (ChangePointState, kept in the store).
 
+#include "model/store/textblocks.h"
 #include "model/trends/trendchanges.h"
 
 #include <cstddef>
@@ -19,19 +20,6 @@
 #include <vector>
 
 namespace plimsoll {
-
-// The text of a series' points, copied into blocks that never move: a point's text fields are
-// views into it, so a million points cost no allocation each. Shared by copies of the series.
-class PointText
-{
-public:
-    std::string_view keep(std::string_view text);
-
-private:
-    static constexpr std::size_t kBlockBytes = std::size_t(1) << 20;
-    std::vector<std::unique_ptr<char[]>> m_blocks;
-    std::size_t m_used = 0, m_size = 0; // of the last block
-};
 
 struct ChartPoint
 {
@@ -63,7 +51,8 @@ struct AnnotatedSeries
     std::string scenario;
     std::string metric;
     std::vector<ChartPoint> points;     // oldest first, every contract; only readable times
-    std::shared_ptr<PointText> text = std::make_shared<PointText>(); // what the points' views show
+    // What the points' text fields view (shared by copies of the series).
+    std::shared_ptr<TextBlocks> text = std::make_shared<TextBlocks>();
     std::vector<PointMark> marks;       // parallel to points
     std::vector<std::string> contracts; // canonical text of each contract met
     std::vector<std::string> targets;   // the targets of the points, in the order first met

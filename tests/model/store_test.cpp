@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QFile>
 #include <QTemporaryDir>
+
+#include <limits>
 
 #include <sqlite3.h>
 
@@ -223,6 +226,55 @@ TEST_P(StoreTest, SeriesFollowsRemovalsAndReplacements)
                         makeRun("night-4", "2026-08-14T03:00:00Z", 40)});
     EXPECT_EQ(values(), (std::vector<std::string>{"night-1=10", "night-4=40"}));
     EXPECT_EQ(trend(), (std::vector<std::string>{"night-1=0.059000", "night-4=0.059000"}));
+}
+
+// A long history's trend read is made in two halves of its time span at once: cut there or not,
+// the visitor sees the same rows in the same order, each with its own contract inputs. The cut
+// falls on a run holding the scenario twice, where the tuning changes.
+TEST_P(StoreTest, ATrendReadInTwoHalvesIsTheWholeReadInOrder)
+{
+    Store store(path());
+    std::vector<RunRecord> runs;
+    for (int day = 0; day <= 40; ++day) {
+        RunRecord run = makeRun("night-" + std::to_string(day),
+                                QDateTime(QDate(2026, 8, 1).addDays(day), QTime(3, 0), Qt::UTC)
+                                    .toString(Qt::ISODate).toStdString(),
+                                100 + day);
+        if (day >= 20)
+            run.tuning["linger.ms"] = 10;
+        if (day % 7 == 3)
+            run.commit.clear();
+        if (day % 5 == 4)
+            std::erase_if(run.scenarios[0].metrics,
+                          [](const MetricValue &m) { return m.name == "latency_p99_s"; });
+        if (day == 20) { // the middle of the span: the cut
+            run.scenarios.push_back(run.scenarios[0]);
+            run.scenarios.back().metrics = {{"latency_p99_s", 9.0}};
+        }
+        runs.push_back(std::move(run));
+    }
+    store.importSource(makeSource("/data/nightly.jsonl", "v1"), runs);
+    auto sample = makeSource("qrc:/samples/s.jsonl", "sample");
+    sample.sample = true;
+    store.importSource(sample, {makeRun("sample-1", "2026-07-30T03:00:00Z", 7)});
+    const auto read = [&store](std::size_t splitFrom) {
+        std::vector<std::string> out;
+        store.forEachTrendRun("pipeline/produce/step-16", "latency_p99_s", [&](TrendRunRow &row) {
+            out.push_back(std::to_string(row.id) + " " + row.runKey + " " + row.timestamp + " " +
+                          row.commit + " " + row.imageDigest + " " + row.target + " " +
+                          (row.sample ? "sample " : "") + row.tool + " " + row.toolVersion + " " +
+                          row.tuningText + " " + std::to_string(row.topology.brokers.value_or(-1)) +
+                          (row.value ? " =" + std::to_string(*row.value) : " none"));
+        }, {}, splitFrom);
+        return out;
+    };
+    const std::vector<std::string> whole = read(std::numeric_limits<std::size_t>::max());
+    ASSERT_EQ(whole.size(), 42u) << "every run once, the sample first";
+    EXPECT_NE(whole[0].find("sample-1"), std::string::npos);
+    EXPECT_NE(whole[21].find("night-20"), std::string::npos);
+    EXPECT_NE(whole[21].find("\"linger.ms\":10"), std::string::npos) << whole[21];
+    EXPECT_NE(whole[20].find("\"linger.ms\":5"), std::string::npos) << whole[20];
+    EXPECT_EQ(read(0), whole);
 }
 
 TEST_P(StoreTest, SamplesAreRemovedAsAGroupAndCanComeBack)
