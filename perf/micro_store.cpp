@@ -181,7 +181,7 @@ void BM_StoreSeriesQuery1M(benchmark::State &state)
     for (auto _ : state) {
         const auto series = store.series(perf::kPerfScenario, perf::kPerfMetric);
         points = series.size();
-        benchmark::DoNotOptimize(series.data());
+        benchmark::DoNotOptimize(series.points.data());
     }
     if (points != kRecords)
         state.SkipWithError("the series does not hold every record: run BM_StoreImport1M first");

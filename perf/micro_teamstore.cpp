@@ -209,7 +209,7 @@ void BM_TeamStoreSeriesQuery1M(benchmark::State &state)
     for (auto _ : state) {
         const auto series = store.series(perf::kPerfScenario, perf::kPerfMetric);
         points = series.size();
-        benchmark::DoNotOptimize(series.data());
+        benchmark::DoNotOptimize(series.points.data());
     }
     if (points != kRecords)
         state.SkipWithError("the series does not hold every record: run BM_TeamStoreImport1M first");

@@ -8,6 +8,7 @@
 // source is either fully present or absent.
 
 #include "model/core/records.h"
+#include "model/store/textblocks.h"
 #include "model/core/runsink.h"
 
 #include <cstdint>
@@ -102,13 +103,29 @@ struct RunRecordFilter
 struct SeriesPoint
 {
     int64_t runId = 0;
-    std::string runKey;
-    std::string timestamp;
-    std::string commit;
-    std::string imageDigest;
+    // Views into the series' text (StoredSeries::text): valid as long as the series is.
+    std::string_view runKey;
+    std::string_view timestamp;
+    std::string_view commit;
+    std::string_view imageDigest;
     // Shared by the consecutive points tuned alike (a nightly series is, for long stretches).
     std::shared_ptr<const nlohmann::json> tuning;
     double value = 0;
+};
+
+// A metric's series as Store::series reads it: the points and the text they view.
+struct StoredSeries
+{
+    std::vector<SeriesPoint> points;
+    std::shared_ptr<TextBlocks> text = std::make_shared<TextBlocks>();
+
+    std::size_t size() const { return points.size(); }
+    bool empty() const { return points.empty(); }
+    const SeriesPoint &operator[](std::size_t i) const { return points[i]; }
+    const SeriesPoint &front() const { return points.front(); }
+    const SeriesPoint &back() const { return points.back(); }
+    auto begin() const { return points.begin(); }
+    auto end() const { return points.end(); }
 };
 
 // One run's scenario as a trend reads it (Store::forEachTrendRun): the run's identity, what its
@@ -182,6 +199,8 @@ class Store
 {
 public:
     static constexpr int kSchemaVersion = 10;
+    // The runs in a store from which a trend read takes a second connection and thread.
+    static constexpr std::size_t kTrendSplitFrom = 50'000;
 
     // Opens (creating when missing) and migrates forward: a postgresql:// or postgres:// URI
     // opens a team store (refused when it carries a password), anything else is a SQLite file.
@@ -238,8 +257,10 @@ public:
                                              const std::string &scenario) const;
     std::vector<std::string> scenarioNames() const;
     std::vector<std::string> metricNames(const std::string &scenario) const;
-    // One metric of one scenario over time, oldest first.
-    std::vector<SeriesPoint> series(const std::string &scenario, const std::string &metric) const;
+    // One metric of one scenario over time, oldest first; from `splitFrom` runs on, read in two
+    // halves of its time span at once (as forEachTrendRun, below).
+    StoredSeries series(const std::string &scenario, const std::string &metric,
+                                    std::size_t splitFrom = kTrendSplitFrom) const;
     // At least runCount(), read in one index seek (the largest run id): what a reader of a long
     // series reserves before it reads, instead of growing its vectors a million points at a time
     // (each growth a copy into fresh memory the kernel must clear first) or counting them first;
@@ -264,7 +285,6 @@ public:
                          const std::function<void(TrendRunRow &row)> &visit,
                          const std::function<bool()> &stopped = {},
                          std::size_t splitFrom = kTrendSplitFrom) const;
-    static constexpr std::size_t kTrendSplitFrom = 50'000;
     // Kept change-point examinations (ChangePointState's bytes) by a key naming the series. Only
     // a saving of work: keepChangePoints() does nothing when another writer holds the store or
     // the file is read-only, rather than wait or fail.

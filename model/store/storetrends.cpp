@@ -148,42 +148,118 @@ constexpr const char *kTrendValuesSelect =
     "SELECT run_time, run_id, ordinal, value FROM trend_points WHERE scenario = ?1 AND metric = ?2";
 constexpr const char *kTrendOrder = " ORDER BY run_time, run_id, ordinal";
 
-} // namespace
+// A part of a scenario's time span, `from` ≤ run time < `until` (empty: unbounded), as a
+// condition on a statement whose own parameters end before `param` (a server wants no gap).
+struct TimeRange
+{
+    std::string from, until;
 
-std::vector<SeriesPoint> Store::series(const std::string &scenario, const std::string &metric) const
+    std::string sql(const char *column, int param) const
+    {
+        std::string out;
+        if (!from.empty())
+            out += std::string(" AND ") + column + " >= ?" + std::to_string(param++);
+        if (!until.empty())
+            out += std::string(" AND ") + column + " < ?" + std::to_string(param);
+        return out;
+    }
+    void bind(Statement &q, int param) const
+    {
+        if (!from.empty())
+            q.bindText(param++, from);
+        if (!until.empty())
+            q.bindText(param, until);
+    }
+};
+
+
+// Where a scenario's trend rows are cut in two for reading each half on a core of its own: the
+// middle of its time span, or nothing when the span is not two readable times apart.
+std::optional<std::string> trendMidTime(sql::Connection &db, const std::string &scenario)
+{
+    const auto end = [&](const char *order) -> QDateTime {
+        Statement q(db, std::string("SELECT run_time FROM trend_runs WHERE scenario = ?1 ORDER BY run_time ") +
+                            order + " LIMIT 1");
+        q.bindText(1, scenario);
+        return q.step() ? QDateTime::fromString(QString::fromStdString(q.text(0)), Qt::ISODateWithMs)
+                        : QDateTime();
+    };
+    const QDateTime first = end("ASC"), last = end("DESC");
+    if (!first.isValid() || !last.isValid() || first >= last)
+        return std::nullopt;
+    const qint64 mid = first.toMSecsSinceEpoch() + (last.toMSecsSinceEpoch() - first.toMSecsSinceEpoch()) / 2;
+    return QDateTime::fromMSecsSinceEpoch(mid, Qt::UTC).toString(Qt::ISODateWithMs).toStdString();
+}
+
+
+// One metric's series over a part of its time span (Store::series).
+StoredSeries readSeriesRange(sql::Connection &db, const std::string &scenario, const std::string &metric,
+                             const TimeRange &range, std::size_t reserve)
 {
     // One ordered range of the series index, and one seek into runs per point for what names the
     // run: the seeks follow the runs' ids, mostly in time order too, so each lands beside the one
     // before (cheaper, measured, than merging the scenario's trend rows alongside). CROSS JOIN
     // keeps the range outermost.
-    Statement q(*m_db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, "
-                      "r.tuning, p.value FROM trend_points p CROSS JOIN runs r ON r.id = p.run_id "
-                      "WHERE p.scenario = ?1 AND p.metric = ?2 "
-                      "ORDER BY p.run_time, p.run_id, p.ordinal");
+    Statement q(db, "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, "
+                    "r.tuning, p.value FROM trend_points p CROSS JOIN runs r ON r.id = p.run_id "
+                    "WHERE p.scenario = ?1 AND p.metric = ?2" + range.sql("p.run_time", 3) +
+                    " ORDER BY p.run_time, p.run_id, p.ordinal");
     q.bindText(1, scenario).bindText(2, metric);
-    std::vector<SeriesPoint> out;
-    out.reserve(runCountBound()); // a point per run, but for a run with the scenario twice
+    range.bind(q, 3);
+    StoredSeries out;
+    out.points.reserve(reserve);
+    TextBlocks &text = *out.text;
     // A nightly series is tuned alike for long stretches: each tuning text is parsed once, and
-    // the points tuned alike share it.
+    // the points tuned alike share it; a commit or image the point before had is kept once.
     std::string tuningText;
     std::shared_ptr<const nlohmann::json> tuning;
     while (q.step()) {
-        SeriesPoint &p = out.emplace_back();
+        // The views of the point before (into the text, so they outlive the vector's growth).
+        const std::string_view commitBefore = out.points.empty() ? std::string_view() : out.points.back().commit;
+        const std::string_view imageBefore = out.points.empty() ? std::string_view() : out.points.back().imageDigest;
+        SeriesPoint &p = out.points.emplace_back();
         p.runId = q.int64(0);
-        p.runKey.assign(q.textView(1));
-        p.timestamp.assign(q.textView(2));
-        p.commit.assign(q.textView(3));
-        p.imageDigest.assign(q.textView(4));
-        if (const std::string_view text = q.textView(5); !tuning || text != tuningText) {
-            tuningText = text;
+        p.runKey = text.keep(q.textView(1));
+        p.timestamp = text.keep(q.textView(2));
+        const std::string_view commit = q.textView(3), image = q.textView(4);
+        p.commit = commit == commitBefore ? commitBefore : text.keep(commit);
+        p.imageDigest = image == imageBefore ? imageBefore : text.keep(image);
+        if (const std::string_view json = q.textView(5); !tuning || json != tuningText) {
+            tuningText = json;
             tuning = std::make_shared<const nlohmann::json>(
                 parseStoredJson(tuningText, nlohmann::json::object()));
         }
         p.tuning = tuning;
         p.value = q.real(6);
     }
-    if (out.size() < out.capacity() / 2)
-        out.shrink_to_fit();
+    return out;
+}
+
+} // namespace
+
+StoredSeries Store::series(const std::string &scenario, const std::string &metric, std::size_t splitFrom) const
+{
+    // A point per run, but for a run with the scenario twice: reserved by an index seek.
+    const std::size_t runs = runCountBound();
+    // A long series is read in two halves of its time span at once (as forEachTrendRun is).
+    const std::optional<std::string> mid =
+        runs >= splitFrom ? trendMidTime(*m_db, scenario) : std::nullopt;
+    StoredSeries out;
+    if (!mid) {
+        out = readSeriesRange(*m_db, scenario, metric, {}, runs);
+    } else {
+        std::future<StoredSeries> later = std::async(std::launch::async, [&] {
+            const Store other(m_path);
+            return readSeriesRange(*other.m_db, scenario, metric, {*mid, {}}, runs / 2);
+        });
+        out = readSeriesRange(*m_db, scenario, metric, {{}, *mid}, runs);
+        StoredSeries rest = later.get();
+        out.points.insert(out.points.end(), std::make_move_iterator(rest.points.begin()),
+                          std::make_move_iterator(rest.points.end()));
+        out.text->take(std::move(*rest.text));
+    }
+    if (out.points.size() < out.points.capacity() / 2)
+        out.points.shrink_to_fit();
     return out;
 }
 
@@ -211,38 +287,23 @@ std::vector<double> Store::seriesValues(const std::string &scenario, const std::
 
 namespace {
 
-// One time range of a scenario's trend rows, `from` ≤ run time < `until` (empty: unbounded),
-// with one metric's values beside them: visit(row, its inputs' id) for each, in order.
+// One time range of a scenario's trend rows, with one metric's values beside them:
+// visit(row, its inputs' id) for each, in order.
 void readTrendRange(sql::Connection &db, const std::string &scenario, const std::string &metric,
-                    const std::string &from, const std::string &until,
+                    const TimeRange &range,
                     const std::function<void(TrendRunRow &row, int64_t inputsId)> &visit,
                     const std::function<bool()> &stopped)
 {
     // The scenario's trend rows (storeschema.cpp, 9 -> 10) and the metric's values from the
     // series index (7 -> 8) beside them, both in the same order (run time, run, scenario
     // ordinal): merged as they are read, with no seek into scenarios, runs or metrics per run.
-    // The bounds' parameters numbered on from the statement's own (a server wants no gap).
-    const auto range = [&](int param) {
-        std::string sql;
-        if (!from.empty())
-            sql += " AND run_time >= ?" + std::to_string(param++);
-        if (!until.empty())
-            sql += " AND run_time < ?" + std::to_string(param);
-        return sql;
-    };
-    const auto bindRange = [&](Statement &q, int param) {
-        if (!from.empty())
-            q.bindText(param++, from);
-        if (!until.empty())
-            q.bindText(param, until);
-    };
-    Statement q(db, std::string(kTrendRowsSelect) + range(2) + kTrendOrder);
+    Statement q(db, std::string(kTrendRowsSelect) + range.sql("run_time", 2) + kTrendOrder);
     q.bindText(1, scenario);
-    bindRange(q, 2);
+    range.bind(q, 2);
     q.stopWhen(stopped);
-    Statement values(db, std::string(kTrendValuesSelect) + range(3) + kTrendOrder);
+    Statement values(db, std::string(kTrendValuesSelect) + range.sql("run_time", 3) + kTrendOrder);
     values.bindText(1, scenario).bindText(2, metric);
-    bindRange(values, 3);
+    range.bind(values, 3);
     values.stopWhen(stopped);
     TrendKey valueKey;
     bool haveValue = false;
@@ -342,24 +403,6 @@ private:
     std::vector<Held> m_rows;
 };
 
-// Where a scenario's trend rows are cut in two for reading each half on a core of its own: the
-// middle of its time span, or nothing when the span is not two readable times apart.
-std::optional<std::string> trendMidTime(sql::Connection &db, const std::string &scenario)
-{
-    const auto end = [&](const char *order) -> QDateTime {
-        Statement q(db, std::string("SELECT run_time FROM trend_runs WHERE scenario = ?1 ORDER BY run_time ") +
-                            order + " LIMIT 1");
-        q.bindText(1, scenario);
-        return q.step() ? QDateTime::fromString(QString::fromStdString(q.text(0)), Qt::ISODateWithMs)
-                        : QDateTime();
-    };
-    const QDateTime first = end("ASC"), last = end("DESC");
-    if (!first.isValid() || !last.isValid() || first >= last)
-        return std::nullopt;
-    const qint64 mid = first.toMSecsSinceEpoch() + (last.toMSecsSinceEpoch() - first.toMSecsSinceEpoch()) / 2;
-    return QDateTime::fromMSecsSinceEpoch(mid, Qt::UTC).toString(Qt::ISODateWithMs).toStdString();
-}
-
 } // namespace
 
 void Store::forEachTrendRun(const std::string &scenario, const std::string &metric,
@@ -374,7 +417,7 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
     const std::optional<std::string> mid =
         runCountBound() >= splitFrom ? trendMidTime(*m_db, scenario) : std::nullopt;
     if (!mid) {
-        readTrendRange(*m_db, scenario, metric, {}, {}, visitRow, stopped);
+        readTrendRange(*m_db, scenario, metric, {}, visitRow, stopped);
         return;
     }
     std::atomic<bool> abandoned = false; // this thread's read ended early: the other stops too
@@ -382,12 +425,12 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
     std::future<HeldTrendRows> later = std::async(std::launch::async, [&] {
         HeldTrendRows held;
         const Store other(m_path);
-        readTrendRange(*other.m_db, scenario, metric, *mid, {},
+        readTrendRange(*other.m_db, scenario, metric, {*mid, {}},
                        [&held](TrendRunRow &row, int64_t inputsId) { held.hold(row, inputsId); }, stopLater);
         return held;
     });
     try {
-        readTrendRange(*m_db, scenario, metric, {}, *mid, visitRow, stopped);
+        readTrendRange(*m_db, scenario, metric, {{}, *mid}, visitRow, stopped);
     } catch (...) {
         abandoned = true;
         throw; // the future waits for the other read to stop

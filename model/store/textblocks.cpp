@@ -20,4 +20,13 @@ std::string_view TextBlocks::keep(std::string_view text)
     return {at, text.size()};
 }
 
+void TextBlocks::take(TextBlocks &&other)
+{
+    // Before this one's own: the last block stays the one keep() fills.
+    m_blocks.insert(m_blocks.begin(), std::make_move_iterator(other.m_blocks.begin()),
+                    std::make_move_iterator(other.m_blocks.end()));
+    other.m_blocks.clear();
+    other.m_used = other.m_size = 0;
+}
+
 } // namespace plimsoll

@@ -14,6 +14,8 @@ class TextBlocks
 {
 public:
     std::string_view keep(std::string_view text);
+    // Keeps another's blocks too (what it kept stays where it is).
+    void take(TextBlocks &&other);
 
 private:
     static constexpr std::size_t kBlockBytes = std::size_t(1) << 20;

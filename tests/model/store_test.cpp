@@ -194,7 +194,7 @@ TEST_P(StoreTest, SeriesFollowsRemovalsAndReplacements)
     const auto values = [&store] {
         std::vector<std::string> out;
         for (const SeriesPoint &p : store.series("pipeline/produce/step-16", "records_per_s"))
-            out.push_back(p.runKey + "=" + std::to_string(int(p.value)));
+            out.push_back(std::string(p.runKey) + "=" + std::to_string(int(p.value)));
         return out;
     };
     const auto trend = [&store] {
@@ -275,6 +275,18 @@ TEST_P(StoreTest, ATrendReadInTwoHalvesIsTheWholeReadInOrder)
     EXPECT_NE(whole[21].find("\"linger.ms\":10"), std::string::npos) << whole[21];
     EXPECT_NE(whole[20].find("\"linger.ms\":5"), std::string::npos) << whole[20];
     EXPECT_EQ(read(0), whole);
+    // And the metric's series alike.
+    const auto series = [&store](std::size_t splitFrom) {
+        std::vector<std::string> out;
+        for (const SeriesPoint &p : store.series("pipeline/produce/step-16", "latency_p99_s", splitFrom))
+            out.push_back(std::to_string(p.runId) + " " + std::string(p.runKey) + " " +
+                          std::string(p.timestamp) + " " + std::string(p.commit) + " " +
+                          std::string(p.imageDigest) + " " + p.tuning->dump() + " =" + std::to_string(p.value));
+        return out;
+    };
+    const std::vector<std::string> wholeSeries = series(std::numeric_limits<std::size_t>::max());
+    ASSERT_EQ(wholeSeries.size(), 35u) << "the sample, the runs measuring it, night-20's twice";
+    EXPECT_EQ(series(0), wholeSeries);
 }
 
 TEST_P(StoreTest, SamplesAreRemovedAsAGroupAndCanComeBack)

@@ -133,7 +133,7 @@ void expectSeriesIndexAfterMigrating(Store &store, const test::TestStoreLocation
     const auto values = [&store](const std::string &scenario) {
         std::vector<std::string> out;
         for (const SeriesPoint &p : store.series(scenario, "records_per_s"))
-            out.push_back(p.runKey + "=" + std::to_string(int(p.value)));
+            out.push_back(std::string(p.runKey) + "=" + std::to_string(int(p.value)));
         return out;
     };
     // In time order whatever the ids; a run with the scenario twice gives both, in its order.

@@ -3,6 +3,7 @@
 #include "importers/samples.h"
 #include "model/store/store.h"
 #include "ui/mainwindow.h"
+#include "ui/formatting.h"
 #include "ui/messagebanner.h"
 #include "ui/models/runsfilterproxymodel.h"
 #include "ui/models/runstablemodel.h"
@@ -212,11 +213,11 @@ TEST_F(MainWindowTest, TrendsPlotsTheSeriesAndShowsTheClickedRun)
     trends->selectPointNear(nearThird);
     ASSERT_EQ(selected.count(), 1);
     EXPECT_EQ(trends->pointDetailText(QStringLiteral("runKey")),
-              QString::fromStdString(expected[2].runKey));
+              qtext(expected[2].runKey));
     EXPECT_EQ(trends->pointDetailText(QStringLiteral("commit")),
-              QString::fromStdString(expected[2].commit));
+              qtext(expected[2].commit));
     EXPECT_EQ(trends->pointDetailText(QStringLiteral("imageDigest")),
-              QString::fromStdString(expected[2].imageDigest));
+              qtext(expected[2].imageDigest));
     EXPECT_TRUE(trends->pointDetailText(QStringLiteral("tuning")).contains("linger.ms=5"));
 
     trends->selectPoint(5);
