@@ -1,6 +1,8 @@
 // The model's interactive paths: a USL fit of one ramp, the sizing engine's recompute (what the
 // Sizing view runs on every keystroke) and CRC16 placement of a large topic.
 #include "importers/samples.h"
+#include "model/trends/changepoints.h"
+#include "perfdata.h"
 #include "model/sizing/placement.h"
 #include "model/scaling/ramppoints.h"
 #include "model/sizing/sizing.h"
@@ -97,6 +99,23 @@ void BM_SizingRecomputeWarm(benchmark::State &state)
     }
 }
 BENCHMARK(BM_SizingRecomputeWarm)->Unit(benchmark::kMicrosecond);
+
+// The change-point search a Trends view's first open makes over a metric's values: the 1M values
+// of the generated nightly history (perfdata.h), nothing examined before, the default options.
+void BM_ChangePoints1M(benchmark::State &state)
+{
+    std::vector<double> values(1'000'000);
+    for (size_t i = 0; i < values.size(); ++i)
+        values[i] = perf::trendValue(i);
+    size_t found = 0;
+    for (auto _ : state) {
+        ChangePointState kept;
+        const ChangePointResult result = detectChangePoints(values, ChangePointOptions{}, kept);
+        found = result.strong.size();
+    }
+    state.counters["change_points"] = double(found);
+}
+BENCHMARK(BM_ChangePoints1M)->Unit(benchmark::kMillisecond);
 
 void BM_Crc16Placement10kPartitions(benchmark::State &state)
 {

@@ -259,6 +259,7 @@ void micro()
     add("model", "sizing recompute (fresh Sizer)", cpuTime("micro_model.json", "BM_SizingRecomputeCold", "ms"), "ms", 1, true, true);
     add("model", "sizing recompute (Sizer kept, as the view)", cpuTime("micro_model.json", "BM_SizingRecomputeWarm", "ms"), "ms", 1, true, true);
     add("model", "CRC16 placement of 10,000 partitions", cpuTime("micro_model.json", "BM_Crc16Placement10kPartitions", "ms"), "ms");
+    add("model", "change-point search of 1M values (a Trends first open's)", cpuTime("micro_model.json", "BM_ChangePoints1M", "ms"), "ms");
 }
 
 void store()

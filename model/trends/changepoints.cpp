@@ -137,21 +137,22 @@ struct Candidate
 };
 
 // The τ maximising Q̂(Z[s:τ], Z[τ:κ]) over s < τ < κ ≤ e (local indexes); ties keep the first.
-Candidate bestSplit(const PairSums &sums, std::size_t s, std::size_t e)
+// Q̂ = 2/(n+m) · (between − m·W(X)/(n−1) − n·W(Y)/(m−1)) for n = τ − s, m = κ − τ: the inner
+// loop multiplies by the window's reciprocals (`inverse[i]` = 1/i) instead of dividing three
+// times per pair, most of a search's time.
+Candidate bestSplit(const PairSums &sums, std::size_t s, std::size_t e, const std::vector<double> &inverse)
 {
     Candidate best;
     for (std::size_t tau = s + 1; tau < e; ++tau) {
-        const double n = static_cast<double>(tau - s);
+        const std::size_t n = tau - s;
         const double withinX = sums.w(s, tau);
+        const double xTerm = n > 1 ? withinX * inverse[n - 1] : 0; // W(X)/(n−1)
         for (std::size_t kappa = tau + 1; kappa <= e; ++kappa) {
-            const double m = static_cast<double>(kappa - tau);
+            const std::size_t m = kappa - tau;
             const double withinY = sums.w(tau, kappa);
             const double between = sums.w(s, kappa) - withinX - withinY;
-            double q = 2 * between / (n + m);
-            if (n > 1)
-                q -= 2 * m * withinX / ((n + m) * (n - 1));
-            if (m > 1)
-                q -= 2 * n * withinY / ((n + m) * (m - 1));
+            const double yTerm = m > 1 ? withinY * inverse[m - 1] : 0; // W(Y)/(m−1)
+            const double q = 2 * (between - double(m) * xTerm - double(n) * yTerm) * inverse[n + m];
             if (q > best.q)
                 best = {tau, q};
         }
@@ -167,6 +168,9 @@ std::vector<std::size_t> divideWindow(const std::vector<double> &z, std::size_t 
     const PairSums sums(z, first, last);
     std::vector<std::size_t> cuts; // local, sorted
     const std::size_t len = last - first;
+    std::vector<double> inverse(len + 1, 0.0);
+    for (std::size_t i = 1; i <= len; ++i)
+        inverse[i] = 1.0 / double(i);
     for (;;) {
         Candidate best;
         std::size_t bestFrom = 0, bestTo = 0;
@@ -174,7 +178,7 @@ std::vector<std::size_t> divideWindow(const std::vector<double> &z, std::size_t 
         for (std::size_t k = 0; k <= cuts.size(); ++k) {
             const std::size_t to = k < cuts.size() ? cuts[k] : len;
             if (to - from > 1) {
-                const Candidate c = bestSplit(sums, from, to);
+                const Candidate c = bestSplit(sums, from, to, inverse);
                 if (c.q > best.q) {
                     best = c;
                     bestFrom = from;
