@@ -425,8 +425,15 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
     std::future<HeldTrendRows> later = std::async(std::launch::async, [&] {
         HeldTrendRows held;
         const Store other(m_path);
+        // A file's statements do not ask `stopped` themselves: asked here every 4096 rows.
+        std::size_t rows = 0;
         readTrendRange(*other.m_db, scenario, metric, {*mid, {}},
-                       [&held](TrendRunRow &row, int64_t inputsId) { held.hold(row, inputsId); }, stopLater);
+                       [&](TrendRunRow &row, int64_t inputsId) {
+                           if (++rows % 4096 == 0 && stopLater())
+                               throw StoreError("the series was no longer wanted");
+                           held.hold(row, inputsId);
+                       },
+                       stopLater);
         return held;
     });
     try {

@@ -408,6 +408,29 @@ TEST_P(StoreTest, NewerSchemaIsRefusedAndLeftUntouched)
     EXPECT_GE(tablesBefore, 10) << "every table of the schema, none dropped";
 }
 
+// A read no longer wanted ends its other half too: a file's statements do not ask `stopped`, so
+// the half read on the second thread asks it as it goes, and the read ends with the store's error.
+TEST_F(StoreFileTest, ATrendReadNoLongerWantedEndsBothHalves)
+{
+    Store store(path());
+    std::vector<RunRecord> runs;
+    for (int i = 0; i < 10'000; ++i)
+        runs.push_back(makeRun("night-" + std::to_string(i),
+                               QDateTime(QDate(2000, 1, 1), QTime(3, 0), Qt::UTC).addSecs(3600LL * i)
+                                   .toString(Qt::ISODate).toStdString(),
+                               i));
+    store.importSource(makeSource("/data/nightly.jsonl", "v1"), runs);
+    std::size_t visited = 0;
+    const auto count = [&visited](TrendRunRow &) { ++visited; };
+    store.forEachTrendRun("pipeline/produce/step-16", "records_per_s", count, {}, 0);
+    EXPECT_EQ(visited, 10'000u);
+    visited = 0;
+    EXPECT_THROW(store.forEachTrendRun("pipeline/produce/step-16", "records_per_s", count,
+                                       [] { return true; }, 0),
+                 StoreError);
+    EXPECT_LT(visited, 10'000u) << "the later half is not visited once the read is not wanted";
+}
+
 TEST_F(StoreFileTest, ForeignFilesAreRefusedClearly)
 {
     const QString text = dir.filePath("notes.txt");
