@@ -49,10 +49,16 @@ int64_t measureProducers(const PhaseGroup &g, PhaseOutcome &outcome)
     }
     if (failed > 0) {
         outcome.failed = true;
+        // Why, in the words of the first failed delivery (a timeout, a broker's refusal).
+        std::string why;
+        for (const auto &c : g.producers)
+            if (c->failed > 0 && !(why = c->firstError()).empty())
+                break;
         outcome.errors.push_back(std::to_string(failed) + " records were not delivered"
                                  + (interrupted ? std::string()
                                                 : " (" + std::to_string(undelivered)
-                                                      + " still queued when the flush timed out)"));
+                                                      + " still queued when the flush timed out)")
+                                 + (why.empty() ? std::string() : ", the first: " + why));
     }
     for (const auto &c : g.producers)
         // A client that never got ready was reported by the readiness barrier.

@@ -17,6 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -356,6 +358,14 @@ TEST_F(BenchFaults, BrokerKilledMidRunEndsWithinItsTimeoutWithTheExactMissingCou
     EXPECT_EQ(metricOf(s, "roundtrip.missing"), acknowledged - metricOf(s, "roundtrip.matched"));
     EXPECT_EQ(metricOf(s, "roundtrip.invalid"), 0);
     EXPECT_FALSE(result.errors.empty());
+    // Records that failed delivery are counted, and the verdict says why in the client's words.
+    if (metricOf(s, "producer.failed") > 0) {
+        const auto named = std::find_if(result.errors.begin(), result.errors.end(), [](const std::string &e) {
+            return e.find("records were not delivered") != std::string::npos &&
+                   e.find(", the first: producer 0: ") != std::string::npos;
+        });
+        EXPECT_NE(named, result.errors.end()) << ::testing::PrintToString(result.errors);
+    }
 }
 
 } // namespace
