@@ -81,7 +81,35 @@ std::vector<RampPoint> rampPoints(const RunRecord &run, const std::string &prefi
 }
 
 namespace {
-// One scenario's point, when it measured both and is no saturation marker.
+// One scenario's point (it measured both): product, run key, name, topology and metrics as the
+// store holds them.
+void addLatencyPoint(std::string_view target, std::string_view runKey, std::string_view name,
+                     const Topology &topology, double rate, double p99, std::optional<double> avg,
+                     std::optional<double> p999, std::vector<LatencyPoint> &out,
+                     std::vector<LatencyPointOrigin> *origins)
+{
+    LatencyPoint &p = out.emplace_back();
+    p.product = target.empty() ? runKey : target;
+    const auto slash = name.rfind('/');
+    if (slash != std::string_view::npos)
+        p.configuration = name.substr(0, slash);
+    if (topology.threads)
+        p.configuration += " threads=" + std::to_string(*topology.threads);
+    for (const auto &c : {topology.connections, topology.clients, topology.producers, topology.consumers})
+        if (c) {
+            p.connections = int(*c);
+            break;
+        }
+    p.pipeline = topology.pipeline ? int(*topology.pipeline) : 1;
+    p.throughput = rate;
+    p.avgLatency = avg;
+    p.p99 = p99;
+    p.p999 = p999;
+    if (origins)
+        origins->push_back({std::string(runKey), std::string(name)});
+}
+
+// The same of a whole run's scenario, when it measured both and is no saturation marker.
 void addLatencyPoint(const RunRecord &run, const ScenarioRecord &s, std::vector<LatencyPoint> &out,
                      std::vector<LatencyPointOrigin> *origins)
 {
@@ -89,25 +117,8 @@ void addLatencyPoint(const RunRecord &run, const ScenarioRecord &s, std::vector<
     const auto p99 = s.metric("latency_p99_s");
     if (!rate || !p99 || s.kind == "saturation")
         return;
-    LatencyPoint &p = out.emplace_back();
-    p.product = run.target.empty() ? run.runKey : run.target;
-    const auto slash = s.name.rfind('/');
-    if (slash != std::string::npos)
-        p.configuration.assign(s.name, 0, slash);
-    if (s.topology.threads)
-        p.configuration += " threads=" + std::to_string(*s.topology.threads);
-    for (const char *f : {"connections", "clients", "producers", "consumers"})
-        if (const auto c = s.topology.factor(f)) {
-            p.connections = int(*c);
-            break;
-        }
-    p.pipeline = s.topology.pipeline ? int(*s.topology.pipeline) : 1;
-    p.throughput = *rate;
-    p.avgLatency = s.metric("latency_avg_s");
-    p.p99 = *p99;
-    p.p999 = s.metric("latency_p999_s");
-    if (origins)
-        origins->push_back({run.runKey, s.name});
+    addLatencyPoint(run.target, run.runKey, s.name, s.topology, *rate, *p99, s.metric("latency_avg_s"),
+                    s.metric("latency_p999_s"), out, origins);
 }
 } // namespace
 
@@ -124,11 +135,32 @@ std::vector<LatencyPoint> latencyPoints(const std::vector<RunRecord> &runs,
 std::vector<LatencyPoint> readLatencyPoints(const Store &store,
                                             std::vector<LatencyPointOrigin> *origins)
 {
-    // Only what latencyPoints() reads of each scenario measuring both (never whole runs).
-    std::vector<LatencyPoint> out;
+    // Only what latencyPoints() reads of each scenario measuring both (never whole runs), the
+    // saturation summaries left out by the store. A long history's later half is made into
+    // points on a thread of its own and appended.
+    std::vector<LatencyPoint> points[2];
+    std::vector<LatencyPointOrigin> from[2];
+    // At most a point per run for most stores: reserved (untouched memory costs nothing), so a
+    // million are not copied as the vectors grow.
+    for (int half : {0, 1}) {
+        points[half].reserve(store.runCountBound());
+        if (origins)
+            from[half].reserve(points[half].capacity());
+    }
     store.forEachMeasuredScenario({"records_per_s", "latency_p99_s"}, {"latency_avg_s", "latency_p999_s"},
-                                  [&](const RunRecord &run) { addLatencyPoint(run, run.scenarios.front(), out, origins); });
-    return out;
+                                  [&](const MeasuredScenario &row, int half) {
+                                      addLatencyPoint(row.target, row.runKey, row.scenario, *row.topology,
+                                                      row.values[0], row.values[1], row.value(2), row.value(3),
+                                                      points[half], origins ? &from[half] : nullptr);
+                                  },
+                                  "saturation");
+    points[0].insert(points[0].end(), std::make_move_iterator(points[1].begin()),
+                     std::make_move_iterator(points[1].end()));
+    if (origins) {
+        from[0].insert(from[0].end(), std::make_move_iterator(from[1].begin()), std::make_move_iterator(from[1].end()));
+        *origins = std::move(from[0]);
+    }
+    return std::move(points[0]);
 }
 
 } // namespace plimsoll

@@ -235,61 +235,6 @@ void Store::forEachRun(const RunRecordFilter &filter,
         visit(runId, std::move(run));
 }
 
-void Store::forEachMeasuredScenario(const std::vector<std::string> &required,
-                                    const std::vector<std::string> &optional,
-                                    const std::function<void(const RunRecord &run)> &visit) const
-{
-    constexpr size_t kMaxNames = 8;
-    if (required.empty() || required.size() > kMaxNames || optional.size() > kMaxNames)
-        throw StoreError("internal: a measured-scenario read names 1 to 8 required metrics and up to 8 others");
-    // Driven by the time index, as forEachRun: rows come in order as they are read. Each metric
-    // is one seek of the metrics' primary key (scenario, name); the names are bound (?1 .. ?8
-    // required, ?11 .. ?18 optional), only their number shapes the SQL.
-    std::string columns = "SELECT r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, "
-                          "r.tool_version, r.target, s.name, s.kind, ";
-    columns += kTopologyColumns;
-    // CROSS JOIN keeps the time index outermost (SQLite's planner otherwise starts from the
-    // metric name's index and scans the runs once per row of it).
-    std::string joins = " FROM runs r INDEXED BY runs_by_time CROSS JOIN scenarios s ON s.run_id = r.id";
-    const auto join = [&](const char *kind, const std::string &alias, int parameter) {
-        columns += ", " + alias + ".value";
-        joins += std::string(" ") + kind + " metrics " + alias + " ON " + alias + ".scenario_id = s.id AND " +
-                 alias + ".name = ?" + std::to_string(parameter);
-    };
-    for (size_t i = 0; i < required.size(); ++i)
-        join("CROSS JOIN", "m" + std::to_string(i), 1 + int(i));
-    for (size_t i = 0; i < optional.size(); ++i)
-        join("LEFT JOIN", "o" + std::to_string(i), 11 + int(i));
-    // A run's scenarios are inserted in their order (sourcewriter.cpp: ordinal after ordinal,
-    // a scenario added later after the rest), so their ids are in it too: ordered by id, they
-    // come in the run index's order, with no sort of each run's rows (a fifth of the read).
-    Statement st(*m_db, columns + joins + " ORDER BY r.timestamp, r.id, s.id");
-    for (size_t i = 0; i < required.size(); ++i)
-        st.bindText(1 + int(i), required[i]);
-    for (size_t i = 0; i < optional.size(); ++i)
-        st.bindText(11 + int(i), optional[i]);
-    constexpr int kTopology = 10, kValues = kTopology + kTopologyColumnCount;
-    // One record, read into again for every row: its strings keep their buffers.
-    RunRecord run;
-    ScenarioRecord &s = run.scenarios.emplace_back();
-    while (st.step()) {
-        readRunIdentity(st, run);
-        s.name.assign(st.textView(8));
-        s.kind.assign(st.textView(9));
-        readTopology(st, kTopology, s.topology);
-        s.metrics.clear();
-        int c = kValues;
-        for (const std::string &name : required)
-            s.metrics.push_back({name, st.real(c++)});
-        for (const std::string &name : optional) {
-            if (!st.isNull(c))
-                s.metrics.push_back({name, st.real(c)});
-            ++c;
-        }
-        visit(run);
-    }
-}
-
 std::vector<std::string> Store::rampRunKeys() const
 {
     // Only a run of two scenarios or more can be one: those are read from the count's index,

@@ -32,6 +32,22 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A scenario as Store::forEachMeasuredScenario reads it: its run's key, time and target, its
+// name and topology (without the inferred list), and the values of the metrics named, required
+// then optional (bit i of `measured` set when metric i was).
+struct MeasuredScenario
+{
+    std::string_view runKey, timestamp, target, scenario;
+    const Topology *topology = nullptr;
+    const double *values = nullptr;
+    uint32_t measured = 0;
+
+    std::optional<double> value(std::size_t i) const
+    {
+        return measured & (1u << i) ? std::optional<double>(values[i]) : std::nullopt;
+    }
+};
+
 // Who a run is, as a list of runs shows it and a trend reads it.
 struct StoredRunIdentity
 {
@@ -237,16 +253,21 @@ public:
     // `visit` must not write to this Store; an exception from it ends the read.
     void forEachRun(const RunRecordFilter &filter,
                     const std::function<void(int64_t id, RunRecord &&run)> &visit) const;
-    // Each scenario that measured every metric of `required`, as a run of that one scenario: the
-    // run's identity (key to target), the scenario's name, kind and topology (without the
-    // inferred list), and its values of `required` and of those of `optional` it measured, in
-    // that order. Oldest run first (time, then id), a run's scenarios in their order. One
-    // statement over the indexes reads only those columns: the points a view plots across every
-    // run (the latency budget's), without reading whole runs. At most 8 names in each list.
-    // `visit` sees one record read into again for every row: what it keeps, it copies.
+    // Each scenario that measured every metric of `required` (MeasuredScenario), scenarios of
+    // kind `skipKind` (when not empty) left out. Oldest run first (time, then id), a run's
+    // scenarios in their order. Read from the trend tables (one ordered range per scenario name
+    // and metric, merged as read; no seek per run): the points a view plots across every run
+    // (the latency budget's), without reading whole runs. At most 8 names in each list.
+    // visit(row, half): from `splitFrom` runs on, the later half of the time span (half 1) is
+    // read on a second connection and visited on that thread, meanwhile the earlier (half 0) is
+    // visited on the calling thread; each half in order, the whole read half 0 then half 1
+    // (below `splitFrom`, all of it is half 0, on the calling thread). A row's views last until
+    // `visit` returns: what it keeps, it copies.
     void forEachMeasuredScenario(const std::vector<std::string> &required,
                                  const std::vector<std::string> &optional,
-                                 const std::function<void(const RunRecord &run)> &visit) const;
+                                 const std::function<void(const MeasuredScenario &row, int half)> &visit,
+                                 const std::string &skipKind = {},
+                                 std::size_t splitFrom = kTrendSplitFrom) const;
     // Keys of the runs having at least two scenarios of one family (the name up to its last
     // '/'): the runs with steps a scaling fit can use. Oldest first.
     std::vector<std::string> rampRunKeys() const;

@@ -137,8 +137,9 @@ TEST_P(StoreTest, SeriesIsOrderedByTimeAndFiltersWork)
 }
 
 // The latency budget's read: only the scenarios that measured every required metric, oldest run
-// first, each with what forEachRun() gives of it (identity, name, kind, topology and the named
-// metrics, an absent optional one left out).
+// first, each with what forEachRun() gives of it (run key, time, target, name, topology and the
+// named metrics, an absent optional one left out), those of a kind asked to be skipped left out, and
+// the same rows in the same order when the read is cut in two halves of the time span.
 TEST_P(StoreTest, MeasuredScenariosAreThoseOfTheWholeRunsThatMeasuredThem)
 {
     Store store(path());
@@ -152,38 +153,80 @@ TEST_P(StoreTest, MeasuredScenariosAreThoseOfTheWholeRunsThatMeasuredThem)
     none.scenarios[0].metrics = {{"records_per_s", 3}};
     store.importSource(makeSource("/c", "s3"), {none});
 
-    std::vector<RunRecord> measured;
-    store.forEachMeasuredScenario({"records_per_s", "latency_p99_s"}, {"latency_avg_s", "latency_p999_s"},
-                                  [&](const RunRecord &run) { measured.push_back(run); });
+    const auto read = [&store](const std::string &skipKind, std::size_t splitFrom) {
+        // Each half in its own list (the later one is visited on a thread of its own), then one;
+        // each row as a run of its one scenario, with the metrics it measured.
+        const std::vector<std::string> names = {"records_per_s", "latency_p99_s", "latency_avg_s", "latency_p999_s"};
+        std::vector<RunRecord> halves[2];
+        store.forEachMeasuredScenario({names[0], names[1]}, {names[2], names[3]},
+                                      [&](const MeasuredScenario &row, int half) {
+                                          RunRecord &run = halves[half].emplace_back();
+                                          run.runKey = row.runKey;
+                                          run.timestamp = row.timestamp;
+                                          run.target = row.target;
+                                          ScenarioRecord &s = run.scenarios.emplace_back();
+                                          s.name = row.scenario;
+                                          s.topology = *row.topology;
+                                          for (std::size_t i = 0; i < names.size(); ++i)
+                                              if (const auto v = row.value(i))
+                                                  s.metrics.push_back({names[i], *v});
+                                      },
+                                      skipKind, splitFrom);
+        if (splitFrom > 0)
+            EXPECT_TRUE(halves[1].empty()) << "a store this small is read whole";
+        else
+            EXPECT_FALSE(halves[1].empty()) << "the cut leaves the later runs to the second half";
+        halves[0].insert(halves[0].end(), halves[1].begin(), halves[1].end());
+        return halves[0];
+    };
+    const std::vector<RunRecord> measured = read({}, Store::kTrendSplitFrom);
     ASSERT_EQ(measured.size(), 3u);
     EXPECT_EQ(measured[0].runKey, "early");
     EXPECT_EQ(measured[0].scenarios.size(), 1u);
     EXPECT_EQ(measured[1].runKey, "late");
+    EXPECT_EQ(measured[1].scenarios[0].name, "pipeline/produce/step-16");
     EXPECT_EQ(measured[2].runKey, "late");
     EXPECT_EQ(measured[2].scenarios[0].name, "pipeline/produce/step-1");
-    EXPECT_EQ(measured[2].scenarios[0].kind, "saturation");
     // What the whole runs hold of the same scenarios, the inferred list and provenance aside.
-    std::vector<std::pair<std::string, ScenarioRecord>> whole;
+    std::vector<std::pair<RunRecord, ScenarioRecord>> whole;
     store.forEachRun({}, [&](int64_t, RunRecord &&run) {
         for (ScenarioRecord s : run.scenarios)
             if (s.metric("records_per_s") && s.metric("latency_p99_s")) {
                 s.topology.inferred.clear();
                 std::erase_if(s.metrics, [](const MetricValue &m) { return m.name == "shard_cpu_max"; });
-                whole.emplace_back(run.runKey, s);
+                whole.emplace_back(run, s);
             }
     });
-    ASSERT_EQ(whole.size(), measured.size());
-    for (std::size_t i = 0; i < whole.size(); ++i) {
-        SCOPED_TRACE(whole[i].first + " " + whole[i].second.name);
-        EXPECT_EQ(measured[i].runKey, whole[i].first);
-        EXPECT_EQ(measured[i].target, "korvet");
-        const ScenarioRecord &s = measured[i].scenarios[0];
-        EXPECT_EQ(s.name, whole[i].second.name);
-        EXPECT_EQ(s.topology, whole[i].second.topology);
-        EXPECT_EQ(s.metrics, whole[i].second.metrics);
-    }
+    const auto sameAsWhole = [&whole](const std::vector<RunRecord> &rows) {
+        ASSERT_EQ(whole.size(), rows.size());
+        for (std::size_t i = 0; i < whole.size(); ++i) {
+            const RunRecord &run = whole[i].first;
+            SCOPED_TRACE(run.runKey + " " + whole[i].second.name);
+            EXPECT_EQ(rows[i].runKey, run.runKey);
+            EXPECT_EQ(rows[i].timestamp, run.timestamp);
+            EXPECT_EQ(rows[i].target, "korvet");
+            ASSERT_EQ(rows[i].scenarios.size(), 1u);
+            const ScenarioRecord &s = rows[i].scenarios[0];
+            EXPECT_EQ(s.name, whole[i].second.name);
+            EXPECT_EQ(s.topology, whole[i].second.topology);
+            EXPECT_EQ(s.metrics, whole[i].second.metrics);
+        }
+    };
+    sameAsWhole(measured);
     EXPECT_EQ(measured[1].scenarios[0].metric("latency_p999_s"), 0.081);
     EXPECT_FALSE(measured[0].scenarios[0].metric("latency_p999_s"));
+    // The cut (the middle of the runs' times) falls between "early" and "late": the later half,
+    // read on a thread of its own, holds both of late's scenarios.
+    sameAsWhole(read({}, 0));
+
+    // A saturation summary repeats a step: the latency budget leaves it out.
+    for (const std::size_t splitFrom : {Store::kTrendSplitFrom, std::size_t(0)}) {
+        const std::vector<RunRecord> skipped = read("saturation", splitFrom);
+        ASSERT_EQ(skipped.size(), 2u);
+        EXPECT_EQ(skipped[0].runKey, "early");
+        EXPECT_EQ(skipped[1].runKey, "late");
+        EXPECT_EQ(skipped[1].scenarios[0].name, "pipeline/produce/step-16");
+    }
 }
 
 // A metric's series and the trend read follow every way runs leave or change: a removed run,

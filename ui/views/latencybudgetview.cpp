@@ -246,14 +246,16 @@ void LatencyBudgetView::reload()
 
 void LatencyBudgetView::groupLines(Loaded &out)
 {
-    std::map<std::string, std::vector<const LatencyPoint *>> groups;
+    // Each line's points as (p99 in ms, thousands of records/s): sorted as plain pairs, not as
+    // pointers into the million points (a sort that dereferences each comparison).
+    std::map<std::string, std::vector<std::pair<double, double>>> groups;
     std::vector<std::string> order;
     out.minMs = 1e9;
     out.maxMs = 0;
     out.maxThroughput = 1;
     // Consecutive points are mostly of one line (a nightly series): its group is looked up again
     // only when the product or configuration changes.
-    std::vector<const LatencyPoint *> *group = nullptr;
+    std::vector<std::pair<double, double>> *group = nullptr;
     const LatencyPoint *previous = nullptr;
     for (const LatencyPoint &p : out.read.points) {
         if (!previous || p.product != previous->product || p.configuration != previous->configuration) {
@@ -263,7 +265,7 @@ void LatencyBudgetView::groupLines(Loaded &out)
                 order.push_back(name);
         }
         previous = &p;
-        group->push_back(&p);
+        group->emplace_back(p.p99 * 1e3, p.throughput / 1e3);
         out.minMs = std::min(out.minMs, p.p99 * 1e3);
         out.maxMs = std::max(out.maxMs, p.p99 * 1e3);
         out.maxThroughput = std::max(out.maxThroughput, p.throughput);
@@ -271,14 +273,17 @@ void LatencyBudgetView::groupLines(Loaded &out)
     for (const std::string &name : order) {
         auto &pts = groups[name];
         std::stable_sort(pts.begin(), pts.end(),
-                         [](const LatencyPoint *a, const LatencyPoint *b) {
-                             return a->p99 < b->p99;
+                         [](const std::pair<double, double> &a, const std::pair<double, double> &b) {
+                             return a.first < b.first;
                          });
         std::vector<double> x, y;
-        for (const LatencyPoint *p : pts) {
-            x.push_back(p->p99 * 1e3);
-            y.push_back(p->throughput / 1e3);
+        x.reserve(pts.size());
+        y.reserve(pts.size());
+        for (const auto &[ms, k] : pts) {
+            x.push_back(ms);
+            y.push_back(k);
         }
+        pts = {}; // given back before the next line's
         Line line{name, {}};
         for (const std::size_t i : lttbIndices(x, y, kMaxDrawnPerLine))
             line.drawn.emplace_back(x[i], y[i]);
