@@ -88,6 +88,10 @@ BudgetResult LatencyBudgetSelector::select(const std::vector<LatencyPoint> &poin
 {
     BudgetResult out;
     out.overall.found = false;
+    out.points.reserve(points.size());
+    // The budget's own words, the same in every point's reason: made once.
+    const std::string p99Budget = ms(m_budget.p99);
+    const std::string p999Budget = m_budget.p999 ? ms(*m_budget.p999) : std::string();
     for (const LatencyPoint &pt : points) {
         BudgetedPoint b;
         b.point = pt;
@@ -99,17 +103,14 @@ BudgetResult LatencyBudgetSelector::select(const std::vector<LatencyPoint> &poin
         const bool p999Ok = !m_budget.p999 || (pt.p999 && *pt.p999 <= *m_budget.p999);
         b.qualifies = p99Ok && p999Ok;
         if (!p99Ok)
-            b.reason = "p99 " + ms(pt.p99) + " exceeds the " + ms(m_budget.p99) + " budget";
+            b.reason = "p99 " + ms(pt.p99) + " exceeds the " + p99Budget + " budget";
         else if (!p999Ok)
-            b.reason = pt.p999 ? "p99.9 " + ms(*pt.p999) + " exceeds the " +
-                                     ms(*m_budget.p999) + " budget"
+            b.reason = pt.p999 ? "p99.9 " + ms(*pt.p999) + " exceeds the " + p999Budget + " budget"
                                : "p99.9 was not measured, so the p99.9 budget cannot be shown "
                                  "to hold";
         else
-            b.reason = "p99 " + ms(pt.p99) + " within " + ms(m_budget.p99) +
-                       (m_budget.p999 ? ", p99.9 " + ms(*pt.p999) + " within " +
-                                            ms(*m_budget.p999)
-                                      : std::string());
+            b.reason = "p99 " + ms(pt.p99) + " within " + p99Budget +
+                       (m_budget.p999 ? ", p99.9 " + ms(*pt.p999) + " within " + p999Budget : std::string());
         if (b.little.flagged) {
             char buf[200];
             std::snprintf(buf, sizeof buf,
