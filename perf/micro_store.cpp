@@ -237,7 +237,7 @@ void BM_LatencyBudget1M(benchmark::State &state)
     budget.p99 = 0.010;
     size_t points = 0;
     for (auto _ : state) {
-        const BudgetPoints read = readBudgetPoints(store);
+        const BudgetPoints read = readBudgetPoints(store, {}, PointOrigins::Left); // as the view reads
         points = read.points.size();
         if (state.range(0) != 0) {
             const BudgetResult result = LatencyBudgetSelector(budget).select(read.points);

@@ -4,14 +4,15 @@
 
 namespace plimsoll {
 
-BudgetPoints readBudgetPoints(const Store &store, const std::vector<std::string> &runs)
+BudgetPoints readBudgetPoints(const Store &store, const std::vector<std::string> &runs, PointOrigins origins)
 {
     BudgetPoints out;
+    std::vector<LatencyPointOrigin> *from = origins == PointOrigins::Named ? &out.origins : nullptr;
     if (runs.empty()) {
-        out.points = readLatencyPoints(store, &out.origins);
+        out.points = readLatencyPoints(store, from);
         return out;
     }
-    out.points = latencyPoints(readRunRecords(store, runs), &out.origins);
+    out.points = latencyPoints(readRunRecords(store, runs), from);
     return out;
 }
 

@@ -26,12 +26,18 @@ struct BudgetRequest
 struct BudgetPoints
 {
     std::vector<LatencyPoint> points;
-    std::vector<LatencyPointOrigin> origins; // one per point: the run and scenario it came from
+    // One per point: the run and scenario it came from (none when not asked for).
+    std::vector<LatencyPointOrigin> origins;
 };
+
+// Whether a read names each point's run and scenario (BudgetPoints::origins): the command line
+// prints them; the view, which plots a million points and names none, leaves them out.
+enum class PointOrigins { Named, Left };
 
 // The points of `runs` (every run when empty), in store order. Throws StoreError naming a run
 // key the store does not hold.
-BudgetPoints readBudgetPoints(const Store &store, const std::vector<std::string> &runs = {});
+BudgetPoints readBudgetPoints(const Store &store, const std::vector<std::string> &runs = {},
+                              PointOrigins origins = PointOrigins::Named);
 
 struct BudgetAnswer
 {

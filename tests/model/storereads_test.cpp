@@ -2,6 +2,7 @@
 // every order the Library sorts by, one pass over every run giving what run() gives, the runs
 // with ramps, and the model inputs read from only the runs that carry them.
 #include "model/scaling/ramppoints.h"
+#include "model/sizing/budgetrequest.h"
 #include "model/sizing/sizing.h"
 #include "model/sizing/sizingmodels.h"
 #include "model/store/store.h"
@@ -230,9 +231,19 @@ TEST_P(StoreModelReads, SizingAndLatencyFromTheirRunsEqualThoseFromEveryRun)
     for (size_t i = 0; i < pointsRead.size(); ++i) {
         EXPECT_EQ(originsRead[i].runKey, originsEvery[i].runKey);
         EXPECT_EQ(originsRead[i].scenario, originsEvery[i].scenario);
+        EXPECT_EQ(pointsRead[i].product, pointsEvery[i].product);
+        EXPECT_EQ(pointsRead[i].configuration, pointsEvery[i].configuration);
+        EXPECT_EQ(pointsRead[i].connections, pointsEvery[i].connections);
         EXPECT_EQ(pointsRead[i].throughput, pointsEvery[i].throughput);
         EXPECT_EQ(pointsRead[i].p99, pointsEvery[i].p99);
     }
+    // The view's read, which names no point's run: the same points, no origins.
+    const BudgetPoints unnamed = readBudgetPoints(store, {}, PointOrigins::Left);
+    EXPECT_TRUE(unnamed.origins.empty());
+    ASSERT_EQ(unnamed.points.size(), pointsEvery.size());
+    for (size_t i = 0; i < unnamed.points.size(); ++i)
+        EXPECT_EQ(unnamed.points[i].throughput, pointsEvery[i].throughput);
+    EXPECT_EQ(readBudgetPoints(store).origins.size(), pointsEvery.size());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StoreReads,

@@ -236,7 +236,7 @@ void LatencyBudgetView::reload()
     m_loader->start(
         [path] {
             auto out = std::make_shared<Loaded>();
-            out->read = readBudgetPoints(Store(path));
+            out->read = readBudgetPoints(Store(path), {}, PointOrigins::Left);
             groupLines(*out);
             return std::shared_ptr<const Loaded>(std::move(out));
         },
