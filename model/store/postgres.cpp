@@ -108,13 +108,25 @@ public:
         std::fill(m_set.begin(), m_set.end(), false);
     }
 
+    // A team store's reads send numbers as text: read by from_chars (no locale, a fraction of
+    // strtod's cost on a million rows), and by the C library for what it does not take whole.
     int64_t int64(int column) const override
     {
-        return std::strtoll(PQgetvalue(m_result, m_row, column), nullptr, 10);
+        const std::string_view text = textView(column);
+        int64_t value = 0;
+        if (const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+            error == std::errc() && end == text.data() + text.size())
+            return value;
+        return std::strtoll(text.data(), nullptr, 10);
     }
     double real(int column) const override
     {
-        return std::strtod(PQgetvalue(m_result, m_row, column), nullptr);
+        const std::string_view text = textView(column);
+        double value = 0;
+        if (const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+            error == std::errc() && end == text.data() + text.size())
+            return value;
+        return std::strtod(text.data(), nullptr); // "Infinity", "NaN" as the server writes them
     }
     std::string text(int column) const override { return std::string(textView(column)); }
     std::string_view textView(int column) const override

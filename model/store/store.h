@@ -17,6 +17,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -124,16 +125,21 @@ struct SeriesPoint
     std::string_view timestamp;
     std::string_view commit;
     std::string_view imageDigest;
-    // Shared by the consecutive points tuned alike (a nightly series is, for long stretches).
-    std::shared_ptr<const nlohmann::json> tuning;
+    // One of the series' tunings (StoredSeries::tunings), shared by the consecutive points
+    // tuned alike (a nightly series is, for long stretches): never null.
+    const nlohmann::json *tuning = nullptr;
     double value = 0;
 };
+static_assert(std::is_trivially_copyable_v<SeriesPoint>);
 
-// A metric's series as Store::series reads it: the points and the text they view.
+// A metric's series as Store::series reads it: the points, and the text and tunings they view
+// (plain views: a million points are copied, moved and freed as bytes, with no count to keep).
 struct StoredSeries
 {
     std::vector<SeriesPoint> points;
     std::shared_ptr<TextBlocks> text = std::make_shared<TextBlocks>();
+    std::shared_ptr<std::vector<std::unique_ptr<const nlohmann::json>>> tunings =
+        std::make_shared<std::vector<std::unique_ptr<const nlohmann::json>>>();
 
     std::size_t size() const { return points.size(); }
     bool empty() const { return points.empty(); }
