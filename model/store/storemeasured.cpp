@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <future>
 #include <iterator>
 #include <memory>
 #include <unordered_set>
@@ -209,10 +208,7 @@ void Store::forEachMeasuredScenario(const std::vector<std::string> &required,
         readHalf(*m_db, {}, 0);
         return;
     }
-    std::future<void> later = std::async(std::launch::async, [&] {
-        const Store other(m_path);
-        readHalf(*other.m_db, {*mid, {}}, 1);
-    });
+    ReadAside<void> later(m_path, [&](const Store &other) { readHalf(*other.m_db, {*mid, {}}, 1); });
     readHalf(*m_db, {{}, *mid}, 0);
     later.get();
 }

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <future>
 #include <optional>
 #include <iterator>
 #include <unordered_map>
@@ -109,8 +108,7 @@ StoredSeries Store::series(const std::string &scenario, const std::string &metri
     if (!mid) {
         out = readSeriesRange(*m_db, scenario, metric, {}, runs);
     } else {
-        std::future<StoredSeries> later = std::async(std::launch::async, [&] {
-            const Store other(m_path);
+        ReadAside<StoredSeries> later(m_path, [&](const Store &other) {
             return readSeriesRange(*other.m_db, scenario, metric, {*mid, {}}, runs / 2);
         });
         out = readSeriesRange(*m_db, scenario, metric, {{}, *mid}, runs);
@@ -288,9 +286,8 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
     }
     std::atomic<bool> abandoned = false; // this thread's read ended early: the other stops too
     const auto stopLater = [&] { return abandoned.load() || (stopped && stopped()); };
-    std::future<HeldTrendRows> later = std::async(std::launch::async, [&] {
+    ReadAside<HeldTrendRows> later(m_path, [&](const Store &other) {
         HeldTrendRows held;
-        const Store other(m_path);
         // A file's statements do not ask `stopped` themselves: asked here every 4096 rows.
         std::size_t rows = 0;
         readTrendRange(*other.m_db, scenario, metric, {*mid, {}},
@@ -306,7 +303,7 @@ void Store::forEachTrendRun(const std::string &scenario, const std::string &metr
         readTrendRange(*m_db, scenario, metric, {{}, *mid}, visitRow, stopped);
     } catch (...) {
         abandoned = true;
-        throw; // the future waits for the other read to stop
+        throw; // `later` waits for the other read to stop
     }
     later.get().replay(visit);
 }
