@@ -386,6 +386,10 @@ Outcome runPlimsoll(const QStringList &args)
     QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
     e.remove("PLIMSOLL_DB");
     e.insert("SOURCE_DATE_EPOCH", "1786413600");
+    // What a command keeps in the temporary directory (a Kubernetes fleet's manifest) goes to one
+    // removed after the suite.
+    static QTemporaryDir temporary;
+    e.insert("TMPDIR", temporary.path());
     p.setProcessEnvironment(e);
     p.start(PLIMSOLL_BINARY, args);
     EXPECT_TRUE(p.waitForFinished(120000)) << "plimsoll did not finish: " << args.join(' ').toStdString();

@@ -39,6 +39,8 @@ protected:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("PLIMSOLL_KUBECTL_STATE", m_dir.filePath("cluster"));
         env.insert("PLIMSOLL_BINARY", PLIMSOLL_BINARY);
+        // Where a run without --out keeps its manifest and the pods' logs: the test's own directory.
+        env.insert("TMPDIR", m_dir.path());
         if (!context)
             env.insert("PLIMSOLL_KUBECTL_NO_CONTEXT", "1");
         p.setProcessEnvironment(env);
@@ -172,6 +174,10 @@ TEST_F(FleetKubernetes, WithoutAContextNothingIsAppliedAndTheDryRunIsNamed)
         << m_err;
     for (const auto &c : commands())
         EXPECT_NE(c[0], "apply") << c.dump();
+    // The Job written for it is kept for the user, in the temporary directory, to apply by hand.
+    const QStringList kept = QDir(m_dir.path()).entryList({"plimsoll-kubernetes-*"}, QDir::Dirs);
+    ASSERT_EQ(kept.size(), 1) << kept.join(' ').toStdString();
+    EXPECT_EQ(QDir(m_dir.filePath(kept[0])).entryList({"plimsoll-*.json"}, QDir::Files).size(), 1);
 }
 
 } // namespace
