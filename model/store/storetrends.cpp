@@ -133,10 +133,8 @@ std::size_t Store::runCountBound() const
 std::vector<double> Store::seriesValues(const std::string &scenario, const std::string &metric,
                                         const std::function<bool()> &stopped) const
 {
-    // The values alone, in the order the trend reads keep (the key columns are not sent: a
-    // team store's server and connection carry a quarter of the bytes).
-    Statement values(*m_db, std::string("SELECT value FROM trend_points WHERE scenario = ?1 AND metric = ?2") +
-                                kTrendOrder);
+    // In the order the trend reads keep.
+    Statement values(*m_db, std::string(kTrendValueOnlySelect) + kTrendOrder);
     values.bindText(1, scenario).bindText(2, metric);
     values.stopWhen(stopped);
     std::vector<double> out;
