@@ -33,7 +33,7 @@ struct FitArgs
 {
     RunSelection select;
     std::string samples = "auto";
-    std::string prefix, x = "producers", y = "records_per_s", range;
+    std::string prefix, workload, x = "producers", y = "records_per_s", range;
     std::vector<std::string> exclude;
     std::vector<double> predict;
     int resamples = 1000;
@@ -52,11 +52,17 @@ json p99Json(const std::vector<P99AtLoad> &p99s)
     return out;
 }
 
-json predictionsJson(const std::vector<UslPrediction> &predictions)
+json predictionsJson(const std::vector<UslPrediction> &predictions, const UslFit &fit, const std::string &factor)
 {
     json out = json::array();
-    for (const UslPrediction &p : predictions)
-        out.push_back({{"x", p.x}, {"y", number(p.y)}, {"lo", number(p.lo)}, {"hi", number(p.hi)}});
+    for (const UslPrediction &p : predictions) {
+        const std::string note = extrapolationNote(fit, p.x, factor);
+        out.push_back({{"x", p.x},
+                       {"y", number(p.y)},
+                       {"lo", number(p.lo)},
+                       {"hi", number(p.hi)},
+                       {"extrapolated", note.empty() ? json(nullptr) : json(note)}});
+    }
     return out;
 }
 
@@ -83,6 +89,7 @@ json fitJson(const FitArgs &a, const SweepFitResult &r)
     const Sweep &sw = r.sweep;
     const SweepFit &f = r.fit;
     const UslFit &fit = f.usl;
+    const bool capacity = f.answer == SweepAnswer::Capacity;
     json pts = json::array();
     for (const SweepPoint &p : sw.points)
         pts.push_back({{"run", p.runKey},
@@ -92,7 +99,8 @@ json fitJson(const FitArgs &a, const SweepFitResult &r)
                        {"y", p.y},
                        {"p99_s", optionalNumber(p.p99)},
                        {"offered", optionalNumber(p.offered)},
-                       {"x_inferred_from", p.xInferredFrom.empty() ? json(nullptr) : json(p.xInferredFrom)}});
+                       {"x_inferred_from", p.xInferredFrom.empty() ? json(nullptr) : json(p.xInferredFrom)},
+                       {"left_out", p.leftOut.empty() ? json(nullptr) : json(p.leftOut)}});
     json leftOut = json::array();
     for (const SweepKeyDifference &d : sw.leftOut) {
         json values = json::array();
@@ -100,36 +108,48 @@ json fitJson(const FitArgs &a, const SweepFitResult &r)
             values.push_back(v ? json(*v) : json(nullptr));
         leftOut.push_back({{"key", d.key}, {"values", values}});
     }
-    return {{"model", "usl"},
+    // Only a capacity fit has parameters; the other answers state none rather than a curve the
+    // points cannot support.
+    auto param = [capacity](double v) { return capacity ? number(v) : json(nullptr); };
+    auto ci = [capacity](const UslInterval &i) { return capacity ? interval(i) : json(nullptr); };
+    const std::string model = capacity ? toString(fit.model) : toString(f.answer);
+    return {{"model", model},
+            {"answer", toString(f.answer)},
+            {"headline", f.headline},
+            {"left_out_points", f.leftOut},
             {"run", sw.runKeys.front()},
             {"runs", sw.runKeys},
             {"x_factor", a.x},
             {"y_metric", a.y},
+            {"workload", sw.workload},
+            {"same_as_x", sw.sameAsX},
             {"contract", sw.contract},
             {"left_out", leftOut},
             {"distinct_x", sw.distinctX},
-            {"lambda", fit.params.lambda},
-            {"sigma", fit.params.sigma},
-            {"kappa", fit.params.kappa},
-            {"n_star", number(fit.nStar)},
-            {"x_at_n_star", number(fit.xAtNStar)},
-            {"n_star_note", fit.nStarNote},
-            {"limit", toString(fit.limit)},
-            {"r2", fit.r2},
-            {"rmse", fit.rmse},
-            {"points", fit.points},
-            {"distinct_n", fit.distinctN},
-            {"weak", fit.weak},
-            {"weak_reason", fit.weakReason},
+            {"lambda", param(fit.params.lambda)},
+            {"sigma", param(fit.params.sigma)},
+            {"kappa", param(fit.params.kappa)},
+            {"n_star", param(fit.nStar)},
+            {"x_at_n_star", param(fit.xAtNStar)},
+            {"peak", capacity ? json(toString(fit.peak)) : json(nullptr)},
+            {"n_star_note", capacity ? json(fit.nStarNote) : json(nullptr)},
+            {"model_note", capacity ? json(fit.modelNote) : json(nullptr)},
+            {"limit", capacity ? json(toString(fit.limit)) : json(nullptr)},
+            {"r2", param(fit.r2)},
+            {"rmse", param(fit.rmse)},
+            {"points", capacity ? fit.points : int(sw.points.size()) - f.degenerate},
+            {"distinct_n", capacity ? fit.distinctN : sw.distinctX},
+            {"weak", capacity && fit.weak},
+            {"weak_reason", capacity ? fit.weakReason : std::string()},
             {"ci",
              {{"level", fit.confidenceLevel},
-              {"resamples", fit.resamples},
-              {"lambda", interval(fit.lambdaCi)},
-              {"sigma", interval(fit.sigmaCi)},
-              {"kappa", interval(fit.kappaCi)},
-              {"n_star", interval(fit.nStarCi)},
-              {"x_at_n_star", interval(fit.xAtNStarCi)}}},
-            {"predictions", predictionsJson(r.predictions)},
+              {"resamples", capacity ? fit.resamples : 0},
+              {"lambda", ci(fit.lambdaCi)},
+              {"sigma", ci(fit.sigmaCi)},
+              {"kappa", ci(fit.kappaCi)},
+              {"n_star", ci(fit.nStarCi)},
+              {"x_at_n_star", ci(fit.xAtNStarCi)}}},
+            {"predictions", predictionsJson(r.predictions, fit, a.x)},
             {"knee", kneeJson(f)},
             {"knee_note", f.kneeNote},
             {"p99_against_load", p99Json(r.p99AgainstLoad)},
@@ -141,20 +161,39 @@ void printFit(const FitArgs &a, const SweepFitResult &r)
     const Sweep &sw = r.sweep;
     const SweepFit &f = r.fit;
     const UslFit &fit = f.usl;
-    std::printf("USL fit of %s against %s: %d points from %zu run%s, %d distinct %s\n",
-                a.y.c_str(), a.x.c_str(), fit.points, sw.runKeys.size(),
-                sw.runKeys.size() == 1 ? "" : "s", fit.distinctN, a.x.c_str());
+    std::printf("%s\n", f.headline.c_str());
+    std::printf("  %zu points of %s from %zu run%s, %d distinct %s\n", sw.points.size(),
+                sw.workload.c_str(), sw.runKeys.size(), sw.runKeys.size() == 1 ? "" : "s", sw.distinctX,
+                a.x.c_str());
+    for (const std::string &l : f.leftOut)
+        std::printf("  %s\n", l.c_str());
+    for (const std::string &same : sw.sameAsX)
+        std::printf("  topology.%s equals %s at every point: the same load, not a setting that differs\n",
+                    same.c_str(), a.x.c_str());
     for (const SweepKeyDifference &d : sw.leftOut)
         std::printf("  left out of the contract, differs among the points: %s\n", d.describe().c_str());
-    std::printf("  lambda %.6g [%.6g, %.6g]\n  sigma  %.4g [%.4g, %.4g]\n  kappa  %.4g [%.4g, %.4g]\n",
-                fit.params.lambda, fit.lambdaCi.lo, fit.lambdaCi.hi, fit.params.sigma,
-                fit.sigmaCi.lo, fit.sigmaCi.hi, fit.params.kappa, fit.kappaCi.lo, fit.kappaCi.hi);
-    std::printf("  N* %.4g (X %.6g): %s\n  r2 %.4f; %s: %s\n", fit.nStar, fit.xAtNStar,
-                fit.nStarNote.c_str(), fit.r2, toString(fit.limit), fit.limitReason.c_str());
-    if (fit.weak)
-        std::printf("  weak fit: %s\n", fit.weakReason.c_str());
-    for (const UslPrediction &p : r.predictions)
-        std::printf("  at %g: %.6g [%.6g, %.6g]\n", p.x, p.y, p.lo, p.hi);
+    if (f.answer == SweepAnswer::Capacity) {
+        std::printf("  %s fit of %s against %s: %d points, %d distinct %s\n",
+                    fit.model == UslModel::Full ? "USL" : fit.model == UslModel::Contention ? "Contention-only" : "Linear",
+                    a.y.c_str(), a.x.c_str(), fit.points, fit.distinctN, a.x.c_str());
+        std::printf("  lambda %.6g [%.6g, %.6g]\n", fit.params.lambda, fit.lambdaCi.lo, fit.lambdaCi.hi);
+        if (fit.model != UslModel::Linear)
+            std::printf("  sigma  %.4g [%.4g, %.4g]\n", fit.params.sigma, fit.sigmaCi.lo, fit.sigmaCi.hi);
+        if (fit.model == UslModel::Full)
+            std::printf("  kappa  %.4g [%.4g, %.4g]\n", fit.params.kappa, fit.kappaCi.lo, fit.kappaCi.hi);
+        if (fit.peakMeasured())
+            std::printf("  N* %.4g (X %.6g): %s\n", fit.nStar, fit.xAtNStar, fit.nStarNote.c_str());
+        else
+            std::printf("  N*: %s\n", fit.nStarNote.c_str());
+        std::printf("  r2 %.4f; %s: %s\n", fit.r2, toString(fit.limit), fit.limitReason.c_str());
+        if (fit.weak)
+            std::printf("  weak fit: %s\n", fit.weakReason.c_str());
+        for (const UslPrediction &p : r.predictions) {
+            const std::string note = extrapolationNote(fit, p.x, a.x);
+            std::printf("  at %g: %.6g [%.6g, %.6g]%s\n", p.x, p.y, p.lo, p.hi,
+                        note.empty() ? "" : ("  (" + note + ")").c_str());
+        }
+    }
     if (f.knee && f.knee->ok)
         std::printf("  knee: %s\n", f.knee->reason.c_str());
     else
@@ -164,8 +203,13 @@ void printFit(const FitArgs &a, const SweepFitResult &r)
         char p99[32] = "—";
         if (p.p99)
             std::snprintf(p99, sizeof p99, "%.4g ms", *p.p99 * 1e3);
+        std::string notes;
+        if (!p.xInferredFrom.empty())
+            notes += " (x from " + p.xInferredFrom + ")";
+        if (!p.leftOut.empty())
+            notes += " [left out: " + p.leftOut + "]";
         std::printf("  %12.6g %14.6g %10s  %s / %s%s\n", p.x, p.y, p99, p.runKey.c_str(),
-                    p.scenario.c_str(), p.xInferredFrom.empty() ? "" : (" (x from " + p.xInferredFrom + ")").c_str());
+                    p.scenario.c_str(), notes.c_str());
     }
 }
 
@@ -196,7 +240,7 @@ std::optional<SweepFitRequest> fitRequest(const FitArgs &a)
     const auto options = uslOptions(a);
     if (!options)
         return std::nullopt;
-    if (!a.select.any() && a.prefix.empty()) {
+    if (!a.select.any() && a.prefix.empty() && a.workload.empty()) {
         printError("fit needs runs: --run (repeatable) or a filter (--scenario, --tool, --target, "
                    "--since, --until, --scenarios)");
         return std::nullopt;
@@ -212,6 +256,7 @@ std::optional<SweepFitRequest> fitRequest(const FitArgs &a)
     request.spec.factor = a.x;
     request.spec.metric = a.y;
     request.spec.scenarioPrefix = a.prefix;
+    request.spec.workload = a.workload;
     request.spec.excluded = a.exclude;
     request.usl = *options;
     request.knee.latencyFactor = a.kneeLatencyFactor;
@@ -266,6 +311,8 @@ void addFitCommands(CLI::App &app, Commands &commands)
     addRunSelectionOptions(cmd, fit->select, fit->samples,
                            "Runs having a scenario whose name contains this, and only those scenarios");
     cmd->add_option("--scenarios", fit->prefix, "Scenario name prefix (e.g. pipeline/produce/)");
+    cmd->add_option("--workload", fit->workload,
+                    "Only points of this workload, as a refusal names them (e.g. redis-benchmark/SET/c-*/P-1)");
     cmd->add_option("--x", fit->x, "Load factor (producers, brokers, shards, partitions, ..., offered_rate)")
         ->capture_default_str();
     cmd->add_option("--y", fit->y, "Metric (records_per_s, bytes_per_s, ...)")->capture_default_str();

@@ -2,6 +2,7 @@
 
 #include "importers/domaincheck.h"
 #include "importers/latencyunit.h"
+#include "importers/pathfactors.h"
 #include "importers/urlfetcher.h"
 
 #include <QBuffer>
@@ -216,7 +217,8 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
     options.uri = uri;
     options.latencyUnit = request.latencyUnit;
     auto parse = [&](RunSink &sink) {
-        ImportResult parsed = importer->parseInto(device, options, progress, sink);
+        PathFactorSink withPath(sink, uri);
+        ImportResult parsed = importer->parseInto(device, options, progress, withPath);
         if (bom && parsed.error && parsed.error->offset >= 0)
             parsed.error->offset += 3;
         return Filled{std::move(parsed.warnings), std::move(parsed.error)};

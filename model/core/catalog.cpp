@@ -55,7 +55,22 @@ const std::vector<FactorInfo> kFactors = {
     {"shards", "Redis (Enterprise) master shards."},
     {"partitions", "Topic partitions."},
     {"record_size_bytes", "Record (message) size in bytes."},
+    {"replication", "Copies of each partition or shard (a topic's replication factor)."},
 };
+
+std::string formatBytes(double b, const char *suffix)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (std::fabs(b) >= 1024.0 && u < 4) {
+        b /= 1024.0;
+        ++u;
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s%s" : "%.1f %s%s", b, units[u], suffix);
+    return buf;
+}
+} // namespace
 
 std::string groupThousands(double v, int decimals)
 {
@@ -86,20 +101,6 @@ std::string formatSeconds(double s)
         std::snprintf(buf, sizeof buf, "%.3g µs", s * 1e6);
     return buf;
 }
-
-std::string formatBytes(double b, const char *suffix)
-{
-    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (std::fabs(b) >= 1024.0 && u < 4) {
-        b /= 1024.0;
-        ++u;
-    }
-    char buf[64];
-    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s%s" : "%.1f %s%s", b, units[u], suffix);
-    return buf;
-}
-} // namespace
 
 const std::vector<MetricInfo> &metricCatalog() { return kMetrics; }
 const std::vector<FactorInfo> &factorCatalog() { return kFactors; }

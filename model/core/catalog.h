@@ -43,6 +43,10 @@ const MetricInfo *findMetric(std::string_view name);
 const FactorInfo *findFactor(std::string_view name);
 std::string_view directionName(Direction d);
 
+// 1234567.8 with `decimals` 1 -> "1,234,567.8".
+std::string groupThousands(double v, int decimals);
+// Seconds in the unit that reads best: "1.5 s", "24.7 ms", "310 µs".
+std::string formatSeconds(double s);
 // Formats a value of a catalog metric for display: "642,352 rec/s", "59.0 ms", "92 %".
 std::string formatMetric(std::string_view name, double value);
 

@@ -27,6 +27,7 @@ constexpr IntegerFactor kIntegerFactors[] = {
     {"connections", &Topology::connections},     {"threads", &Topology::threads},
     {"pipeline", &Topology::pipeline},           {"record_size_bytes", &Topology::recordSizeBytes},
     {"batch_bytes", &Topology::batchBytes},     {"agents", &Topology::agents},
+    {"replication", &Topology::replication},
 };
 
 const IntegerFactor *findIntegerFactor(const std::string &name)

@@ -31,6 +31,7 @@ struct Topology
     std::optional<std::string> compression;
     std::optional<std::string> acks;
     std::optional<int64_t> agents; // the load generator's agents (a fleet's processes or pods)
+    std::optional<int64_t> replication; // copies of each partition or shard (Kafka's replication factor)
     std::vector<std::string> inferred;
 
     // Load factors by their shared names (catalog.h: factorCatalog()).

@@ -124,7 +124,8 @@ std::map<std::string, std::string> TuningContract::allSettings(const RunRecord &
         out["tool_major"] = toolMajorVersion(run.toolVersion);
     const Topology &t = scenario.topology;
     for (const char *factor : {"brokers", "shards", "partitions", "producers", "consumers", "clients",
-                               "connections", "threads", "pipeline", "record_size_bytes", "agents"}) {
+                               "connections", "threads", "pipeline", "record_size_bytes", "agents",
+                               "replication"}) {
         if (const auto v = t.factor(factor))
             out[std::string("topology.") + factor] = std::to_string(*v);
     }

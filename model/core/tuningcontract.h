@@ -7,7 +7,7 @@
 //   tuning.<name>      every entry of the run's tuning JSON (nested objects flattened by '.')
 //   tool, tool_major   the benchmark tool and the major part of its version ("1.4.2" -> "1")
 //   topology.<factor>  brokers, shards, partitions, producers, consumers, clients, connections,
-//                      threads, pipeline, record_size_bytes, agents, batch_bytes, acks
+//                      threads, pipeline, record_size_bytes, agents, replication, batch_bytes, acks
 //   compression
 // Which keys count is chosen per scenario family (a scenario-name prefix): a family policy
 // lists keys (or "prefix.*" patterns) left out of the contract. Policies are kept in the store

@@ -194,12 +194,19 @@ void fitSection(ReportDocument &doc, const ReportData &d, size_t i, const std::s
         return;
     }
     ReportBlock t = table({"Parameter", "Value", "95 % interval"}, {false, true, true});
+    // The parameters the points fix, and a peak only where measured points bracket it.
+    const bool peak = u.peakMeasured();
+    const char *notFitted = "held at 0 (too few distinct N)";
     t.rows = {
         {"λ (records/s per unit)", fmt("%.0f", u.params.lambda), interval(u.lambdaCi, "%.0f")},
-        {"σ (contention)", fmt("%.3g", u.params.sigma), interval(u.sigmaCi, "%.3g")},
-        {"κ (coherency)", fmt("%.3g", u.params.kappa), interval(u.kappaCi, "%.3g")},
-        {"N*", orInf(u.nStar, "%.1f"), interval(u.nStarCi, "%.1f")},
-        {"X at N* (records/s)", orInf(u.xAtNStar, "%.0f"), interval(u.xAtNStarCi, "%.0f")},
+        {"σ (contention)", u.model == UslModel::Linear ? notFitted : fmt("%.3g", u.params.sigma),
+         u.model == UslModel::Linear ? "" : interval(u.sigmaCi, "%.3g")},
+        {"κ (coherency)", u.model != UslModel::Full ? notFitted : fmt("%.3g", u.params.kappa),
+         u.model != UslModel::Full ? "" : interval(u.kappaCi, "%.3g")},
+        {"N*", peak ? orInf(u.nStar, "%.1f") : std::string(u.peak == UslPeak::None ? "no peak" : "not measured"),
+         peak ? interval(u.nStarCi, "%.1f") : ""},
+        {"X at N* (records/s)", peak ? orInf(u.xAtNStar, "%.0f") : std::string("—"),
+         peak ? interval(u.xAtNStarCi, "%.0f") : ""},
         {"R²", fmt("%.4f", u.r2), ""},
         {"Points (distinct N)", std::to_string(u.points) + " (" + std::to_string(u.distinctN) + ")", ""},
     };
@@ -255,8 +262,10 @@ void fits(ReportDocument &doc, const ReportData &d)
                 continue;
             }
             t.rows.push_back({f.runKey, timeOf[f.runKey], fmt("%.0f", f.fit.params.lambda),
-                              fmt("%.3g", f.fit.params.sigma), fmt("%.3g", f.fit.params.kappa),
-                              orInf(f.fit.nStar, "%.1f"), fmt("%.4f", f.fit.r2)});
+                              f.fit.model == UslModel::Linear ? "—" : fmt("%.3g", f.fit.params.sigma),
+                              f.fit.model != UslModel::Full ? "—" : fmt("%.3g", f.fit.params.kappa),
+                              f.fit.peakMeasured() ? orInf(f.fit.nStar, "%.1f") : std::string("not measured"),
+                              fmt("%.4f", f.fit.r2)});
         }
         doc.blocks.push_back(std::move(t));
     }

@@ -58,16 +58,28 @@ std::string ComponentSweepModel::describe() const
     if (!ok)
         return error;
     const bool ci = hasIntervals();
-    std::string out = "USL over " + factor + " from " + std::to_string(runKeys.size()) +
+    const char *model = fit.model == UslModel::Full        ? "USL"
+                        : fit.model == UslModel::Contention ? "USL, contention only,"
+                                                            : "A linear fit";
+    std::string out = std::string(model) + " over " + factor + " from " + std::to_string(runKeys.size()) +
                       (runKeys.size() == 1 ? " run (" : " runs (") + std::to_string(fit.points) +
                       " points, " + std::to_string(fit.distinctN) + " " + component + " counts): λ " +
-                      withInterval(rateText, fit.params.lambda, fit.lambdaCi, ci) + " records/s, σ " +
-                      withInterval("%.3g", fit.params.sigma, fit.sigmaCi, ci) + ", κ " +
-                      withInterval("%.3g", fit.params.kappa, fit.kappaCi, ci);
+                      withInterval(rateText, fit.params.lambda, fit.lambdaCi, ci) + " records/s";
+    if (fit.model != UslModel::Linear)
+        out += ", σ " + withInterval("%.3g", fit.params.sigma, fit.sigmaCi, ci);
+    if (fit.model == UslModel::Full)
+        out += ", κ " + withInterval("%.3g", fit.params.kappa, fit.kappaCi, ci);
     if (!ci)
         out += " (no intervals: " + fit.weakReason + ")";
     else
         out += " (" + fmt("%.0f%%", fit.confidenceLevel * 100) + " bootstrap intervals)";
+    if (!fit.modelNote.empty())
+        out += "; " + fit.modelNote;
+    if (fit.peakMeasured())
+        out += "; peak " + rateText(fit.xAtNStar) + " records/s at " + fmt("%.3g", fit.nStar) + " " + factor +
+               ", between measured counts";
+    for (const std::string &l : leftOut)
+        out += "; " + l;
     return out;
 }
 
@@ -83,15 +95,28 @@ ComponentSweepModel fitComponentSweep(const std::vector<RunRecord> &runs, const 
                   "under one tuning contract)";
         return m;
     }
-    const Sweep &s = sweeps.front();
+    // The largest sweep whose points answer with a capacity (the fit's own rules: degenerate
+    // and rate-limited points left out, the model no larger than its distinct counts fix).
     UslOptions options;
     options.bootstrapResamples = bootstrapResamples;
-    m.fit = UslFitter(options).fit(s.uslPoints());
-    m.runKeys = s.runKeys;
-    m.contract = s.contract;
-    m.ok = m.fit.ok;
-    if (!m.ok)
-        m.error = "the sweep over " + factor + " did not fit: " + m.fit.error;
+    std::string why;
+    for (Sweep s : sweeps) {
+        const SweepFit f = fitSweep(s, options);
+        if (f.answer != SweepAnswer::Capacity) {
+            if (why.empty())
+                why = "the sweep over " + factor + " (" + s.workload + ") gives no capacity: " +
+                      (f.headline.empty() ? f.why : f.headline);
+            continue;
+        }
+        m.fit = f.usl;
+        m.leftOut = f.leftOut;
+        m.runKeys = s.runKeys;
+        m.contract = s.contract;
+        m.workload = s.workload;
+        m.ok = true;
+        return m;
+    }
+    m.error = why;
     return m;
 }
 
@@ -121,8 +146,11 @@ UnitsChoice chooseUnits(const std::string &component, double rate, const Compone
         fitted.reasoning =
             fitted.units ? rateText(rate) + " needs " + std::to_string(*fitted.units) + ": X(" +
                                std::to_string(*fitted.units) + ") = " +
-                               rateText(sweep.fit.params.throughputAt(*fitted.units)) + " by " +
-                               sweep.describe()
+                               rateText(sweep.fit.params.throughputAt(*fitted.units)) +
+                               (*fitted.units > sweep.fit.maxN
+                                    ? " (" + extrapolationNote(sweep.fit, *fitted.units, sweep.factor) + ")"
+                                    : std::string()) +
+                               " by " + sweep.describe()
                          : "cannot reach " + rateText(rate) + ": throughput tops out at " +
                                rateText(sweep.fit.xAtNStar) + " by " + sweep.describe();
     } else {
@@ -162,7 +190,7 @@ UnitsChoice chooseUnits(const std::string &component, double rate, const Compone
             take("rule", "as asked (--broker-model rule)");
         break;
     case BrokerModel::Auto:
-        if (sweep.hasIntervals() && fitted.units)
+        if (sweep.hasIntervals() && fitted.units && sweep.fit.model != UslModel::Linear)
             take("fitted", "the fit across " + std::to_string(sweep.runKeys.size()) +
                                " runs has intervals and reaches the rate; it sees contention the "
                                "CPU-linear capacity cannot");
@@ -173,6 +201,11 @@ UnitsChoice chooseUnits(const std::string &component, double rate, const Compone
                             ? "the fitted model has no intervals (" + std::to_string(sweep.fit.points) +
                                   " points fix its parameters exactly), so it is shown, not taken; "
                                   "the CPU-linear capacity of the ramp stands"
+                        : sweep.fit.model == UslModel::Linear
+                            ? "the fit is linear (" + std::to_string(sweep.fit.distinctN) + " " +
+                                  sweep.component + " counts cannot fix a contention term), so it sees "
+                                  "nothing the CPU-linear capacity does not; the CPU-linear capacity "
+                                  "of the ramp stands"
                             : "the fitted model cannot reach the rate; the CPU-linear capacity "
                               "of the ramp stands");
         break;

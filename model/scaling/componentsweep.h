@@ -28,6 +28,8 @@ struct ComponentSweepModel
     UslFit fit;
     std::vector<std::string> runKeys;
     std::string contract;
+    std::string workload;             // Sweep::workload of the points
+    std::vector<std::string> leftOut; // SweepFit::leftOut: points left out, and why
 
     bool hasIntervals() const { return ok && fit.resamples > 0; }
     // The smallest count whose fitted throughput covers `rate` records/s; nullopt when none up to
@@ -43,8 +45,8 @@ struct ComponentSweepModel
 ComponentSweepModel fitComponentSweep(const std::vector<RunRecord> &runs, const std::string &component,
                                       const std::string &factor, int bootstrapResamples = 1000);
 
-// Which broker answer the sizing takes. Auto: the fitted model when it has intervals, else the
-// CPU-linear capacity.
+// Which broker answer the sizing takes. Auto: the fitted model when it has intervals and a
+// contention term (a linear fit sees nothing CPU does not), else the CPU-linear capacity.
 enum class BrokerModel { Auto, Fitted, Cpu, Rule };
 const char *toString(BrokerModel model);
 std::optional<BrokerModel> brokerModelFromString(const std::string &text);

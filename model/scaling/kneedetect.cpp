@@ -1,5 +1,6 @@
 #include "model/scaling/kneedetect.h"
 
+#include "model/core/catalog.h"
 #include "model/core/enumnames.h"
 
 #include <algorithm>
@@ -12,16 +13,13 @@ namespace {
 
 std::string rate(double recordsPerSecond)
 {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.0f records/s", recordsPerSecond);
-    return buf;
+    return groupThousands(recordsPerSecond, 0) + " records/s";
 }
 
+// In the unit that reads best: "4.56 s", "24.7 ms", never an exponent.
 std::string millis(double seconds)
 {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3g ms", seconds * 1e3);
-    return buf;
+    return formatSeconds(seconds);
 }
 
 } // namespace

@@ -50,6 +50,9 @@ struct SweepSpec
     std::string metric = "records_per_s";
     std::string scenarioPrefix;       // only scenarios whose names start with this
     std::string scenarioContains;     // and whose names contain this
+    // Only points of this workload (Sweep::workload, as a refusal lists them); empty: the
+    // selection must hold one workload.
+    std::string workload;
     std::vector<std::string> excluded; // contract keys (or "prefix.*") left out by the user
     ContractPolicies policies;         // the store's per-family policies
 };
@@ -67,6 +70,19 @@ struct SweepPoint
     // Where x came from when the format does not state it as a field: "workload name",
     // "file name '…'", "tuning.producerRate". Empty when stated.
     std::string xInferredFrom;
+    // Why the point takes no part in the capacity fit, empty when it does: no throughput, or
+    // it achieved its offered rate (latency at that rate, not capacity), within the knee's
+    // shortfall tolerance (5 %). Set as the sweep is assembled.
+    std::string leftOut;
+    bool degenerate = false;  // nothing measured: no throughput
+    bool rateLimited = false; // achieved its offered rate
+};
+
+// A workload among the points of a refused selection, with how many points it has.
+struct SweepWorkload
+{
+    std::string workload; // scenario name with the swept factor's values as '*'
+    int points = 0;
 };
 
 // A key whose values differ among the points, each value once (nullopt: absent).
@@ -87,13 +103,22 @@ struct Sweep
     std::vector<SweepPoint> points; // by x, then time
     std::vector<std::string> runKeys; // distinct, oldest first
     int distinctX = 0;
+    // The scenario family every point belongs to: the scenario's name with the swept factor's
+    // values as '*' ("redis-benchmark/SET/c-*/P-16", "pipeline/produce/step-*").
+    std::string workload;
     std::string contract; // the canonical contract every point shares (factor left out)
+    // Factors whose value equals x at every point (redis-benchmark's -c is both its clients and
+    // its connections): the same load as x, left out of the contract with it.
+    std::vector<std::string> sameAsX;
     // Keys that differ among the points and were left out of the contract (by the user or a
     // family policy): the sweep is only as comparable as these allow.
     std::vector<SweepKeyDifference> leftOut;
     // Every key that clashes when a selection is refused (empty when ok).
     std::vector<SweepKeyDifference> conflicts;
+    // The workloads of a selection refused for holding several (empty otherwise).
+    std::vector<SweepWorkload> workloads;
 
+    // The points the capacity fit takes: those not left out.
     std::vector<UslPoint> uslPoints() const;
 };
 
@@ -126,14 +151,43 @@ std::optional<double> sweepX(const RunRecord &run, const ScenarioRecord &scenari
 // harnesses), the latter divided by `recordBytes` (nullopt when it is unknown).
 std::optional<double> offeredRateInName(const std::string &name, std::optional<double> recordBytes);
 
+// What a sweep's points can answer (design.md, "Answers and their evidence"):
+//   Capacity — throughput against the factor, a USL fit (reduced to what the distinct x fix);
+//   Knee     — an offered-rate sweep: achieved = min(offered, capacity), the knee detector's
+//              capacity, never a slope;
+//   Latency  — every usable point achieved its offered rate: the sweep measured latency at that
+//              rate, not capacity; the answer is p99 against the factor;
+//   None     — nothing can be answered (every point degenerate, one x, ...): `why` says so.
+enum class SweepAnswer { Capacity, Knee, Latency, None };
+const char *toString(SweepAnswer answer); // "capacity", "knee", "latency", "none"
+
 struct SweepFit
 {
-    UslFit usl;
+    SweepAnswer answer = SweepAnswer::None;
+    // The one sentence a user reads first, at the number: what the points show and what they
+    // cannot ("Every point achieved its offered rate of 200,000 records/s: …; p99 rose 30× …").
+    std::string headline;
+    std::string why; // when answer is None
+    UslFit usl;      // answer Capacity (and tried for the others where it says why not)
     // The knee of achieved against offered, when every point has both (fixed-rate sweeps).
     std::optional<KneeResult> knee;
     std::string kneeNote; // why there is no knee
+    // The points the fit left out, by reason, with their count ("2 points achieved their offered
+    // rate …", "1 point has no throughput …"): one line each.
+    std::vector<std::string> leftOut;
+    int rateLimited = 0;
+    int degenerate = 0;
+    // p99 from the smallest to the largest x that measured one, when two or more did.
+    std::optional<double> p99Low, p99High, p99LowX, p99HighX;
 };
 
+// Answers with what the points can show: the knee for an offered-rate sweep, latency against
+// load when every usable point achieved its offered rate, else a USL fit of the rest (points
+// with no throughput, and those that achieved their offered rate, left out and counted).
 SweepFit fitSweep(const Sweep &sweep, const UslOptions &usl = {}, const KneeOptions &knee = {});
+
+// How far `x` lies past the measured points, in words for the number: "" inside them,
+// "extrapolated, 2.5× the largest measured brokers (4)" beyond.
+std::string extrapolationNote(const UslFit &fit, double x, const std::string &factor);
 
 } // namespace plimsoll

@@ -33,7 +33,7 @@ std::vector<P99AtLoad> p99AgainstLoad(const Sweep &sweep)
         std::vector<double> p99s;
         size_t j = i;
         for (; j < pts.size() && pts[j].x == pts[i].x; ++j)
-            if (pts[j].p99)
+            if (pts[j].p99 && *pts[j].p99 > 0 && !pts[j].degenerate)
                 p99s.push_back(*pts[j].p99);
         if (!p99s.empty()) {
             std::sort(p99s.begin(), p99s.end());
@@ -76,14 +76,16 @@ SweepFitResult fitSweepOf(const Evidence &evidence, const SweepFitRequest &reque
     }
     out.fit = fitSweep(out.sweep, request.usl, request.knee);
     out.p99AgainstLoad = p99AgainstLoad(out.sweep);
-    if (!out.fit.usl.ok) {
+    if (out.fit.answer == SweepAnswer::None) {
         out.error = "no fit for " + spec.metric + " against " + spec.factor + " over " +
                     std::to_string(out.sweep.points.size()) + " points of " +
-                    std::to_string(out.sweep.runKeys.size()) + " runs: " + out.fit.usl.error;
+                    std::to_string(out.sweep.runKeys.size()) + " runs: " + out.fit.why;
         return out;
     }
-    for (double x : request.predict)
-        out.predictions.push_back(out.fit.usl.predict(x));
+    // Predictions are the capacity fit's; the other answers state no curve to predict from.
+    if (out.fit.answer == SweepAnswer::Capacity)
+        for (double x : request.predict)
+            out.predictions.push_back(out.fit.usl.predict(x));
     out.ok = true;
     return out;
 }

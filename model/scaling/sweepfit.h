@@ -50,8 +50,10 @@ struct P99AtLoad
 
 struct SweepFitResult
 {
-    // True when the sweep assembled and the USL fitted. Otherwise `error` says why, with
-    // `sweep.conflicts` naming the keys that differ when contracts clash.
+    // True when the sweep assembled and its points answer something (fit.answer: a capacity
+    // fit, the knee of an offered-rate sweep, or latency against load). Otherwise `error` says
+    // why, with `sweep.conflicts` naming the keys that differ when contracts clash and
+    // `sweep.workloads` the workloads when the selection holds several.
     bool ok = false;
     std::string error;
 

@@ -2,6 +2,8 @@
 
 #include "model/scaling/eigenlm.h"
 
+#include "model/core/catalog.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -230,11 +232,33 @@ double xAtPeak(const UslParameters &u)
     return u.sigma > 0 ? u.lambda / u.sigma : kInf;
 }
 
+// Bracketed: a measured N below N* and one above it.
+UslPeak peakAgainst(double nStar, const std::vector<double> &n)
+{
+    if (!std::isfinite(nStar))
+        return UslPeak::None;
+    const bool below = std::any_of(n.begin(), n.end(), [&](double x) { return x < nStar; });
+    const bool above = std::any_of(n.begin(), n.end(), [&](double x) { return x > nStar; });
+    if (below && above)
+        return UslPeak::Measured;
+    return below ? UslPeak::Beyond : UslPeak::Below;
+}
+
 std::string format(const char *fmt, double a, double b = 0)
 {
     char buf[256];
     std::snprintf(buf, sizeof buf, fmt, a, b);
     return buf;
+}
+
+// A value for words: "33.4", "1,392", "2,477,150" — never an exponent.
+std::string count(double v)
+{
+    if (!std::isfinite(v))
+        return "∞";
+    if (std::fabs(v) >= 1000)
+        return groupThousands(v, 0);
+    return format("%.3g", v);
 }
 
 void appendReason(std::string &to, const std::string &reason)
@@ -258,6 +282,39 @@ double UslParameters::peakN() const
     if (kappa <= 0.0)
         return kInf;
     return std::sqrt((1.0 - sigma) / kappa);
+}
+
+const char *toString(UslModel model)
+{
+    switch (model) {
+    case UslModel::Linear:
+        return "linear";
+    case UslModel::Contention:
+        return "contention";
+    case UslModel::Full:
+        return "usl";
+    }
+    return "usl";
+}
+
+int parameterCount(UslModel model)
+{
+    return model == UslModel::Full ? 3 : model == UslModel::Contention ? 2 : 1;
+}
+
+const char *toString(UslPeak peak)
+{
+    switch (peak) {
+    case UslPeak::None:
+        return "none";
+    case UslPeak::Measured:
+        return "measured";
+    case UslPeak::Beyond:
+        return "extrapolated";
+    case UslPeak::Below:
+        return "below";
+    }
+    return "none";
 }
 
 const char *toString(UslLimit limit)
@@ -318,18 +375,34 @@ UslFit UslFitter::fit(const std::vector<UslPoint> &points) const
     }
     out.points = int(n.size());
     out.distinctN = int(std::set<double>(n.begin(), n.end()).size());
+    out.minN = *std::min_element(n.begin(), n.end());
     out.maxN = *std::max_element(n.begin(), n.end());
+    if (out.distinctN < 2) {
+        out.error = format(out.points == 1 ? "one point, at N = %g: a scaling model needs points at "
+                                             "two loads or more"
+                                           : "every point is at N = %g: a scaling model needs points "
+                                             "at two loads or more",
+                           out.maxN);
+        return out;
+    }
 
-    // Fewer distinct N than parameters: pin what the data cannot separate.
-    const bool allowSigma = out.distinctN >= 2;
-    const bool allowKappa = out.distinctN >= 3;
+    // No more parameters than the distinct N can fix with one to spare (usl.h, UslModel).
+    out.model = out.distinctN >= parameterCount(UslModel::Full) + 1         ? UslModel::Full
+                : out.distinctN >= parameterCount(UslModel::Contention) + 1 ? UslModel::Contention
+                                                                            : UslModel::Linear;
+    const bool allowSigma = out.model != UslModel::Linear;
+    const bool allowKappa = out.model == UslModel::Full;
+    if (out.model == UslModel::Contention)
+        out.modelNote = format("%g distinct N fix two parameters, not three: κ held at 0 (contention "
+                               "only); a peak needs 4 or more",
+                               out.distinctN);
+    else if (out.model == UslModel::Linear)
+        out.modelNote = format("%g distinct N fix one parameter: linear (σ and κ held at 0); "
+                               "contention needs 3 or more",
+                               out.distinctN);
     if (out.distinctN < m_options.minDistinctN)
         appendReason(out.weakReason, format("only %g distinct N (fewer than %g)",
                                             out.distinctN, m_options.minDistinctN));
-    if (!allowKappa)
-        appendReason(out.weakReason, "κ fixed at 0: fewer than 3 distinct N cannot separate it");
-    if (!allowSigma)
-        appendReason(out.weakReason, "σ fixed at 0: a single N gives λ only");
 
     const double scale = *std::max_element(y.begin(), y.end());
     std::vector<double> ys(y.size());
@@ -362,19 +435,32 @@ UslFit UslFitter::fit(const std::vector<UslPoint> &points) const
 
     out.nStar = out.params.peakN();
     out.xAtNStar = xAtPeak(out.params);
-    if (out.params.sigma >= 1.0)
-        out.nStarNote = "σ ≥ 1: throughput never gains from N > 1";
-    else if (!std::isfinite(out.nStar))
+    out.peak = peakAgainst(out.nStar, n);
+    switch (out.peak) {
+    case UslPeak::None:
         out.nStarNote = out.params.sigma > 0
-                            ? format("none: κ = 0, throughput approaches λ/σ = %.6g without a peak",
-                                     out.xAtNStar)
-                            : "none: σ = κ = 0, throughput grows linearly";
-    else if (out.nStar > out.maxN)
-        out.nStarNote = format("N* = %.3g lies beyond the largest measured N (%g): extrapolated",
-                               out.nStar, out.maxN);
-    else
-        out.nStarNote = format("N* = %.3g lies within the measured range (max N %g)", out.nStar,
+                            ? "no peak: κ = 0, throughput approaches λ/σ = " + count(out.xAtNStar) +
+                                  " (an asymptote, never measured)"
+                            : "no peak: σ = κ = 0, throughput grows linearly";
+        break;
+    case UslPeak::Below:
+        out.nStarNote = out.params.sigma >= 1.0
+                            ? "σ ≥ 1: throughput never gains from N > 1"
+                            : "N* = " + count(out.nStar) + format(" lies below the smallest measured N (%g): "
+                                                                  "throughput already falls across the "
+                                                                  "points; the peak is extrapolated",
+                                                                  out.minN);
+        break;
+    case UslPeak::Beyond:
+        out.nStarNote = "not reached in the measured range: N* = " + count(out.nStar) +
+                        format(" is extrapolated, %.2g× the largest measured N (%g)", out.nStar / out.maxN,
                                out.maxN);
+        break;
+    case UslPeak::Measured:
+        out.nStarNote = "N* = " + count(out.nStar) +
+                        format(" lies between measured points (N %g to %g)", out.minN, out.maxN);
+        break;
+    }
 
     const double N = out.maxN;
     const double contention = out.params.sigma * (N - 1.0);

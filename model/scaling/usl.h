@@ -38,6 +38,31 @@ struct UslParameters
     double peakN() const;
 };
 
+// The law as far as the points can fix it. A model needs more distinct N than parameters, or
+// it passes through every point exactly (R² 1, no residual, no interval) and says nothing the
+// points did not: four or more distinct N fit λ, σ and κ; three fit λ and σ with κ held at 0
+// (Amdahl's law: contention only); two fit λ alone (linear); one fits nothing.
+enum class UslModel
+{
+    Linear,     // λ only: X = λN
+    Contention, // λ and σ, κ held at 0
+    Full,       // λ, σ and κ
+};
+const char *toString(UslModel model); // "linear", "contention", "usl"
+// The parameters a model fits and the least distinct N it needs (one more than that).
+int parameterCount(UslModel model);
+
+// Where the peak of the fitted curve lies against the measured N. A peak is claimed only when
+// measured points bracket it: one below N* and one above.
+enum class UslPeak
+{
+    None,     // κ = 0: the curve never turns down (it approaches λ/σ, or grows linearly)
+    Measured, // minN < N* < maxN with points on both sides
+    Beyond,   // N* > the largest measured N: extrapolated
+    Below,    // N* < the smallest measured N: throughput already falls across the points
+};
+const char *toString(UslPeak peak); // "none", "measured", "extrapolated", "below"
+
 // Which term of the denominator costs more at the largest measured N.
 enum class UslLimit
 {
@@ -88,7 +113,12 @@ struct UslFit
     double rmse = 0; // sqrt(SSE / points), in the unit of y
     int points = 0;
     int distinctN = 0;
+    double minN = 0; // smallest measured N
     double maxN = 0; // largest measured N
+    UslModel model = UslModel::Full;
+    // Why the model has fewer parameters than the law, in words that go beside the numbers
+    // ("3 distinct N fix two parameters: κ held at 0, contention only"); empty for Full.
+    std::string modelNote;
     // How σ ≥ 0, κ ≥ 0 was enforced: an unconstrained fit first; if it lands outside, the
     // offending parameters are pinned at 0 and the rest refitted (an active-set search over the
     // four subsets, keeping the best feasible one). Unlike fitting squares (σ = s²), a
@@ -101,7 +131,12 @@ struct UslFit
 
     double nStar = 0;          // params.peakN()
     double xAtNStar = 0;       // X(N*); λ/σ (the asymptote) when N* is infinite, +inf if σ = 0 too
-    std::string nStarNote;     // plain words on N*: none, beyond the data, ...
+    UslPeak peak = UslPeak::None;
+    // Plain words on N*: none, where it lies, "extrapolated" with the factor when the points do
+    // not bracket it.
+    std::string nStarNote;
+    // True when N* and X(N*) are supported by the points (peak == Measured).
+    bool peakMeasured() const { return peak == UslPeak::Measured; }
     UslLimit limit = UslLimit::Linear;
     std::string limitReason;
 

@@ -24,7 +24,7 @@ struct SourceWriter::Impl
                       "INSERT INTO scenarios (run_id, ordinal, name, kind, brokers, shards, "
                       "partitions, producers, consumers, clients, connections, threads, pipeline, "
                       "record_size_bytes, batch_bytes, compression, acks, inferred, provenance, "
-                      "line, agents, run_time) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                      "line, agents, replication, run_time) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
                       "(SELECT timestamp FROM runs WHERE id = ?1)) RETURNING id"),
           // The scenario's row of the trend read (storeschema.cpp, 9 -> 10), from what was written.
           insTrendInputs(db, trendRowInserts(" WHERE s.id = ?1").inputs),
@@ -244,7 +244,7 @@ void appendTopologyKey(std::string &key, const Topology &t)
 {
     for (const std::optional<int64_t> &n : {t.brokers, t.shards, t.partitions, t.producers, t.consumers,
                                             t.clients, t.connections, t.threads, t.pipeline,
-                                            t.recordSizeBytes, t.batchBytes, t.agents}) {
+                                            t.recordSizeBytes, t.batchBytes, t.agents, t.replication}) {
         key += '\x1f';
         if (n)
             key += std::to_string(*n);
@@ -289,7 +289,8 @@ void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int
             .bind(18, t.inferred.empty() ? std::string() : nlohmann::json(t.inferred).dump())
             .bind(19, sc.provenance)
             .bind(20, sc.line > 0 ? std::optional<int64_t>(sc.line) : std::nullopt)
-            .bind(21, t.agents);
+            .bind(21, t.agents)
+            .bind(22, t.replication);
         const int64_t scenarioId = d.insScenario.runReturningId();
         std::string inputsKey;
         if (runInputs) {

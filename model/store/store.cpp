@@ -158,7 +158,8 @@ void Store::forEachRun(const RunRecordFilter &filter,
     // Factor names become column names: only those of the schema, never the caller's text.
     static const std::set<std::string> kFactorColumns = {
         "brokers", "shards", "partitions", "producers", "consumers", "clients",
-        "connections", "threads", "pipeline", "record_size_bytes", "batch_bytes", "agents"};
+        "connections", "threads", "pipeline", "record_size_bytes", "batch_bytes", "agents",
+        "replication"};
     for (const std::string &f : filter.factors)
         if (!kFactorColumns.count(f))
             throw StoreError("internal: '" + f + "' is not a load factor column");

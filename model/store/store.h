@@ -220,7 +220,7 @@ inline constexpr const char *kSavedSizingKind = "saved-sizing";       // a saved
 class Store
 {
 public:
-    static constexpr int kSchemaVersion = 10;
+    static constexpr int kSchemaVersion = 11;
     // The runs in a store from which a trend read takes a second connection and thread.
     static constexpr std::size_t kTrendSplitFrom = 50'000;
 

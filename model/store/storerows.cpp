@@ -92,6 +92,7 @@ void readTopology(const Statement &q, int c, Topology &t)
     t.compression = q.optText(c + 11);
     t.acks = q.optText(c + 12);
     t.agents = q.optInt64(c + 13);
+    t.replication = q.optInt64(c + 14);
 }
 
 ScenarioRecord readScenario(const Statement &q, int c)

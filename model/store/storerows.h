@@ -20,14 +20,15 @@ namespace plimsoll::storerows {
 inline constexpr const char *kScenarioColumns =
     "s.name, s.kind, s.brokers, s.shards, s.partitions, s.producers, s.consumers, s.clients, "
     "s.connections, s.threads, s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, "
-    "s.acks, s.agents, s.inferred, s.provenance";
+    "s.acks, s.agents, s.replication, s.inferred, s.provenance";
 
 // The topology's columns brokers .. agents alone, in the same order (readTopology reads them).
 inline constexpr const char *kTopologyColumns =
     "s.brokers, s.shards, s.partitions, s.producers, s.consumers, s.clients, s.connections, "
-    "s.threads, s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, s.acks, s.agents";
+    "s.threads, s.pipeline, s.record_size_bytes, s.batch_bytes, s.compression, s.acks, s.agents, "
+    "s.replication";
 // How many columns kTopologyColumns has.
-inline constexpr int kTopologyColumnCount = 14;
+inline constexpr int kTopologyColumnCount = 15;
 
 // Columns 1 to 7 of a run row, in the order every query of whole runs selects them: run key,
 // timestamp, commit, image digest, tool, tool version, target.

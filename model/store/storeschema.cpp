@@ -187,22 +187,33 @@ CREATE TABLE trend_runs (
     inputs INTEGER NOT NULL REFERENCES trend_inputs(id),
     PRIMARY KEY (scenario, run_time, run_id, ordinal)
 ) WITHOUT ROWID;
-)sql") + trendRowInserts(" WHERE true").inputs + ";\n" + trendRowInserts("").row + R"sql(;
+)sql") + trendRowInserts(" WHERE true", "", 10).inputs + ";\n" + trendRowInserts("", "", 10).row + R"sql(;
 CREATE INDEX trend_runs_by_scenario ON trend_runs(scenario_id);
+)sql",
+        // 10 -> 11: a topic's replication factor, a load factor of its own (harnesses state it in
+        // their directory names: "3-replicas/…"). A scenario without one keeps the inputs text
+        // it had (trendRowInserts), so no trend row is rewritten.
+        R"sql(
+ALTER TABLE scenarios ADD COLUMN replication INTEGER;
 )sql",
     };
     return steps;
 }
 
-TrendRowInserts trendRowInserts(const std::string &where, const std::string &inputsId)
+TrendRowInserts trendRowInserts(const std::string &where, const std::string &inputsId, int schema)
 {
     // json_array keeps NULL apart from '' and a number apart from a text: two scenarios have the
     // same inputs text only when their contract's inputs are the same. (`text` in lower case: a
-    // PostgreSQL schema step gives the TEXT of a column its collation.)
-    const std::string inputs =
-        "CAST(json_array(r.tool, r.tool_version, r.tuning, s.brokers, s.shards, s.partitions, "
+    // PostgreSQL schema step gives the TEXT of a column its collation.) The replication factor
+    // (10 -> 11) is appended only where stated, so the inputs written before it stay the same.
+    const std::string columns =
+        "r.tool, r.tool_version, r.tuning, s.brokers, s.shards, s.partitions, "
         "s.producers, s.consumers, s.clients, s.connections, s.threads, s.pipeline, "
-        "s.record_size_bytes, s.batch_bytes, s.compression, s.acks, s.agents) AS text)";
+        "s.record_size_bytes, s.batch_bytes, s.compression, s.acks, s.agents";
+    const std::string inputs =
+        schema != 0 && schema < 11 ? "CAST(json_array(" + columns + ") AS text)"
+                    : "CAST(CASE WHEN s.replication IS NULL THEN json_array(" + columns +
+                          ") ELSE json_array(" + columns + ", s.replication) END AS text)";
     const std::string from = " FROM scenarios s JOIN runs r ON r.id = s.run_id" + where;
     const std::string idOf = "(SELECT i.id FROM trend_inputs i WHERE i.inputs = " + inputs + ")";
     return {"INSERT INTO trend_inputs (inputs) SELECT DISTINCT " + inputs + from + " ON CONFLICT DO NOTHING",

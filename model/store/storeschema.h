@@ -32,7 +32,10 @@ struct TrendRowInserts
 {
     std::string inputs, inputsId, row;
 };
-TrendRowInserts trendRowInserts(const std::string &where, const std::string &inputsId = "");
+// `schema` is the version the statements run against, 0 for the current one: the migration to 10
+// wrote the inputs of a store that had no replication column yet.
+TrendRowInserts trendRowInserts(const std::string &where, const std::string &inputsId = "",
+                                int schema = 0);
 
 // After runs were deleted: scenario_metrics forgets the (scenario, metric) names no run has any
 // more. Inside the caller's transaction.

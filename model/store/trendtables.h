@@ -71,6 +71,7 @@ inline TrendInputs parseTrendInputs(std::string_view text)
     t.compression = str(14);
     t.acks = str(15);
     t.agents = number(16);
+    t.replication = number(17); // appended only where stated (storeschema.cpp, 10 -> 11)
     return out;
 }
 

@@ -248,7 +248,7 @@ TEST_F(Cli, StoreFromEnvironmentVersionAndNames)
     for (const auto &m : names["metrics"])
         found |= m["name"] == "shard_cpu_max";
     EXPECT_TRUE(found);
-    EXPECT_EQ(names["factors"].size(), 11u);
+    EXPECT_EQ(names["factors"].size(), 12u); // replication among them
     bool agents = false; // a fleet ramp's load factor
     for (const auto &f : names["factors"])
         agents |= f["name"] == "agents";

@@ -159,17 +159,19 @@ const std::vector<Case> kCases = {
 
     // ---- fit, size, placement, budget (table)
     {"plimsoll fit [--run RUN]... [--scenario TEXT] [--tool T] [--target T] [--since T] [--until T] "
-     "[--scenarios PREFIX] [--x FACTOR] [--y METRIC] [--contract-exclude KEY]... [--fit-range A:B] "
+     "[--scenarios PREFIX] [--workload W] [--x FACTOR] [--y METRIC] [--contract-exclude KEY]... [--fit-range A:B] "
      "[--predict N,...] [--resamples N] [--knee-latency-factor 2] [--json]",
      {"fit", "--run", kPipelineRun, "--scenario", "pipeline/produce/", "--tool", "korvet-pipeline-benchmark", "--since", "2026-01-01",
-      "--until", "2027-01-01", "--scenarios", "pipeline/produce/", "--x", "producers", "--y", "records_per_s",
+      "--until", "2027-01-01", "--scenarios", "pipeline/produce/", "--workload", "pipeline/produce/step-*",
+      "--x", "producers", "--y", "records_per_s",
       "--contract-exclude", "tuning.comment", "--fit-range", "1:16", "--predict", "20,32", "--resamples", "50",
       "--knee-latency-factor", "2", "--json"}, {}, {}, 0,
-     {"model", "run", "runs", "x_factor", "y_metric", "contract", "left_out", "distinct_x", "lambda", "sigma",
+     {"model", "answer", "headline", "left_out_points", "workload", "same_as_x", "peak", "n_star_note",
+      "model_note", "run", "runs", "x_factor", "y_metric", "contract", "left_out", "distinct_x", "lambda", "sigma",
       "kappa", "n_star", "x_at_n_star", "r2", "weak", "weak_reason", "limit", "points", "ci.level", "ci.lambda",
       "ci.sigma", "ci.kappa", "ci.n_star", "ci.x_at_n_star", "predictions[].x", "predictions[].y",
-      "predictions[].lo", "predictions[].hi", "knee", "knee_note", "p99_against_load", "data[].run",
-      "data[].scenario", "data[].x", "data[].y"}},
+      "predictions[].lo", "predictions[].hi", "predictions[].extrapolated", "knee", "knee_note",
+      "p99_against_load", "data[].run", "data[].scenario", "data[].x", "data[].y", "data[].left_out"}},
     {"plimsoll size --rate 600k [--record-size 700B] [--retention 60s] [--compression R] [--replication 2] [--p99 250ms] "
      "[--headroom 20%] [--tolerate-node-loss] [--flex] [--tiered --local-retention 60s] [--trim-tick 1s] "
      "[--cpu-limit 0.9] [--topic logs] [--key-pattern P] [--skew-target S] [--broker-model auto|fitted|cpu|rule] "

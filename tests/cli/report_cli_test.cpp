@@ -232,7 +232,7 @@ TEST_F(ReportCli, CountsByEachModelAndOnePartitionModel)
     }
     EXPECT_TRUE(md.contains("### Broker count by each model"));
     EXPECT_TRUE(md.contains("### Shard count by each model"));
-    EXPECT_TRUE(md.contains("| fitted | 11 |  |")) << "the broker sweep's answer beside the one taken";
+    EXPECT_TRUE(md.contains("| fitted | 7 |  |")) << "the broker sweep's answer beside the one taken";
     EXPECT_TRUE(md.contains("| cpu | 5 | taken |"));
     EXPECT_TRUE(md.contains("| rule | 6 |  |"));
 

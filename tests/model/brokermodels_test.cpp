@@ -69,12 +69,16 @@ TEST(BrokerModels, ThePagesBrokerFindingsAreASampleSweep)
     const ComponentSweepModel &b = sampleSizer().models().brokerSweep;
     ASSERT_TRUE(b.ok) << b.error;
     EXPECT_EQ(b.runKeys, std::vector<std::string>{"sample:korvet-broker-scaling"});
-    // ~200k for one broker; 3 brokers ~2.6×: σ = (3 / 2.6 − 1) / 2, no coherency to separate.
-    EXPECT_NEAR(b.fit.params.lambda, 200000, 1);
-    EXPECT_NEAR(b.fit.params.sigma, (3 / 2.6 - 1) / 2, 1e-4);
+    // ~200k for one broker; 3 brokers ~2.6×. Two broker counts fix one parameter, not σ beside
+    // λ (σ would pass through both exactly): a linear fit, λ by least squares, and it says so.
+    EXPECT_EQ(b.fit.model, UslModel::Linear);
+    EXPECT_NEAR(b.fit.params.lambda, (200000.0 * 1 + 520000.0 * 3) / (1 + 9), 1);
+    EXPECT_EQ(b.fit.params.sigma, 0);
     EXPECT_EQ(b.fit.params.kappa, 0);
-    EXPECT_FALSE(b.hasIntervals()); // two points fix two parameters
-    EXPECT_NE(b.describe().find("1 run (2 points, 2 broker counts)"), std::string::npos) << b.describe();
+    EXPECT_NE(b.describe().find("A linear fit over brokers from 1 run (2 points, 2 broker counts)"),
+              std::string::npos)
+        << b.describe();
+    EXPECT_NE(b.describe().find("2 distinct N fix one parameter: linear"), std::string::npos) << b.describe();
     // No run varies the shard count under one contract.
     EXPECT_FALSE(sampleSizer().models().shardSweep.ok);
 }
@@ -87,19 +91,22 @@ TEST(BrokerModels, AtOnePointTwoMillionTheThreeAnswersStandSideBySide)
     ASSERT_EQ(c.answers.size(), 3u);
     const UnitsAnswer *fitted = answer(c, "fitted"), *cpu = answer(c, "cpu"), *rule = answer(c, "rule");
     ASSERT_TRUE(fitted && cpu && rule);
-    // X(10) = 1.18M < 1.2M ≤ X(11) = 1.24M under the page's contention.
-    EXPECT_EQ(fitted->units, 11);
+    // 1.2M ÷ 176k = 6.8: the linear fit's 7, an extrapolation it names.
+    EXPECT_EQ(fitted->units, 7);
+    EXPECT_NE(fitted->reasoning.find("extrapolated, 2.3× the largest measured brokers (3)"), std::string::npos)
+        << fitted->reasoning;
     EXPECT_EQ(cpu->units, 5); // ~244k per broker at 90 % CPU
     EXPECT_EQ(rule->units, 6);
-    // The fit with two points has no interval: shown, not taken.
+    // A linear fit sees no contention the CPU capacity does not: shown, not taken.
     EXPECT_EQ(c.taken, "cpu");
     EXPECT_TRUE(cpu->taken);
     EXPECT_FALSE(fitted->taken);
-    EXPECT_NE(c.why.find("no intervals"), std::string::npos) << c.why;
+    EXPECT_NE(c.why.find("the fit is linear (2 broker counts cannot fix a contention term)"), std::string::npos)
+        << c.why;
     EXPECT_EQ(r.brokers, 5);
     const std::string &why = r.line("brokers")->reasoning;
-    EXPECT_NE(why.find("beside it: fitted 11, rule 6"), std::string::npos) << why;
-    EXPECT_NE(fitted->reasoning.find("USL over brokers from 1 run"), std::string::npos);
+    EXPECT_NE(why.find("beside it: fitted 7, rule 6"), std::string::npos) << why;
+    EXPECT_NE(fitted->reasoning.find("A linear fit over brokers from 1 run"), std::string::npos);
     EXPECT_EQ(fitted->runKeys, std::vector<std::string>{"sample:korvet-broker-scaling"});
     std::cout << "  " << why << "\n";
     for (const UnitsAnswer &a : c.answers)
@@ -113,7 +120,7 @@ TEST(BrokerModels, AtOnePointTwoMillionTheThreeAnswersStandSideBySide)
     EXPECT_NE(byRule.line("brokers")->reasoning.find("+1 broker per ~200k"), std::string::npos);
     const SizingResult byFit = sizeAt(sampleSizer(), 1200000, BrokerModel::Fitted);
     ASSERT_TRUE(byFit.ok);
-    EXPECT_EQ(byFit.brokers, 11);
+    EXPECT_EQ(byFit.brokers, 7);
     EXPECT_EQ(byFit.line("brokers")->runKeys, std::vector<std::string>{"sample:korvet-broker-scaling"});
     // At the measured 600k the rule and the CPU agree on the page's 3 brokers.
     const SizingResult six = sizeAt(sampleSizer(), 600000);

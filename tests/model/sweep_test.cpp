@@ -195,3 +195,219 @@ TEST(RunSelection, ByToolTargetTimeAndScenario)
     sel.target = "kafka";
     EXPECT_FALSE(sel.matches(runs[3]));
 }
+
+namespace {
+
+// One run of an OMB-like harness at a fixed offered rate: `partitions` swept, 200k offered.
+RunRecord fixedRateRun(int partitions, double achieved, double p99, const std::string &day)
+{
+    RunRecord run;
+    run.runKey = "omb-" + std::to_string(partitions);
+    run.timestamp = day + "T00:00:00Z";
+    run.tool = "openmessaging-benchmark";
+    run.tuning = {{"producerRate", 200000}};
+    ScenarioRecord s;
+    s.name = "1-topic-" + std::to_string(partitions) + "-partitions-1kb-4p-4c-200K-rate";
+    s.topology.partitions = partitions;
+    s.topology.producers = 4;
+    s.topology.consumers = 4;
+    s.metrics = {{"records_per_s", achieved}, {"latency_p99_s", p99}};
+    run.scenarios.push_back(s);
+    return run;
+}
+
+SweepSpec specOf(const std::string &factor)
+{
+    SweepSpec spec;
+    spec.factor = factor;
+    return spec;
+}
+
+// A redis-benchmark run of one command at `clients` (its -c: clients and connections alike).
+ScenarioRecord redisCommand(const std::string &command, int clients, double rps)
+{
+    ScenarioRecord s;
+    s.name = "redis-benchmark/" + command + "/c-" + std::to_string(clients);
+    s.kind = "benchmark";
+    s.topology.clients = clients;
+    s.topology.connections = clients;
+    s.metrics = {{"records_per_s", rps}, {"latency_p99_s", 0.0002 * clients}};
+    return s;
+}
+
+} // namespace
+
+TEST(SweepAnswers, ARateLimitedSweepAnswersWithLatencyNotCapacity)
+{
+    // Every run achieved its 200k offered rate: no capacity was measured, only latency at it.
+    const std::vector<RunRecord> runs = {fixedRateRun(100, 199990, 0.0021, "2026-01-01"),
+                                         fixedRateRun(1000, 200010, 0.0048, "2026-01-02"),
+                                         fixedRateRun(5000, 199700, 0.021, "2026-01-03"),
+                                         fixedRateRun(10000, 199950, 0.063, "2026-01-04")};
+    const Sweep sweep = assembleSweep(runs, specOf("partitions"));
+    ASSERT_TRUE(sweep.ok) << sweep.error;
+    EXPECT_EQ(sweep.workload, "1-topic-*-partitions-1kb-4p-4c-200K-rate");
+    for (const SweepPoint &p : sweep.points) {
+        EXPECT_TRUE(p.rateLimited) << p.scenario;
+        EXPECT_NE(p.leftOut.find("latency at that rate, not capacity"), std::string::npos) << p.leftOut;
+    }
+    const SweepFit f = fitSweep(sweep);
+    EXPECT_EQ(f.answer, SweepAnswer::Latency);
+    EXPECT_FALSE(f.usl.ok) << "no σ, N* or contention from runs that measured no capacity";
+    EXPECT_EQ(f.rateLimited, 4);
+    EXPECT_NE(f.headline.find("Every point achieved its offered rate of 200,000 rec/s"), std::string::npos)
+        << f.headline;
+    EXPECT_NE(f.headline.find("p99 rose 30×, from 2.1 ms at 100 partitions to 63 ms at 10,000 partitions"),
+              std::string::npos)
+        << f.headline;
+
+    // One run that fell short of its rate measured capacity; the rest still only latency.
+    std::vector<RunRecord> mixed = runs;
+    mixed.push_back(fixedRateRun(20000, 150000, 0.4, "2026-01-05"));
+    const Sweep m = assembleSweep(mixed, specOf("partitions"));
+    const SweepFit mf = fitSweep(m);
+    EXPECT_EQ(mf.answer, SweepAnswer::Latency) << "one capacity point cannot make a fit";
+    EXPECT_NE(mf.headline.find("No capacity fit"), std::string::npos) << mf.headline;
+}
+
+TEST(SweepAnswers, AnOfferedRateSweepIsReadByTheKneeNeverAsASlope)
+{
+    // Achieved above offered by a little at each step (pacing): a USL against the offered rate
+    // would say more is delivered than asked for.
+    std::vector<RunRecord> runs;
+    const double offered[] = {10000, 20000, 40000, 80000, 160000};
+    const double achieved[] = {10200, 20500, 41000, 79000, 101000};
+    for (int i = 0; i < 5; ++i) {
+        RunRecord run;
+        run.runKey = "rate-" + std::to_string(i);
+        run.timestamp = "2026-02-0" + std::to_string(i + 1) + "T00:00:00Z";
+        run.tool = "kafka-producer-perf-test";
+        ScenarioRecord s;
+        s.name = "producer";
+        s.topology.producers = 1;
+        s.metrics = {{"records_per_s", achieved[i]}, {"offered_records_per_s", offered[i]},
+                     {"latency_p99_s", i < 3 ? 0.01 : 0.012 + i * 0.002}};
+        run.scenarios.push_back(s);
+        runs.push_back(run);
+    }
+    const Sweep sweep = assembleSweep(runs, specOf(kOfferedRateFactor));
+    ASSERT_TRUE(sweep.ok) << sweep.error;
+    const SweepFit f = fitSweep(sweep);
+    EXPECT_EQ(f.answer, SweepAnswer::Knee);
+    EXPECT_FALSE(f.usl.ok);
+    EXPECT_NE(f.usl.error.find("min(offered, capacity)"), std::string::npos) << f.usl.error;
+    ASSERT_TRUE(f.knee && f.knee->ok);
+    EXPECT_EQ(f.knee->kneeOffered, 160000);
+    EXPECT_EQ(f.knee->capacity, 79000);
+    EXPECT_EQ(f.headline, f.knee->reason);
+}
+
+TEST(SweepAnswers, ThreeDistinctLoadsFitContentionOnlyAndClaimNoPeak)
+{
+    // Three client counts: USL's three parameters would pass through them exactly.
+    RunRecord run;
+    run.runKey = "redis";
+    run.timestamp = "2026-03-01T00:00:00Z";
+    run.tool = "redis-benchmark";
+    for (auto [c, rps] : {std::pair{1, 61000.0}, {10, 170000.0}, {100, 215000.0}})
+        run.scenarios.push_back(redisCommand("SET", c, rps));
+    const Sweep sweep = assembleSweep({run}, specOf("clients"));
+    ASSERT_TRUE(sweep.ok) << sweep.error;
+    // -c is the clients and the connections: the same load, not a difference.
+    EXPECT_EQ(sweep.sameAsX, std::vector<std::string>{"connections"});
+    EXPECT_EQ(sweep.contract.find("topology.connections"), std::string::npos) << sweep.contract;
+    const SweepFit f = fitSweep(sweep);
+    ASSERT_EQ(f.answer, SweepAnswer::Capacity) << f.why;
+    EXPECT_EQ(f.usl.model, UslModel::Contention);
+    EXPECT_EQ(f.usl.params.kappa, 0.0);
+    EXPECT_FALSE(f.usl.peakMeasured());
+    EXPECT_LT(f.usl.r2, 1.0) << "a residual is left: the model has fewer parameters than points";
+    EXPECT_GT(f.usl.resamples, 0) << "and so an interval";
+    EXPECT_NE(f.headline.find("contention only"), std::string::npos) << f.headline;
+    EXPECT_NE(f.headline.find("κ held at 0"), std::string::npos) << f.headline;
+    EXPECT_EQ(f.headline.find("peak 3"), std::string::npos) << f.headline;
+}
+
+TEST(SweepAnswers, ASubstringThatMatchesSeveralCommandsIsRefusedNamingThem)
+{
+    RunRecord run;
+    run.runKey = "redis-sweep";
+    run.timestamp = "2026-03-02T00:00:00Z";
+    run.tool = "redis-benchmark";
+    for (const char *cmd : {"SET", "HSET", "MSET"})
+        for (int c : {1, 10, 50, 100})
+            run.scenarios.push_back(redisCommand(cmd, c, 50000.0 * std::sqrt(double(c))));
+    SweepSpec spec = specOf("clients");
+    spec.scenarioContains = "SET";
+    const Sweep refused = assembleSweep({run}, spec);
+    EXPECT_FALSE(refused.ok);
+    ASSERT_EQ(refused.workloads.size(), 3u);
+    for (const char *w : {"redis-benchmark/SET/c-* (4 points)", "redis-benchmark/HSET/c-* (4 points)",
+                          "redis-benchmark/MSET/c-* (4 points)"})
+        EXPECT_NE(refused.error.find(w), std::string::npos) << refused.error;
+    spec.workload = "redis-benchmark/HSET/c-*";
+    const Sweep one = assembleSweep({run}, spec);
+    ASSERT_TRUE(one.ok) << one.error;
+    EXPECT_EQ(one.points.size(), 4u);
+    for (const SweepPoint &p : one.points)
+        EXPECT_EQ(p.scenario.rfind("redis-benchmark/HSET/", 0), 0u) << p.scenario;
+    // findSweeps (the sizing's) keeps the commands apart as well.
+    EXPECT_EQ(findSweeps({run}, "clients").size(), 3u);
+}
+
+TEST(SweepAnswers, SaturationSummariesAreThePointsOfASweepAcrossConfigurations)
+{
+    // One run per broker count, each a producer ramp and its saturation summary.
+    std::vector<RunRecord> runs;
+    for (int brokers : {1, 2, 3}) {
+        RunRecord run;
+        run.runKey = "pipeline-" + std::to_string(brokers);
+        run.timestamp = "2026-04-0" + std::to_string(brokers) + "T00:00:00Z";
+        run.tool = "korvet-pipeline-benchmark";
+        for (int p : {1, 2, 4, 8}) {
+            ScenarioRecord s;
+            s.name = "pipeline/produce/step-" + std::to_string(p);
+            s.kind = "ramp-step";
+            s.topology.brokers = brokers;
+            s.topology.producers = p;
+            s.metrics = {{"records_per_s", std::min(70000.0 * p, 190000.0 * brokers)}};
+            run.scenarios.push_back(s);
+        }
+        ScenarioRecord sat;
+        sat.name = "pipeline/produce/saturation";
+        sat.kind = "saturation";
+        sat.topology.brokers = brokers;
+        sat.topology.producers = 8;
+        sat.metrics = {{"records_per_s", std::min(560000.0, 190000.0 * brokers)}};
+        run.scenarios.push_back(sat);
+        runs.push_back(run);
+    }
+    const Sweep sweep = assembleSweep(runs, specOf("brokers"));
+    ASSERT_TRUE(sweep.ok) << sweep.error;
+    ASSERT_EQ(sweep.points.size(), 3u);
+    for (const SweepPoint &p : sweep.points)
+        EXPECT_EQ(p.scenario, "pipeline/produce/saturation");
+    EXPECT_EQ(findSweeps(runs, "brokers").size(), 1u);
+    // Within a ramp, the steps and not the summary.
+    const Sweep ramp = assembleSweep({runs[0]}, specOf("producers"));
+    ASSERT_TRUE(ramp.ok) << ramp.error;
+    EXPECT_EQ(ramp.points.size(), 4u);
+    EXPECT_EQ(ramp.workload, "pipeline/produce/step-*");
+}
+
+TEST(SweepAnswers, PointsThatMeasuredNothingAreNamedAndLeftOut)
+{
+    std::vector<RunRecord> runs = fourBrokerRuns();
+    runs.push_back(brokerRun(16, 0, "2026-09-05")); // an empty window
+    runs.back().scenarios[0].metrics = {{"records_per_s", 0.0}, {"latency_p99_s", 0.0}};
+    const Sweep sweep = assembleSweep(runs, brokersSpec());
+    ASSERT_TRUE(sweep.ok) << sweep.error;
+    EXPECT_TRUE(sweep.points.back().degenerate);
+    EXPECT_FALSE(sweep.points.back().p99) << "a p99 of 0 measured nothing";
+    const SweepFit f = fitSweep(sweep);
+    ASSERT_EQ(f.answer, SweepAnswer::Capacity) << f.why;
+    EXPECT_EQ(f.usl.points, 4);
+    EXPECT_EQ(f.degenerate, 1);
+    ASSERT_EQ(f.leftOut.size(), 1u);
+    EXPECT_NE(f.leftOut[0].find("1 point has no throughput"), std::string::npos) << f.leftOut[0];
+}

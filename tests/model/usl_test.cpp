@@ -101,7 +101,58 @@ TEST(Usl, NStarAndItsThroughputFollowTheLaw)
     EXPECT_GT(fit.xAtNStar, fit.params.throughputAt(fit.nStar - 1));
     EXPECT_GT(fit.xAtNStar, fit.params.throughputAt(fit.nStar + 1));
     EXPECT_NEAR(fit.r2, 1.0, 1e-12);
-    EXPECT_NE(fit.nStarNote.find("within the measured range"), std::string::npos) << fit.nStarNote;
+    EXPECT_EQ(fit.peak, UslPeak::Measured);
+    EXPECT_NE(fit.nStarNote.find("lies between measured points"), std::string::npos) << fit.nStarNote;
+}
+
+TEST(Usl, APeakIsClaimedOnlyWhereMeasuredPointsBracketIt)
+{
+    UslOptions options;
+    options.bootstrapResamples = 0;
+    // The same law measured only up to N = 12: its peak (N* ≈ 21.8) was never reached.
+    std::vector<UslPoint> rising;
+    for (double n : {1.0, 2.0, 4.0, 6.0, 8.0, 12.0})
+        rising.push_back({n, kTruth.throughputAt(n)});
+    const UslFit early = UslFitter(options).fit(rising);
+    ASSERT_TRUE(early.ok) << early.error;
+    EXPECT_NEAR(early.nStar, std::sqrt(0.95 / 0.002), 1e-3) << "the law is still recovered";
+    EXPECT_EQ(early.peak, UslPeak::Beyond);
+    EXPECT_FALSE(early.peakMeasured());
+    EXPECT_NE(early.nStarNote.find("not reached in the measured range"), std::string::npos) << early.nStarNote;
+    EXPECT_NE(early.nStarNote.find("extrapolated, 1.8× the largest measured N (12)"), std::string::npos)
+        << early.nStarNote;
+    // Measured only past it: throughput already falls across every point.
+    std::vector<UslPoint> late;
+    for (double n : {24.0, 28.0, 32.0, 40.0})
+        late.push_back({n, kTruth.throughputAt(n)});
+    const UslFit past = UslFitter(options).fit(late);
+    ASSERT_TRUE(past.ok) << past.error;
+    EXPECT_EQ(past.peak, UslPeak::Below) << past.nStarNote;
+    EXPECT_NE(past.nStarNote.find("below the smallest measured N (24)"), std::string::npos) << past.nStarNote;
+}
+
+TEST(Usl, AModelHasFewerParametersThanDistinctLoads)
+{
+    // Three client counts (1, 10, 100): three parameters would pass through them exactly, with
+    // a "peak" 1.7× the best point. Two parameters leave a residual, and no peak.
+    const std::vector<UslPoint> three{{1, 61000}, {10, 170000}, {100, 215000}};
+    const UslFit fit = UslFitter().fit(three);
+    ASSERT_TRUE(fit.ok) << fit.error;
+    EXPECT_EQ(fit.model, UslModel::Contention);
+    EXPECT_EQ(fit.params.kappa, 0.0);
+    EXPECT_GT(fit.params.sigma, 0.0);
+    EXPECT_EQ(fit.peak, UslPeak::None);
+    EXPECT_LT(fit.r2, 1.0);
+    EXPECT_GT(fit.resamples, 500) << "one residual degree of freedom: an interval";
+    EXPECT_LT(fit.sigmaCi.lo, fit.sigmaCi.hi);
+    EXPECT_NE(fit.modelNote.find("3 distinct N fix two parameters, not three: κ held at 0"), std::string::npos)
+        << fit.modelNote;
+    EXPECT_TRUE(fit.weak) << "3 distinct N";
+    // Four distinct loads fit all three.
+    const UslFit four = UslFitter().fit({{1, 61000}, {10, 170000}, {50, 214000}, {100, 215000}});
+    ASSERT_TRUE(four.ok);
+    EXPECT_EQ(four.model, UslModel::Full);
+    EXPECT_TRUE(four.modelNote.empty());
 }
 
 TEST(Usl, NoCoherencyMeansNoPeakAndSaysSo)
@@ -117,7 +168,8 @@ TEST(Usl, NoCoherencyMeansNoPeakAndSaysSo)
     EXPECT_EQ(fit.params.kappa, 0.0);
     EXPECT_TRUE(std::isinf(fit.nStar));
     EXPECT_NEAR(fit.xAtNStar, 500.0 / 0.1, 1e-3); // the asymptote λ/σ
-    EXPECT_NE(fit.nStarNote.find("none"), std::string::npos) << fit.nStarNote;
+    EXPECT_NE(fit.nStarNote.find("no peak: κ = 0, throughput approaches λ/σ = 5,000"), std::string::npos)
+        << fit.nStarNote;
     EXPECT_EQ(fit.limit, UslLimit::Contention) << fit.limitReason;
 }
 
@@ -155,20 +207,22 @@ TEST(Usl, FewerThanSixDistinctNIsWeakButFitted)
     const UslFit six = UslFitter().fit(synthetic(kTruth, {1, 4, 8, 12, 16, 24}, 50.0, 7));
     EXPECT_FALSE(six.weak) << six.weakReason;
 
+    // Two N fix one parameter: a linear fit, λ by least squares through both points.
     const UslFit two = UslFitter().fit({{1, 100}, {4, 350}});
     ASSERT_TRUE(two.ok);
     EXPECT_TRUE(two.weak);
+    EXPECT_EQ(two.model, UslModel::Linear);
+    EXPECT_EQ(two.params.sigma, 0.0);
     EXPECT_EQ(two.params.kappa, 0.0);
-    EXPECT_NE(two.weakReason.find("κ fixed at 0"), std::string::npos) << two.weakReason;
+    EXPECT_NEAR(two.params.lambda, (100.0 * 1 + 350.0 * 4) / (1 + 16), 1e-6);
+    EXPECT_NE(two.modelNote.find("2 distinct N fix one parameter: linear"), std::string::npos) << two.modelNote;
 
-    // One N measured three times: only λ can be told, and it is the mean X/N.
+    // One N measured three times says nothing of scaling: refused.
     const UslFit one = UslFitter().fit({{4, 400}, {4, 420}, {4, 380}});
-    ASSERT_TRUE(one.ok) << one.error;
-    EXPECT_TRUE(one.weak);
-    EXPECT_NEAR(one.params.lambda, 100.0, 1e-6);
-    EXPECT_EQ(one.params.sigma, 0.0);
-    EXPECT_EQ(one.params.kappa, 0.0);
-    EXPECT_NE(one.weakReason.find("σ fixed at 0"), std::string::npos) << one.weakReason;
+    EXPECT_FALSE(one.ok);
+    EXPECT_NE(one.error.find("every point is at N = 4: a scaling model needs points at two loads"),
+              std::string::npos)
+        << one.error;
 }
 
 TEST(Usl, SameInputGivesIdenticalOutput)

@@ -90,9 +90,25 @@ TEST_F(FleetRamp, StepsOfAgentsMakeOneRampTheScalingFitReadsByAgents)
     ASSERT_TRUE(fitted.is_object()) << fit;
     EXPECT_EQ(fitted["x_factor"], "agents") << fit;
     EXPECT_EQ(fitted["distinct_x"], 3) << fit;
-    EXPECT_EQ(fitted["points"], 3) << fit;
-    // The throughput the fit reads is each step's: about 500 records/s an agent.
-    EXPECT_NEAR(fitted["lambda"].get<double>(), 500, 125) << fit;
+    ASSERT_EQ(fitted["data"].size(), 3u) << fit;
+    // Each agent was offered 500 records/s: a step that kept up with its rate measured latency
+    // at it, not capacity, and is left out of the capacity fit, named (how many keep up depends
+    // on how loaded the machine is).
+    int keptUp = 0;
+    for (const auto &p : fitted["data"])
+        if (!p["left_out"].is_null()) {
+            EXPECT_NE(p["left_out"].get<std::string>().find("achieved its offered rate"), std::string::npos) << fit;
+            ++keptUp;
+        }
+    if (keptUp >= 2) {
+        EXPECT_EQ(fitted["answer"], "latency") << fit;
+        EXPECT_TRUE(fitted["lambda"].is_null()) << fit;
+    } else {
+        EXPECT_EQ(fitted["answer"], "capacity") << fit;
+        EXPECT_EQ(fitted["points"], 3 - keptUp) << fit;
+        // The throughput the fit reads is each step's: about 500 records/s an agent.
+        EXPECT_NEAR(fitted["lambda"].get<double>(), 500, 125) << fit;
+    }
     client.deleteTopic(topic, 30000ms);
     client.deleteTopic("plimsoll-probe-" + result["run_id"].get<std::string>(), 30000ms);
 }

@@ -237,18 +237,30 @@ TEST_F(ScalingAcrossRuns, TheSampleRunsAreLeftOutOrIncludedAndTwoPointsHaveNoInt
         "with sizing evidence)"))
         << panel->summaryLabel()->text().toStdString();
     expectSameParameters(*panel, cliFit({"--since", "2000-01-01", "--x", "brokers"}));
-    // Included, unlike runs are refused, each differing key offered to leave out.
+    // Included, the samples' workloads join the team's: refused, each workload offered to choose.
     selection->setSamples(SampleRuns::Include);
     ASSERT_TRUE(fitOf(*panel, "every run, sample runs included"));
     EXPECT_FALSE(panel->result().sweep.ok);
-    ASSERT_NE(panel->leaveOutCheck("tool"), nullptr);
-    EXPECT_EQ(panel->leaveOutCheck("tool")->text(),
-              "Leave out tool (korvet-pipeline-benchmark, kafka-producer-perf-test, korvet-bench)");
+    QComboBox *workloads = panel->workloadCombo();
+    EXPECT_FALSE(workloads->isHidden());
+    EXPECT_TRUE(panel->parametersLabel()->text().startsWith("No fit: the selected points are of "))
+        << panel->parametersLabel()->text().toStdString();
+    const int team = workloads->findData(QStringLiteral("produce/brokers-*"));
+    ASSERT_GE(team, 0);
+    EXPECT_EQ(workloads->itemText(team), "produce/brokers-* (4 points)");
+    ASSERT_GE(workloads->findData(QStringLiteral("findings/broker-scaling/brokers-*")), 0);
     view.resize(1200, 900);
     view.show();
     QTest::qWait(100);
     EXPECT_TRUE(view.grab().save(
         QDir(QStringLiteral(PLIMSOLL_ARTIFACT_DIR)).filePath("scaling-across-runs-refused.png")));
+    // Choosing the team's workload fits it, samples included, as --workload does.
+    workloads->setCurrentIndex(team);
+    ASSERT_TRUE(waitUntil([&] { return panel->result().ok && panel->result().sweep.workload == "produce/brokers-*"; }));
+    expectSameParameters(*panel, cliFit({"--since", "2000-01-01", "--samples", "include", "--x", "brokers",
+                                         "--workload", "produce/brokers-*"}));
+    workloads->setCurrentIndex(0); // every workload again
+    ASSERT_TRUE(waitUntil([&] { return !panel->result().sweep.ok; }));
 
     selection->setSamples(SampleRuns::Auto);
     selection->modeCombo()->setCurrentIndex(selection->modeCombo()->findText("Runs picked by hand"));
@@ -256,16 +268,17 @@ TEST_F(ScalingAcrossRuns, TheSampleRunsAreLeftOutOrIncludedAndTwoPointsHaveNoInt
     ASSERT_TRUE(fitOf(*panel, "1 run picked by hand"))
         << panel->result().selection << " / " << panel->parametersLabel()->text().toStdString();
     const nlohmann::json cli = cliFit({"--run", "sample:korvet-broker-scaling", "--x", "brokers"});
-    EXPECT_TRUE(cli["ci"]["sigma"][0].is_null());
+    // Two broker counts fix λ alone: a linear fit, its words first, σ and κ not shown as fitted.
+    EXPECT_EQ(cli["model"], "linear");
     const QString text = panel->parametersLabel()->text();
-    EXPECT_TRUE(text.startsWith(QStringLiteral("λ %1 per broker · σ %2 · κ 0 · no interval (2 points for as many "
-                                               "free parameters: no residual degrees of freedom)")
-                                    .arg(displayMetric("records_per_s", cli["lambda"].get<double>()),
-                                         plainNumber(cli["sigma"].get<double>()))))
+    EXPECT_TRUE(text.startsWith(QStringLiteral("linear (λ; σ and κ held at 0) over 2 points at 2 distinct brokers: "
+                                               "no peak: σ = κ = 0, throughput grows linearly; 2 distinct N fix "
+                                               "one parameter: linear")))
         << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("\nλ %1 per broker [").arg(displayMetric("records_per_s", cli["lambda"].get<double>()))))
+        << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("σ 0"))) << text.toStdString();
     EXPECT_FALSE(text.contains(QStringLiteral("nan"), Qt::CaseInsensitive)) << text.toStdString();
-    // λ/σ as a rate in its unit, not 2.6e+06.
-    EXPECT_TRUE(text.contains(QStringLiteral("throughput approaches λ/σ = 2,6"))) << text.toStdString();
     EXPECT_FALSE(text.contains(QStringLiteral("e+"))) << text.toStdString();
 
     // Every run with the sample runs left out as asked: the four of the team's own.
@@ -315,11 +328,18 @@ TEST_F(ScalingAcrossRuns, AFixedRateSweepShowsItsKnee)
     const nlohmann::json cli = cliFit({"--tool", "kafka-producer-perf-test", "--x", "offered_rate"});
     ASSERT_TRUE(cli["knee"].is_object()) << cli["knee_note"];
     EXPECT_EQ(cli["knee"]["capacity"], 59900);
+    // Against an offered rate the knee is the answer, in the CLI and the view alike: no slope.
+    EXPECT_EQ(cli["answer"], "knee");
+    EXPECT_TRUE(cli["lambda"].is_null());
+    EXPECT_EQ(panel->result().fit.answer, SweepAnswer::Knee);
+    const QString parameters = panel->parametersLabel()->text();
+    EXPECT_EQ(parameters.toStdString(), cli["headline"].get<std::string>());
+    EXPECT_FALSE(parameters.contains(QStringLiteral("λ"))) << parameters.toStdString();
     const QString summary = panel->summaryLabel()->text();
     EXPECT_TRUE(summary.contains("Knee (shortfall rule) at 80,000 rec/s offered, 65,000 rec/s achieved: "
                                  "capacity 59,900 rec/s, ceiling 65,000 rec/s"))
         << summary.toStdString();
     EXPECT_EQ(panel->pointsTable()->item(0, 0)->text(), "20,000 rec/s");
     EXPECT_EQ(panel->pointsTable()->item(0, 5)->text(), "tuning.throughput");
-    EXPECT_DOUBLE_EQ(panel->result().fit.usl.params.lambda, cli["lambda"].get<double>());
+    EXPECT_EQ(panel->pointsTable()->item(0, 6)->text(), "yes");
 }

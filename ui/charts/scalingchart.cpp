@@ -113,7 +113,8 @@ AxisScale ScalingChart::showFit(const std::vector<RampPoint> &points, const UslF
         maxX = std::max(maxX, p.x);
     }
     const double xTop = maxX * 1.25;
-    const bool showNStar = fit.ok && std::isfinite(fit.nStar) && fit.nStar <= xTop * 1.6;
+    // A peak is marked only where measured points bracket it (usl.h, UslPeak).
+    const bool showNStar = fit.ok && fit.peakMeasured();
     const double xEnd = showNStar ? std::max(xTop, fit.nStar * 1.1) : xTop;
     if (fit.ok)
         for (int i = 0; i <= 120; ++i)

@@ -324,19 +324,26 @@ void ScalingView::showFit(const FitOutcome &outcome)
     if (!m_fit.ok) {
         text = tr("No fit: %1").arg(QString::fromStdString(m_fit.error));
     } else {
-        text = tr("λ %1 %2 per unit [%3, %4] · σ %5 · κ %6 · R² %7 · N* %8 (X %9 %2) · %10")
+        text = tr("λ %1 %2 per unit [%3, %4]")
                    .arg(m_fit.params.lambda * scale.factor, 0, 'g', 4)
                    .arg(unit)
                    .arg(m_fit.lambdaCi.lo * scale.factor, 0, 'g', 4)
-                   .arg(m_fit.lambdaCi.hi * scale.factor, 0, 'g', 4)
-                   .arg(m_fit.params.sigma, 0, 'g', 3)
-                   .arg(m_fit.params.kappa, 0, 'g', 3)
-                   .arg(m_fit.r2, 0, 'f', 4)
-                   .arg(std::isfinite(m_fit.nStar) ? QString::number(m_fit.nStar, 'f', 1)
-                                                   : QStringLiteral("∞"))
-                   .arg(std::isfinite(m_fit.xAtNStar) ? QString::number(m_fit.xAtNStar * scale.factor, 'g', 4)
-                                                      : QStringLiteral("∞"))
-                   .arg(QString::fromUtf8(toString(m_fit.limit)));
+                   .arg(m_fit.lambdaCi.hi * scale.factor, 0, 'g', 4);
+        // The parameters the model fitted: a linear fit has λ alone, contention only λ and σ.
+        if (m_fit.model != UslModel::Linear)
+            text += tr(" · σ %1").arg(m_fit.params.sigma, 0, 'g', 3);
+        if (m_fit.model == UslModel::Full)
+            text += tr(" · κ %1").arg(m_fit.params.kappa, 0, 'g', 3);
+        text += tr(" · R² %1").arg(m_fit.r2, 0, 'f', 4);
+        // A peak's numbers only where measured steps bracket it.
+        if (m_fit.peakMeasured())
+            text += tr(" · N* %1 (X %2 %3), between measured steps")
+                        .arg(QString::number(m_fit.nStar, 'f', 1))
+                        .arg(QString::number(m_fit.xAtNStar * scale.factor, 'g', 4))
+                        .arg(unit);
+        else
+            text += tr(" · N*: %1").arg(QString::fromStdString(m_fit.nStarNote));
+        text += QStringLiteral(" · ") + QString::fromUtf8(toString(m_fit.limit));
         if (m_fit.weak)
             text += tr(" · weak fit: %1").arg(QString::fromStdString(m_fit.weakReason));
     }

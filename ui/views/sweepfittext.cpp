@@ -60,58 +60,46 @@ QString factorValueText(double x, const std::string &factor)
     return plainNumber(x, 4);
 }
 
-QString sweepLambdaText(const SweepFitResult &r, const SweepFitRequest &request)
+QString sweepAnswerText(const SweepFitResult &r)
+{
+    QStringList lines{QString::fromStdString(r.fit.headline)};
+    for (const std::string &l : r.fit.leftOut)
+        lines << QString::fromStdString(l);
+    for (const std::string &f : r.sweep.sameAsX)
+        lines << tr("%1 equals %2 at every point: the same load, not a setting that differs")
+                     .arg(QString::fromStdString(f), QString::fromStdString(r.sweep.factor));
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString sweepParametersText(const SweepFitResult &r, const SweepFitRequest &request)
 {
     const UslFit &fit = r.fit.usl;
     const std::string &metric = request.spec.metric;
-    // Against an offered rate, λ is records/s delivered per record/s asked for: a ratio.
-    const bool ratio = request.spec.factor == kOfferedRateFactor && metric == "records_per_s";
-    auto value = [&](double v) { return ratio ? plainNumber(v, 4) : metricText(metric, v); };
-    return tr("λ %1 %2").arg(value(fit.params.lambda), perUnit(request.spec.factor)) +
-           interval(fit.lambdaCi, reasonOf(r, request), value);
-}
-
-QString sweepSigmaText(const SweepFitResult &r, const SweepFitRequest &request)
-{
-    const UslFit &fit = r.fit.usl;
-    auto value = [](double v) { return plainNumber(v); };
-    return tr("σ %1").arg(value(fit.params.sigma)) + interval(fit.sigmaCi, reasonOf(r, request), value);
-}
-
-QString sweepKappaText(const SweepFitResult &r, const SweepFitRequest &request)
-{
-    const UslFit &fit = r.fit.usl;
-    auto value = [](double v) { return plainNumber(v); };
-    return tr("κ %1").arg(value(fit.params.kappa)) + interval(fit.kappaCi, reasonOf(r, request), value);
-}
-
-QString sweepIntervalNote(const SweepFitResult &r, const SweepFitRequest &request)
-{
     const QString reason = reasonOf(r, request);
-    if (reason.isEmpty())
-        return tr("%1 % intervals from %2 bootstrap refits")
-            .arg(QString::number(r.fit.usl.confidenceLevel * 100, 'g', 3))
-            .arg(r.fit.usl.resamples);
-    return tr("no interval (%1)").arg(reason);
+    auto rate = [&](double v) { return metricText(metric, v); };
+    auto plain = [](double v) { return plainNumber(v); };
+    QStringList parts{tr("λ %1 %2").arg(rate(fit.params.lambda), perUnit(request.spec.factor)) +
+                      interval(fit.lambdaCi, reason, rate)};
+    if (fit.model != UslModel::Linear)
+        parts << tr("σ %1").arg(plain(fit.params.sigma)) + interval(fit.sigmaCi, reason, plain);
+    if (fit.model == UslModel::Full)
+        parts << tr("κ %1").arg(plain(fit.params.kappa)) + interval(fit.kappaCi, reason, plain);
+    parts << (reason.isEmpty() ? tr("%1 % intervals from %2 bootstrap refits")
+                                     .arg(QString::number(fit.confidenceLevel * 100, 'g', 3))
+                                     .arg(fit.resamples)
+                               : tr("no interval (%1)").arg(reason));
+    return parts.join(QStringLiteral(" · "));
 }
 
 QString sweepShapeText(const SweepFitResult &r, const SweepFitRequest &request)
 {
     const UslFit &fit = r.fit.usl;
-    const std::string &factor = request.spec.factor;
     const std::string &metric = request.spec.metric;
-    QString peak;
-    if (fit.params.sigma >= 1)
-        peak = tr("no N*: σ ≥ 1, throughput never gains past 1");
-    else if (!std::isfinite(fit.nStar))
-        peak = fit.params.sigma > 0
-                   ? tr("no N*: κ = 0, throughput approaches λ/σ = %1").arg(metricText(metric, fit.xAtNStar))
-                   : tr("no N*: σ = κ = 0, throughput grows linearly");
-    else
-        peak = tr("N* %1 (%2 at the peak), %3 the measured range (%4 up to %5)")
-                   .arg(plainNumber(fit.nStar), metricText(metric, fit.xAtNStar),
-                        fit.nStar > fit.maxN ? tr("beyond") : tr("within"),
-                        QString::fromStdString(factor), factorValueText(fit.maxN, factor));
+    // The peak's number only where measured points bracket it; otherwise the model's words.
+    const QString peak = fit.peakMeasured()
+                             ? tr("N* %1 (%2 at the peak), between measured points")
+                                   .arg(plainNumber(fit.nStar), metricText(metric, fit.xAtNStar))
+                             : tr("N*: %1").arg(QString::fromStdString(fit.nStarNote));
     QString text = tr("R² %1 · %2 · %3").arg(QString::number(fit.r2, 'f', 4), peak,
                                              QString::fromUtf8(toString(fit.limit)));
     if (fit.weak)

@@ -9,17 +9,14 @@
 
 namespace plimsoll {
 
-// "λ 199,812 rec/s per broker [193,420 rec/s, 206,010 rec/s]" (λ's unit is the metric's, per
-// unit of the factor).
-QString sweepLambdaText(const SweepFitResult &result, const SweepFitRequest &request);
-// "σ 0.0812 [0.0620, 0.101]", "κ 0 [0, 0.000310]"; without brackets when the fit has no
-// intervals, which sweepIntervalNote() then explains.
-QString sweepSigmaText(const SweepFitResult &result, const SweepFitRequest &request);
-QString sweepKappaText(const SweepFitResult &result, const SweepFitRequest &request);
-// "95 % intervals from 1000 bootstrap refits", or "no interval (2 points for as many free
-// parameters: no residual degrees of freedom)".
-QString sweepIntervalNote(const SweepFitResult &result, const SweepFitRequest &request);
-// R², N* and where throughput is bound, one line.
+// What the points answer, first: the fit's headline (a capacity, the knee of an offered-rate
+// sweep, or latency at the rate every point achieved) and the points it left out, and why.
+QString sweepAnswerText(const SweepFitResult &result);
+// "λ 199,812 rec/s per broker [193,420, 206,010] · σ 0.0812 [0.0620, 0.101] · κ 0 [0, 0.0003] ·
+// 95 % intervals from 1000 bootstrap refits": the parameters the model fitted (a linear fit
+// has λ alone, a contention-only fit λ and σ), each with its interval or the reason none.
+QString sweepParametersText(const SweepFitResult &result, const SweepFitRequest &request);
+// R², where N* lies (claimed only between measured points) and where throughput is bound.
 QString sweepShapeText(const SweepFitResult &result, const SweepFitRequest &request);
 // The knee when every point has an offered rate, else why there is none.
 QString sweepKneeText(const SweepFitResult &result);

@@ -26,6 +26,7 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QToolTip>
@@ -128,6 +129,11 @@ QWidget *SweepPanel::buildChoices()
     m_prefixEdit->setPlaceholderText(tr("any (e.g. pipeline/produce/)"));
     m_prefixEdit->setClearButtonEnabled(true);
     m_selection = new RunSelectionWidget(box);
+    m_workloadCombo = new QComboBox(box);
+    m_workloadCombo->setObjectName(QStringLiteral("sweepWorkloadCombo"));
+    m_workloadCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_workloadCombo->setMaximumWidth(360);
+    auto *workloadLabel = new QLabel(tr("Workload"), box);
 
     auto *row = new QHBoxLayout;
     for (auto [label, w] : {std::pair<QString, QWidget *>{tr("Load factor"), m_factorCombo},
@@ -136,7 +142,21 @@ QWidget *SweepPanel::buildChoices()
         row->addWidget(w);
         row->addSpacing(8);
     }
+    row->addWidget(workloadLabel);
+    row->addWidget(m_workloadCombo);
     row->addStretch();
+    // Hidden until a selection holds several workloads (showWorkloads()).
+    connect(m_workloadCombo, &QComboBox::currentIndexChanged, this, [this, workloadLabel](int) {
+        workloadLabel->setVisible(m_workloadCombo->isVisible());
+        const std::string chosen = m_workloadCombo->currentData().toString().toStdString();
+        if (chosen == m_workload)
+            return;
+        m_workload = chosen;
+        startFit();
+    });
+    m_workloadCombo->hide();
+    workloadLabel->hide();
+    m_workloadLabel = workloadLabel;
     auto *layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(row);
@@ -214,6 +234,7 @@ SweepFitRequest SweepPanel::request() const
     r.spec.metric = m_metricCombo->currentText().toStdString();
     r.spec.scenarioPrefix = m_prefixEdit->text().trimmed().toStdString();
     r.spec.excluded = m_excluded;
+    r.spec.workload = m_workload;
     // The policies are the store's, read with the runs; usl and knee keep the CLI's defaults.
     return r;
 }
@@ -256,11 +277,36 @@ void SweepPanel::showFailure(const QString &why)
     emit fitFinished(false);
 }
 
+void SweepPanel::showWorkloads()
+{
+    const std::vector<SweepWorkload> &workloads = m_result.sweep.workloads;
+    // A chosen workload stays listed while it is fitted, with the way back to every workload.
+    if (workloads.empty() && m_workload.empty()) {
+        m_workloadCombo->hide();
+        m_workloadLabel->hide();
+        return;
+    }
+    if (workloads.empty())
+        return;
+    const QSignalBlocker block(m_workloadCombo);
+    m_workloadCombo->clear();
+    m_workloadCombo->addItem(m_workload.empty() ? tr("choose one of %1").arg(workloads.size())
+                                                : tr("every workload"),
+                             QString());
+    for (const SweepWorkload &w : workloads)
+        m_workloadCombo->addItem(tr("%1 (%n points)", nullptr, w.points).arg(QString::fromStdString(w.workload)),
+                                 QString::fromStdString(w.workload));
+    m_workloadCombo->setCurrentIndex(std::max(0, m_workloadCombo->findData(QString::fromStdString(m_workload))));
+    m_workloadCombo->show();
+    m_workloadLabel->show();
+}
+
 void SweepPanel::showResult(const SweepFitResult &result, const SweepFitRequest &request)
 {
     m_result = result;
     m_shown = request;
     showContractKeys();
+    showWorkloads();
     showPoints();
     showP99();
     const QString factor = QString::fromStdString(request.spec.factor);
@@ -273,7 +319,12 @@ void SweepPanel::showResult(const SweepFitResult &result, const SweepFitRequest 
     if (!result.sweep.ok) {
         m_chart->showEmpty(tr("No sweep"));
         m_parameters->setText(
-            result.sweep.conflicts.empty()
+            !result.sweep.workloads.empty()
+                ? tr("No fit: the selected points are of %1 workloads, and a sweep fits one (%2 runs "
+                     "selected). Choose a workload above, or narrow the selection.")
+                      .arg(result.sweep.workloads.size())
+                      .arg(result.runsSelected)
+            : result.sweep.conflicts.empty()
                 ? QString::fromStdString(result.error)
                 : tr("No fit: the selected points do not share a tuning contract (%1 runs selected). "
                      "Leave out a key that differs (below) to sweep across it, or select fewer runs.")
@@ -283,9 +334,16 @@ void SweepPanel::showResult(const SweepFitResult &result, const SweepFitRequest 
         return;
     }
     std::vector<RampPoint> points;
-    for (const SweepPoint &p : result.sweep.points)
-        points.push_back({p.runKey + " / " + p.scenario, p.x, p.y, {}, {}, p.p99});
-    m_chart->showFit(points, result.fit.usl, {}, factor, request.spec.metric);
+    m_plotted.clear();
+    for (size_t i = 0; i < result.sweep.points.size(); ++i)
+        if (const SweepPoint &p = result.sweep.points[i]; !p.degenerate) {
+            points.push_back({p.runKey + " / " + p.scenario, p.x, p.y, {}, {}, p.p99});
+            m_plotted.push_back(int(i));
+        }
+    // A curve only where the points answer with a capacity; the knee and latency answers are
+    // read from the points themselves.
+    m_chart->showFit(points, result.fit.answer == SweepAnswer::Capacity ? result.fit.usl : UslFit{}, {},
+                     factor, request.spec.metric);
     m_chart->setTitle(tr("%1 against %2 — %3 points from %4 runs, %5 distinct %2")
                           .arg(QString::fromStdString(request.spec.metric), factor)
                           .arg(result.sweep.points.size())
@@ -293,12 +351,11 @@ void SweepPanel::showResult(const SweepFitResult &result, const SweepFitRequest 
                           .arg(result.sweep.distinctX));
     if (!result.ok) {
         m_parameters->setText(QString::fromStdString(result.error));
+    } else if (result.fit.answer != SweepAnswer::Capacity) {
+        m_parameters->setText(sweepAnswerText(result));
     } else {
-        m_parameters->setText(sweepLambdaText(result, request) + QStringLiteral(" · ") +
-                              sweepSigmaText(result, request) + QStringLiteral(" · ") +
-                              sweepKappaText(result, request) + QStringLiteral(" · ") +
-                              sweepIntervalNote(result, request) + QStringLiteral("\n") +
-                              sweepShapeText(result, request));
+        m_parameters->setText(sweepAnswerText(result) + QStringLiteral("\n") + sweepParametersText(result, request) +
+                              QStringLiteral("\n") + sweepShapeText(result, request));
     }
     m_summary->setText(sweepKneeText(result) + QStringLiteral("\n") + sweepP99Text(result, factor) +
                        QStringLiteral("\n") + sweepContractText(result) + QStringLiteral("\n") + evidence);
@@ -357,8 +414,9 @@ QCheckBox *SweepPanel::leaveOutCheck(const QString &key) const
 void SweepPanel::showPoints()
 {
     const std::string &factor = m_shown.spec.factor;
+    m_table->setColumnCount(7);
     m_table->setHorizontalHeaderLabels({QString::fromStdString(factor), QString::fromStdString(m_shown.spec.metric),
-                                        tr("p99"), tr("Run"), tr("Scenario"), tr("x from")});
+                                        tr("p99"), tr("Run"), tr("Scenario"), tr("x from"), tr("In the fit")});
     const std::vector<SweepPoint> &pts = m_result.sweep.points;
     m_table->setRowCount(int(pts.size()));
     for (int i = 0; i < int(pts.size()); ++i) {
@@ -370,6 +428,7 @@ void SweepPanel::showPoints()
         m_table->setItem(i, 3, cell(QString::fromStdString(p.runKey)));
         m_table->setItem(i, 4, cell(QString::fromStdString(p.scenario)));
         m_table->setItem(i, 5, cell(p.xInferredFrom.empty() ? tr("stated") : QString::fromStdString(p.xInferredFrom)));
+        m_table->setItem(i, 6, cell(p.leftOut.empty() ? tr("yes") : tr("left out: %1").arg(QString::fromStdString(p.leftOut))));
     }
     m_table->resizeColumnsToContents();
 }
@@ -406,6 +465,8 @@ QString SweepPanel::pointToolTip(int index) const
     if (!p.xInferredFrom.empty())
         tip += tr("\n%1 from %2")
                    .arg(QString::fromStdString(m_shown.spec.factor), QString::fromStdString(p.xInferredFrom));
+    if (!p.leftOut.empty())
+        tip += tr("\nLeft out of the fit: %1").arg(QString::fromStdString(p.leftOut));
     return tip;
 }
 
@@ -426,7 +487,8 @@ void SweepPanel::hovered(const QPointF &point, bool state)
             bestDistance = d;
         }
     }
-    QToolTip::showText(QCursor::pos(), pointToolTip(best), m_chartView);
+    if (best >= 0 && best < int(m_plotted.size()))
+        QToolTip::showText(QCursor::pos(), pointToolTip(m_plotted[size_t(best)]), m_chartView);
 }
 
 } // namespace plimsoll

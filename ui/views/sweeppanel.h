@@ -48,6 +48,8 @@ public:
     QComboBox *factorCombo() const { return m_factorCombo; }
     QComboBox *metricCombo() const { return m_metricCombo; }
     QLineEdit *prefixEdit() const { return m_prefixEdit; }
+    // Shown when a selection holds several workloads: the one to fit.
+    QComboBox *workloadCombo() const { return m_workloadCombo; }
     QGroupBox *contractKeysBox() const { return m_keys.box; }
     // The "leave out" checkbox of a contract key, nullptr when the panel shows none for it.
     QCheckBox *leaveOutCheck(const QString &key) const;
@@ -78,6 +80,11 @@ private:
     QComboBox *m_factorCombo = nullptr;
     QComboBox *m_metricCombo = nullptr;
     QLineEdit *m_prefixEdit = nullptr;
+    QComboBox *m_workloadCombo = nullptr;
+    QLabel *m_workloadLabel = nullptr;
+    std::vector<int> m_plotted; // the sweep point of each point on the chart, in order
+    std::string m_workload; // the workload chosen, empty for any
+    void showWorkloads();
     // The tuning-contract keys, each with a box to leave it out of the contract.
     struct
     {
