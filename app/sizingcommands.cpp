@@ -6,6 +6,7 @@
 #include "app/optiondomain.h"
 #include "app/placementcluster.h"
 #include "app/sizingoptions.h"
+#include "app/texttable.h"
 
 #include "model/core/catalog.h"
 #include "model/scaling/evidence.h"
@@ -114,7 +115,9 @@ json sizingToJson(const SizingResult &r)
     json lines = json::array();
     for (const SizingLine &l : r.lines)
         lines.push_back({{"key", l.key}, {"label", l.label}, {"value", number(l.value)},
-                         {"display", l.display}, {"reasoning", l.reasoning}, {"runs", l.runKeys}});
+                         {"display", l.display}, {"reasoning", l.reasoning}, {"runs", l.runKeys},
+                         {"evidence", toString(l.evidence)},
+                         {"caveat", l.caveat.empty() ? json(nullptr) : json(l.caveat)}});
     auto choice = [](const UnitsChoice &c) {
         json answers = json::array();
         for (const UnitsAnswer &a : c.answers)
@@ -153,15 +156,19 @@ json sizingToJson(const SizingResult &r)
             {"warnings", r.warnings}};
 }
 
-json evidenceJson(const EvidenceSelection &selection, const Evidence &e)
+json evidenceJson(const EvidenceSelection &selection, const Evidence &e, const SizingModels &models)
 {
     json keys = json::array();
     for (const RunRecord &r : e.runs)
         keys.push_back(r.runKey);
+    json components = json::array();
+    for (const ComponentEvidence &c : models.components)
+        components.push_back({{"component", c.component}, {"evidence", toString(c.source)}, {"runs", c.runKeys}});
     return {{"selection", selection.describe()},
             {"samples", toString(selection.samples)},
             {"runs", keys},
             {"samples_left_out", e.samplesLeftOut},
+            {"components", components},
             {"note", e.note}};
 }
 
@@ -199,7 +206,7 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
         return kExitFailure;
     if (a.json) {
         json out = sizingToJson(r);
-        out["evidence"] = evidenceJson(parsed->evidence, evidence);
+        out["evidence"] = evidenceJson(parsed->evidence, evidence, sizer->models());
         if (savedTo)
             out["saved"] = {{"name", a.save}, {"store", *savedTo}};
         std::cout << out.dump(2) << "\n";
@@ -207,8 +214,16 @@ int runSize(const CliContext &c, const SizeCommandArgs &a)
     }
     std::printf("Evidence: %s (%zu run%s%s%s)\n\n", parsed->evidence.describe().c_str(), evidence.runs.size(),
                 evidence.runs.size() == 1 ? "" : "s", evidence.note.empty() ? "" : "; ", evidence.note.c_str());
-    for (const SizingLine &l : r.lines)
-        std::printf("%-28s %-14s %s\n", l.label.c_str(), l.display.c_str(), l.reasoning.c_str());
+    // Whose runs each number rests on beside it, and what qualifies it under it.
+    TextTable table({{"Quantity"}, {"Value"}, {"Evidence"}, {"Reasoning"}});
+    for (const SizingLine &l : r.lines) {
+        table.addRow({l.label, l.display, *label(l.evidence) ? label(l.evidence) : "—", l.reasoning});
+        if (!l.caveat.empty())
+            table.addSection("  ⚠ " + l.label + ": " + l.caveat);
+    }
+    std::fflush(stdout);
+    table.print(std::cout);
+    std::cout.flush();
     std::printf("\nBroker count by each model (the sizing took %s: %s)\n", r.brokerChoice.taken.c_str(),
                 r.brokerChoice.why.c_str());
     for (const UnitsAnswer &a : r.brokerChoice.answers)
@@ -310,6 +325,8 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
                           {"min", p.minPerShard},
                           {"max_skew", p.maxSkew},
                           {"empty_shards", p.emptyShards},
+                          {"slot_split", answer.split},
+                          {"warning", answer.warning.empty() ? json(nullptr) : json(answer.warning)},
                           {"recommended",
                            {{"partitions", rec.partitions}, {"skew", rec.skew},
                             {"found", rec.found}, {"brokers", request.brokers},
@@ -320,9 +337,11 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
-    std::printf("%d partitions of '%s' on %d shards: mean %.2f, max %d, min %d, max/mean skew %.2f\n",
-                p.partitions, request.topic.c_str(), int(p.shards.size()), p.mean, p.maxPerShard,
-                p.minPerShard, p.maxSkew);
+    std::printf("%d partitions of '%s' on %d shards (%s): mean %.2f, max %d, min %d, max/mean skew %.2f\n",
+                p.partitions, request.topic.c_str(), int(p.shards.size()), answer.split.c_str(), p.mean,
+                p.maxPerShard, p.minPerShard, p.maxSkew);
+    if (!answer.warning.empty())
+        std::printf("warning: %s\n", answer.warning.c_str());
     for (const ShardLoad &s : p.shards)
         std::printf("  %-10s %3zu %s\n", s.shard.c_str(), s.partitions.size(),
                     std::string(s.partitions.size(), '#').c_str());

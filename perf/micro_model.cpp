@@ -119,7 +119,7 @@ BENCHMARK(BM_ChangePoints1M)->Unit(benchmark::kMillisecond);
 
 void BM_Crc16Placement10kPartitions(benchmark::State &state)
 {
-    const Placement placement = Placement::evenShards(48);
+    const Placement placement = Placement::clusterCreate(48);
     for (auto _ : state) {
         const PlacementResult r = placement.place("logs", 10'000);
         benchmark::DoNotOptimize(r.maxSkew);

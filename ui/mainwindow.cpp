@@ -326,10 +326,12 @@ void MainWindow::createMenus()
     m_installSamplesAction = file->addAction(tr("Install Sample Runs"), this,
                                              &MainWindow::installSampleRuns);
     m_installSamplesAction->setObjectName(QStringLiteral("installSamplesAction"));
-    // The report sizes what the Sizing view shows; its dialog reads the store off this thread.
+    // The report sizes what the Sizing view shows, from the runs it shows them from; its dialog
+    // reads the store off this thread.
     QAction *report = file->addAction(tr("Export &Report…"), this, [this] {
         // A Sizing view not yet shown is built for its inputs (as it would open).
-        auto *dialog = new ReportDialog(m_storePath, viewOf<SizingView>()->inputs(), this);
+        const SizingView *sizing = viewOf<SizingView>();
+        auto *dialog = new ReportDialog(m_storePath, sizing->inputs(), sizing->evidenceSelection(), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->show();
         dialog->start();

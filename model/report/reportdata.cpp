@@ -88,14 +88,16 @@ ReportData collectReport(const Store &store, const ReportRequest &request,
     d.inputs = request.inputs;
     d.options = request.options;
     d.plimsollVersion = plimsollVersion;
-    Evidence evidence = readEvidence(store, request.evidence, false);
+    // The runs and models `plimsoll size` and the Sizing view rest on (fitSelectedModels): every
+    // run read, for the provenance and the latency budget beside the sizing.
+    Evidence evidence = readSizingEvidence(store, request.evidence, false);
+    std::sort(evidence.runs.begin(), evidence.runs.end(),
+              [](const RunRecord &a, const RunRecord &b) { return a.runKey < b.runKey; });
+    const SizingModels models = fitSelectedModels(evidence, request.evidence, request.options);
     d.evidence = request.evidence.describe();
     d.evidenceNote = evidence.note;
-    std::vector<RunRecord> runs = std::move(evidence.runs);
-    std::sort(runs.begin(), runs.end(),
-              [](const RunRecord &a, const RunRecord &b) { return a.runKey < b.runKey; });
-
-    const SizingModels models = fitSizingModels(runs, request.options);
+    d.components = models.components;
+    const std::vector<RunRecord> runs = std::move(evidence.runs);
     d.modelNotes = models.notes;
     const Sizer sizer(models);
     d.sizing = sizer.size(request.inputs);
@@ -131,33 +133,29 @@ ReportData collectReport(const Store &store, const ReportRequest &request,
         return std::tie(a.runKey, a.prefix, a.factor) < std::tie(b.runKey, b.prefix, b.factor);
     });
 
-    // One partition model: the recommendation is planPartitions() with the inputs the sizing
-    // gave it (its key pattern, the measured configuration's skew as the target), never a
-    // placement default of its own.
-    const Placement placement = Placement::evenShards(d.sizing.shards, request.inputs.keyPattern);
-    d.placement = placement.place(request.inputs.topic, d.sizing.partitions);
-    PartitionPlanInputs pin;
-    pin.shards = d.sizing.shards;
-    pin.brokers = d.sizing.brokers;
-    pin.topic = request.inputs.topic;
-    pin.keyPattern = request.inputs.keyPattern;
-    pin.measuredShards = models.rampShards;
-    pin.measuredPartitions = models.rampPartitions;
-    d.placementRecommendation = planPartitions(pin);
+    // One result: the placement, its partition model and the memory are the sizing's own, never
+    // computed again here (a second estimate would print a second number for one quantity).
+    d.placement = d.sizing.partitionPlan.placement;
+    d.placementRecommendation = d.sizing.partitionPlan;
+    d.memory = d.sizing.memory;
 
     const SizingInputs &in = request.inputs;
-    const MemoryInputs mem{d.sizing.rate,
-                           in.recordBytes,
-                           in.tiered ? in.localRetentionS : in.retentionS,
-                           std::max(1, in.replication),
-                           in.trimTickS,
-                           d.sizing.partitionSkew,
-                           std::max(0.0, in.headroom),
-                           std::max(1, d.sizing.shards)};
-    d.memory = estimateMemory(models.storedBytes, mem);
-
     d.budget.p99 = in.p99Budget;
-    d.budgetResult = LatencyBudgetSelector(d.budget).select(latencyPoints(runs, &d.budgetOrigins));
+    // The budget per component too: the user's own latency points when the selection has any,
+    // the samples' otherwise (on auto), said beside it.
+    std::vector<RunRecord> budgetRuns;
+    const bool ownLatency = std::any_of(runs.begin(), runs.end(), [](const RunRecord &r) {
+        return !r.sample && !latencyPoints({r}).empty();
+    });
+    const bool perComponent = request.evidence.samples == SampleRuns::Auto && request.evidence.runs.runs.empty();
+    for (const RunRecord &r : runs)
+        if (!perComponent || !ownLatency || !r.sample)
+            budgetRuns.push_back(r);
+    d.budgetResult = LatencyBudgetSelector(d.budget).select(latencyPoints(budgetRuns, &d.budgetOrigins));
+    std::vector<std::string> budgetKeys;
+    for (const LatencyPointOrigin &o : d.budgetOrigins)
+        budgetKeys.push_back(o.runKey);
+    d.budgetEvidence = sourceOf(budgetKeys, models.sampleRunKeys);
 
     addCaveats(d, runs);
 

@@ -78,16 +78,18 @@ struct ReportData
     SizingResult sizing;
     std::vector<std::string> modelNotes; // what was missing and which default stands in
     std::string evidence;                // the selection, for people
-    std::string evidenceNote;            // on the sample runs (Evidence::note)
+    std::string evidenceNote;            // on the sample runs and which runs answer for what (Evidence::note)
+    std::vector<ComponentEvidence> components; // whose runs answer for each model
     std::vector<ReportFit> fits;
+    // The sizing's own placement, partition model and memory estimate (SizingResult): the report
+    // prints what the sizing computed, once, never an estimate of its own.
     PlacementResult placement;
-    // The sizing's own partition model (planPartitions, as `plimsoll placement` and the Placement
-    // view recommend): for the sizing's shards and brokers, its count is the sizing's partitions.
     PartitionPlan placementRecommendation;
     MemoryEstimate memory;
     LatencyBudget budget;
     BudgetResult budgetResult;
     std::vector<LatencyPointOrigin> budgetOrigins; // one per budgetResult.points entry
+    EvidenceSource budgetEvidence = EvidenceSource::None; // whose runs the budget's points are
     std::vector<std::string> caveats;
     std::vector<ReportRun> runs; // sorted by run key
     std::string plimsollVersion;

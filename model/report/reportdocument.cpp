@@ -90,6 +90,7 @@ void inputs(ReportDocument &doc, const ReportData &d)
         {"Storage-worker trim tick", fmt("%g s", in.trimTickS)},
         {"CPU saturation limit", percent(d.options.cpuLimit)},
         {"Topic", in.topic},
+        {"Stream keys", in.keyPattern},
         {"Redis node RAM", fmt("%.0f GiB", in.nodeRamBytes / kGiB) + ", " +
                                percent(in.nodeRamUsable) + " usable"},
         {"Runs fitted", std::to_string(d.runs.size())},
@@ -127,14 +128,18 @@ void topology(ReportDocument &doc, const ReportData &d)
 {
     const SizingResult &r = d.sizing;
     doc.blocks.push_back(heading(2, "Recommended topology"));
-    doc.blocks.push_back(paragraph(
-        std::to_string(r.brokers) + " Korvet brokers, " + std::to_string(r.redisNodes) +
-        " Redis nodes, " + std::to_string(r.shards) + " Redis shards, " +
-        std::to_string(r.partitions) + " partitions, " + fmt("%.1f GiB", r.memoryTotalBytes / kGiB) +
-        " of Redis memory. Bottleneck: " + orDash(r.bottleneck) + "."));
-    ReportBlock t = table({"Quantity", "Value", "Reasoning"}, {false, true, false});
+    // Each quantity as its sizing line prints it: one value, one way of writing it.
+    auto shown = [&r](const char *key) {
+        const SizingLine *l = r.line(key);
+        return l ? l->display + (l->caveat.empty() ? "" : " (⚠ see below)") : std::string("—");
+    };
+    doc.blocks.push_back(paragraph(shown("brokers") + " Korvet brokers, " + shown("redis_nodes") + " Redis nodes, " +
+                                   shown("shards") + " Redis shards, " + shown("partitions") + " partitions, " +
+                                   shown("memory_total_bytes") + " of Redis memory. Bottleneck: " +
+                                   orDash(r.bottleneck) + "."));
+    ReportBlock t = table({"Quantity", "Value", "Evidence", "Reasoning"}, {false, true, false, false});
     for (const SizingLine &l : r.lines) {
-        std::string why = l.reasoning;
+        std::string why = l.caveat.empty() ? l.reasoning : "⚠ " + l.caveat + ". " + l.reasoning;
         // A few runs are named; more are counted, and Provenance lists each one.
         if (l.runKeys.size() > 3) {
             why += " (from " + std::to_string(l.runKeys.size()) + " runs, each marked used under Provenance)";
@@ -144,7 +149,7 @@ void topology(ReportDocument &doc, const ReportData &d)
                 why += (i ? ", " : "") + l.runKeys[i];
             why += ")";
         }
-        t.rows.push_back({l.label, l.display, why});
+        t.rows.push_back({l.label, l.caveat.empty() ? l.display : l.display + " ⚠", orDash(label(l.evidence)), why});
     }
     doc.blocks.push_back(std::move(t));
     unitsByModel(doc, r.brokerChoice, "Broker");
@@ -284,11 +289,15 @@ void placementAndMemory(ReportDocument &doc, const ReportData &d)
         c.chart.caption = std::to_string(p.partitions) + " partitions of '" + d.inputs.topic +
                           "' on " + std::to_string(p.shards.size()) + " shards";
         doc.blocks.push_back(std::move(c));
-        std::string text = fmt("Mean %.2f partitions per shard", p.mean) + ", max " +
-                           std::to_string(p.maxPerShard) + ", min " + std::to_string(p.minPerShard) +
-                           fmt(": max/mean skew %.2f", p.maxSkew) + ".";
-        if (!p.emptyShards.empty())
-            text += " " + std::to_string(p.emptyShards.size()) + " shards hold no partition.";
+        std::string text = "The sizing's " + std::to_string(p.partitions) + " partitions on its " +
+                           std::to_string(p.shards.size()) + " shards, " + kSlotSplitText + ": " +
+                           fmt("mean %.2f partitions per shard", p.mean) + ", max " + std::to_string(p.maxPerShard) +
+                           ", min " + std::to_string(p.minPerShard) + fmt(", max/mean skew %.2f", p.maxSkew) + ".";
+        if (!d.placementRecommendation.warning.empty())
+            text += " ⚠ " + d.placementRecommendation.warning + ".";
+        else if (!p.emptyShards.empty())
+            text += " ⚠ " + std::to_string(p.emptyShards.size()) + " of the " + std::to_string(p.shards.size()) +
+                    " shards hold no partition: they add no capacity for this topic.";
         text += " Recommended: " + d.placementRecommendation.reason;
         doc.blocks.push_back(paragraph(text));
     }
@@ -304,7 +313,7 @@ void placementAndMemory(ReportDocument &doc, const ReportData &d)
     row("Trim-tick overshoot (one copy)", m.overshootBytes);
     row("Held by Redis (replicas included)", m.usageBytes);
     row("To provision (skew and headroom)", m.provisionBytes);
-    row("Per primary shard", m.perShardBytes);
+    row("In the hottest shard (primary or replica)", m.perShardBytes);
     doc.blocks.push_back(std::move(t));
     ReportBlock steps;
     steps.kind = ReportBlock::Kind::Bullets;
@@ -317,6 +326,8 @@ void budget(ReportDocument &doc, const ReportData &d)
     doc.blocks.push_back(heading(2, "Latency budget"));
     const auto &r = d.sizing;
     std::string text = fmt("Budget: produce p99 ≤ %g ms. ", d.budget.p99 * 1e3);
+    if (d.budgetEvidence != EvidenceSource::None)
+        text += std::string("Measured points from ") + label(d.budgetEvidence) + ". ";
     text += r.p99 ? fmt("Predicted p99 at the target: %.3g ms, from the ramp's latency curve.", *r.p99 * 1e3)
                   : std::string("No p99 prediction at the target: the per-unit load is beyond "
                                 "the measured latency curve.");

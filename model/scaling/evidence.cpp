@@ -67,32 +67,39 @@ std::optional<RunSelection> normalizedSelection(RunSelection selection, std::str
 
 namespace {
 
-void leaveOutSamples(Evidence &e, SampleRuns samples, bool picked)
+void leaveOutSamples(Evidence &e, SampleRuns samples, bool picked, bool perModel)
 {
     const int sampleRuns = int(std::count_if(e.runs.begin(), e.runs.end(),
                                              [](const RunRecord &r) { return r.sample; }));
     e.realRuns = int(e.runs.size()) - sampleRuns;
-    // Auto leaves the samples out for real runs that size something, whether the read took
-    // every run or only those (readSizingRuns): the two reads then size alike.
     const int realEvidence = int(std::count_if(e.runs.begin(), e.runs.end(), [](const RunRecord &r) {
         return !r.sample && carriesSizingEvidence(r);
     }));
     if (sampleRuns == 0)
         return;
-    // Runs picked by hand are the user's choice, samples among them included.
-    const bool leaveOut = samples == SampleRuns::Exclude || (samples == SampleRuns::Auto && !picked && realEvidence > 0);
     const std::string samplesText = sampleRuns == 1 ? "1 sample run" : std::to_string(sampleRuns) + " sample runs";
     const std::string realText = realEvidence == 1 ? "1 run of your own with sizing evidence"
                                                    : std::to_string(realEvidence) + " runs of your own with sizing evidence";
-    if (!leaveOut) {
-        e.note = realEvidence == 0 ? "the " + samplesText + " only: none of your own carries sizing evidence"
-                                   : samplesText + " included beside " + realText;
-        return;
+    // Auto for a fit: the samples step aside for real runs that size something, whether the read
+    // took every run or only those (readSizingRuns): the two reads then fit alike.
+    const bool leaveOut = samples == SampleRuns::Exclude ||
+                          (!perModel && samples == SampleRuns::Auto && !picked && realEvidence > 0);
+    if (leaveOut) {
+        std::erase_if(e.runs, [](const RunRecord &r) { return r.sample; });
+        e.samplesLeftOut = sampleRuns;
+        e.note = samplesText + " left out" +
+                 (samples == SampleRuns::Auto ? ": the selection holds " + realText : std::string(" as asked"));
+    } else if (realEvidence == 0) {
+        e.note = "the " + samplesText + " only: none of your own carries sizing evidence";
+    } else if (!perModel) {
+        e.note = samplesText + " included beside " + realText;
+    } else if (samples == SampleRuns::Include || picked) {
+        // Included, or picked by hand (the user's choice, samples among them): pooled with the rest.
+        e.note = samplesText + (picked ? " picked" : " included") + " beside " + realText + ", pooled";
+    } else {
+        e.note = realText + (realEvidence == 1 ? " replaces" : " replace") + " the " + samplesText +
+                 " for what " + (realEvidence == 1 ? "it measures" : "they measure");
     }
-    std::erase_if(e.runs, [](const RunRecord &r) { return r.sample; });
-    e.samplesLeftOut = sampleRuns;
-    e.note = samplesText + " left out" +
-             (samples == SampleRuns::Auto ? ": the selection holds " + realText : std::string(" as asked"));
 }
 
 } // namespace
@@ -110,7 +117,9 @@ std::vector<RunSummary> filteredRuns(const Store &store, const RunSelection &sel
     return out;
 }
 
-Evidence readEvidence(const Store &store, const EvidenceSelection &selection, bool sizingOnly)
+namespace {
+
+Evidence readSelected(const Store &store, const EvidenceSelection &selection, bool sizingOnly, bool perModel)
 {
     Evidence e;
     const RunSelection &sel = selection.runs;
@@ -138,8 +147,20 @@ Evidence readEvidence(const Store &store, const EvidenceSelection &selection, bo
             if (auto d = store.run(s.runKey))
                 keep(std::move(*d), sel);
     }
-    leaveOutSamples(e, selection.samples, !sel.runs.empty());
+    leaveOutSamples(e, selection.samples, !sel.runs.empty(), perModel);
     return e;
+}
+
+} // namespace
+
+Evidence readEvidence(const Store &store, const EvidenceSelection &selection, bool sizingOnly)
+{
+    return readSelected(store, selection, sizingOnly, false);
+}
+
+Evidence readSizingEvidence(const Store &store, const EvidenceSelection &selection, bool sizingOnly)
+{
+    return readSelected(store, selection, sizingOnly, true);
 }
 
 } // namespace plimsoll

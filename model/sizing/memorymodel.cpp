@@ -1,34 +1,14 @@
 #include "model/sizing/memorymodel.h"
 
+#include "model/sizing/sizingtext.h"
+
 #include <algorithm>
-#include <cstdio>
 
 namespace plimsoll {
 
-namespace {
-
-std::string gib(double bytes)
-{
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
-    return buf;
-}
-
-std::string fmt(const char *format, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
-// A rate as the sizing's lines print it ("600k", "1.2M"): the memory reasoning sits beside them
-// in the Sizing view and the report.
-std::string rateText(double v)
-{
-    return v >= 1e6 ? fmt("%.3gM", v / 1e6) : v >= 1e3 ? fmt("%.4gk", v / 1e3) : fmt("%.3g", v);
-}
-
-} // namespace
+using sizingtext::fmt;
+using sizingtext::rateText;
+constexpr auto gib = sizingtext::gibText;
 
 StoredBytesModel StoredBytesModel::fit(const std::vector<MemorySample> &samples)
 {
@@ -69,7 +49,8 @@ MemoryEstimate estimateMemory(const StoredBytesModel &model, const MemoryInputs 
     e.usageBytes = (e.retainedBytes + e.overshootBytes) * replication;
     const double skew = std::max(1.0, in.skew);
     e.provisionBytes = e.usageBytes * skew * (1 + std::max(0.0, in.headroom));
-    e.perShardBytes = e.provisionBytes / std::max(1, in.shards);
+    // A shard's primary and each of its replicas hold the same; the copies live on other nodes.
+    e.perShardBytes = e.provisionBytes / (double(std::max(1, in.shards)) * replication);
     e.lines.push_back(rateText(in.rate) + " records/s × " + fmt("%g", in.retentionS) +
                       " s × " + fmt("%.0f", e.storedBytesPerRecord) + " B stored = " +
                       gib(e.retainedBytes) + " retained (one copy)");
@@ -80,7 +61,7 @@ MemoryEstimate estimateMemory(const StoredBytesModel &model, const MemoryInputs 
                       gib(e.usageBytes) + " held in Redis");
     e.lines.push_back("× skew " + fmt("%.2f", skew) + " (hottest shard ÷ mean) × (1 + " +
                       fmt("%.0f", in.headroom * 100) + "% headroom) = " + gib(e.provisionBytes) +
-                      " to provision, " + gib(e.perShardBytes) + " per primary shard");
+                      " to provision, " + gib(e.perShardBytes) + " in each shard (primary or replica)");
     return e;
 }
 

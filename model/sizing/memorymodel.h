@@ -57,7 +57,9 @@ struct MemoryEstimate
     double overshootBytes = 0;  // rate × tick × stored, one copy
     double usageBytes = 0;      // (retained + overshoot) × replication: what Redis will hold
     double provisionBytes = 0;  // usage × skew × (1 + headroom): the database size to set
-    double perShardBytes = 0;   // provision ÷ shards, per primary shard (its replica the same)
+    // provision ÷ (shards × replication): what the hottest shard holds, its replicas the same
+    // (Redis Enterprise counts a database's replicas in its memory limit).
+    double perShardBytes = 0;
     std::vector<std::string> lines; // the arithmetic, one step per line
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -99,20 +100,32 @@ std::string Placement::streamKey(std::string_view pattern, std::string_view topi
     return std::string(StreamKeys(pattern, topic).key(partition));
 }
 
-Placement Placement::evenShards(int shards, std::string keyPattern)
+std::vector<SlotRange> Placement::clusterCreateRanges(int shards)
 {
     std::vector<SlotRange> map;
-    if (shards > 0) {
-        const int base = kClusterSlots / shards;
-        const int remainder = kClusterSlots % shards;
-        int start = 0;
-        for (int i = 0; i < shards; ++i) {
-            const int size = base + (i < remainder ? 1 : 0);
-            map.push_back({start, start + size - 1, "shard-" + std::to_string(i + 1)});
-            start += size;
-        }
+    if (shards <= 0)
+        return map;
+    // Single precision on purpose: the ranges must end where redis-cli's float arithmetic ends
+    // them (in double, a few boundaries move by one slot).
+    const float perMaster = float(kClusterSlots) / float(shards);
+    float cursor = 0.0f;
+    long first = 0;
+    for (int i = 0; i < shards; ++i) {
+        const float end = cursor + perMaster - 1.0f;
+        long last = std::lround(end);
+        if (last > kClusterSlots || i == shards - 1)
+            last = kClusterSlots - 1;
+        last = std::max(last, first);
+        map.push_back({int(first), int(last), "shard-" + std::to_string(i + 1)});
+        first = last + 1;
+        cursor += perMaster;
     }
-    return Placement(std::move(map), std::move(keyPattern));
+    return map;
+}
+
+Placement Placement::clusterCreate(int shards, std::string keyPattern)
+{
+    return Placement(clusterCreateRanges(shards), std::move(keyPattern));
 }
 
 Placement::Placement(std::vector<SlotRange> slotMap, std::string keyPattern)
@@ -218,9 +231,12 @@ PartitionRecommendation Placement::recommendPartitions(int brokers, std::string_
     double bestSkew = 0;
     int bestCount = 0;
     int maxLoad = 0; // loads only grow along the pass: the running maximum is the maximum
+    int empty = shards; // shards holding no partition yet: a count that leaves one empty buys it for nothing
     StreamKeys keys(m_keyPattern, topic);
     for (int p = 0; p < limit; ++p) {
-        maxLoad = std::max(maxLoad, ++perShard[size_t(m_slotOwner[size_t(hashSlot(keys.key(p)))])]);
+        const int load = ++perShard[size_t(m_slotOwner[size_t(hashSlot(keys.key(p)))])];
+        maxLoad = std::max(maxLoad, load);
+        empty -= load == 1 ? 1 : 0;
         const int count = p + 1;
         if (count < first || count % brokers != 0)
             continue;
@@ -229,7 +245,7 @@ PartitionRecommendation Placement::recommendPartitions(int brokers, std::string_
             bestSkew = skew;
             bestCount = count;
         }
-        if (skew <= skewTarget) {
+        if (skew <= skewTarget && empty == 0) {
             out.found = true;
             out.partitions = count;
             out.skew = skew;
@@ -239,7 +255,7 @@ PartitionRecommendation Placement::recommendPartitions(int brokers, std::string_
                          " shards that is a multiple of " + std::to_string(brokers) +
                          " brokers (" + std::to_string(count / brokers) +
                          " leaders each) with max/mean skew " + skewText(skew) + " ≤ " +
-                         skewText(skewTarget);
+                         skewText(skewTarget) + " and a partition on every shard";
             return out;
         }
     }
@@ -248,10 +264,67 @@ PartitionRecommendation Placement::recommendPartitions(int brokers, std::string_
     out.placement = place(topic, bestCount);
     out.reason = "no count from " + std::to_string(first) + " to " + std::to_string(limit) +
                  " (multiples of " + std::to_string(brokers) + " brokers) reaches skew " +
-                 skewText(skewTarget) + "; the least skewed is " + std::to_string(bestCount) +
+                 skewText(skewTarget) + " with a partition on every shard; the least skewed is " +
+                 std::to_string(bestCount) +
                  " partitions at " + skewText(bestSkew) +
                  ": hashing spreads keys like random draws, so evenness needs many partitions "
                  "per shard";
+    return out;
+}
+
+std::optional<std::string> sharedHashTag(std::string_view pattern, std::string_view topic)
+{
+    // Redis hashes only what lies between the first '{' and the next '}' when that is not empty:
+    // a tag that reads the same for two partitions reads the same for all.
+    auto tagOf = [](std::string_view key) -> std::optional<std::string> {
+        const size_t open = key.find('{');
+        if (open == std::string_view::npos)
+            return std::nullopt;
+        const size_t close = key.find('}', open + 1);
+        if (close == std::string_view::npos || close == open + 1)
+            return std::nullopt;
+        return std::string(key.substr(open + 1, close - open - 1));
+    };
+    StreamKeys keys(pattern, topic);
+    const auto first = tagOf(keys.key(0));
+    if (!first)
+        return std::nullopt;
+    const auto second = tagOf(keys.key(1));
+    return second && *second == *first ? first : std::nullopt;
+}
+
+std::string concentrationWarning(const PlacementResult &p, std::string_view keyPattern, std::string_view topic)
+{
+    if (!p.oneShardHoldsAll())
+        return {};
+    const ShardLoad *holder = nullptr;
+    for (const ShardLoad &s : p.shards)
+        if (!s.partitions.empty())
+            holder = &s;
+    std::string out = "every one of the " + std::to_string(p.partitions) + " partitions lands on " +
+                      (holder ? holder->shard : std::string("one shard")) + " (slot " +
+                      std::to_string(p.partitionSlot.empty() ? 0 : p.partitionSlot.front()) + ")";
+    if (const auto tag = sharedHashTag(keyPattern, topic))
+        out += ": the keys of '" + std::string(keyPattern) + "' share the hash tag {" + *tag +
+               "}, and Redis hashes only the tag";
+    out += "; the other " + std::to_string(p.shards.size() - 1) +
+           " shards hold none of the topic, so one shard carries its whole load and memory and more shards do "
+           "not help (a pattern whose keys differ by partition outside a tag, like " +
+           kKorvetStreamKeyPattern + ", spreads them)";
+    return out;
+}
+
+MeasuredSkew measuredSkew(int shards, int partitions, const std::string &keyPattern, const std::string &topic)
+{
+    MeasuredSkew out;
+    if (shards <= 0 || partitions <= 0)
+        return out;
+    const PlacementResult measured = Placement::clusterCreate(shards, keyPattern).place(topic, partitions);
+    if (!measured.ok)
+        return out;
+    out.skew = measured.maxSkew;
+    out.basis = "the skew of the measured " + std::to_string(partitions) + " partitions on " + std::to_string(shards) +
+                " shards, on their own keys ('" + Placement::streamKey(keyPattern, topic, 0) + "' …)";
     return out;
 }
 
@@ -265,17 +338,19 @@ PartitionPlan planPartitions(const PartitionPlanInputs &in)
     if (in.skewTarget) {
         plan.target = *in.skewTarget;
         plan.basis = "the skew target asked for";
-    } else if (in.measuredShards > 0 && in.measuredPartitions > 0) {
-        // Computed with this topic's keys: the measured run's topic name is not recorded.
-        plan.target = Placement::evenShards(in.measuredShards, in.keyPattern)
-                          .place(in.topic, in.measuredPartitions)
-                          .maxSkew;
-        plan.basis = "the skew of the measured " + std::to_string(in.measuredPartitions) +
-                     " partitions on " + std::to_string(in.measuredShards) + " shards";
-    } else {
-        plan.basis = "the placement default (no measured configuration)";
     }
-    const PartitionRecommendation r = Placement::evenShards(in.shards, in.keyPattern)
+    const MeasuredSkew measured =
+        measuredSkew(in.measuredShards, in.measuredPartitions, in.measuredKeyPattern, in.measuredTopic);
+    plan.measuredSkew = measured.skew;
+    if (!in.skewTarget) {
+        if (measured.skew > 0) {
+            plan.target = measured.skew;
+            plan.basis = measured.basis;
+        } else {
+            plan.basis = "the placement default (no measured configuration)";
+        }
+    }
+    const PartitionRecommendation r = Placement::clusterCreate(in.shards, in.keyPattern)
                                           .recommendPartitions(in.brokers, in.topic, plan.target + 1e-9);
     plan.ok = r.partitions > 0;
     plan.found = r.found;
@@ -286,7 +361,8 @@ PartitionPlan planPartitions(const PartitionPlanInputs &in)
                           : "no partition count up to 64× the shards meets skew " + skewText(plan.target) +
                                 " (" + plan.basis + "); least skewed: " + std::to_string(r.partitions) +
                                 " (skew " + skewText(r.skew) + ")";
-    plan.reason += "; keys '" + in.keyPattern + "' of topic '" + in.topic + "'";
+    plan.reason += "; keys '" + in.keyPattern + "' of topic '" + in.topic + "', " + kSlotSplitText;
+    plan.warning = concentrationWarning(plan.placement, in.keyPattern, in.topic);
     return plan;
 }
 

@@ -28,6 +28,12 @@ inline constexpr Domain kPlacementSkewTarget = Domain::atLeast(1).withNote("max/
 // Placeholders {topic} and {partition} are substituted literally; any other brace in a pattern
 // is part of the key (and so may form a Redis hash tag).
 inline constexpr const char *kKorvetStreamKeyPattern = "korvet:stream:{topic}:{partition}";
+// How a predicted placement splits the slots, said beside it (Placement::clusterCreate).
+inline constexpr const char *kSlotSplitText = "slots split as `redis-cli --cluster create` assigns them";
+
+// The hash tag every partition's key shares when `pattern` puts a constant {tag} before any
+// brace holding the partition number (so every partition hashes to one slot), else nullopt.
+std::optional<std::string> sharedHashTag(std::string_view pattern, std::string_view topic);
 
 struct SlotRange
 {
@@ -56,7 +62,15 @@ struct PlacementResult
     int minPerShard = 0;
     double maxSkew = 0; // maxPerShard / mean: 1 is perfectly even, 2 is a doubly loaded shard
     std::vector<std::string> emptyShards;
+
+    // Every partition on one shard of several (a key pattern whose hash tag leaves the partition
+    // out): the whole topic's load and memory on one shard, more shards no help.
+    bool oneShardHoldsAll() const { return ok && partitions > 1 && shards.size() > 1 && maxPerShard == partitions; }
 };
+
+// What a user must hear about `p` beside its numbers, or "" when nothing: every partition on one
+// shard (naming the shard, the shared hash tag of `keyPattern` when it has one, and the fix).
+std::string concentrationWarning(const PlacementResult &p, std::string_view keyPattern, std::string_view topic);
 
 struct PartitionRecommendation
 {
@@ -70,10 +84,15 @@ struct PartitionRecommendation
 class Placement
 {
 public:
-    // 16384 slots split into `shards` contiguous ranges as evenly as possible, earlier shards
-    // taking the remainder (24 shards: 16 own 683 slots, 8 own 682). Shards are named
-    // "shard-1" .. "shard-N".
-    static Placement evenShards(int shards, std::string keyPattern = kKorvetStreamKeyPattern);
+    // 16384 slots split over `shards` masters as `redis-cli --cluster create` assigns them (the
+    // split clusters are made with): 16384/N slots per master as a single-precision float,
+    // master i's contiguous range ending at round(i·16384/N + 16384/N − 1) with the running sum
+    // kept in float, the last master ending at 16383. 24 shards alternate 683 and 682 slots; at
+    // 48 the larger ranges are spread through the map, not packed at its start. Shards are named
+    // "shard-1" .. "shard-N". A live cluster's map (CLUSTER SHARDS) is the other constructor.
+    static Placement clusterCreate(int shards, std::string keyPattern = kKorvetStreamKeyPattern);
+    // The ranges clusterCreate() gives each of `shards` masters, in order.
+    static std::vector<SlotRange> clusterCreateRanges(int shards);
     // An explicit slot map (e.g. from CLUSTER SHARDS or a Redis Enterprise shard list). A shard
     // may own several ranges. Problems (overlap, out of range, uncovered slots) make every
     // place() answer an error that names them.
@@ -93,7 +112,8 @@ public:
     PlacementResult place(std::string_view topic, int partitions) const;
 
     // The smallest partition count that is ≥ minFactor × shards, a multiple of `brokers` (so
-    // leadership spreads evenly), and whose max/mean skew ≤ skewTarget. Searches up to
+    // leadership spreads evenly), whose max/mean skew ≤ skewTarget, and that leaves no shard
+    // without a partition (a shard bought for nothing). Searches up to
     // maxFactor × shards partitions; past that it reports the least skewed candidate instead.
     PartitionRecommendation recommendPartitions(int brokers, std::string_view topic,
                                                 double skewTarget = 1.25, int minFactor = 4,
@@ -111,6 +131,17 @@ private:
 // `plimsoll placement` recommend both come from planPartitions(), and memory's skew factor is
 // the skew of that count.
 inline constexpr double kDefaultSkewTarget = 1.25;
+// The topic a measured run is taken to have used when it states none (tuning "topic").
+inline constexpr const char *kMeasuredTopicDefault = "logs";
+
+// The max/mean skew of a measured configuration on its own keys (0 when nothing was measured),
+// and where those keys came from, for people.
+struct MeasuredSkew
+{
+    double skew = 0;
+    std::string basis; // "the skew of the measured 96 partitions on 24 shards (keys 'korvet:stream:logs:N')"
+};
+MeasuredSkew measuredSkew(int shards, int partitions, const std::string &keyPattern, const std::string &topic);
 
 struct PartitionPlanInputs
 {
@@ -120,9 +151,13 @@ struct PartitionPlanInputs
     std::string keyPattern = kKorvetStreamKeyPattern;
     // The measured configuration (shards, partitions) whose placement skew the per-shard
     // capacity carries; 0 when none was measured. A count no more skewed keeps that capacity
-    // valid, so its skew is the target.
+    // valid, so its skew is the target. Its skew comes from its own keys: the pattern and topic
+    // its runs state, else Korvet's pattern and the default topic — never this plan's, which a
+    // hash tag would make pass its own target.
     int measuredShards = 0;
     int measuredPartitions = 0;
+    std::string measuredKeyPattern = kKorvetStreamKeyPattern;
+    std::string measuredTopic = kMeasuredTopicDefault;
     std::optional<double> skewTarget; // stated by the user: overrides the measured skew
 };
 
@@ -133,9 +168,11 @@ struct PartitionPlan
     int partitions = 0;
     double skew = 1;   // max/mean of `partitions`, what memory multiplies by
     double target = kDefaultSkewTarget;
+    double measuredSkew = 0; // of the measured configuration on its own keys (0: none measured)
     std::string basis; // where the target came from
     std::string reason;
     PlacementResult placement;
+    std::string warning; // concentrationWarning() of the placement, "" when none
 };
 
 PartitionPlan planPartitions(const PartitionPlanInputs &in);

@@ -29,7 +29,7 @@ std::optional<PlacementRequest::Problem> PlacementRequest::validate() const
 MeasuredConfiguration readMeasuredConfiguration(const Store &store)
 {
     const SizingModels models = fitEvidence(store, {}).models;
-    return {models.rampShards, models.rampPartitions};
+    return {models.rampShards, models.rampPartitions, models.rampKeyPattern, models.rampTopic};
 }
 
 PlacementAnswer planPlacement(const PlacementRequest &request, const Placement &slots,
@@ -44,8 +44,12 @@ PlacementAnswer planPlacement(const PlacementRequest &request, const Placement &
     in.keyPattern = request.keyPattern;
     in.measuredShards = measured.shards;
     in.measuredPartitions = measured.partitions;
+    in.measuredKeyPattern = measured.keyPattern;
+    in.measuredTopic = measured.topic;
     in.skewTarget = request.skewTarget;
     answer.recommended = planPartitions(in);
+    answer.warning = concentrationWarning(answer.placement, request.keyPattern, request.topic);
+    answer.split = "the live cluster's slot map";
     return answer;
 }
 
@@ -57,7 +61,10 @@ PlacementAnswer planPlacement(const PlacementRequest &request, const MeasuredCon
         answer.recommended.reason = answer.placement.error;
         return answer;
     }
-    return planPlacement(request, Placement::evenShards(request.shards, request.keyPattern), measured);
+    PlacementAnswer answer =
+        planPlacement(request, Placement::clusterCreate(request.shards, request.keyPattern), measured);
+    answer.split = kSlotSplitText;
+    return answer;
 }
 
 } // namespace plimsoll

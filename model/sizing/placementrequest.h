@@ -18,7 +18,7 @@ class Store;
 
 struct PlacementRequest
 {
-    int shards = 0; // even slot ranges over this many shards (a live cluster's map instead: see planPlacement)
+    int shards = 0; // redis-cli's slot split over this many shards (a live cluster's map instead: see planPlacement)
     int partitions = 0;
     int brokers = 1;
     std::string topic = "logs";
@@ -27,7 +27,7 @@ struct PlacementRequest
 
     // The field at fault and what is wrong with it, phrased to follow the field's name
     // ("must contain {partition} ..."); nullopt when the request can be placed. The shard count
-    // is checked only by planPlacement's even-ranges form (a cluster's map brings its own).
+    // is checked only by planPlacement's predicted form (a cluster's map brings its own).
     struct Problem
     {
         enum Field { Partitions, Brokers, KeyPattern, SkewTarget } field;
@@ -46,6 +46,8 @@ struct MeasuredConfiguration
 {
     int shards = 0; // 0: nothing measured
     int partitions = 0;
+    std::string keyPattern = kKorvetStreamKeyPattern; // its own keys (SizingModels::rampKeyPattern)
+    std::string topic = kMeasuredTopicDefault;
 };
 MeasuredConfiguration readMeasuredConfiguration(const Store &store);
 
@@ -53,12 +55,15 @@ struct PlacementAnswer
 {
     PlacementResult placement; // ok false: its error says why
     PartitionPlan recommended; // the sizing's own partition model on these shards
+    std::string warning;       // concentrationWarning() of `placement`: "" when none
+    std::string split;         // how the shards' slots were split: redis-cli's, or the live map
 };
 
-// On `slots` (a live cluster's slot map) ...
+// On `slots` (a live cluster's slot map, which wins over any predicted split) ...
 PlacementAnswer planPlacement(const PlacementRequest &request, const Placement &slots,
                               const MeasuredConfiguration &measured);
-// ... or on request.shards even slot ranges.
+// ... or on request.shards masters with the slots split as `redis-cli --cluster create` splits
+// them (Placement::clusterCreate).
 PlacementAnswer planPlacement(const PlacementRequest &request, const MeasuredConfiguration &measured);
 
 } // namespace plimsoll

@@ -2,6 +2,8 @@
 
 #include "model/sizing/consumemodel.h"
 #include "model/sizing/placement.h"
+#include "model/sizing/sizingconsume.h"
+#include "model/sizing/sizingplacement.h"
 #include "model/sizing/sizingtext.h"
 
 #include <algorithm>
@@ -17,6 +19,7 @@ constexpr int kMinRedisNodes = 3; // a Redis Enterprise cluster needs a quorum o
 constexpr int kDefaultShardsPerNode = 8; // the seed's 24 shards on 3 nodes
 
 using sizingtext::fmt;
+using sizingtext::gibText;
 using sizingtext::rateText;
 
 int roundUpTo(int value, int multiple)
@@ -53,78 +56,6 @@ std::vector<std::string> takenRuns(const UnitsChoice &c)
         if (a.taken)
             return a.runKeys;
     return {};
-}
-
-// The consume inputs that only make sense together, as "<prefix><name> …", or nullopt.
-std::optional<std::string> consumeProblem(const SizingInputs &in, const std::string &prefix)
-{
-    const double target = in.rate > 0 ? in.rate : in.bytesPerS / in.recordBytes;
-    if (in.consumerGroups == 0 && in.consumeRate > 0)
-        return prefix + "consume-rate is the rate of each consumer group: it needs " + prefix +
-               "consumer-groups 1 or more";
-    if (in.consumerGroups == 0 && in.tieredReads)
-        return prefix + "tiered-reads says where consumer groups read: it needs " + prefix +
-               "consumer-groups 1 or more";
-    if (in.tieredReads && in.consumeFrom == ConsumeFrom::Tail)
-        return prefix + "tiered-reads reads a backlog from the remote tier: it needs " + prefix +
-               "consume-from backlog (the tail is served from Redis)";
-    if (in.tieredReads && !in.tiered)
-        return prefix + "tiered-reads reads what was offloaded: it needs " + prefix + "tiered";
-    if (in.consumeFrom == ConsumeFrom::Tail && in.consumeRate > target * (1 + 1e-9))
-        return prefix + "consume-rate " + fmt("%g", in.consumeRate) + " records/s is above the target " +
-               fmt("%g", target) + " records/s: a group reading the tail reads at most what is produced (" +
-               prefix + "consume-from backlog reads a backlog faster)";
-    return std::nullopt;
-}
-
-// " + 300k records/s read per broker × 2.1% CPU per 10k records/s (the consume ramp)", or the
-// margin held where the consume ramp did not measure the unit; "" without consumer groups.
-std::string readsCpuText(const ConsumePlan &plan, const ComponentCapacity &reads, const ComponentCapacity &produce,
-                         double units, const char *unit)
-{
-    if (!plan.active())
-        return {};
-    if (!reads.ok)
-        return "; reads unmeasured: the limit is " + fmt("%.0f%%", plan.limitFor(produce, reads) * 100) + ", " +
-               fmt("%.0f", plan.margin() * 100) + " % of the CPU held for them (--consume-margin)";
-    return " + " + rateText(plan.readAtTarget() / units) + " records/s read per " + unit + " × " +
-           fmt("%.3g", reads.slope * 1e6) + "% CPU per 10k records/s (the " + plan.model().path + " ramp)";
-}
-
-// The consume side's own lines: what the groups read, what their costs rest on, and the fetch
-// p99 the reads are predicted at.
-void addConsumeLines(SizingResult &r, const ConsumePlan &plan, const SizingModels &m, double sized, int brokers,
-                     int shards)
-{
-    const ConsumeModel &reads = plan.model();
-    r.lines.push_back({"consume_rate", "Consumed", plan.readAtTarget(), rateText(plan.readAtTarget()) + " records/s",
-                       plan.demandText(), {}});
-    r.lines.push_back({"consume_side", "Consume side", reads.measured() ? 1.0 : 0.0,
-                       reads.measured() ? std::string("measured") : fmt("unmeasured, %.0f%% margin", plan.margin() * 100),
-                       plan.evidenceText(), reads.runKeys});
-    if (!reads.broker.ok || !reads.shard.ok)
-        r.warnings.push_back("the " + reads.path + " side is unmeasured" +
-                             (reads.measured() ? std::string(" for ") + (reads.broker.ok ? "shards" : "brokers") : "") +
-                             ": " + fmt("%.0f", plan.margin() * 100) +
-                             " % of the CPU is held back for consumer reads (--consume-margin), not their measured "
-                             "cost; a consume ramp (bench ramp --ramp consumers) measures it");
-    const auto fetch = plan.fetchP99(m.broker, m.shard, sized, brokers, shards);
-    std::vector<std::string> runs;
-    for (const FetchCurvePoint &p : reads.fetch)
-        runs = merged(runs, {p.runKey});
-    r.lines.push_back(
-        {"fetch_p99", "Predicted fetch p99", fetch ? *fetch : 0, fetch ? fmt("%.3g ms", *fetch * 1e3) : std::string("—"),
-         fetch ? "the " + reads.path + " ramp's fetch delivery p99 interpolated at the brokers' and shards' CPU "
-                     "with ingest and reads together; budget " + fmt("%.3g ms", plan.fetchBudget() * 1e3)
-               : reads.fetch.empty() ? "no " + reads.path + " ramp step measured fetch p99 with a broker count: no prediction"
-                                     : "beyond the " + reads.path + " ramp's top: no prediction",
-         runs});
-    if (fetch && *fetch > plan.fetchBudget())
-        r.warnings.push_back("predicted fetch p99 exceeds the budget");
-    r.consumeRate = plan.readAtTarget();
-    r.consumeMeasured = reads.broker.ok && reads.shard.ok;
-    r.consumeMargin = r.consumeMeasured ? 0 : plan.margin();
-    r.fetchP99 = fetch;
 }
 
 } // namespace
@@ -185,7 +116,7 @@ const SizingLine *SizingResult::line(const std::string &key) const
     return nullptr;
 }
 
-const Sizer::Partitions &Sizer::partitionsFor(int shards, int brokers, const SizingInputs &in) const
+const PartitionPlan &Sizer::partitionsFor(int shards, int brokers, const SizingInputs &in) const
 {
     const auto key = std::make_tuple(shards, brokers, in.topic, in.keyPattern, in.skewTarget);
     auto it = m_partitionCache.find(key);
@@ -204,16 +135,10 @@ const Sizer::Partitions &Sizer::partitionsFor(int shards, int brokers, const Siz
     pin.measuredPartitions = m_models.rampPartitions;
     if (in.skewTarget > 0)
         pin.skewTarget = in.skewTarget;
+    pin.measuredKeyPattern = m_models.rampKeyPattern;
+    pin.measuredTopic = m_models.rampTopic;
     const PartitionPlan plan = planPartitions(pin);
-    double measuredSkew = 0;
-    if (m_models.rampShards > 0 && m_models.rampPartitions > 0) {
-        const PlacementResult measured = Placement::evenShards(m_models.rampShards, in.keyPattern)
-                                             .place(in.topic, m_models.rampPartitions);
-        if (measured.ok)
-            measuredSkew = measured.maxSkew;
-    }
-    return m_partitionCache.emplace(key, Partitions{plan.partitions, plan.skew, plan.reason, plan.target, measuredSkew})
-        .first->second;
+    return m_partitionCache.emplace(key, plan).first->second;
 }
 
 std::optional<double> Sizer::predictP99(double perShardRate, double perBrokerRate) const
@@ -263,7 +188,7 @@ SizingResult Sizer::size(const SizingInputs &in) const
     auto add = [&r](std::string key, std::string label, double value, std::string display,
                     std::string reasoning, std::vector<std::string> runs = {}) {
         r.lines.push_back({std::move(key), std::move(label), value, std::move(display),
-                           std::move(reasoning), std::move(runs)});
+                           std::move(reasoning), std::move(runs), EvidenceSource::None, {}});
     };
     const double headroom = std::max(0.0, in.headroom);
     const double sized = r.rate * (1 + headroom);
@@ -385,7 +310,7 @@ SizingResult Sizer::size(const SizingInputs &in) const
     const double retention = in.tiered ? in.localRetentionS : in.retentionS;
     MemoryInputs mem{r.rate, in.recordBytes, retention, in.replication,
                      in.trimTickS, 1.0, headroom, 1};
-    Partitions parts;
+    const PartitionPlan *parts = nullptr;
     MemoryEstimate memory;
     FlexEstimate flex;
     // Without a Flex measurement there is no write limit and no RAM ratio of its own: no
@@ -395,19 +320,20 @@ SizingResult Sizer::size(const SizingInputs &in) const
         r.warnings.push_back("Redis Flex: no Flex measurement among the runs, so no Flex RAM or "
                              "database count; sized as a RAM database. Measure a Flex database "
                              "(a sustained run and one that hits OOM) and import it to size Flex");
-    for (int pass = 0; pass < 4; ++pass) {
-        shards = roundUpTo(shards, nodes);
-        parts = partitionsFor(shards, brokers, in);
-        mem.skew = parts.skew;
+    auto estimate = [&] {
+        mem.skew = parts->skew;
         mem.shards = shards;
         memory = estimateMemory(m.storedBytes, mem);
+        if (flexMeasured)
+            flex = m.flex.estimate(r.rate * in.recordBytes, memory.provisionBytes);
+    };
+    for (int pass = 0; pass < 4; ++pass) {
+        shards = roundUpTo(shards, nodes);
+        parts = &partitionsFor(shards, brokers, in);
+        estimate();
         // Nodes hold what Redis holds (plus headroom). Placement skew sets each shard's memory
         // limit, but a node's several shards average it out.
-        double ramNeeded = memory.usageBytes * (1 + headroom);
-        if (flexMeasured) {
-            flex = m.flex.estimate(r.rate * in.recordBytes, memory.provisionBytes);
-            ramNeeded = flex.ramBytes;
-        }
+        const double ramNeeded = flexMeasured ? flex.ramBytes : memory.usageBytes * (1 + headroom);
         const double memNodesNeeded = std::ceil(ramNeeded / (in.nodeRamBytes * in.nodeRamUsable) - 1e-9);
         if (!(memNodesNeeded <= kClusterSlots)) {
             r.error = fmt("%.4g", ramNeeded / kGiB) + " GiB of Redis memory needs " +
@@ -442,31 +368,26 @@ SizingResult Sizer::size(const SizingInputs &in) const
     if (in.tolerateNodeLoss) {
         ++brokers;
         ++nodes;
-        parts = partitionsFor(shards, brokers, in);
+        parts = &partitionsFor(shards, brokers, in);
         brokerWhy += "; +1 to survive losing one";
         nodeWhy += "; +1 to survive losing one";
     }
-    if (parts.skew > parts.target + 1e-9)
-        r.warnings.push_back("placement skew " + fmt("%.2f", parts.skew) + " of " +
-                             std::to_string(parts.count) + " partitions over " + std::to_string(shards) +
-                             " shards is above the target " + fmt("%.2f", parts.target) +
-                             ": the hottest shard carries that much more than the mean, and memory "
-                             "is sized for it");
-    else if (parts.measuredSkew > 0 && parts.skew > parts.measuredSkew + 1e-9)
-        r.warnings.push_back("placement skew " + fmt("%.2f", parts.skew) + " of " + std::to_string(parts.count) +
-                             " partitions over " + std::to_string(shards) + " shards is above the " +
-                             fmt("%.2f", parts.measuredSkew) + " of the measured configuration (" +
-                             std::to_string(m_models.rampPartitions) + " on " + std::to_string(m_models.rampShards) +
-                             "), whose per-shard capacity the sizing uses: the hottest shard will run hotter "
-                             "than its CPU figure says");
+    // One estimate from the partitions deployed: every memory figure below reads it.
+    estimate();
     r.brokers = brokers;
     r.redisNodes = nodes;
     r.shards = shards;
-    r.partitions = parts.count;
-    r.partitionSkew = parts.skew;
+    r.partitions = parts->partitions;
+    r.partitionSkew = parts->skew;
+    r.partitionPlan = *parts;
+    r.memory = memory;
     r.memoryUsageBytes = memory.usageBytes;
     r.memoryTotalBytes = memory.provisionBytes;
     r.memoryPerShardBytes = memory.perShardBytes;
+    const PlacementNotes placed = placementNotes(*parts, m, in, memory);
+    for (const std::string &w : placed.warnings)
+        r.warnings.push_back(w);
+    r.hottestShardFactor = placed.cpuFactor;
 
     add("brokers", "Korvet brokers", brokers, std::to_string(brokers),
         brokerWhy + (budgetWhy.empty() ? "" : "; " + budgetWhy), takenRuns(r.brokerChoice));
@@ -476,29 +397,32 @@ SizingResult Sizer::size(const SizingInputs &in) const
                                 : std::string()) +
             (budgetWhy.empty() ? "" : "; " + budgetWhy),
         takenRuns(r.shardChoice));
+    r.lines.back().caveat = placed.shardsCaveat;
     add("redis_nodes", "Redis nodes", nodes, std::to_string(nodes), nodeWhy, m.shard.runKeys);
-    add("partitions", "Partitions", parts.count, std::to_string(parts.count),
-        parts.reason + " (CRC16 slot placement)");
+    // The count's skew target is the measured configuration's (its runs), unless one was asked.
+    add("partitions", "Partitions", parts->partitions, std::to_string(parts->partitions), parts->reason,
+        in.skewTarget > 0 || parts->measuredSkew <= 0 ? std::vector<std::string>{} : m.shard.runKeys);
+    r.lines.back().caveat = parts->warning;
     std::string memWhy;
     for (const std::string &l : memory.lines)
         memWhy += (memWhy.empty() ? "" : "; ") + l;
-    add("memory_total_bytes", "Redis memory (total)", memory.provisionBytes,
-        fmt("%.1f GiB", memory.provisionBytes / kGiB),
+    add("memory_total_bytes", "Redis memory (total)", memory.provisionBytes, gibText(memory.provisionBytes),
         memWhy + "; " + m.storedBytes.reason +
             (in.tiered ? "; local retention " + fmt("%g", retention) + " s (tiered)" : ""),
         m.storedBytes.runKeys);
-    add("memory_per_shard_bytes", "Memory per shard", memory.perShardBytes,
-        fmt("%.2f GiB", memory.perShardBytes / kGiB),
-        "the total over " + std::to_string(shards) + " primary shards, hottest shard's share (skew " +
-            fmt("%.2f", parts.skew) + " of the " + std::to_string(parts.count) +
+    add("memory_per_shard_bytes", "Memory per shard", memory.perShardBytes, gibText(memory.perShardBytes),
+        "what the hottest shard holds, its replica the same: " + gibText(memory.provisionBytes) + " over " +
+            std::to_string(shards) + " shards × " + std::to_string(std::max(1, in.replication)) +
+            " copies (skew " + fmt("%.2f", parts->skew) + " of the " + std::to_string(parts->partitions) +
             " partitions above, keys '" + in.keyPattern + "')",
         m.storedBytes.runKeys);
+    r.lines.back().caveat = placed.memoryCaveat;
 
     // Utilization at the target itself (not the headroom-inflated rate): what runs day to day.
     const double liveBrokers = brokers - (in.tolerateNodeLoss ? 1 : 0);
     r.loads.push_back({"broker CPU", consume.cpuAt(m.broker, reads.broker, r.rate, liveBrokers),
                        consume.limitFor(m.broker, reads.broker)});
-    r.loads.push_back({"Redis shard CPU", consume.cpuAt(m.shard, reads.shard, r.rate, shards),
+    r.loads.push_back({"Redis shard CPU", consume.cpuAt(m.shard, reads.shard, r.rate, shards) * placed.cpuFactor,
                        consume.limitFor(m.shard, reads.shard)});
     const double liveNodes = nodes - (in.tolerateNodeLoss ? 1 : 0);
     const double ramHeld = flexMeasured ? flex.ramBytes : memory.usageBytes;
@@ -512,12 +436,21 @@ SizingResult Sizer::size(const SizingInputs &in) const
     add("shard_cpu", "Hottest shard CPU at target", r.loads[1].utilization,
         fmt("%.0f%%", r.loads[1].utilization * 100),
         rateText(r.rate / shards) + " records/s per shard × " + fmt("%.3g", m.shard.slope * 1e6) +
-            "% CPU per 10k records/s (hottest shard, measured skew included)" +
+            "% CPU per 10k records/s (hottest shard, measured skew included)" + placed.cpuText +
             readsCpuText(consume, reads.shard, m.shard, shards, "shard"),
         merged(m.shard.runKeys, consume.measures(reads.shard) ? reads.shard.runKeys : std::vector<std::string>{}));
+    r.lines.back().caveat = placed.cpuCaveat;
+    if (r.loads[1].utilization > r.loads[1].limit + 1e-9) {
+        const std::string past = "past its " + fmt("%.0f%%", r.loads[1].limit * 100) + " limit: " +
+                                 (parts->placement.oneShardHoldsAll()
+                                      ? "no shard count spreads what the key pattern puts on one shard"
+                                      : "a partition count nearer the measured skew, or more shards, brings it down");
+        r.lines.back().caveat += (r.lines.back().caveat.empty() ? "" : "; ") + past;
+        r.warnings.push_back("hottest shard CPU " + r.lines.back().display + " at the target is " + past);
+    }
     add("node_memory", "Redis node memory at target", r.loads[2].utilization,
         fmt("%.0f%%", r.loads[2].utilization * 100),
-        fmt("%.1f GiB", ramHeld / kGiB) + " held over " + fmt("%.0f", liveNodes) + " nodes of " +
+        gibText(ramHeld) + " held over " + fmt("%.0f", liveNodes) + " nodes of " +
             fmt("%.0f GiB", in.nodeRamBytes / kGiB),
         m.storedBytes.runKeys);
 
@@ -551,7 +484,8 @@ SizingResult Sizer::size(const SizingInputs &in) const
                                  std::to_string(r.partitions) + " partitions");
     }
 
-    r.p99 = predictP99(r.rate / shards, r.rate / liveBrokers);
+    // The hottest shard's load sets the latency: its share over the measured skew's counts.
+    r.p99 = predictP99(r.rate / shards * placed.cpuFactor, r.rate / liveBrokers);
     std::vector<std::string> latencyRuns;
     for (const LatencyCurvePoint &p : m.latency)
         latencyRuns = merged(latencyRuns, {p.runKey});
@@ -560,7 +494,8 @@ SizingResult Sizer::size(const SizingInputs &in) const
         r.p99 ? "the ramp's p99 interpolated at this per-shard and per-broker load; budget " +
                     fmt("%.3g ms", in.p99Budget * 1e3)
               : "beyond the measured ramp (or no ramp measured p99): no prediction",
-        latencyRuns);
+        // The curve is read at a load fraction of the capacities: their runs count too.
+        latencyRuns.empty() ? latencyRuns : merged(merged(latencyRuns, m.shard.runKeys), m.broker.runKeys));
     if (r.p99 && *r.p99 > in.p99Budget)
         r.warnings.push_back("predicted p99 exceeds the budget");
     if (consume.active())
@@ -592,6 +527,14 @@ SizingResult Sizer::size(const SizingInputs &in) const
     }
     add("bottleneck", "Bottleneck", worst->utilization / worst->limit, r.bottleneck, worstWhy,
         merged(m.shard.runKeys, m.broker.runKeys));
+    // Whose runs each number rests on, said beside it; memory without a measurement of its own
+    // rests on the stated default ratio.
+    for (SizingLine &l : r.lines) {
+        l.evidence = sourceOf(l.runKeys, m.sampleRunKeys);
+        if (l.evidence == EvidenceSource::None && !m.storedBytes.fitted &&
+            (l.key == "memory_total_bytes" || l.key == "memory_per_shard_bytes" || l.key == "node_memory"))
+            l.evidence = EvidenceSource::Default;
+    }
     r.ok = true;
     return r;
 }

@@ -9,6 +9,8 @@
 // keystroke. A Sizer caches partition recommendations: use one Sizer from one thread.
 
 #include "model/core/domain.h"
+#include "model/sizing/componentevidence.h"
+#include "model/sizing/memorymodel.h"
 #include "model/sizing/placement.h"
 #include "model/sizing/sizingmodels.h"
 
@@ -105,6 +107,12 @@ struct SizingLine
     std::string display;   // formatted with its unit
     std::string reasoning; // one line
     std::vector<std::string> runKeys;
+    // Whose runs the number rests on (the user's own, the samples, both; none for an input),
+    // said beside it wherever it is printed.
+    EvidenceSource evidence = EvidenceSource::None;
+    // What qualifies this number, said at it ("" when nothing does): every partition on one
+    // shard, shards without a partition, a shard past a node's memory. Also among the warnings.
+    std::string caveat;
 };
 
 struct ComponentLoad
@@ -127,7 +135,10 @@ struct SizingResult
     double partitionSkew = 1;
     double memoryUsageBytes = 0;     // what Redis will hold, replicas included
     double memoryTotalBytes = 0;     // to provision (skew and headroom added)
-    double memoryPerShardBytes = 0;  // per primary shard
+    double memoryPerShardBytes = 0;  // in the hottest shard, its replica the same
+    MemoryEstimate memory;           // the one estimate every memory figure above is read from
+    PartitionPlan partitionPlan;     // the partition count, its skew and placement on `shards`
+    double hottestShardFactor = 1;   // the hottest shard's CPU over the measured skew's (≥ 1)
     double flexRamBytes = 0;         // when flex
     int flexDatabases = 0;           // when flex
     int offloadStreams = 0;          // when tiered and reachable
@@ -160,18 +171,12 @@ public:
     std::optional<double> predictP99(double perShardRate, double perBrokerRate) const;
 
 private:
-    struct Partitions
-    {
-        int count = 0;
-        double skew = 1;
-        std::string reason;
-        double target = kDefaultSkewTarget; // the skew the count was searched for
-        double measuredSkew = 0; // of the configuration the capacity ramp measured (0: unknown)
-    };
-    const Partitions &partitionsFor(int shards, int brokers, const SizingInputs &in) const;
+    // The partition plan (placement.h planPartitions) for these shards and brokers, on the
+    // measured configuration's own keys for its skew.
+    const PartitionPlan &partitionsFor(int shards, int brokers, const SizingInputs &in) const;
 
     SizingModels m_models;
-    mutable std::map<std::tuple<int, int, std::string, std::string, double>, Partitions> m_partitionCache;
+    mutable std::map<std::tuple<int, int, std::string, std::string, double>, PartitionPlan> m_partitionCache;
 };
 
 } // namespace plimsoll

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <regex>
+#include <set>
 
 namespace plimsoll {
 
@@ -22,6 +23,15 @@ std::optional<double> redisNodes(const RunRecord &run)
     if (std::regex_search(text, m, nodes))
         return std::stod(m[1].str());
     return std::nullopt;
+}
+
+// A text the run's tuning states under `key`, when it does.
+std::optional<std::string> tuningText(const RunRecord &run, const char *key)
+{
+    const auto it = run.tuning.find(key);
+    if (it == run.tuning.end() || !it->is_string() || it->get<std::string>().empty())
+        return std::nullopt;
+    return it->get<std::string>();
 }
 
 std::string prefixOf(const std::string &scenario)
@@ -46,6 +56,36 @@ std::string rampFactor(const std::vector<const ScenarioRecord *> &steps)
         }
     }
     return {};
+}
+
+// What was missing, and whose runs answer for each model.
+void describeModels(SizingModels &m)
+{
+    if (!m.shard.ok)
+        m.notes.push_back("no ramp step reports shard CPU with a shard count: shard capacity unknown");
+    if (!m.broker.ok)
+        m.notes.push_back("no ramp step reports broker CPU with a broker count: broker capacity unknown");
+    if (!m.storedBytes.fitted)
+        m.notes.push_back(m.storedBytes.reason);
+    std::vector<std::string> latencyRuns;
+    for (const LatencyCurvePoint &p : m.latency)
+        if (std::find(latencyRuns.begin(), latencyRuns.end(), p.runKey) == latencyRuns.end())
+            latencyRuns.push_back(p.runKey);
+    const std::pair<const char *, std::vector<std::string>> parts[] = {
+        {"shard capacity", m.shard.ok ? m.shard.runKeys : std::vector<std::string>{}},
+        {"broker capacity", m.broker.ok ? m.broker.runKeys : std::vector<std::string>{}},
+        {"broker scaling", m.brokerSweep.ok ? m.brokerSweep.runKeys : std::vector<std::string>{}},
+        {"shard scaling", m.shardSweep.ok ? m.shardSweep.runKeys : std::vector<std::string>{}},
+        {"the latency curve", latencyRuns},
+        {"stored bytes per record", m.storedBytes.fitted ? m.storedBytes.runKeys : std::vector<std::string>{}},
+        {"Redis Flex", m.flex.fitted ? m.flex.runKeys : std::vector<std::string>{}},
+        {"offload", m.offload.fitted ? m.offload.runKeys : std::vector<std::string>{}},
+        {"the consume side", m.consume.measured() ? m.consume.runKeys : std::vector<std::string>{}},
+        {"the tiered consume side", m.tieredConsume.measured() ? m.tieredConsume.runKeys : std::vector<std::string>{}},
+    };
+    m.components.clear();
+    for (const auto &[name, keys] : parts)
+        m.components.push_back({name, sourceOf(keys, m.sampleRunKeys), keys});
 }
 
 } // namespace
@@ -82,6 +122,8 @@ SizingModels fitSizingModels(const std::vector<RunRecord> &runs, const SizingMod
                         hottestShardCpu = *shardCpu;
                         m.rampShards = int(*t.shards);
                         m.rampPartitions = t.partitions ? int(*t.partitions) : 0;
+                        m.rampKeyPattern = tuningText(run, "key_pattern").value_or(kKorvetStreamKeyPattern);
+                        m.rampTopic = tuningText(run, "topic").value_or(kMeasuredTopicDefault);
                     }
                     if (recordBytes > 0)
                         recordSizes.push_back(recordBytes);
@@ -159,20 +201,98 @@ SizingModels fitSizingModels(const std::vector<RunRecord> &runs, const SizingMod
               [](const LatencyCurvePoint &a, const LatencyCurvePoint &b) {
                   return a.perShardRate < b.perShardRate;
               });
-    if (!m.shard.ok)
-        m.notes.push_back("no ramp step reports shard CPU with a shard count: shard capacity unknown");
-    if (!m.broker.ok)
-        m.notes.push_back("no ramp step reports broker CPU with a broker count: broker capacity unknown");
-    if (!m.storedBytes.fitted)
-        m.notes.push_back(m.storedBytes.reason);
+    for (const RunRecord &run : runs)
+        if (run.sample)
+            m.sampleRunKeys.push_back(run.runKey);
+    std::sort(m.sampleRunKeys.begin(), m.sampleRunKeys.end());
+    m.sampleRunKeys.erase(std::unique(m.sampleRunKeys.begin(), m.sampleRunKeys.end()), m.sampleRunKeys.end());
+    describeModels(m);
     return m;
+}
+
+SizingModels fitSizingModelsPerComponent(const std::vector<RunRecord> &runs, const SizingModelOptions &options)
+{
+    const auto samples = std::count_if(runs.begin(), runs.end(), [](const RunRecord &r) { return r.sample; });
+    if (samples == 0 || samples == std::ptrdiff_t(runs.size()))
+        return fitSizingModels(runs, options);
+    std::vector<RunRecord> ownRuns, sampleRuns;
+    for (const RunRecord &r : runs)
+        (r.sample ? sampleRuns : ownRuns).push_back(r);
+    SizingModels m = fitSizingModels(ownRuns, options);
+    const SizingModels s = fitSizingModels(sampleRuns, options);
+    // A model of the samples stands in only where the user's runs measure none; what goes with it
+    // (the configuration a shard capacity was measured on) comes along.
+    std::set<std::string> fromSamples;
+    auto take = [&fromSamples](auto &mine, const auto &theirs, const std::vector<std::string> &keys) {
+        mine = theirs;
+        fromSamples.insert(keys.begin(), keys.end());
+    };
+    if (!m.shard.ok && s.shard.ok) {
+        take(m.shard, s.shard, s.shard.runKeys);
+        m.rampShards = s.rampShards;
+        m.rampPartitions = s.rampPartitions;
+        m.rampKeyPattern = s.rampKeyPattern;
+        m.rampTopic = s.rampTopic;
+        m.rampShardsPerNode = s.rampShardsPerNode;
+        m.rampRecordBytes = s.rampRecordBytes;
+    }
+    if (!m.broker.ok && s.broker.ok)
+        take(m.broker, s.broker, s.broker.runKeys);
+    if (!m.brokerSweep.ok && s.brokerSweep.ok)
+        take(m.brokerSweep, s.brokerSweep, s.brokerSweep.runKeys);
+    if (!m.shardSweep.ok && s.shardSweep.ok)
+        take(m.shardSweep, s.shardSweep, s.shardSweep.runKeys);
+    if (!m.storedBytes.fitted && s.storedBytes.fitted)
+        take(m.storedBytes, s.storedBytes, s.storedBytes.runKeys);
+    if (!m.flex.fitted && s.flex.fitted)
+        take(m.flex, s.flex, s.flex.runKeys);
+    if (!m.offload.fitted && s.offload.fitted)
+        take(m.offload, s.offload, s.offload.runKeys);
+    if (!m.consume.measured() && s.consume.measured())
+        take(m.consume, s.consume, s.consume.runKeys);
+    if (!m.tieredConsume.measured() && s.tieredConsume.measured())
+        take(m.tieredConsume, s.tieredConsume, s.tieredConsume.runKeys);
+    if (m.latency.empty() && !s.latency.empty()) {
+        m.latency = s.latency;
+        for (const LatencyCurvePoint &p : s.latency)
+            fromSamples.insert(p.runKey);
+    }
+    if (!(m.wireCompression > 0))
+        m.wireCompression = s.wireCompression;
+    if (!(m.rampRecordBytes > 0))
+        m.rampRecordBytes = s.rampRecordBytes;
+    // The samples' ramps whose runs answer for something: their peaks bound the extrapolation
+    // warning and the report fits them, beside the user's own.
+    for (const RampSaturation &ramp : s.ramps)
+        if (fromSamples.count(ramp.runKey))
+            m.ramps.push_back(ramp);
+    m.sampleRunKeys = s.sampleRunKeys;
+    m.notes.clear();
+    describeModels(m);
+    return m;
+}
+
+SizingModels fitSelectedModels(Evidence &evidence, const EvidenceSelection &selection,
+                               const SizingModelOptions &options)
+{
+    const bool perComponent = selection.samples == SampleRuns::Auto && selection.runs.runs.empty();
+    SizingModels models = perComponent ? fitSizingModelsPerComponent(evidence.runs, options)
+                                       : fitSizingModels(evidence.runs, options);
+    // Which runs answer for what, once anything does (a selection that answers nothing says so in
+    // the sizing's error instead).
+    const bool answered = std::any_of(models.components.begin(), models.components.end(),
+                                      [](const ComponentEvidence &c) { return c.source != EvidenceSource::None; });
+    const std::string components = answered ? componentsText(models.components) : std::string();
+    if (!components.empty())
+        evidence.note += (evidence.note.empty() ? "" : "; ") + components;
+    return models;
 }
 
 FittedEvidence fitEvidence(const Store &store, const EvidenceSelection &selection, const SizingModelOptions &options)
 {
     FittedEvidence out;
-    out.evidence = readEvidence(store, selection, true);
-    out.models = fitSizingModels(out.evidence.runs, options);
+    out.evidence = readSizingEvidence(store, selection, true);
+    out.models = fitSelectedModels(out.evidence, selection, options);
     return out;
 }
 

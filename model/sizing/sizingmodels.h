@@ -16,6 +16,7 @@
 // Pure computation over records already read; no store access here.
 
 #include "model/scaling/componentcapacity.h"
+#include "model/sizing/componentevidence.h"
 #include "model/scaling/evidence.h"
 #include "model/core/domain.h"
 #include "model/scaling/componentsweep.h"
@@ -23,6 +24,7 @@
 #include "model/sizing/flexmodel.h"
 #include "model/sizing/memorymodel.h"
 #include "model/sizing/offloadmodel.h"
+#include "model/sizing/placement.h"
 #include "model/core/records.h"
 #include "model/scaling/saturation.h"
 
@@ -78,13 +80,35 @@ struct SizingModels
     // placement skew is baked into the per-shard capacity.
     int rampShards = 0;
     int rampPartitions = 0;
+    // The stream keys of that step's run: as its tuning states them ("key_pattern", "topic"),
+    // else Korvet's pattern and the default topic (placement.h). Its skew is computed on these.
+    std::string rampKeyPattern = kKorvetStreamKeyPattern;
+    std::string rampTopic = kMeasuredTopicDefault;
     double wireCompression = 0;      // produced bytes ÷ wire bytes seen on the ramp (0: unknown)
     std::vector<std::string> notes;  // what was missing and which default stands in
+    // The sample runs among those fitted (sorted): what tells a number's own runs from the samples.
+    std::vector<std::string> sampleRunKeys;
+    // Whose runs answer for each model, in the sizing's reading order (componentevidence.h).
+    std::vector<ComponentEvidence> components;
 };
 
 // Runs with their scenarios (Store::run(...).record). Samples count like any other run.
 SizingModels fitSizingModels(const std::vector<RunRecord> &runs,
                              const SizingModelOptions &options = {});
+
+// The same models, each answered by the user's own runs when they measure it and by the sample
+// runs otherwise (what SampleRuns::Auto means): a ramp with shard CPU of one's own replaces the
+// samples' shard capacity (with the configuration it measured), a broker sweep the broker
+// scaling, memory measurements the stored bytes, a consume ramp the consume side, and so on; the
+// samples answer for the rest. Without runs of both kinds it is fitSizingModels().
+SizingModels fitSizingModelsPerComponent(const std::vector<RunRecord> &runs,
+                                         const SizingModelOptions &options = {});
+
+// The models for the runs an evidence selection chose: per component on SampleRuns::Auto with
+// no run picked by hand, else pooled (fitSizingModels); `evidence.note` then says which runs
+// answer for which model.
+SizingModels fitSelectedModels(Evidence &evidence, const EvidenceSelection &selection,
+                               const SizingModelOptions &options = {});
 
 // The models a sizing rests on, fitted once from the runs a selection chooses, with what was
 // chosen: the one path from a run selection to a Sizer that `size`, `placement`, `report`,

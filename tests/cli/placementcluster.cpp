@@ -174,6 +174,31 @@ TEST_F(ClusterPlacement, WithoutClusterShardsTheSlotMapComesFromClusterSlots)
     EXPECT_EQ(a["max_skew"], b["max_skew"]);
 }
 
+// The predicted split is the one clusters are made with: the three masters
+// tests/services/redis-cluster.sh made with `redis-cli --cluster create` own exactly the slots
+// `placement --shards 3` predicts (0-5460, 5461-10922, 10923-16383), so every partition of a
+// topic lands on the same master in the prediction and on the live map.
+TEST_F(ClusterPlacement, ThePredictedSlotSplitIsTheOneRedisCliCreatedTheClusterWith)
+{
+    const QStringList placed{"--topic", "split", "--partitions", "96", "--json"};
+    const Result live = plimsoll(QStringList{"placement", "--cluster", QString::fromStdString(m_seed)} + placed);
+    const Result predicted = plimsoll(QStringList{"placement", "--shards", "3"} + placed);
+    ASSERT_EQ(live.exitCode, 0) << live.err;
+    ASSERT_EQ(predicted.exitCode, 0) << predicted.err;
+    const auto a = nlohmann::json::parse(live.out), b = nlohmann::json::parse(predicted.out);
+    EXPECT_EQ(a["slot_split"], "the live cluster's slot map");
+    EXPECT_EQ(b["slot_split"], plimsoll::kSlotSplitText);
+    ASSERT_EQ(a["shards"].size(), 3u);
+    ASSERT_EQ(b["shards"].size(), 3u);
+    const std::vector<plimsoll::SlotRange> ranges = plimsoll::Placement::clusterCreateRanges(3);
+    for (size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(a["shards"][i]["slots"], b["shards"][i]["slots"]) << i;
+        EXPECT_EQ(a["shards"][i]["slots"].get<int>(), ranges[i].end - ranges[i].start + 1) << i;
+        EXPECT_EQ(a["shards"][i]["partitions"], b["shards"][i]["partitions"]) << i;
+    }
+    EXPECT_EQ(a["max_skew"], b["max_skew"]);
+}
+
 TEST_F(ClusterPlacement, DomainsAndAnUnreachableCluster)
 {
     EXPECT_EQ(plimsoll({"placement", "--partitions", "8"}).exitCode, 2);

@@ -164,9 +164,10 @@ TEST_F(SizingCli, BudgetSelectsTheBestPointPerConfiguration)
     EXPECT_FALSE(none.json()["overall"]["found"].get<bool>());
 }
 
-// The runs a sizing rests on: the sample runs count while the store has nothing of its own, are
-// left out (and said to be) once a ramp of one's own is imported, and come back when asked.
-TEST_F(SizingCli, SampleRunsStepAsideForRunsOfOnesOwn)
+// The runs a sizing rests on: the sample runs count while the store has nothing of its own; once a
+// ramp of one's own is imported it replaces them for what it measures (shard and broker capacity)
+// and they answer for the rest (memory), each number labelled; left out or pooled when asked.
+TEST_F(SizingCli, RunsOfOnesOwnReplaceTheSamplesForWhatTheyMeasure)
 {
     QTemporaryDir dir;
     const QString db = dir.filePath("own.db");
@@ -199,16 +200,30 @@ TEST_F(SizingCli, SampleRunsStepAsideForRunsOfOnesOwn)
     r = plimsoll({"size", "--rate", "600k", "--json"}, db);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     nlohmann::json own = r.json();
-    EXPECT_EQ(own["evidence"]["runs"], nlohmann::json::array({"own:ramp"}));
-    EXPECT_EQ(own["evidence"]["samples_left_out"], 6);
+    EXPECT_EQ(own["evidence"]["runs"].size(), 7u);
+    EXPECT_EQ(own["evidence"]["samples_left_out"], 0);
     // 50k records/s on 12 shards at 20 % CPU: 4,167 per shard at 20 %, 18,750 at 90 %: 600k needs 32.
     EXPECT_EQ(own["shards"], 32);
+    auto lineOf = [](const nlohmann::json &sizing, const std::string &key) {
+        for (const nlohmann::json &l : sizing["lines"])
+            if (l["key"] == key)
+                return l;
+        return nlohmann::json();
+    };
+    EXPECT_EQ(lineOf(own, "shards")["evidence"], "own");
+    EXPECT_EQ(lineOf(own, "brokers")["evidence"], "own");
+    EXPECT_EQ(lineOf(own, "memory_total_bytes")["evidence"], "samples");
     r = plimsoll({"size", "--rate", "600k"}, db);
-    EXPECT_EQ(r.out.rfind("Evidence: every run (1 run; 6 sample runs left out: the selection holds 1 run of your own "
-                          "with sizing evidence)",
+    EXPECT_EQ(r.out.rfind("Evidence: every run (7 runs; 1 run of your own with sizing evidence replaces the 6 sample "
+                          "runs for what it measures; your runs answer for shard capacity, broker capacity",
                           0),
               0u)
         << r.out;
+    r = plimsoll({"size", "--rate", "600k", "--samples", "exclude", "--json"}, db);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.json()["evidence"]["runs"], nlohmann::json::array({"own:ramp"}));
+    EXPECT_EQ(r.json()["evidence"]["samples_left_out"], 6);
+    EXPECT_EQ(lineOf(r.json(), "memory_total_bytes")["evidence"], "default");
     r = plimsoll({"size", "--rate", "600k", "--samples", "include", "--json"}, db);
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.json()["evidence"]["runs"].size(), 7u);

@@ -337,7 +337,7 @@ TEST(SavedSizingCompare, ASizingThatFailsSaysWhyInItsColumn)
     SizingResult ok;
     ok.ok = true;
     ok.brokers = 3;
-    ok.lines.push_back({"brokers", "Korvet brokers", 3, "3", "", {}});
+    ok.lines.push_back({"brokers", "Korvet brokers", 3, "3", "", {}, EvidenceSource::None, {}});
     ok.brokerChoice.taken = "cpu";
     SizingResult failed;
     failed.error = "no ramp with shard and broker CPU in the store";

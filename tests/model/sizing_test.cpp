@@ -258,7 +258,8 @@ TEST(Sizing, CaveatsSayByHowMuchAndWhatIsMissing)
     pinned.keyPattern = "{pin}:{partition}";
     const SizingResult skewed = Sizer(unmeasured).size(pinned);
     ASSERT_TRUE(skewed.ok) << skewed.error;
-    EXPECT_TRUE(warned(skewed, "is above the target 1.25")) << skewed.partitionSkew;
+    EXPECT_TRUE(warned(skewed, "every one of the")) << skewed.partitionSkew;
+    EXPECT_NE(skewed.line("shards")->caveat.find("only 1 of the"), std::string::npos) << skewed.line("shards")->caveat;
     EXPECT_FALSE(warned(Sizer(unmeasured).size({.rate = 600000}), "is above the target"));
 
     // With the measured configuration, a stated skew target: one no count can meet says so;
@@ -270,13 +271,27 @@ TEST(Sizing, CaveatsSayByHowMuchAndWhatIsMissing)
     ASSERT_TRUE(unmet.ok) << unmet.error;
     EXPECT_TRUE(warned(unmet, "is above the target 1.05")) << unmet.partitionSkew;
     EXPECT_GT(unmet.partitionSkew, 1.05);
+    // A measured configuration of many partitions per shard is nearly even (960 on 24); a loose
+    // stated target lets a count through that is more skewed than it.
+    SizingModels even = sampleSizer().models();
+    even.rampPartitions = 960;
+    const double measured = measuredSkew(24, 960, kKorvetStreamKeyPattern, "logs").skew;
+    ASSERT_GT(measured, 1.0);
     SizingInputs loose{.rate = 900000};
     loose.skewTarget = 4;
-    const SizingResult hotter = sampleSizer().size(loose);
+    const SizingResult hotter = Sizer(even).size(loose);
     ASSERT_TRUE(hotter.ok) << hotter.error;
-    EXPECT_GT(hotter.partitionSkew, 2.25);
-    EXPECT_TRUE(warned(hotter, "is above the 2.25 of the measured configuration (96 on 24)"))
-        << hotter.partitionSkew;
+    EXPECT_GT(hotter.partitionSkew, measured);
+    EXPECT_TRUE(warned(hotter, "of the measured configuration (960 on 24)")) << hotter.partitionSkew;
+    // ... and the hottest shard's CPU is scaled by the skew over the measured one, said at the number.
+    EXPECT_NEAR(hotter.hottestShardFactor, hotter.partitionSkew / measured, 1e-9);
+    EXPECT_NE(hotter.line("shard_cpu")->caveat.find("the share the capacity was measured at"), std::string::npos)
+        << hotter.line("shard_cpu")->caveat;
+    const SizingResult asMeasured = Sizer(even).size({.rate = 900000});
+    ASSERT_TRUE(asMeasured.ok);
+    EXPECT_NEAR(asMeasured.line("shard_cpu")->value * hotter.hottestShardFactor, hotter.line("shard_cpu")->value,
+                0.02 * hotter.line("shard_cpu")->value)
+        << "the same shards carry the same mean load; only the placement's skew differs";
     SizingInputs bad{.rate = 600000};
     bad.skewTarget = 0.5;
     EXPECT_EQ(bad.validate("--"), "--skew-target must be 1 or more (max/mean partitions per shard), or 0 for "

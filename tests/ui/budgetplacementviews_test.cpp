@@ -35,6 +35,7 @@ using plimsoll::test::cliJson;
 using plimsoll::test::cliSize;
 using plimsoll::test::artifactDir;
 using plimsoll::test::savePng;
+using plimsoll::test::savePng;
 
 namespace {
 
@@ -226,6 +227,16 @@ TEST_F(BudgetPlacementViews, PlacementRecommendsWhatTheSizingPicks)
     EXPECT_NE(placement.placement().partitionSlot, before);
     EXPECT_EQ(placement.placement().partitionSlot[0], Placement::hashSlot("k:logs:0"));
     EXPECT_TRUE(placement.summaryLabel()->text().contains("k:{topic}:{partition}"));
+    EXPECT_TRUE(placement.summaryLabel()->text().contains("slots split as `redis-cli --cluster create` assigns them"));
+    EXPECT_FALSE(placement.summaryLabel()->text().contains(QStringLiteral("⚠")));
+    // A hash tag that leaves the partition out: every partition on one shard, said first; the
+    // recommendation keeps the measured configuration's skew as its target (on its own keys).
+    placement.keyPatternEdit()->setText(QStringLiteral("{logs}:{partition}"));
+    EXPECT_TRUE(placement.summaryLabel()->text().startsWith(QStringLiteral("⚠ every one of the 96 partitions lands on")))
+        << placement.summaryLabel()->text().toStdString();
+    EXPECT_FALSE(placement.recommendation().found);
+    EXPECT_DOUBLE_EQ(placement.recommendation().target, placement.recommendation().measuredSkew);
+    savePng(&placement, QStringLiteral("placement-hash-tag-1024x700.png"), {1024, 700});
     placement.keyPatternEdit()->setText(QStringLiteral("k:{topic}"));
     EXPECT_FALSE(placement.placement().ok);
     EXPECT_TRUE(placement.summaryLabel()->text().contains("{partition}"));
@@ -270,6 +281,12 @@ TEST_F(BudgetPlacementViews, PlacementPlacesAndRecommendsAsTheCommandLine)
         EXPECT_DOUBLE_EQ(view.maxSkew, cli["max_skew"].get<double>());
         EXPECT_EQ(placement.recommendation().partitions, cli["recommended"]["partitions"].get<int>());
         EXPECT_EQ(placement.recommendation().reason, cli["recommended"]["reason"]);
+        // The third pattern's tag holds the topic alone: both say every partition is on one shard.
+        EXPECT_EQ(cli["warning"].is_string(), std::string(c.pattern).find("{{") != std::string::npos);
+        if (cli["warning"].is_string()) {
+            EXPECT_TRUE(placement.summaryLabel()->text().contains(
+                QString::fromStdString(cli["warning"].get<std::string>())));
+        }
     }
     // A pattern without {partition} is refused by both, for the same reason.
     placement.keyPatternEdit()->setText(QStringLiteral("k:{topic}"));

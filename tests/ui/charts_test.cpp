@@ -51,7 +51,7 @@ TEST(Charts, PlacementTicksAreWholeNumbersEvenlyApart)
     }
 
     PlacementChart chart;
-    const PlacementResult placement = Placement::evenShards(24, kKorvetStreamKeyPattern).place("logs", 96);
+    const PlacementResult placement = Placement::clusterCreate(24, kKorvetStreamKeyPattern).place("logs", 96);
     ASSERT_TRUE(placement.ok);
     chart.showPlacement(placement);
     const auto axes = chart.axes(Qt::Vertical);

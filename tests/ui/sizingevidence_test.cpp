@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSignalSpy>
+#include <QTextBrowser>
 
 using namespace plimsoll;
 using plimsoll::test::cliSize;
@@ -71,8 +72,9 @@ void expectSameLines(const SizingView &view, const nlohmann::json &cli, const ch
 } // namespace
 
 // The runs a sizing rests on, chosen in the window and given to the CLI as --run / --samples:
-// one test drives both and finds the same numbers. Once the store holds a ramp of one's own
-// the sample runs are left out by default, visibly, and a toggle brings them back.
+// one test drives both and finds the same numbers. Once the store holds a ramp of one's own it
+// replaces the sample runs for what it measures, visibly at each number, and a toggle pools or
+// leaves them out.
 TEST_F(SizingEvidence, EvidenceChosenInTheWindowSizesAsTheCommandLine)
 {
     {
@@ -85,10 +87,12 @@ TEST_F(SizingEvidence, EvidenceChosenInTheWindowSizesAsTheCommandLine)
     SizingView view(m_path);
     view.reload();
     ASSERT_TRUE(waitUntil([&] { return view.modelsReady() && view.result().ok; }));
-    EXPECT_EQ(view.evidence().samplesLeftOut, 6);
+    EXPECT_EQ(view.evidence().samplesLeftOut, 0);
     const QString evidence = view.evidenceLabel()->text();
-    EXPECT_TRUE(evidence.contains(QStringLiteral("Sizing from 1 run (every run)"))) << evidence.toStdString();
-    EXPECT_TRUE(evidence.contains(QStringLiteral("6 sample runs left out"))) << evidence.toStdString();
+    EXPECT_TRUE(evidence.contains(QStringLiteral("Sizing from 7 runs (every run)"))) << evidence.toStdString();
+    EXPECT_TRUE(evidence.contains(QStringLiteral("1 run of your own with sizing evidence replaces the 6 sample runs")))
+        << evidence.toStdString();
+    EXPECT_EQ(view.resultEvidence(QStringLiteral("shards")), QStringLiteral("own runs"));
     expectSameLines(view, cliSize(m_path, {QStringLiteral("--rate"), QStringLiteral("600k")}), "auto");
     const int ownShards = view.result().shards;
     EXPECT_GT(ownShards, 24); // twice the CPU per record of the samples' 24
@@ -173,4 +177,32 @@ TEST_F(SizingEvidence, SkewTargetShowsItsCaveatAndSizesAsTheCommandLine)
     skew->setValue(skew->minimum());
     EXPECT_EQ(view.resultText("partitions"), "96");
     EXPECT_FALSE(view.caveatsLabel()->text().contains(QStringLiteral("is above the target")));
+}
+
+// A hash-tagged key pattern typed in the window: the numbers it breaks carry the mark and the
+// words at them (the shard count, the partitions, the hottest shard's CPU), the caveats panel says
+// it, and the numbers are the command line's.
+TEST_F(SizingEvidence, AHashTaggedPatternIsWarnedAtTheNumbersAsOnTheCommandLine)
+{
+    SizingView view(m_path);
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.modelsReady() && view.result().ok; }));
+    EXPECT_FALSE(view.resultText(QStringLiteral("partitions")).endsWith(QStringLiteral("⚠")));
+    view.keyPatternEdit()->setText(QStringLiteral("{logs}:{partition}"));
+    ASSERT_TRUE(view.result().ok);
+    for (const char *key : {"shards", "partitions", "shard_cpu"})
+        EXPECT_TRUE(view.resultText(QString::fromLatin1(key)).endsWith(QStringLiteral(" ⚠"))) << key;
+    EXPECT_TRUE(view.caveats().join('\n').contains(QStringLiteral("every one of the")))
+        << view.caveats().join('\n').toStdString();
+    EXPECT_TRUE(view.reasoningPanel()->toPlainText().contains(QStringLiteral("share the hash tag {logs}")));
+    EXPECT_EQ(view.resultEvidence(QStringLiteral("shards")), QStringLiteral("samples"));
+    const nlohmann::json cli =
+        cliSize(m_path, {QStringLiteral("--rate"), QStringLiteral("600k"), QStringLiteral("--key-pattern"),
+                         QStringLiteral("{logs}:{partition}")});
+    expectSameLines(view, cli, "hash tag");
+    for (size_t i = 0; i < view.result().lines.size(); ++i)
+        EXPECT_EQ(view.result().lines[i].caveat, cli["lines"][i]["caveat"].is_null()
+                                                     ? std::string()
+                                                     : cli["lines"][i]["caveat"].get<std::string>());
+    savePng(&view, QStringLiteral("sizing-hash-tag-1024x700.png"), {1024, 700});
 }

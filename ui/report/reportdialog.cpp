@@ -5,6 +5,7 @@
 #include "ui/backgroundpool.h"
 #include "ui/latesttask.h"
 #include "ui/charts/reportrenderer.h"
+#include "ui/widgets/evidencedialog.h"
 
 #include <plimsoll/version.h>
 
@@ -23,8 +24,9 @@
 
 namespace plimsoll {
 
-ReportDialog::ReportDialog(const QString &storePath, const SizingInputs &inputs, QWidget *parent)
-    : QDialog(parent), m_storePath(storePath), m_inputs(inputs)
+ReportDialog::ReportDialog(const QString &storePath, const SizingInputs &inputs, const EvidenceSelection &evidence,
+                           QWidget *parent)
+    : QDialog(parent), m_storePath(storePath), m_inputs(inputs), m_evidence(evidence)
 {
     setObjectName(QStringLiteral("reportDialog"));
     setWindowTitle(tr("Export Report"));
@@ -60,12 +62,39 @@ ReportDialog::ReportDialog(const QString &storePath, const SizingInputs &inputs,
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_save, &QPushButton::clicked, this, &ReportDialog::chooseFile);
 
+    // The runs the report rests on, as the Sizing view chose them, and the same controls to change them.
+    m_evidenceLabel = new QLabel(this);
+    m_evidenceLabel->setObjectName(QStringLiteral("reportEvidence"));
+    m_evidenceLabel->setWordWrap(true);
+    m_evidenceLabel->setTextFormat(Qt::PlainText);
+    m_samples = new QComboBox(this);
+    m_samples->setObjectName(QStringLiteral("reportSamplesCombo"));
+    m_samples->addItem(tr("Samples: auto"), int(SampleRuns::Auto));
+    m_samples->addItem(tr("Samples: included"), int(SampleRuns::Include));
+    m_samples->addItem(tr("Samples: left out"), int(SampleRuns::Exclude));
+    m_samples->setCurrentIndex(m_samples->findData(int(m_evidence.samples)));
+    m_samples->setToolTip(tr("Sample runs take part: auto lets your own runs answer for what they measure "
+                             "and the samples for the rest (the CLI's --samples)"));
+    connect(m_samples, &QComboBox::currentIndexChanged, this, [this] {
+        EvidenceSelection sel = m_evidence;
+        sel.samples = SampleRuns(m_samples->currentData().toInt());
+        if (!(sel == m_evidence))
+            setEvidenceSelection(sel);
+    });
+    auto *choose = new QPushButton(tr("Choose runs…"), this);
+    choose->setObjectName(QStringLiteral("reportChooseRunsButton"));
+    choose->setToolTip(tr("The runs the report rests on: every run, a filter, or runs picked by hand"));
+    connect(choose, &QPushButton::clicked, this, &ReportDialog::chooseRuns);
+
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Format"), this));
     top->addWidget(m_format);
     top->addStretch();
+    top->addWidget(m_samples);
+    top->addWidget(choose);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_evidenceLabel);
     layout->addWidget(m_scroll, 1);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
@@ -88,10 +117,49 @@ ReportDialog::~ReportDialog()
     m_writer->waitForFinished(); // the worker holds bytes and a path, never this
 }
 
+void ReportDialog::setEvidenceSelection(const EvidenceSelection &selection)
+{
+    m_evidence = selection;
+    {
+        const QSignalBlocker block(m_samples);
+        m_samples->setCurrentIndex(m_samples->findData(int(selection.samples)));
+    }
+    start();
+}
+
+void ReportDialog::chooseRuns()
+{
+    auto *dialog = new EvidenceDialog(m_storePath, m_evidence, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { setEvidenceSelection(dialog->selection()); });
+    dialog->open();
+}
+
+void ReportDialog::showEvidence()
+{
+    QString text = tr("Evidence: %1").arg(QString::fromStdString(m_evidence.describe()));
+    if (m_data) {
+        text += tr(" (%1)").arg(m_data->runs.size() == 1 ? tr("1 run") : tr("%1 runs").arg(m_data->runs.size()));
+        if (!m_data->evidenceNote.empty())
+            text += QStringLiteral(" · ") + QString::fromStdString(m_data->evidenceNote);
+    }
+    m_evidenceLabel->setText(text);
+}
+
 void ReportDialog::start()
 {
     ReportRequest request;
     request.inputs = m_inputs;
+    request.evidence = m_evidence;
+    m_data.reset();
+    m_save->setEnabled(false);
+    // The previous preview's pages go: the next one follows the new selection.
+    while (QLayoutItem *item = m_pages->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    m_status->setText(tr("Fitting the models to %1…").arg(QString::fromStdString(m_evidence.describe())));
+    showEvidence();
     m_loader->start(
         [path = m_storePath.toStdString(), request] {
             return std::make_shared<const ReportData>(collectReport(Store(path), request, kVersion));
@@ -109,6 +177,7 @@ void ReportDialog::start()
 
 void ReportDialog::showPreview()
 {
+    showEvidence();
     const std::vector<QImage> pages = renderReportPages(m_doc, *m_data, 96);
     m_pageCount = int(pages.size());
     for (const QImage &page : pages) {

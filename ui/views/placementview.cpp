@@ -142,13 +142,18 @@ void PlacementView::recompute()
     QString empty;
     if (!m_result.emptyShards.empty())
         empty = tr(" · %1 empty shards").arg(m_result.emptyShards.size());
-    m_summary->setText(tr("Mean %1 per shard, max %2, min %3: max/mean skew %4%5 (red: the "
-                          "hottest shards).\nRecommended (as the sizing picks): %6")
-                           .arg(m_result.mean, 0, 'f', 2)
-                           .arg(m_result.maxPerShard)
-                           .arg(m_result.minPerShard)
-                           .arg(m_result.maxSkew, 0, 'f', 2)
-                           .arg(empty, QString::fromStdString(m_plan.reason)));
+    // Every partition on one shard is said first, where the eye lands.
+    const QString warning = answer.warning.empty()
+                                ? QString()
+                                : QStringLiteral("⚠ ") + QString::fromStdString(answer.warning) + QStringLiteral("\n");
+    m_summary->setText(warning + tr("Mean %1 per shard, max %2, min %3: max/mean skew %4%5 (red: the "
+                                    "hottest shards; %6).\nRecommended (as the sizing picks): %7")
+                                     .arg(m_result.mean, 0, 'f', 2)
+                                     .arg(m_result.maxPerShard)
+                                     .arg(m_result.minPerShard)
+                                     .arg(m_result.maxSkew, 0, 'f', 2)
+                                     .arg(empty, QString::fromStdString(answer.split),
+                                          QString::fromStdString(m_plan.reason)));
 }
 
 } // namespace plimsoll

@@ -11,6 +11,7 @@
 #include "ui/widgets/savedsizingbuttons.h"
 
 #include <QCheckBox>
+#include <QColor>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
@@ -147,10 +148,17 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     auto *inputs = new QGroupBox(tr("Target"), this);
     inputs->setLayout(form);
 
-    m_table = new QTableWidget(0, 2, this);
+    m_table = new QTableWidget(0, 3, this);
     m_table->setObjectName(QStringLiteral("sizingTable"));
-    m_table->setHorizontalHeaderLabels({tr("Quantity"), tr("Value")});
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Evidence: whose runs each number rests on (your runs, the sample runs, both).
+    m_table->setHorizontalHeaderLabels({tr("Quantity"), tr("Value"), tr("Evidence")});
+    // The numbers and their evidence keep their width; a narrow window elides the quantity's name
+    // (it heads its reasoning below and its tooltip).
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setMinimumSectionSize(40);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->verticalHeader()->hide();
     // One line per row: the deployment reads at a glance, without scrolling at 700 px.
     const int rowHeight = fontMetrics().height() + 8;
@@ -214,8 +222,8 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     m_samples->addItem(tr("Samples: auto"), int(SampleRuns::Auto));
     m_samples->addItem(tr("Samples: included"), int(SampleRuns::Include));
     m_samples->addItem(tr("Samples: left out"), int(SampleRuns::Exclude));
-    m_samples->setToolTip(tr("Sample runs take part: auto leaves them out once the runs hold sizing "
-                             "evidence of your own (the CLI's --samples)"));
+    m_samples->setToolTip(tr("Sample runs take part: auto lets your own runs answer for what they measure "
+                             "and the samples for the rest, each number saying which (the CLI's --samples)"));
     connect(m_samples, &QComboBox::currentIndexChanged, this, [this] {
         EvidenceSelection sel = m_evidence;
         sel.samples = SampleRuns(m_samples->currentData().toInt());
@@ -298,7 +306,8 @@ void SizingView::addConsumeRows(QFormLayout *form)
     m_consumeFrom->addItem(tr("from the tail"), QString::fromLatin1(toString(ConsumeFrom::Tail)));
     m_consumeFrom->addItem(tr("from a backlog"), QString::fromLatin1(toString(ConsumeFrom::Backlog)));
     m_consumeFrom->setToolTip(tr("Where the groups read (the CLI's --consume-from)"));
-    m_tieredReads = new QCheckBox(tr("Backlog read from the remote tier"), this);
+    // Short: the row sets the form's width, and the sizing table beside it needs the room.
+    m_tieredReads = new QCheckBox(tr("Remote-tier reads"), this);
     m_tieredReads->setObjectName(QStringLiteral("tieredReadsCheck"));
     m_tieredReads->setToolTip(tr("Needs tiered offload and a backlog (the CLI's --tiered-reads)"));
     m_consumeMargin = new QSpinBox(this);
@@ -506,6 +515,14 @@ QString SizingView::resultText(const QString &key) const
     return {};
 }
 
+QString SizingView::resultEvidence(const QString &key) const
+{
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        if (m_table->item(row, 0)->data(Qt::UserRole).toString() == key)
+            return m_table->item(row, 2)->text();
+    return {};
+}
+
 int SizingView::utilizationPercent(const QString &component) const
 {
     for (auto *bar : m_barsBox->findChildren<QProgressBar *>())
@@ -549,8 +566,8 @@ void SizingView::recompute()
     if (!m_result.ok) {
         QString error = QString::fromStdString(m_result.error);
         if (m_lastEvidence.samplesLeftOut > 0)
-            error += tr(" — %1 sample runs were left out beside your own runs; Samples: included sizes "
-                        "from them too")
+            error += tr(" — %1 sample runs were left out as asked; Samples: auto lets them answer for "
+                        "what your runs do not measure")
                          .arg(m_lastEvidence.samplesLeftOut);
         m_status->setText(error);
         emit recomputed();
@@ -561,8 +578,15 @@ void SizingView::recompute()
         m_table->insertRow(row);
         auto *label = new QTableWidgetItem(QString::fromStdString(l.label));
         label->setData(Qt::UserRole, QString::fromStdString(l.key));
-        auto *value = new QTableWidgetItem(QString::fromStdString(l.display));
+        label->setToolTip(QString::fromStdString(l.label));
+        // A number something qualifies carries the mark and the words at it.
+        auto *value = new QTableWidgetItem(QString::fromStdString(l.display) +
+                                           (l.caveat.empty() ? QString() : QStringLiteral(" ⚠")));
         QString tip = QString::fromStdString(l.reasoning);
+        if (!l.caveat.empty()) {
+            tip = QStringLiteral("⚠ ") + QString::fromStdString(l.caveat) + QStringLiteral("\n\n") + tip;
+            value->setForeground(QColor(0x8a, 0x45, 0x00));
+        }
         if (!l.runKeys.empty())
             tip += (l.runKeys.size() == 1 ? tr("\n\nFrom 1 run:") : tr("\n\nFrom %1 runs:").arg(l.runKeys.size()));
         for (const std::string &k : l.runKeys)
@@ -575,8 +599,13 @@ void SizingView::recompute()
         }
         m_table->setItem(row, 0, label);
         m_table->setItem(row, 1, value);
+        auto *evidence = new QTableWidgetItem(*plimsoll::label(l.evidence) ? QString::fromUtf8(plimsoll::label(l.evidence))
+                                                                           : QStringLiteral("—"));
+        evidence->setData(Qt::UserRole, QString::fromLatin1(toString(l.evidence)));
+        evidence->setToolTip(tip);
+        m_table->setItem(row, 2, evidence);
     }
-    m_table->resizeColumnToContents(0);
+
     m_status->setText(tr("Bottleneck: %1 · recomputed in %2 ms from the fitted models")
                           .arg(QString::fromStdString(m_result.bottleneck))
                           .arg(m_lastMs, 0, 'f', 3));

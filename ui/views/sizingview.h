@@ -66,6 +66,8 @@ public:
     bool modelsReady() const { return m_sizer != nullptr; }
     // The text of a result row by its key ("brokers", "shards", ...), or empty.
     QString resultText(const QString &key) const;
+    // Whose runs that row rests on, as its Evidence column says ("sample runs", "your runs", ...).
+    QString resultEvidence(const QString &key) const;
     // Utilization bar of a component (0–100, percent of the resource), −1 when absent.
     int utilizationPercent(const QString &component) const;
     double lastRecomputeMs() const { return m_lastMs; }

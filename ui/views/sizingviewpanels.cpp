@@ -120,10 +120,15 @@ void SizingView::showReasoning()
     // a store of nightly history does not bury the reasoning under run keys.
     QString text;
     for (const SizingLine &l : m_result.lines) {
-        text += QStringLiteral("<p><b>%1: %2</b> — %3").arg(html(l.label), html(l.display), html(l.reasoning));
+        text += QStringLiteral("<p><b>%1: %2</b> — ").arg(html(l.label), html(l.display));
+        if (!l.caveat.empty())
+            text += QStringLiteral("<span style='color:#8a4500'>⚠ %1.</span> ").arg(html(l.caveat));
+        text += html(l.reasoning);
         if (!l.runKeys.empty())
             text += QStringLiteral(" · <a href=\"runs:%1\">%2</a>")
                         .arg(html(l.key), runCount(l.runKeys.size()));
+        if (*label(l.evidence))
+            text += QStringLiteral(" (%1)").arg(html(label(l.evidence)));
         text += QStringLiteral("</p>");
         if (!l.runKeys.empty() && m_expandedRuns.count(l.key)) {
             QStringList keys;
