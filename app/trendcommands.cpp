@@ -20,6 +20,7 @@
 #include <cmath>
 #include <iostream>
 #include <optional>
+#include <set>
 
 namespace plimsoll {
 
@@ -51,10 +52,13 @@ std::string timeInferredNote(const SeriesChanges &s)
 {
     const std::size_t n = s.series.points.size();
     const int k = s.timeInferredPoints;
+    const bool one = k == 1;
     return std::string(k == int(n) ? (n == 1 ? "its run is" : "all " + std::to_string(n) + " runs are")
-                                   : std::to_string(k) + " of " + std::to_string(n) + " runs are") +
-           " dated by their file's modification time (or the time of import), not by the run: their "
-           "order is not known, so no change point is reported through them";
+                                   : std::to_string(k) + " of " + std::to_string(n) + (one ? " runs is" : " runs are")) +
+           (one ? " dated by its file's modification time (or the time of import), not by the run: its place "
+                  "in time is not known, so no change point is reported through it"
+                : " dated by their file's modification time (or the time of import), not by the run: their "
+                  "order is not known, so no change point is reported through them");
 }
 
 std::string loadStepsNote(const LoadSteps &l)
@@ -145,9 +149,12 @@ void printChanges(const ChangesReport &r)
     }
     for (const LoadSteps &l : r.loadSteps)
         std::cout << l.scenario << (l.target.empty() ? "" : " on " + l.target) << ": " << loadStepsNote(l) << "\n";
+    // Once per scenario and load (its metrics say the same), with the note of its first series.
+    std::set<std::string> said;
     for (const SeriesChanges &s : r.series)
-        if (s.timeInferredPoints > 0)
-            std::cout << s.series.scenario << "  " << s.series.metric
+        if (s.timeInferredPoints > 0 &&
+            said.insert(s.series.target + '\x1f' + s.series.scenario + '\x1f' + s.series.contract.loadText()).second)
+            std::cout << s.series.scenario
                       << (s.series.contract.loadText().empty() ? "" : "  (" + s.series.contract.loadText() + ")")
                       << ": " << timeInferredNote(s) << "\n";
     std::cout << r.changeCount() << " change point" << (r.changeCount() == 1 ? "" : "s") << " in "

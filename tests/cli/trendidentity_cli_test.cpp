@@ -123,7 +123,7 @@ TEST_F(TrendIdentityCli, AStepSweepIsLoadsAndFileDatedRunsAreMarked)
         if (s["time_inferred_points"].get<int>() > 0) {
             ++fileDated;
             EXPECT_NE(s["scenario"].get<std::string>().find("Replication"), std::string::npos) << s.dump();
-            EXPECT_NE(s["note"].get<std::string>().find("dated by their file's modification time"), std::string::npos);
+            EXPECT_NE(s["note"].get<std::string>().find("dated by its file's modification time"), std::string::npos);
         }
         if (s["scenario"] == "producer/nightly") {
             EXPECT_EQ(s["points"], 30);
@@ -137,7 +137,10 @@ TEST_F(TrendIdentityCli, AStepSweepIsLoadsAndFileDatedRunsAreMarked)
     EXPECT_NE(text.out.find("producer on kafka: 7 runs at 7 loads (offered_rate): each load is a series of its own"),
               std::string::npos)
         << text.out;
-    EXPECT_NE(text.out.find("its run is dated by their file's modification time"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("Single-region Replication (topic: single-region)  (topology.producers=1): its run is dated "
+                            "by its file's modification time"),
+              std::string::npos)
+        << text.out;
     EXPECT_NE(text.out.find("1 scenario at several loads"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("of inferred time left out of the search"), std::string::npos) << text.out;
     EXPECT_EQ(text.out.find("new baseline"), std::string::npos) << text.out;
