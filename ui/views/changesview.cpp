@@ -81,6 +81,7 @@ ChangesView::ChangesView(const QString &storePath, QWidget *parent)
     m_show->addItems({tr("All changes"), tr("Regressions"), tr("Improvements")});
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("changesSummary"));
+    m_summary->setWordWrap(true); // its counts grow; the filter field keeps its room at 1024 px
     auto *row = new QHBoxLayout;
     row->addWidget(m_filter, 2);
     row->addWidget(m_show);
