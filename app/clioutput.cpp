@@ -135,9 +135,13 @@ void printRunDetail(std::ostream &out, const RunDetail &d)
     table.print(out);
 }
 
-void printBudget(std::ostream &out, const LatencyBudget &budget, const BudgetResult &r)
+void printBudget(std::ostream &out, const LatencyBudget &budget, const BudgetResult &r,
+                 const std::vector<LatencyPointOrigin> &origins)
 {
-    out << r.points.size() << " points; budget p99 ≤ " << formatMetric("latency_p99_s", budget.p99);
+    out << r.points.size() << " points";
+    if (r.leftOutPoints > 0)
+        out << " (" << r.leftOutPoints << " left out: they measured nothing)";
+    out << "; budget p99 ≤ " << formatMetric("latency_p99_s", budget.p99);
     if (budget.p999)
         out << ", p99.9 ≤ " << formatMetric("latency_p999_s", *budget.p999);
     out << "\n";
@@ -148,7 +152,8 @@ void printBudget(std::ostream &out, const LatencyBudget &budget, const BudgetRes
     for (const auto &s : r.perConfiguration) {
         const std::string config = s.configuration.empty() ? "-" : s.configuration;
         if (!s.found) {
-            table.addRow({s.product, config, "-", "-", "-", "-", "no point within budget: " + s.missedBecause});
+            table.addRow({s.product, config, "-", "-", "-", "-",
+                          (s.allLeftOut ? "no pick: " : "no point within budget: ") + s.missedBecause});
             continue;
         }
         char ratio[32] = "-";
@@ -160,6 +165,17 @@ void printBudget(std::ostream &out, const LatencyBudget &budget, const BudgetRes
                       ratio});
     }
     table.print(out);
+    if (r.leftOutPoints == 0)
+        return;
+    out << "Left out of every pick:\n";
+    for (const BudgetedPoint &b : r.points) {
+        if (!b.leftOut)
+            continue;
+        out << "  " << b.point.product << " · " << (b.point.configuration.empty() ? "-" : b.point.configuration);
+        if (b.index < origins.size())
+            out << "  run " << origins[b.index].runKey << ", " << origins[b.index].scenario;
+        out << ": " << degenerateReason(b.point) << "\n";
+    }
 }
 
 void printCatalog(std::ostream &out, bool json)

@@ -371,6 +371,7 @@ json budgetedToJson(const BudgetedPoint &b, const LatencyPointOrigin &origin)
             {"p999_s", b.point.p999 ? json(*b.point.p999) : json(nullptr)},
             {"avg_latency_s", b.point.avgLatency ? json(*b.point.avgLatency) : json(nullptr)},
             {"qualifies", b.qualifies},
+            {"left_out", b.leftOut},
             {"reason", b.reason},
             {"little", {{"checked", b.little.checked}, {"outstanding", b.little.outstanding},
                         {"expected", b.little.expected}, {"ratio", b.little.ratio},
@@ -386,11 +387,19 @@ json budgetToJson(const BudgetAnswer &answer)
         return json{{"product", s.product}, {"configuration", s.configuration},
                     {"found", s.found},
                     {"best", s.found ? budgetedToJson(s.best, answer.originOf(s.best)) : json(nullptr)},
-                    {"missed_because", s.found ? json(nullptr) : json(s.missedBecause)}};
+                    {"missed_because", s.found ? json(nullptr) : json(s.missedBecause)},
+                    {"all_left_out", s.allLeftOut}};
     };
-    json pts = json::array(), perConfig = json::array(), perProduct = json::array();
-    for (const BudgetedPoint &b : r.points)
+    json pts = json::array(), perConfig = json::array(), perProduct = json::array(), leftOut = json::array();
+    for (const BudgetedPoint &b : r.points) {
         pts.push_back(budgetedToJson(b, answer.originOf(b)));
+        if (b.leftOut)
+            leftOut.push_back({{"run", answer.originOf(b).runKey},
+                               {"scenario", answer.originOf(b).scenario},
+                               {"product", b.point.product},
+                               {"configuration", b.point.configuration},
+                               {"reason", b.reason}});
+    }
     for (const auto &s : r.perConfiguration)
         perConfig.push_back(selection(s));
     for (const auto &s : r.perProduct)
@@ -401,7 +410,8 @@ json budgetToJson(const BudgetAnswer &answer)
             {"per_configuration", perConfig},
             {"per_product", perProduct},
             {"overall", selection(r.overall)},
-            {"flagged_points", r.flaggedPoints}};
+            {"flagged_points", r.flaggedPoints},
+            {"left_out", leftOut}};
 }
 
 int budgetCommand(const CliContext &c, BudgetArgs a)
@@ -435,7 +445,7 @@ int budgetCommand(const CliContext &c, BudgetArgs a)
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
-    printBudget(std::cout, budget, answer.result);
+    printBudget(std::cout, budget, answer.result, answer.read.origins);
     return kExitOk;
 }
 

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <iostream>
 #include <optional>
+#include <set>
 
 namespace plimsoll {
 
@@ -46,6 +47,30 @@ struct ChangesArgs
         Domain::atLeast(0).withNote("a fraction of the mean before: 0.05 = 5 %");
 };
 
+// What a series with runs of inferred time can say of them, in words.
+std::string timeInferredNote(const SeriesChanges &s)
+{
+    const std::size_t n = s.series.points.size();
+    const int k = s.timeInferredPoints;
+    const bool one = k == 1;
+    return std::string(k == int(n) ? (n == 1 ? "its run is" : "all " + std::to_string(n) + " runs are")
+                                   : std::to_string(k) + " of " + std::to_string(n) + (one ? " runs is" : " runs are")) +
+           (one ? " dated by its file's modification time (or the time of import), not by the run: its place "
+                  "in time is not known, so no change point is reported through it"
+                : " dated by their file's modification time (or the time of import), not by the run: their "
+                  "order is not known, so no change point is reported through them");
+}
+
+std::string loadStepsNote(const LoadSteps &l)
+{
+    std::string keys;
+    for (const std::string &k : l.keys)
+        keys += (keys.empty() ? "" : ", ") + k;
+    return std::to_string(l.runs) + " run" + (l.runs == 1 ? "" : "s") + " at " + std::to_string(l.loads.size()) +
+           " loads (" + keys + "): each load is a series of its own; what differs between them is "
+           "the load (a sweep), not a change over time";
+}
+
 json changesJson(const ChangesReport &r)
 {
     json series = json::array();
@@ -64,14 +89,27 @@ json changesJson(const ChangesReport &r)
                                {"forward_change_percent", c.change.forwardChangePercent()},
                                {"pvalue", c.change.pValue},
                                {"verdict", toString(c.verdict)}});
-        series.push_back({{"target", s.series.target},
-                          {"scenario", s.series.scenario},
-                          {"metric", s.series.metric},
-                          {"direction", directionWord(s.series.direction)},
-                          {"contract", s.series.contract.canonical()},
-                          {"points", s.series.points.size()},
-                          {"changes", changes}});
+        json entry = {{"target", s.series.target},
+                      {"scenario", s.series.scenario},
+                      {"metric", s.series.metric},
+                      {"direction", directionWord(s.series.direction)},
+                      {"contract", s.series.contract.canonical()},
+                      {"load", s.series.contract.loadText()},
+                      {"points", s.series.points.size()},
+                      {"time_inferred_points", s.timeInferredPoints},
+                      {"changes", changes}};
+        if (s.timeInferredPoints > 0)
+            entry["note"] = timeInferredNote(s);
+        series.push_back(std::move(entry));
     }
+    json loads = json::array();
+    for (const LoadSteps &l : r.loadSteps)
+        loads.push_back({{"target", l.target},
+                         {"scenario", l.scenario},
+                         {"keys", l.keys},
+                         {"loads", l.loads},
+                         {"runs", l.runs},
+                         {"note", loadStepsNote(l)}});
     json baselines = json::array();
     for (const BaselineChange &b : r.baselineChanges)
         baselines.push_back({{"target", b.target},
@@ -87,7 +125,8 @@ json changesJson(const ChangesReport &r)
             {"since", r.query.since.empty() ? json(nullptr) : json(r.query.since)},
             {"change_count", r.changeCount()},
             {"series", series},
-            {"baseline_changes", baselines}};
+            {"baseline_changes", baselines},
+            {"load_steps", loads}};
 }
 
 void printChanges(const ChangesReport &r)
@@ -108,9 +147,26 @@ void printChanges(const ChangesReport &r)
             std::cout << " " << d.key;
         std::cout << ")  run " << b.runKey << "\n";
     }
+    for (const LoadSteps &l : r.loadSteps)
+        std::cout << l.scenario << (l.target.empty() ? "" : " on " + l.target) << ": " << loadStepsNote(l) << "\n";
+    // Once per scenario and load (its metrics say the same), with the note of its first series.
+    std::set<std::string> said;
+    for (const SeriesChanges &s : r.series)
+        if (s.timeInferredPoints > 0 &&
+            said.insert(s.series.target + '\x1f' + s.series.scenario + '\x1f' + s.series.contract.loadText()).second)
+            std::cout << s.series.scenario
+                      << (s.series.contract.loadText().empty() ? "" : "  (" + s.series.contract.loadText() + ")")
+                      << ": " << timeInferredNote(s) << "\n";
     std::cout << r.changeCount() << " change point" << (r.changeCount() == 1 ? "" : "s") << " in "
               << r.series.size() << " series; " << r.baselineChanges.size() << " baseline change"
-              << (r.baselineChanges.size() == 1 ? "" : "s") << "\n";
+              << (r.baselineChanges.size() == 1 ? "" : "s");
+    if (!r.loadSteps.empty())
+        std::cout << "; " << r.loadSteps.size() << " scenario" << (r.loadSteps.size() == 1 ? "" : "s")
+                  << " at several loads";
+    if (const int inferred = r.timeInferredPoints(); inferred > 0)
+        std::cout << "; " << inferred << " point" << (inferred == 1 ? "" : "s")
+                  << " of inferred time left out of the search";
+    std::cout << "\n";
 }
 
 int runChanges(const CliContext &c, const ChangesArgs &a)

@@ -207,7 +207,12 @@ double utcSeconds(std::string_view iso)
     return double(ms) / 1000.0;
 }
 
-std::string inferredRunTime(QIODevice &in, std::vector<ImportWarning> &warnings)
+void dateByInference(RunRecord &run, QIODevice &in, std::vector<ImportWarning> &warnings)
+{
+    run.timestamp = inferredRunTime(in, warnings, &run.timeSource);
+}
+
+std::string inferredRunTime(QIODevice &in, std::vector<ImportWarning> &warnings, TimeSource *source)
 {
     if (auto *file = qobject_cast<QFile *>(&in)) {
         const QDateTime modified = QFileInfo(file->fileName()).lastModified();
@@ -219,6 +224,8 @@ std::string inferredRunTime(QIODevice &in, std::vector<ImportWarning> &warnings)
                                     "the output states no time; the run is dated by the "
                                     "file's modification time, " +
                                         *normalized});
+                if (source)
+                    *source = TimeSource::FileModified;
                 return *normalized;
             }
         }
@@ -227,6 +234,8 @@ std::string inferredRunTime(QIODevice &in, std::vector<ImportWarning> &warnings)
     warnings.push_back({"timestamp-inferred", 0,
                         "the output states no time; the run is dated by the time of import, " +
                             now});
+    if (source)
+        *source = TimeSource::Imported;
     return now;
 }
 

@@ -54,8 +54,11 @@ std::optional<std::string> localTimeAsUtc(std::string_view text);
 double utcSeconds(std::string_view iso);
 
 // The run's time when its output states none: the file's modification time when `in` is a
-// file, else the time of import. Adds a "timestamp-inferred" warning saying which.
-std::string inferredRunTime(QIODevice &in, std::vector<ImportWarning> &warnings);
+// file, else the time of import; `source` (when given) says which. Adds a "timestamp-inferred"
+// warning saying which.
+std::string inferredRunTime(QIODevice &in, std::vector<ImportWarning> &warnings, TimeSource *source = nullptr);
+// Dates `run` so: its timestamp and its timeSource.
+void dateByInference(RunRecord &run, QIODevice &in, std::vector<ImportWarning> &warnings);
 
 // Warns "zero-only-run" when every value is zero (a run that measured nothing).
 void warnIfZeroOnly(const std::vector<double> &values, int64_t line, const std::string &what,

@@ -285,7 +285,7 @@ ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &
     run.line = 1;
     run.tool = reader.report.requestsPerS ? "wrk2" : "HdrHistogram";
     run.runKey = contentRunKey(kFormat.identity.name, text);
-    run.timestamp = inferredRunTime(in, result.warnings);
+    dateByInference(run, in, result.warnings);
     run.tuning["value_unit"] = unit->name;
     std::vector<double> counts;
     for (const Table &t : reader.tables) {

@@ -399,7 +399,7 @@ ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &
     if (time.startTime > 1e9)
         run.timestamp = isoOfEpoch(time.startTime);
     else
-        run.timestamp = inferredRunTime(in, result.warnings);
+        dateByInference(run, in, result.warnings);
     run.tuning["hlog_format_version"] = log.formatVersion;
     run.tuning["value_unit"] = unit->name;
     run.provenance = "merged interval histograms per tag; values in " + unit->name +

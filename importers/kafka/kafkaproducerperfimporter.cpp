@@ -367,7 +367,7 @@ ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &
         result.warnings.push_back({"timestamp-without-zone", output.firstTimeLine,
                                    "the harness timestamps have no zone; read as UTC"});
     } else {
-        run.timestamp = inferredRunTime(in, result.warnings);
+        dateByInference(run, in, result.warnings);
     }
     addScenarios(output.segments, run, result.warnings);
     result.runs.push_back(std::move(run));

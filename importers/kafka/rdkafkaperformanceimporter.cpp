@@ -439,7 +439,7 @@ ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &
     run.tool = "rdkafka_performance";
     run.target = "kafka";
     run.runKey = contentRunKey("rdkafka-performance", text);
-    run.timestamp = inferredRunTime(in, result.warnings);
+    dateByInference(run, in, result.warnings);
     std::vector<double> rates;
     if (!out.produced.empty()) {
         ScenarioRecord sc = scenarioOf("producer", out.produced);

@@ -134,7 +134,7 @@ ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &
         return result;
     }
     if (run.timestamp.empty())
-        run.timestamp = inferredRunTime(in, result.warnings);
+        dateByInference(run, in, result.warnings);
     result.runs.push_back(std::move(run));
     return result;
 }

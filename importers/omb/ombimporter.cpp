@@ -218,7 +218,7 @@ RunRecord OmbReader::read(const json &doc, QIODevice &in)
     readIdentity(doc, run);
     run.timestamp = beginTime(doc);
     if (run.timestamp.empty())
-        run.timestamp = inferredRunTime(in, m_warnings);
+        dateByInference(run, in, m_warnings);
 
     ScenarioRecord sc;
     sc.name = m_workload;

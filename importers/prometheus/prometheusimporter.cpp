@@ -293,9 +293,10 @@ ImportResult prometheusRunFromSnapshots(const std::vector<PromSnapshot> &snapsho
     if (const auto &t = snapshots.back().timeMs) {
         run.timestamp = timestampOf(*t);
     } else if (in) {
-        run.timestamp = inferredRunTime(*in, result.warnings);
+        dateByInference(run, *in, result.warnings);
     } else {
         run.timestamp = nowTimestamp();
+        run.timeSource = TimeSource::Imported;
     }
     run.environment["scrapes"] = snapshots.size();
     int64_t nonFinite = 0;

@@ -429,11 +429,13 @@ private:
     {
         if (m_after.modifiedNs) {
             run.timestamp = *normalizeTimestamp(timeOfMs(*m_after.modifiedNs / 1000000));
+            run.timeSource = TimeSource::FileModified;
             warn(ScrapeSide::Neither, "timestamp-inferred", 0,
                  "the scrapes state no time; the run is dated by " + m_an +
                      "'s modification time, " + run.timestamp);
         } else {
             run.timestamp = nowTimestamp();
+            run.timeSource = TimeSource::Imported;
             warn(ScrapeSide::Neither, "timestamp-inferred", 0,
                  "the scrapes state no time; the run is dated by the time of import, " +
                      run.timestamp);

@@ -470,7 +470,10 @@ ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &
     run.tool = "memtier_benchmark";
     run.target = "redis";
     run.runKey = contentRunKey(kFormat.identity.name, text);
-    run.timestamp = timestamp.empty() ? inferredRunTime(in, result.warnings) : timestamp;
+    if (timestamp.empty())
+        dateByInference(run, in, result.warnings);
+    else
+        run.timestamp = timestamp;
     if (config.runs)
         run.environment["runs"] = *config.runs;
     if (config.dataSize)

@@ -467,7 +467,7 @@ ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &
     run.tool = "redis-benchmark";
     run.target = "redis";
     run.runKey = contentRunKey(kFormat.identity.name, text);
-    run.timestamp = inferredRunTime(in, result.warnings);
+    dateByInference(run, in, result.warnings);
     const NameFactors fromName = factorsFromUri(options.uri);
     std::vector<double> rates;
     std::map<std::string, int> seen;

@@ -188,4 +188,25 @@ std::string nowTimestamp()
     return formatUtc(QDateTime::currentDateTimeUtc());
 }
 
+const char *toString(TimeSource source)
+{
+    switch (source) {
+    case TimeSource::FileModified:
+        return "file-modified";
+    case TimeSource::Imported:
+        return "imported";
+    case TimeSource::Stated:
+        break;
+    }
+    return "stated";
+}
+
+std::optional<TimeSource> timeSourceFromString(std::string_view text)
+{
+    for (const TimeSource s : {TimeSource::Stated, TimeSource::FileModified, TimeSource::Imported})
+        if (text == toString(s))
+            return s;
+    return std::nullopt;
+}
+
 } // namespace plimsoll

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -86,10 +87,19 @@ struct ScenarioRecord
     }
 };
 
+// How a run's time is known. Inferred — from its file's modification time (a copy, a checkout or
+// an unpack sets it) or from the time of import — it places the run nowhere in a history: a
+// trend marks such runs and reports no change point among them.
+enum class TimeSource { Stated, FileModified, Imported };
+// "stated", "file-modified", "imported"; and back (nullopt for another word).
+const char *toString(TimeSource source);
+std::optional<TimeSource> timeSourceFromString(std::string_view text);
+
 struct RunRecord
 {
     std::string runKey;     // unique in a store; identifies one invocation
     std::string timestamp;  // ISO-8601 UTC, normalized by normalizeTimestamp()
+    TimeSource timeSource = TimeSource::Stated;
     std::string commit;     // empty when unknown
     std::string imageDigest;
     std::string tool;
@@ -104,7 +114,7 @@ struct RunRecord
 
     bool operator==(const RunRecord &o) const
     {
-        return runKey == o.runKey && timestamp == o.timestamp && commit == o.commit &&
+        return runKey == o.runKey && timestamp == o.timestamp && timeSource == o.timeSource && commit == o.commit &&
                imageDigest == o.imageDigest && tool == o.tool && toolVersion == o.toolVersion &&
                target == o.target && environment == o.environment && tuning == o.tuning &&
                sample == o.sample && provenance == o.provenance && scenarios == o.scenarios;

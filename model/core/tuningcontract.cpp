@@ -1,6 +1,11 @@
 #include "model/core/tuningcontract.h"
 
+#include "model/core/catalog.h"
+#include "model/core/metricroles.h"
+
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace plimsoll {
 
@@ -135,7 +140,33 @@ std::map<std::string, std::string> TuningContract::allSettings(const RunRecord &
         out["topology.acks"] = *t.acks;
     if (t.compression)
         out["compression"] = *t.compression;
+    // Of the metrics naming an offered rate (metricroles.h), the positive one first by name: the
+    // store's trend read takes the same one (storetrends.cpp), whatever order the metrics came in.
+    const MetricValue *offered = nullptr;
+    for (const MetricValue &m : scenario.metrics)
+        if (isOfferedRateMetric(m.name) && std::isfinite(m.value) && m.value > 0 &&
+            (!offered || m.name < offered->name))
+            offered = &m;
+    if (offered)
+        out[kOfferedRateKey] = offeredRateText(offered->value);
     return out;
+}
+
+bool isLoadKey(const std::string &key)
+{
+    if (key == kOfferedRateKey)
+        return true;
+    if (!key.starts_with("topology."))
+        return false;
+    return findFactor(std::string_view(key).substr(9)) != nullptr;
+}
+
+std::string offeredRateText(double recordsPerS)
+{
+    // Ten digits: a rate read back from the store's JSON (fifteen digits) gives the same text.
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", recordsPerS);
+    return buf;
 }
 
 TuningContract TuningContract::of(const RunRecord &run, const ScenarioRecord &scenario,
@@ -158,6 +189,28 @@ std::string TuningContract::canonical() const
 {
     std::string out;
     for (const auto &[key, value] : m_settings) {
+        if (!out.empty())
+            out += ' ';
+        out += key + "=" + quoteIfNeeded(value);
+    }
+    return out;
+}
+
+std::map<std::string, std::string> TuningContract::loadSettings() const
+{
+    std::map<std::string, std::string> out;
+    for (const auto &[key, value] : m_settings)
+        if (isLoadKey(key))
+            out.emplace(key, value);
+    return out;
+}
+
+std::string TuningContract::loadText() const
+{
+    std::string out;
+    for (const auto &[key, value] : m_settings) {
+        if (!isLoadKey(key))
+            continue;
         if (!out.empty())
             out += ' ';
         out += key + "=" + quoteIfNeeded(value);

@@ -9,6 +9,13 @@
 //   topology.<factor>  brokers, shards, partitions, producers, consumers, clients, connections,
 //                      threads, pipeline, record_size_bytes, agents, replication, batch_bytes, acks
 //   compression
+//   offered_rate       the offered rate a metric of the scenario states (a ramp step's
+//                      ramp.offered_records_per_s, a command's or a harness path's
+//                      …offered_records_per_s: metricroles.h; the first by name when several
+//                      do), records/s to ten significant digits. A rate the run's tuning states
+//                      is under tuning.* already.
+// The offered rate and the topology's load factors (catalog.h: factorCatalog()) are the load a
+// scenario ran at (isLoadKey()): runs at two loads are two series, never one history.
 // Which keys count is chosen per scenario family (a scenario-name prefix): a family policy
 // lists keys (or "prefix.*" patterns) left out of the contract. Policies are kept in the store
 // (model/store/sharedsettings.h) so that every window, command and CI job on it — a team's
@@ -81,12 +88,25 @@ public:
     // quotes are double-quoted with '"' and '\' escaped. Equal strings <=> equal contracts.
     std::string canonical() const;
     std::vector<ContractDifference> differences(const TuningContract &current) const;
+    // The load keys alone (isLoadKey()), as canonical() writes them: "" when none is stated.
+    // Runs of one workload with different load texts are different loads (a sweep's steps).
+    std::string loadText() const;
+    std::map<std::string, std::string> loadSettings() const;
     bool compatibleWith(const TuningContract &other) const { return m_settings == other.m_settings; }
     bool operator==(const TuningContract &) const = default;
 
 private:
     std::map<std::string, std::string> m_settings;
 };
+
+// The contract key of a metric-stated offered rate.
+inline constexpr const char *kOfferedRateKey = "offered_rate";
+// Whether a contract key is the load the scenario ran at: offered_rate, or topology.<factor> of
+// a load factor of factorCatalog(). A contract change in these keys alone is another load of the
+// same workload (a sweep's step), not a retuning.
+bool isLoadKey(const std::string &key);
+// The canonical text of an offered rate in a contract: ten significant digits ("19531.25").
+std::string offeredRateText(double recordsPerS);
 
 // "1.4.2" -> "1", "v2-rc1" -> "2"; the text up to the first '.', without a leading 'v'.
 std::string toolMajorVersion(const std::string &version);

@@ -86,7 +86,7 @@ namespace {
 void addLatencyPoint(std::string_view target, std::string_view runKey, std::string_view name,
                      const Topology &topology, double rate, double p99, std::optional<double> avg,
                      std::optional<double> p999, std::vector<LatencyPoint> &out,
-                     std::vector<LatencyPointOrigin> *origins)
+                     std::vector<LatencyPointOrigin> *origins, LeftOutOrigins *leftOut)
 {
     LatencyPoint &p = out.emplace_back();
     p.product = target.empty() ? runKey : target;
@@ -107,39 +107,42 @@ void addLatencyPoint(std::string_view target, std::string_view runKey, std::stri
     p.p999 = p999;
     if (origins)
         origins->push_back({std::string(runKey), std::string(name)});
+    if (leftOut && isDegenerate(p))
+        leftOut->emplace_back(out.size() - 1, LatencyPointOrigin{std::string(runKey), std::string(name)});
 }
 
 // The same of a whole run's scenario, when it measured both and is no saturation marker.
 void addLatencyPoint(const RunRecord &run, const ScenarioRecord &s, std::vector<LatencyPoint> &out,
-                     std::vector<LatencyPointOrigin> *origins)
+                     std::vector<LatencyPointOrigin> *origins, LeftOutOrigins *leftOut)
 {
     const auto rate = s.metric("records_per_s");
     const auto p99 = s.metric("latency_p99_s");
     if (!rate || !p99 || s.kind == "saturation")
         return;
     addLatencyPoint(run.target, run.runKey, s.name, s.topology, *rate, *p99, s.metric("latency_avg_s"),
-                    s.metric("latency_p999_s"), out, origins);
+                    s.metric("latency_p999_s"), out, origins, leftOut);
 }
 } // namespace
 
 std::vector<LatencyPoint> latencyPoints(const std::vector<RunRecord> &runs,
-                                        std::vector<LatencyPointOrigin> *origins)
+                                        std::vector<LatencyPointOrigin> *origins, LeftOutOrigins *leftOut)
 {
     std::vector<LatencyPoint> out;
     for (const RunRecord &run : runs)
         for (const ScenarioRecord &s : run.scenarios)
-            addLatencyPoint(run, s, out, origins);
+            addLatencyPoint(run, s, out, origins, leftOut);
     return out;
 }
 
 std::vector<LatencyPoint> readLatencyPoints(const Store &store,
-                                            std::vector<LatencyPointOrigin> *origins)
+                                            std::vector<LatencyPointOrigin> *origins, LeftOutOrigins *leftOut)
 {
     // Only what latencyPoints() reads of each scenario measuring both (never whole runs), the
     // saturation summaries left out by the store. A long history's later half is made into
     // points on a thread of its own and appended.
     std::vector<LatencyPoint> points[2];
     std::vector<LatencyPointOrigin> from[2];
+    LeftOutOrigins left[2];
     // At most a point per run for most stores: reserved (untouched memory costs nothing), so a
     // million are not copied as the vectors grow.
     for (int half : {0, 1}) {
@@ -151,9 +154,15 @@ std::vector<LatencyPoint> readLatencyPoints(const Store &store,
                                   [&](const MeasuredScenario &row, int half) {
                                       addLatencyPoint(row.target, row.runKey, row.scenario, *row.topology,
                                                       row.values[0], row.values[1], row.value(2), row.value(3),
-                                                      points[half], origins ? &from[half] : nullptr);
+                                                      points[half], origins ? &from[half] : nullptr,
+                                                      leftOut ? &left[half] : nullptr);
                                   },
                                   "saturation");
+    if (leftOut) {
+        *leftOut = std::move(left[0]);
+        for (auto &[index, origin] : left[1]) // the later half's points follow the earlier's
+            leftOut->emplace_back(index + points[0].size(), std::move(origin));
+    }
     points[0].insert(points[0].end(), std::make_move_iterator(points[1].begin()),
                      std::make_move_iterator(points[1].end()));
     if (origins) {

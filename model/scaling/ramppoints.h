@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace plimsoll {
@@ -50,14 +51,20 @@ struct LatencyPointOrigin
     std::string scenario;
 };
 
+// Where the points a budget leaves out (degenerateReason()) came from, by their index among
+// the points: what a reader that names no other point still names.
+using LeftOutOrigins = std::vector<std::pair<std::size_t, LatencyPointOrigin>>;
+
 // Every scenario with records_per_s and latency_p99_s. Product: the run's target (else its
 // key); configuration: the scenario's family (name up to the last '/') with its thread count;
 // connections: connections, else clients, producers or consumers. `origins` (optional) gets
-// one entry per point, in the same order.
+// one entry per point, in the same order; `leftOut` (optional) those of the degenerate points.
 std::vector<LatencyPoint> latencyPoints(const std::vector<RunRecord> &runs,
-                                        std::vector<LatencyPointOrigin> *origins = nullptr);
+                                        std::vector<LatencyPointOrigin> *origins = nullptr,
+                                        LeftOutOrigins *leftOut = nullptr);
 // The same over every run of the store, read in one pass and never held whole in memory.
 std::vector<LatencyPoint> readLatencyPoints(const Store &store,
-                                            std::vector<LatencyPointOrigin> *origins = nullptr);
+                                            std::vector<LatencyPointOrigin> *origins = nullptr,
+                                            LeftOutOrigins *leftOut = nullptr);
 
 } // namespace plimsoll

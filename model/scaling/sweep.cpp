@@ -17,7 +17,7 @@ namespace {
 std::vector<std::string> factorKeys(const std::string &factor)
 {
     if (factor == kOfferedRateFactor)
-        return {"tuning.producerRate", "tuning.throughput", "tuning.rate"};
+        return {"tuning.producerRate", "tuning.throughput", "tuning.rate", kOfferedRateKey};
     // An agent brings its clients: a fleet ramp's producers grow with its agents.
     if (factor == "agents")
         return {"topology.agents", "tuning.agents", "topology.producers", "topology.consumers", "topology.clients"};

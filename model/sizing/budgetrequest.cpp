@@ -9,10 +9,10 @@ BudgetPoints readBudgetPoints(const Store &store, const std::vector<std::string>
     BudgetPoints out;
     std::vector<LatencyPointOrigin> *from = origins == PointOrigins::Named ? &out.origins : nullptr;
     if (runs.empty()) {
-        out.points = readLatencyPoints(store, from);
+        out.points = readLatencyPoints(store, from, &out.leftOut);
         return out;
     }
-    out.points = latencyPoints(readRunRecords(store, runs), from);
+    out.points = latencyPoints(readRunRecords(store, runs), from, &out.leftOut);
     return out;
 }
 

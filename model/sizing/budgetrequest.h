@@ -28,6 +28,9 @@ struct BudgetPoints
     std::vector<LatencyPoint> points;
     // One per point: the run and scenario it came from (none when not asked for).
     std::vector<LatencyPointOrigin> origins;
+    // The points that measured nothing (degenerateReason()), by index, named even when the
+    // others are not: every reader lists them.
+    LeftOutOrigins leftOut;
 };
 
 // Whether a read names each point's run and scenario (BudgetPoints::origins): the command line

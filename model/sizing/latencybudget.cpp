@@ -28,9 +28,11 @@ void offer(std::vector<BudgetSelection> &groups, const std::string &product,
         if (g.product == product && g.configuration == configuration)
             group = &g;
     if (!group) {
-        groups.push_back({product, configuration, false, {}, {}});
+        groups.push_back({product, configuration, false, {}, {}, false});
         group = &groups.back();
     }
+    if (p.leftOut)
+        return; // the group exists (its row says why it has no pick), the point takes no part
     if (p.qualifies && (!group->found || better(p.point, group->best.point))) {
         group->found = true;
         group->best = p;
@@ -45,9 +47,16 @@ void explainMisses(std::vector<BudgetSelection> &groups, const std::vector<Budge
         if (g.found)
             continue;
         const BudgetedPoint *nearest = nullptr;
+        const BudgetedPoint *leftOut = nullptr;
+        int leftOutCount = 0;
         for (const BudgetedPoint &b : points) {
             if (b.point.product != g.product || (!g.configuration.empty() && b.point.configuration != g.configuration))
                 continue;
+            if (b.leftOut) {
+                leftOut = leftOut ? leftOut : &b;
+                ++leftOutCount;
+                continue;
+            }
             const bool p99Ok = b.point.p99 <= p99Budget;
             if (!nearest)
                 nearest = &b;
@@ -58,10 +67,34 @@ void explainMisses(std::vector<BudgetSelection> &groups, const std::vector<Budge
         }
         if (nearest)
             g.missedBecause = nearest->reason.substr(0, nearest->reason.find("; Little's law"));
+        else if (leftOut) {
+            g.allLeftOut = true;
+            g.missedBecause = (leftOutCount == 1 ? std::string("its only point ")
+                                                 : "all " + std::to_string(leftOutCount) + " points were left out; the first ") +
+                              degenerateReason(leftOut->point);
+        }
     }
 }
 
 } // namespace
+
+bool isDegenerate(const LatencyPoint &p)
+{
+    return !(p.throughput > 0 && std::isfinite(p.throughput) && p.p99 > 0 && std::isfinite(p.p99));
+}
+
+std::string degenerateReason(const LatencyPoint &p)
+{
+    const bool noThroughput = !(p.throughput > 0) || !std::isfinite(p.throughput);
+    const bool noLatency = !(p.p99 > 0) || !std::isfinite(p.p99);
+    if (noThroughput && noLatency)
+        return "measured nothing: throughput 0/s and p99 0 (empty windows)";
+    if (noThroughput)
+        return "measured no throughput: 0/s, so its latency is of no load";
+    if (noLatency)
+        return "measured no latency: p99 0";
+    return {};
+}
 
 LatencyBudgetSelector::LatencyBudgetSelector(LatencyBudget budget) : m_budget(budget) {}
 
@@ -96,6 +129,15 @@ BudgetResult LatencyBudgetSelector::select(const std::vector<LatencyPoint> &poin
         BudgetedPoint b;
         b.point = pt;
         b.index = out.points.size();
+        if (isDegenerate(pt)) {
+            b.leftOut = true;
+            b.reason = "left out, it " + degenerateReason(pt);
+            ++out.leftOutPoints;
+            offer(out.perConfiguration, pt.product, pt.configuration, b);
+            offer(out.perProduct, pt.product, std::string(), b);
+            out.points.push_back(std::move(b));
+            continue;
+        }
         b.little = littleCheck(pt, m_budget.littleTolerance);
         out.flaggedPoints += b.little.flagged;
 

@@ -9,6 +9,10 @@
 // the numbers describe different request populations (client think time, a rate limit,
 // dropped connections, or a transcription error).
 //
+// A point that measured nothing — no throughput, or no latency (p99 zero: an OpenMessaging
+// Benchmark run whose windows are all zero stores both as 0) — is no operating point: it is
+// left out of every pick and every line, and listed with its reason (degenerateReason()).
+//
 // Pure computation; no shared state.
 
 #include "model/core/domain.h"
@@ -30,6 +34,12 @@ struct LatencyPoint
     double p99 = 0;                   // seconds
     std::optional<double> p999;       // seconds (p99.9)
 };
+
+// Why a point is no measurement a budget can choose, in words ("measured nothing: throughput 0/s
+// and p99 0 (empty windows)"); empty when it is one. Zero, negative or non-finite throughput or p99.
+std::string degenerateReason(const LatencyPoint &point);
+// degenerateReason(point) is not empty, without making its words (a chart tests every point).
+bool isDegenerate(const LatencyPoint &point);
 
 struct LatencyBudget
 {
@@ -59,7 +69,9 @@ struct BudgetedPoint
     LatencyPoint point;
     std::size_t index = 0; // the point's place in the input (BudgetResult::points)
     bool qualifies = false;
-    std::string reason; // why it does or does not qualify, in words
+    // Measured nothing (degenerateReason()): never qualifies, never a nearest miss.
+    bool leftOut = false;
+    std::string reason; // why it does or does not qualify (or was left out), in words
     LittleCheck little;
 };
 
@@ -70,8 +82,10 @@ struct BudgetSelection
     bool found = false;        // false: no point of this group met the budget
     BudgetedPoint best;        // the highest-throughput qualifying point, when found
     // When none qualifies, why the nearest did not: of the points within the p99 budget the
-    // fastest (its p99.9 missed or was not measured), else the lowest p99. Empty when found.
+    // fastest (its p99.9 missed or was not measured), else the lowest p99; when every point of
+    // the group was left out, that and why. Empty when found.
     std::string missedBecause;
+    bool allLeftOut = false; // every point of the group measured nothing (missedBecause says what)
 };
 
 struct BudgetResult
@@ -81,6 +95,7 @@ struct BudgetResult
     std::vector<BudgetSelection> perProduct;       // best across a product's configurations
     BudgetSelection overall;
     int flaggedPoints = 0; // points failing the Little's law check
+    int leftOutPoints = 0; // points that measured nothing (BudgetedPoint::leftOut)
 };
 
 class LatencyBudgetSelector

@@ -19,7 +19,7 @@ struct SourceWriter::Impl
                       "JOIN sources src ON src.id = r.source_id WHERE r.run_key = ?"),
           insRun(db, "INSERT INTO runs (source_id, run_key, timestamp, commit_sha, image_digest, "
                      "tool, tool_version, target, environment, tuning, sample, provenance, line, "
-                     "scenario_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id"),
+                     "scenario_count, time_source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id"),
           insScenario(db,
                       "INSERT INTO scenarios (run_id, ordinal, name, kind, brokers, shards, "
                       "partitions, producers, consumers, clients, connections, threads, pipeline, "
@@ -31,6 +31,9 @@ struct SourceWriter::Impl
           trendInputsId(db, trendRowInserts(" WHERE s.id = ?1").inputsId),
           // (BIGINT: PostgreSQL types a bare parameter in a SELECT list as text.)
           insTrendRun(db, trendRowInserts(" WHERE s.id = ?1", "CAST(?2 AS BIGINT)").row),
+          // A run of inferred time marks its trend rows (storeschema.cpp: time_source).
+          markTrendTime(db, "UPDATE trend_runs SET time_source = ?2 WHERE scenario_id = ?1"),
+          runTimeSource(db, "SELECT time_source FROM runs WHERE id = ?"),
           insMetric(db, "INSERT INTO metrics (scenario_id, ordinal, name, value) VALUES (?,?,?,?)"),
           // The same value in the series index (storeschema.cpp, 7 -> 8), beside its scenario.
           insPoint(db, "INSERT INTO trend_points (scenario, metric, run_time, run_id, ordinal, "
@@ -82,12 +85,15 @@ struct SourceWriter::Impl
 
     sql::Connection &db;
     sql::Transaction tx;
-    Statement findRun, insRun, insScenario, insTrendInputs, trendInputsId, insTrendRun, insMetric, insPoint, insSeries, addMetricName, addScenarios,
+    Statement findRun, insRun, insScenario, insTrendInputs, trendInputsId, insTrendRun, markTrendTime,
+        runTimeSource, insMetric, insPoint, insSeries, addMetricName, addScenarios,
         nextOrdinal, header, scenarioLine;
     // The metric names this source has put into scenario_metrics already, by scenario name:
     // looked up without building a key, as they repeat on every run of a nightly series.
     std::map<std::string, std::set<std::string>> metricNames;
     std::unordered_map<std::string, int64_t> inputsIds; // trendInputs(), by key
+    // The time source of the run whose scenarios are being written (NULL: stated).
+    std::optional<std::string> timeSource;
     bool removedRuns = false; // an earlier import's runs were deleted: the names are checked at commit
     int64_t sourceId = 0;
     bool sample = false;
@@ -209,8 +215,12 @@ void SourceWriter::put(RunRecord run)
         .bind(11, int64_t((run.sample || d.sample) ? 1 : 0))
         .bind(12, run.provenance)
         .bind(13, run.line > 0 ? std::optional<int64_t>(run.line) : std::nullopt)
-        .bind(14, int64_t(run.scenarios.size()));
+        .bind(14, int64_t(run.scenarios.size()))
+        .bind(15, run.timeSource == TimeSource::Stated ? std::nullopt
+                                                        : std::optional<std::string>(toString(run.timeSource)));
     const int64_t runId = d.insRun.runReturningId();
+    d.timeSource = run.timeSource == TimeSource::Stated ? std::nullopt
+                                                         : std::optional<std::string>(toString(run.timeSource));
     ++m_outcome.runs;
     if (run.timestamp >= m_outcome.latestRunTime) {
         m_outcome.latestRunKey = run.runKey;
@@ -230,6 +240,11 @@ void SourceWriter::append(const std::string &runKey, std::vector<ScenarioRecord>
     d.nextOrdinal.reset();
     d.nextOrdinal.bind(1, runId);
     d.nextOrdinal.step();
+    d.runTimeSource.reset();
+    d.runTimeSource.bind(1, runId);
+    d.timeSource = d.runTimeSource.step() && !d.runTimeSource.isNull(0)
+                       ? std::optional<std::string>(d.runTimeSource.text(0))
+                       : std::nullopt;
     insertScenarios(runId, runKey, d.nextOrdinal.int64(0), scenarios, nullptr);
     d.addScenarios.reset();
     d.addScenarios.bind(1, int64_t(scenarios.size())).bind(2, runId);
@@ -301,6 +316,11 @@ void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int
         d.insTrendRun.reset();
         d.insTrendRun.bind(1, scenarioId).bind(2, inputsId);
         d.insTrendRun.run();
+        if (d.timeSource) {
+            d.markTrendTime.reset();
+            d.markTrendTime.bind(1, scenarioId).bindText(2, *d.timeSource);
+            d.markTrendTime.run();
+        }
         ++m_outcome.scenarios;
         int64_t metricOrdinal = 0;
         std::set<std::string> &known = d.metricNames[sc.name];

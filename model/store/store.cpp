@@ -139,7 +139,7 @@ void Store::forEachRun(const RunRecordFilter &filter,
     // Driven by the time index: rows come in order as they are read, with no sort of the whole
     // result first (a temporary B-tree of every row at a million runs), so the first run arrives
     // at once and a visitor that stops early stops the work.
-    q += ", m.name, m.value FROM runs r INDEXED BY runs_by_time ";
+    q += ", m.name, m.value, r.time_source FROM runs r INDEXED BY runs_by_time ";
     q += filter.onlyScenario.empty() ? "LEFT JOIN scenarios s ON s.run_id = r.id "
                                      : "JOIN scenarios s ON s.run_id = r.id AND s.name = ?2 ";
     q += "LEFT JOIN metrics m ON m.scenario_id = s.id WHERE 1=1";
@@ -208,6 +208,8 @@ void Store::forEachRun(const RunRecordFilter &filter,
             runId = id;
             scenarioId = 0;
             readRunIdentity(st, run);
+            if (!st.isNull(kMetric + 2))
+                run.timeSource = timeSourceFromString(st.textView(kMetric + 2)).value_or(TimeSource::Stated);
             if (std::string text = st.text(8); !environmentText || text != *environmentText) {
                 environment = parseStoredJson(text, nlohmann::json::object());
                 environmentText = std::move(text);
@@ -279,7 +281,7 @@ std::optional<RunDetail> Store::run(const std::string &idOrKey) const
     const bool byId = isNumber(idOrKey);
     Statement q(*m_db, std::string("SELECT ") + kRunSummaryColumns +
                           ", r.environment, r.tuning, r.provenance, src.sha256, src.importer, "
-                          "src.importer_version, src.imported_at, src.sample "
+                          "src.importer_version, src.imported_at, src.sample, r.time_source "
                           "FROM runs r JOIN sources src ON src.id = r.source_id WHERE " +
                           (byId ? "r.id = ?1 OR r.run_key = ?2" : "r.run_key = ?2") +
                           " ORDER BY (r.run_key = ?2) DESC LIMIT 1");
@@ -302,6 +304,8 @@ std::optional<RunDetail> Store::run(const std::string &idOrKey) const
     r.environment = parseStoredJson(q.text(12), nlohmann::json::object());
     r.tuning = parseStoredJson(q.text(13), nlohmann::json::object());
     r.provenance = q.text(14);
+    if (!q.isNull(20))
+        r.timeSource = timeSourceFromString(q.textView(20)).value_or(TimeSource::Stated);
     d.source.uri = d.summary.sourceUri;
     d.source.format = d.summary.sourceFormat;
     d.source.sha256 = q.text(15);

@@ -157,6 +157,10 @@ struct TrendRunRow : StoredRunIdentity
     std::string tuningText; // the tuning JSON as stored: a caller parses each distinct text once
     Topology topology;      // of the scenario (without the inferred list)
     std::optional<double> value;
+    bool timeInferred = false; // the run's time is its file's or its import's (RunRecord::timeSource)
+    // The offered rate a metric of the scenario states (metricroles.h), when the scenario has
+    // one: part of its tuning contract (TuningContract, offered_rate).
+    std::optional<double> offeredRate;
 };
 
 struct ImportOutcome
@@ -220,7 +224,7 @@ inline constexpr const char *kSavedSizingKind = "saved-sizing";       // a saved
 class Store
 {
 public:
-    static constexpr int kSchemaVersion = 11;
+    static constexpr int kSchemaVersion = 12;
     // The runs in a store from which a trend read takes a second connection and thread.
     static constexpr std::size_t kTrendSplitFrom = 50'000;
 

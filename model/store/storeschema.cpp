@@ -196,6 +196,15 @@ CREATE INDEX trend_runs_by_scenario ON trend_runs(scenario_id);
         R"sql(
 ALTER TABLE scenarios ADD COLUMN replication INTEGER;
 )sql",
+        // 11 -> 12: how a run's time is known, when its source did not state it (RunRecord::timeSource):
+        // 'file-modified' or 'imported'; NULL for a stated time. Kept in the trend read's rows
+        // too, so a trend marks such runs and searches no change point through them without a
+        // seek into runs. (Runs imported before this step read as stated: their importers'
+        // warnings were not kept.)
+        R"sql(
+ALTER TABLE runs ADD COLUMN time_source TEXT;
+ALTER TABLE trend_runs ADD COLUMN time_source TEXT;
+)sql",
     };
     return steps;
 }

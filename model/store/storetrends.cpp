@@ -3,6 +3,7 @@
 // runs of a scenario a comparison reads. The rest of Store is in model/store/store.cpp.
 #include "model/store/store.h"
 
+#include "model/core/metricroles.h"
 #include "model/store/connection.h"
 #include "model/store/storerows.h"
 #include "model/store/textblocks.h"
@@ -12,6 +13,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <memory>
 #include <optional>
 #include <iterator>
 #include <unordered_map>
@@ -149,6 +152,57 @@ std::vector<double> Store::seriesValues(const std::string &scenario, const std::
 
 namespace {
 
+// One metric's values of a scenario's trend rows, read beside them in the same order: at(key)
+// gives the value of the row at `key`, if it measured the metric.
+class ValuesBeside
+{
+public:
+    ValuesBeside(sql::Connection &db, const std::string &scenario, const std::string &metric,
+                 const TimeRange &range, const std::function<bool()> &stopped)
+        : m_q(db, std::string(kTrendValuesSelect) + range.sql("run_time", 3) + kTrendOrder)
+    {
+        m_q.bindText(1, scenario).bindText(2, metric);
+        range.bind(m_q, 3);
+        m_q.stopWhen(stopped);
+        next();
+    }
+    std::optional<double> at(const TrendKey &key)
+    {
+        while (m_have && m_key < key)
+            next(); // a later scenario of the same name in a run, skipped by the caller
+        if (!m_have || key < m_key)
+            return std::nullopt;
+        const double v = m_q.real(3);
+        next();
+        return v;
+    }
+
+private:
+    void next()
+    {
+        m_have = m_q.step();
+        if (m_have)
+            m_key = TrendKey::of(m_q);
+    }
+    Statement m_q;
+    TrendKey m_key;
+    bool m_have = false;
+};
+
+// The metrics of a scenario that name an offered rate (metricroles.h), in name order: what its
+// contract's offered_rate is read from (TuningContract::allSettings takes the first that is
+// positive). None for nearly every scenario: one seek of scenario_metrics.
+std::vector<std::string> offeredRateMetrics(sql::Connection &db, const std::string &scenario)
+{
+    Statement q(db, "SELECT metric FROM scenario_metrics WHERE scenario = ? ORDER BY metric");
+    q.bindText(1, scenario);
+    std::vector<std::string> out;
+    while (q.step())
+        if (std::string m = q.text(0); isOfferedRateMetric(m))
+            out.push_back(std::move(m));
+    return out;
+}
+
 // One time range of a scenario's trend rows, with one metric's values beside them:
 // visit(row, its inputs' id) for each, in order.
 void readTrendRange(sql::Connection &db, const std::string &scenario, const std::string &metric,
@@ -163,30 +217,22 @@ void readTrendRange(sql::Connection &db, const std::string &scenario, const std:
     q.bindText(1, scenario);
     range.bind(q, 2);
     q.stopWhen(stopped);
-    Statement values(db, std::string(kTrendValuesSelect) + range.sql("run_time", 3) + kTrendOrder);
-    values.bindText(1, scenario).bindText(2, metric);
-    range.bind(values, 3);
-    values.stopWhen(stopped);
-    TrendKey valueKey;
-    bool haveValue = false;
-    const auto nextValue = [&] {
-        haveValue = values.step();
-        if (haveValue)
-            valueKey = TrendKey::of(values);
-    };
-    nextValue();
+    ValuesBeside values(db, scenario, metric, range, stopped);
+    // A stepped sweep's offered rate, where a metric states one: a part of each row's contract.
+    std::vector<std::unique_ptr<ValuesBeside>> offered;
+    for (const std::string &name : offeredRateMetrics(db, scenario))
+        offered.push_back(std::make_unique<ValuesBeside>(db, scenario, name, range, stopped));
     TrendRunRow row;
     TrendInputsById inputsById(db);
     int64_t inputsId = 0;
     bool first = true;
     while (q.step()) {
         const TrendKey key = TrendKey::of(q);
-        while (haveValue && valueKey < key)
-            nextValue(); // a later scenario of the same name in a run, skipped below
-        const bool measured = haveValue && !(key < valueKey);
-        std::optional<double> value = measured ? std::optional<double>(values.real(3)) : std::nullopt;
-        if (measured)
-            nextValue();
+        const std::optional<double> value = values.at(key);
+        std::optional<double> offeredRate;
+        for (const auto &o : offered)
+            if (const auto v = o->at(key); v && !offeredRate && *v > 0 && std::isfinite(*v))
+                offeredRate = v;
         if (!first && key.run == row.id)
             continue; // a later scenario of the same name in that run
         // What the contract is made of changes seldom: assigned only when it does.
@@ -207,6 +253,8 @@ void readTrendRange(sql::Connection &db, const std::string &scenario, const std:
         row.target.assign(q.textView(6));
         row.sample = q.int64(7) != 0;
         row.value = value;
+        row.timeInferred = !q.isNull(9);
+        row.offeredRate = offeredRate;
         visit(row, inputsId);
     }
 }
@@ -223,7 +271,7 @@ public:
         m_rows.push_back({row.id, m_text.keep(row.runKey), m_text.keep(row.timestamp),
                           m_text.keep(row.commit), m_text.keep(row.imageDigest),
                           m_text.keep(row.target), m_inputs.size() - 1, row.value.value_or(0),
-                          row.value.has_value(), row.sample});
+                          row.offeredRate.value_or(0), row.value.has_value(), row.sample, row.timeInferred});
     }
 
     void replay(const std::function<void(TrendRunRow &row)> &visit) const
@@ -247,6 +295,8 @@ public:
             row.target.assign(held.target);
             row.sample = held.sample;
             row.value = held.hasValue ? std::optional<double>(held.value) : std::nullopt;
+            row.offeredRate = held.offeredRate > 0 ? std::optional<double>(held.offeredRate) : std::nullopt;
+            row.timeInferred = held.timeInferred;
             visit(row);
         }
     }
@@ -258,7 +308,8 @@ private:
         std::string_view runKey, timestamp, commit, imageDigest, target;
         std::size_t inputs; // into m_inputs
         double value;
-        bool hasValue, sample;
+        double offeredRate; // 0: none
+        bool hasValue, sample, timeInferred;
     };
     TextBlocks m_text;
     std::vector<std::pair<int64_t, TrendInputs>> m_inputs; // by id, as they changed

@@ -123,8 +123,8 @@ struct TrendKey
 // A scenario's trend rows, and one metric's values of them, in that order: what both reads
 // merge (trend_runs holds every row of the scenario, trend_points those measuring the metric).
 inline constexpr const char *kTrendRowsSelect =
-    "SELECT run_time, run_id, ordinal, run_key, commit_sha, image_digest, target, sample, inputs "
-    "FROM trend_runs WHERE scenario = ?1";
+    "SELECT run_time, run_id, ordinal, run_key, commit_sha, image_digest, target, sample, inputs, "
+    "time_source FROM trend_runs WHERE scenario = ?1";
 inline constexpr const char *kTrendValuesSelect =
     "SELECT run_time, run_id, ordinal, value FROM trend_points WHERE scenario = ?1 AND metric = ?2";
 // The metric's values alone, for a search that needs no key (a team store's server and

@@ -18,6 +18,17 @@ RunIdentity identityOf(const RunRecord &r)
     return {r.runKey, r.timestamp, r.commit, r.imageDigest, r.target, r.tuning};
 }
 
+// Two runs' contracts as a comparison weighs them: a metric-stated offered rate is left to the
+// offered-rate rules (markNotComparable: the throughput of runs asked for different rates is
+// not_comparable, the rest is compared), as it was before it joined the contract. (The noise of
+// each metric still comes from its own series, offered rate included: historyBefore().)
+ContractPolicy comparisonPolicy(const ContractPolicies &policies, const std::string &scenario)
+{
+    ContractPolicy policy = policies.forScenario(scenario);
+    policy.excluded.push_back(kOfferedRateKey);
+    return policy;
+}
+
 const ScenarioRecord *findScenario(const RunRecord &run, const std::string &name)
 {
     for (const ScenarioRecord &s : run.scenarios)
@@ -272,7 +283,7 @@ RampComparison compareRamp(const std::string &family, const Ramp &base, const Ra
     rc.baselineSteps = static_cast<int>(base.steps.size());
     rc.currentSteps = static_cast<int>(cur.steps.size());
     // Steps differ in the factor by definition; everything else must match.
-    ContractPolicy policy = policies.forScenario(cur.steps.front()->name);
+    ContractPolicy policy = comparisonPolicy(policies, cur.steps.front()->name);
     policy.excluded.push_back("topology." + cur.factor);
     const TuningContract a = TuningContract::of(baseRun, *base.steps.front(), policy);
     const TuningContract b = TuningContract::of(curRun, *cur.steps.front(), policy);
@@ -342,7 +353,7 @@ RunComparison compareRuns(const TrendHistory &history, const std::string &baseli
         }
         ScenarioComparison sc;
         sc.scenario = b.name;
-        const ContractPolicy policy = policies.forScenario(b.name);
+        const ContractPolicy policy = comparisonPolicy(policies, b.name);
         const TuningContract cb = TuningContract::of(*base, b, policy);
         const TuningContract cc = TuningContract::of(*cur, *c, policy);
         if (!cb.compatibleWith(cc) || base->target != cur->target) {

@@ -174,6 +174,7 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     {
         std::string tuningText, tool, toolVersion;
         Topology topology;
+        std::optional<double> offeredRate;
     };
     std::optional<Inputs> lastInputs;
     int lastContract = -1;
@@ -181,26 +182,38 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     ScenarioRecord contractScenario;
     const auto contractOf = [&](const TrendRunRow &row, const nlohmann::json &tuning) {
         if (lastInputs && lastInputs->tuningText == row.tuningText && lastInputs->tool == row.tool &&
-            lastInputs->toolVersion == row.toolVersion && lastInputs->topology == row.topology)
+            lastInputs->toolVersion == row.toolVersion && lastInputs->topology == row.topology &&
+            lastInputs->offeredRate == row.offeredRate)
             return lastContract;
         contractRun.tuning = tuning;
         contractRun.tool = row.tool;
         contractRun.toolVersion = row.toolVersion;
         contractScenario.topology = row.topology;
+        contractScenario.metrics.clear();
+        if (row.offeredRate)
+            contractScenario.metrics.push_back({"offered_records_per_s", *row.offeredRate});
         TuningContract contract = TuningContract::of(contractRun, contractScenario, policy);
         const auto [it, added] = contractIndex.emplace(contract.canonical(), int(contracts.size()));
         if (added) {
+            const std::string load = contract.loadText();
+            const auto known = std::find(out.loads.begin(), out.loads.end(), load);
+            out.loadOfContract.push_back(int(known - out.loads.begin()));
+            if (known == out.loads.end()) {
+                out.loads.push_back(load);
+                out.pointsPerLoad.push_back(0);
+            }
             contracts.push_back(std::move(contract));
             out.contracts.push_back(it->first);
         }
-        lastInputs = Inputs{row.tuningText, row.tool, row.toolVersion, row.topology};
+        lastInputs = Inputs{row.tuningText, row.tool, row.toolVersion, row.topology, row.offeredRate};
         lastContract = it->second;
         return lastContract;
     };
 
     std::vector<SeriesCut> cuts;
     std::map<std::pair<std::string, int>, std::size_t> cutIndex; // (target, contract) -> cut
-    std::map<std::string, int> lastContractOfTarget; // each target keeps its own baseline
+    // Each target keeps its own baseline at each load (as baselineChanges() in trendchanges.cpp).
+    std::map<std::pair<std::string, int>, int> lastContractOfTarget;
     // Parsed once per distinct text, and shared by the consecutive runs tuned alike.
     std::shared_ptr<const nlohmann::json> tuning;
     std::string tuningText;
@@ -209,7 +222,7 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     int lastTarget = -1;
     std::size_t lastCut = 0;
     bool haveLastCut = false;
-    std::map<std::string, int>::iterator lastTargetContract = lastContractOfTarget.end();
+    auto lastTargetContract = lastContractOfTarget.end();
 
     const auto visit = [&](TrendRunRow &row) {
         if (!tuning || row.tuningText != tuningText) {
@@ -222,16 +235,22 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
         const int contract = contractOf(row, *tuning);
         PointMark mark;
         mark.contract = contract;
-        if (lastTargetContract == lastContractOfTarget.end() || lastTargetContract->first != row.target)
-            lastTargetContract = lastContractOfTarget.find(row.target);
-        const auto last = lastTargetContract;
-        if (last == lastContractOfTarget.end()) {
-            lastTargetContract = lastContractOfTarget.emplace(row.target, contract).first;
-        } else if (last->second != contract) {
-            mark.newBaseline = true;
-            mark.differences = contracts[std::size_t(last->second)].differences(
-                contracts[std::size_t(contract)]);
-            last->second = contract;
+        mark.timeInferred = row.timeInferred;
+        const int load = out.loadOfContract[std::size_t(contract)];
+        // A run of inferred time has no known place between two others: it starts no baseline.
+        if (!row.timeInferred) {
+            if (lastTargetContract == lastContractOfTarget.end() || lastTargetContract->first.first != row.target ||
+                lastTargetContract->first.second != load)
+                lastTargetContract = lastContractOfTarget.find(std::pair{row.target, load});
+            const auto last = lastTargetContract;
+            if (last == lastContractOfTarget.end()) {
+                lastTargetContract = lastContractOfTarget.emplace(std::pair{row.target, load}, contract).first;
+            } else if (last->second != contract) {
+                mark.newBaseline = true;
+                mark.differences = contracts[std::size_t(last->second)].differences(
+                    contracts[std::size_t(contract)]);
+                last->second = contract;
+            }
         }
         if (!row.value)
             return;
@@ -249,14 +268,17 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
             haveLastCut = true;
         }
         SeriesCut &series = cuts[lastCut];
-        series.values.push_back(*row.value);
-        // Only a point with a readable time can be placed on the time axis.
+        // Only a point with a readable time can be placed on the time axis; only one whose time
+        // was stated is in a known order for the change-point search (changesOf()).
         const std::optional<double> timeMs = storedTimeMs(row.timestamp);
-        if (!timeMs) {
-            series.point.push_back(-1);
-            return;
+        if (!row.timeInferred) {
+            series.values.push_back(*row.value);
+            series.point.push_back(timeMs ? std::ptrdiff_t(out.points.size()) : -1);
         }
-        series.point.push_back(std::ptrdiff_t(out.points.size()));
+        if (!timeMs)
+            return;
+        ++out.pointsPerLoad[std::size_t(load)];
+        out.timeInferredPoints += row.timeInferred;
         if (lastTarget < 0 || out.targets[std::size_t(lastTarget)] != row.target) {
             auto target = targetIndex.find(row.target);
             if (target == targetIndex.end()) {

@@ -41,8 +41,12 @@ struct PointMark
     Verdict verdict = Verdict::Changed;
     double forwardChangePercent = 0;
     double pValue = 1;
-    // The first run under a new contract: its differences from the run before.
+    // The first run under a new contract (at its load, on its target): its differences from
+    // the run before.
     bool newBaseline = false;
+    // Dated by its file's modification time or the time of import: no change point is searched
+    // for through it (TrendPoint::timeInferred), and the chart marks it.
+    bool timeInferred = false;
     std::vector<ContractDifference> differences;
 };
 
@@ -55,10 +59,16 @@ struct AnnotatedSeries
     std::shared_ptr<TextBlocks> text = std::make_shared<TextBlocks>();
     std::vector<PointMark> marks;       // parallel to points
     std::vector<std::string> contracts; // canonical text of each contract met
+    // The loads met (TuningContract::loadText(), "" for a scenario that states none), and the
+    // load of each contract: points at two loads are two series (a sweep), never one history.
+    std::vector<std::string> loads;
+    std::vector<int> loadOfContract; // parallel to contracts: index into loads
+    std::vector<int> pointsPerLoad;  // parallel to loads
+    int timeInferredPoints = 0;      // points whose mark says timeInferred
     std::vector<std::string> targets;   // the targets of the points, in the order first met
     std::vector<std::size_t> drawn;     // ascending indices of the points the chart draws
     std::vector<int> changePoints;      // indices of points that are change points
-    std::vector<int> newBaselines;      // indices of points that start a new contract
+    std::vector<int> newBaselines;      // indices of points that start a new contract at their load
     // The marks the chart draws: all of them when they fit, else per column of time the change
     // with the largest move and the first new contract (kMaxDrawnMarks columns).
     std::vector<int> drawnChangePoints;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace plimsoll {
 
@@ -41,14 +42,95 @@ int ChangesReport::changeCount() const
     return n;
 }
 
+int ChangesReport::timeInferredPoints() const
+{
+    int n = 0;
+    for (const SeriesChanges &s : series)
+        n += s.timeInferredPoints;
+    return n;
+}
+
 std::vector<DetectedChange> changesOf(const TrendSeries &series, const ChangePointOptions &options)
 {
+    // Only points whose time the source stated are in a known order: the others take no part.
+    std::vector<double> values;
+    std::vector<std::size_t> pointOf;
+    values.reserve(series.points.size());
+    pointOf.reserve(series.points.size());
+    for (std::size_t i = 0; i < series.points.size(); ++i)
+        if (!series.points[i].timeInferred) {
+            values.push_back(series.points[i].value);
+            pointOf.push_back(i);
+        }
     std::vector<DetectedChange> out;
-    const ChangePointResult result = detectChangePoints(series.values(), options);
-    for (const ChangePoint &cp : result.strong) {
+    const ChangePointResult result = detectChangePoints(values, options);
+    for (ChangePoint cp : result.strong) {
+        cp.index = pointOf[cp.index];
         const TrendPoint &at = series.points[cp.index];
         out.push_back({cp, at.runKey, at.timestamp, at.commit, at.imageDigest,
                        verdictForDelta(series.direction, cp.meanAfter - cp.meanBefore)});
+    }
+    return out;
+}
+
+namespace {
+
+const ScenarioRecord *scenarioOf(const RunRecord &r, const std::string &scenario)
+{
+    for (const ScenarioRecord &s : r.scenarios)
+        if (s.name == scenario)
+            return &s;
+    return nullptr;
+}
+
+// As in the series (TrendHistory::series): once a run of one's own has the scenario, the sample
+// runs are not part of its history.
+bool ownRunsOf(const TrendHistory &history, const std::string &scenario)
+{
+    return std::any_of(history.runs().begin(), history.runs().end(),
+                       [&](const RunRecord &r) { return !r.sample && scenarioOf(r, scenario); });
+}
+
+} // namespace
+
+std::vector<LoadSteps> loadStepsOf(const TrendHistory &history, const std::string &scenario,
+                                   const ContractPolicies &policies)
+{
+    const ContractPolicy policy = policies.forScenario(scenario);
+    const bool ownRuns = ownRunsOf(history, scenario);
+    struct Seen
+    {
+        LoadSteps steps;
+        std::vector<std::map<std::string, std::string>> settings; // parallel to steps.loads
+    };
+    std::map<std::string, Seen> byTarget;
+    for (const RunRecord &r : history.runs()) {
+        const ScenarioRecord *s = scenarioOf(r, scenario);
+        if (!s || (ownRuns && r.sample))
+            continue;
+        const TuningContract contract = TuningContract::of(r, *s, policy);
+        Seen &seen = byTarget[r.target];
+        seen.steps.target = r.target;
+        seen.steps.scenario = scenario;
+        ++seen.steps.runs;
+        std::string load = contract.loadText();
+        if (std::find(seen.steps.loads.begin(), seen.steps.loads.end(), load) == seen.steps.loads.end()) {
+            seen.steps.loads.push_back(std::move(load));
+            seen.settings.push_back(contract.loadSettings());
+        }
+    }
+    std::vector<LoadSteps> out;
+    for (auto &[target, seen] : byTarget) {
+        if (seen.steps.loads.size() < 2)
+            continue;
+        std::set<std::string> keys;
+        for (const auto &a : seen.settings)
+            for (const auto &b : seen.settings)
+                for (const ContractDifference &d : TuningContract::fromSettings(a, {}).differences(
+                         TuningContract::fromSettings(b, {})))
+                    keys.insert(d.key);
+        seen.steps.keys.assign(keys.begin(), keys.end());
+        out.push_back(std::move(seen.steps));
     }
     return out;
 }
@@ -63,27 +145,23 @@ std::vector<BaselineChange> baselineChanges(const TrendHistory &history, const s
         const RunRecord *run;
         TuningContract contract;
     };
-    std::map<std::string, Last> lastByTarget; // each target keeps its own baseline
-    const auto scenarioOf = [&](const RunRecord &r) {
-        return std::find_if(r.scenarios.begin(), r.scenarios.end(),
-                            [&](const ScenarioRecord &sc) { return sc.name == scenario; });
-    };
-    // As in the series (TrendHistory::series): once a run of one's own has the scenario, the
-    // sample runs are not part of its history, so none of them starts or ends a baseline.
-    const bool ownRuns = std::any_of(history.runs().begin(), history.runs().end(), [&](const RunRecord &r) {
-        return !r.sample && scenarioOf(r) != r.scenarios.end();
-    });
+    // Each target keeps its own baseline at each load: a contract change in load keys alone is
+    // another load (LoadSteps), not a new baseline.
+    std::map<std::pair<std::string, std::string>, Last> lastByTargetAndLoad;
+    const bool ownRuns = ownRunsOf(history, scenario);
     for (const RunRecord &r : history.runs()) {
-        const auto s = scenarioOf(r);
-        if (s == r.scenarios.end() || (ownRuns && r.sample))
+        const ScenarioRecord *s = scenarioOf(r, scenario);
+        // A run of inferred time has no known place between two others.
+        if (!s || (ownRuns && r.sample) || r.timeSource != TimeSource::Stated)
             continue;
         TuningContract contract = TuningContract::of(r, *s, policy);
-        auto it = lastByTarget.find(r.target);
-        if (it != lastByTarget.end() && !(it->second.contract == contract)) {
+        const auto key = std::pair{r.target, contract.loadText()};
+        auto it = lastByTargetAndLoad.find(key);
+        if (it != lastByTargetAndLoad.end() && !(it->second.contract == contract)) {
             out.push_back({r.target, scenario, r.runKey, r.timestamp, r.commit, it->second.run->runKey,
                            it->second.contract.differences(contract)});
         }
-        lastByTarget.insert_or_assign(r.target, Last{&r, std::move(contract)});
+        lastByTargetAndLoad.insert_or_assign(key, Last{&r, std::move(contract)});
     }
     return out;
 }
@@ -99,6 +177,8 @@ ChangesReport findChanges(const TrendHistory &history, const ChangesRequest &que
         for (const std::string &metric : metrics) {
             for (TrendSeries &series : history.series(scenario, metric, policies)) {
                 SeriesChanges sc;
+                sc.timeInferredPoints = int(std::count_if(series.points.begin(), series.points.end(),
+                                                          [](const TrendPoint &p) { return p.timeInferred; }));
                 // Detection always sees the whole series, so --since never moves a change.
                 for (DetectedChange &c : changesOf(series, query.options))
                     if (query.since.empty() || c.timestamp >= query.since)
@@ -110,6 +190,8 @@ ChangesReport findChanges(const TrendHistory &history, const ChangesRequest &que
         for (BaselineChange &b : baselineChanges(history, scenario, policies))
             if (query.since.empty() || b.timestamp >= query.since)
                 report.baselineChanges.push_back(std::move(b));
+        for (LoadSteps &l : loadStepsOf(history, scenario, policies))
+            report.loadSteps.push_back(std::move(l));
     }
     return report;
 }

@@ -37,8 +37,25 @@ struct SeriesChanges
 {
     TrendSeries series;
     std::vector<DetectedChange> changes;
+    // Points dated by file modification or import time (TrendPoint::timeInferred): left out of
+    // the change-point search, which sees the stated times alone.
+    int timeInferredPoints = 0;
 };
 
+// A scenario's runs on a target at more than one load (its offered rate or load factors differ:
+// TuningContract::loadText()): each load is a series of its own, and what moves between them
+// is the load, not a change over time. A sweep imported as files is one of these.
+struct LoadSteps
+{
+    std::string target;
+    std::string scenario;
+    std::vector<std::string> keys;  // the load keys whose values differ, sorted
+    std::vector<std::string> loads; // each load's text, in the order first met
+    int runs = 0;
+};
+
+// Within one load of a scenario on a target (a contract change in load keys alone is another
+// load: LoadSteps), the first run under a new contract. Runs whose time is inferred take no part.
 struct BaselineChange
 {
     std::string target;
@@ -66,14 +83,20 @@ struct ChangesReport
     ChangesRequest query;
     std::vector<SeriesChanges> series; // every series examined, with or without changes
     std::vector<BaselineChange> baselineChanges;
+    std::vector<LoadSteps> loadSteps;
     int changeCount() const;
+    int timeInferredPoints() const; // over every series
 };
 
 ChangesReport findChanges(const TrendHistory &history, const ChangesRequest &query,
                           const ContractPolicies &policies);
-// Changes of one series only (what the Trends view draws).
+// Changes of one series only (what the Trends view draws), among its points of stated time;
+// each change's index is its point's in the series.
 std::vector<DetectedChange> changesOf(const TrendSeries &series, const ChangePointOptions &options);
 std::vector<BaselineChange> baselineChanges(const TrendHistory &history, const std::string &scenario,
                                             const ContractPolicies &policies);
+// The scenario's targets whose runs met more than one load.
+std::vector<LoadSteps> loadStepsOf(const TrendHistory &history, const std::string &scenario,
+                                   const ContractPolicies &policies);
 
 } // namespace plimsoll

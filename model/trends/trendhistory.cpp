@@ -126,7 +126,8 @@ std::vector<TrendSeries> TrendHistory::series(const std::string &scenario, const
             out.push_back({r.target, scenario, metric, trendDirection(metric), std::move(contract), {}});
             it = out.end() - 1;
         }
-        it->points.push_back({i, r.runKey, r.timestamp, r.commit, r.imageDigest, r.tuning, *value});
+        it->points.push_back({i, r.runKey, r.timestamp, r.commit, r.imageDigest, r.tuning, *value,
+                              r.timeSource != TimeSource::Stated});
     }
     return out;
 }

@@ -1,7 +1,9 @@
 #pragma once
 // The history the trend analyses read: every run (with its scenarios and metrics) of a store,
 // oldest first, and the series cut from it. A series is one (target, scenario, metric, tuning
-// contract): runs under another contract are another series, never more points of this one.
+// contract): runs under another contract are another series, never more points of this one —
+// the contract holds the load a scenario ran at (its offered rate and load factors), so a sweep's
+// steps are as many series, never one history.
 //
 // Threading: load() reads through the Store it is given (use it on that Store's thread);
 // a loaded TrendHistory is an immutable value that any thread may read.
@@ -25,6 +27,9 @@ struct TrendPoint
     std::string imageDigest;
     nlohmann::json tuning;
     double value = 0;
+    // Dated by its file's modification time or the time of import (RunRecord::timeSource): its
+    // place in the series is not known, so no change point is searched for through it.
+    bool timeInferred = false;
 };
 
 struct TrendSeries

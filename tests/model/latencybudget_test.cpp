@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 using namespace plimsoll;
 
 namespace {
@@ -140,4 +143,66 @@ TEST(LatencyBudget, BestPerConfigurationAndProduct)
     const BudgetResult none = LatencyBudgetSelector(0.1 * ms).select(points);
     EXPECT_FALSE(none.overall.found);
     EXPECT_FALSE(none.perProduct[0].found);
+}
+
+// An OpenMessaging Benchmark run whose windows are all zero stores 0 records/s and p99 0: no
+// operating point. It is named and left out — of its configuration's pick, its product's and
+// the overall one — and a product with nothing else has no pick, saying why.
+TEST(LatencyBudget, PointsThatMeasuredNothingAreLeftOutWithTheirReason)
+{
+    std::vector<LatencyPoint> points = {
+        {"kafka", "omb/16-partitions", 4, 1, 0.0, 0.0, 0.0, 0.0},        // every window zero
+        {"kafka", "omb/100-partitions", 4, 1, 200065, std::nullopt, 0.0197, std::nullopt},
+        {"redpanda", "omb/16-partitions", 4, 1, 0.0, std::nullopt, 0.010, std::nullopt}, // no records
+        {"pulsar", "omb/1-partition", 10, 1, 14000, std::nullopt, 0.0, std::nullopt},   // no latency
+    };
+    const BudgetResult r = LatencyBudgetSelector(0.025).select(points);
+    EXPECT_EQ(r.leftOutPoints, 3);
+    for (std::size_t i : {0u, 2u, 3u}) {
+        SCOPED_TRACE(i);
+        EXPECT_TRUE(r.points[i].leftOut);
+        EXPECT_FALSE(r.points[i].qualifies);
+        EXPECT_EQ(r.points[i].reason.rfind("left out, it ", 0), 0u) << r.points[i].reason;
+    }
+    EXPECT_NE(r.points[0].reason.find("throughput 0/s and p99 0"), std::string::npos) << r.points[0].reason;
+    EXPECT_NE(r.points[2].reason.find("measured no throughput"), std::string::npos) << r.points[2].reason;
+    EXPECT_NE(r.points[3].reason.find("measured no latency"), std::string::npos) << r.points[3].reason;
+    EXPECT_FALSE(r.points[1].leftOut);
+    EXPECT_TRUE(r.points[1].qualifies);
+
+    // Its configuration has no pick and says why; the product's pick is the real measurement.
+    ASSERT_EQ(r.perConfiguration.size(), 4u);
+    EXPECT_FALSE(r.perConfiguration[0].found);
+    EXPECT_TRUE(r.perConfiguration[0].allLeftOut);
+    EXPECT_EQ(r.perConfiguration[0].missedBecause,
+              "its only point measured nothing: throughput 0/s and p99 0 (empty windows)");
+    const BudgetSelection &kafka = productOf(r, "kafka");
+    ASSERT_TRUE(kafka.found);
+    EXPECT_EQ(kafka.best.point.throughput, 200065);
+    EXPECT_FALSE(productOf(r, "redpanda").found);
+    EXPECT_TRUE(productOf(r, "redpanda").allLeftOut);
+    EXPECT_FALSE(productOf(r, "pulsar").found);
+    ASSERT_TRUE(r.overall.found);
+    EXPECT_EQ(r.overall.best.point.throughput, 200065);
+    // Not a nearest miss either: a group with a real miss names the miss, not the empty run.
+    points.push_back({"redpanda", "omb/16-partitions", 4, 1, 50000, std::nullopt, 0.5, std::nullopt});
+    const BudgetResult withMiss = LatencyBudgetSelector(0.025).select(points);
+    EXPECT_FALSE(productOf(withMiss, "redpanda").allLeftOut);
+    EXPECT_EQ(productOf(withMiss, "redpanda").missedBecause, "p99 500 ms exceeds the 25 ms budget");
+}
+
+// Non-finite figures are no measurement either; a real point is never called degenerate.
+TEST(LatencyBudget, DegenerateIsZeroNegativeOrNonFinite)
+{
+    const LatencyPoint real{"p", "c", 1, 1, 1.0, std::nullopt, 1e-6, std::nullopt};
+    EXPECT_FALSE(isDegenerate(real));
+    EXPECT_TRUE(degenerateReason(real).empty());
+    for (const auto &[throughput, p99] : {std::pair{std::nan(""), 0.01}, {-5.0, 0.01}, {100.0, -0.01},
+                                          {100.0, std::numeric_limits<double>::infinity()}}) {
+        LatencyPoint p = real;
+        p.throughput = throughput;
+        p.p99 = p99;
+        EXPECT_TRUE(isDegenerate(p)) << throughput << " " << p99;
+        EXPECT_FALSE(degenerateReason(p).empty());
+    }
 }

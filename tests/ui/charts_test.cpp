@@ -1,5 +1,8 @@
 // The charts' axes as a user reads them: whole partitions per shard on whole-numbered ticks.
+#include "importers/importers.h"
 #include "model/sizing/placement.h"
+#include "support/tempdir.h"
+#include "ui/charts/runcharts.h"
 #include "ui/charts/chartpalette.h"
 #include "ui/charts/niceaxis.h"
 #include "ui/charts/placementchart.h"
@@ -14,6 +17,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
+#include <QFile>
 #include <QLineSeries>
 #include <QTabWidget>
 #include <QGraphicsTextItem>
@@ -255,4 +259,49 @@ TEST(Charts, AnEmptyLatencyBudgetChartHasDistinctTicks)
     const std::set<QString> distinct(labels.begin(), labels.end());
     EXPECT_EQ(distinct.size(), labels.size());
     EXPECT_GE(labels.size(), 2u);
+}
+
+// A run's per-window charts as the corpus's Pulsar run reads (OpenMessaging Benchmark, six
+// 10-s windows, the 4th and 5th empty): its publish rate of 0 in those windows is a real
+// measurement of nothing and is drawn; its p99 of 0 there is no latency at all, so the p99
+// line breaks around them and the title says why, instead of a 0-ms "best" window.
+TEST(Charts, AnOmbRunsEmptyWindowsBreakItsLatencyLineButNotItsRate)
+{
+    PLIMSOLL_REQUIRES_CORPUS();
+    QFile file(QString::fromStdString(
+        plimsoll::test::corpusPath("omb/luky116__openmessaging-benchmark__100-partition,10-producer,10-consumer.json")));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const ImportResult r = ombImporter().parse(file, ImportOptions{}, Progress{});
+    ASSERT_TRUE(r.ok());
+    const ScenarioRecord &s = r.runs.at(0).scenarios.at(0);
+    const auto seriesNamed = [&s](const std::string &name) {
+        for (const SeriesRecord &series : s.series)
+            if (series.name == name)
+                return series;
+        ADD_FAILURE() << "no series " << name;
+        return SeriesRecord{};
+    };
+    QChart chart;
+    const SeriesRecord p99 = seriesNamed("latency_p99_s");
+    ASSERT_EQ(p99.samples.size(), 6u);
+    showWindowSeries(&chart, p99);
+    // Windows 1-3 and window 6: two stretches, no point at 0.
+    ASSERT_EQ(chart.series().size(), 2);
+    int points = 0;
+    for (QAbstractSeries *a : chart.series()) {
+        for (const QPointF &p : static_cast<QLineSeries *>(a)->points()) {
+            EXPECT_GT(p.y(), 0);
+            ++points;
+        }
+    }
+    EXPECT_EQ(points, 4);
+    EXPECT_EQ(chart.title(), QStringLiteral("2 of 6 windows measured no latency (nothing was sent in them): not drawn"));
+
+    showWindowSeries(&chart, seriesNamed("records_per_s"));
+    ASSERT_EQ(chart.series().size(), 1);
+    const QList<QPointF> rate = static_cast<QLineSeries *>(chart.series().at(0))->points();
+    ASSERT_EQ(rate.size(), 6);
+    EXPECT_EQ(rate[3].y(), 0);
+    EXPECT_EQ(rate[4].y(), 0);
+    EXPECT_TRUE(chart.title().isEmpty());
 }

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 namespace plimsoll {
 
@@ -94,35 +95,70 @@ void showWindowSeries(QChart *chart, const SeriesRecord &series)
     auto *y = new QValueAxis;
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    double most = 0, last = 0;
-    for (const SeriesSample &s : series.samples) {
-        most = std::max(most, std::abs(s.value));
-        last = std::max(last, s.tOffsetS);
-    }
     const MetricInfo *info = findMetric(series.name);
+    // A window's rate of 0 is a measurement: nothing moved then, and it is drawn. A window's
+    // latency of 0 is none: a tool writes 0 for a window in which nothing was sent (OMB's
+    // publishLatency99pct), and a p99 of 0 ms would read as the best window of the run. Such
+    // windows are not drawn (the line breaks there) and the title counts them.
+    const bool latency = (info && info->unit == std::string_view("s")) ||
+                         series.name.find("latency") != std::string::npos;
+    const auto drawn = [latency](const SeriesSample &s) { return std::isfinite(s.value) && (!latency || s.value > 0); };
+    double most = 0, last = 0;
+    int empty = 0;
+    for (const SeriesSample &s : series.samples) {
+        last = std::max(last, s.tOffsetS);
+        if (!drawn(s)) {
+            ++empty;
+            continue;
+        }
+        most = std::max(most, std::abs(s.value));
+    }
     const AxisScale scale = axisScaleFor(info ? info->unit : std::string_view(), most);
     y->setTitleText(scale.unit);
     setNiceAxis(y, most * scale.factor);
     setNiceAxis(x, last);
-    auto *line = new QLineSeries;
-    line->setName(displayMetricName(series.name));
-    line->setColor(seriesColor(0));
-    for (const SeriesSample &s : series.samples)
+    // One line per stretch of drawn windows, all in the series' colour.
+    QLineSeries *line = nullptr;
+    const auto add = [&](QLineSeries *segment) {
+        segment->setPointsVisible(segment->count() == 1); // a lone window still shows
+        chart->addSeries(segment);
+        segment->attachAxis(x);
+        segment->attachAxis(y);
+    };
+    for (const SeriesSample &s : series.samples) {
+        if (!drawn(s)) {
+            if (line)
+                add(std::exchange(line, nullptr));
+            continue;
+        }
+        if (!line) {
+            line = new QLineSeries;
+            line->setName(displayMetricName(series.name));
+            line->setColor(seriesColor(0));
+            QObject::connect(line, &QXYSeries::hovered, line,
+                             [name = series.name, factor = scale.factor](const QPointF &at, bool on) {
+                                 if (!on) {
+                                     QToolTip::hideText();
+                                     return;
+                                 }
+                                 QToolTip::showText(QCursor::pos(), QObject::tr("%1 s into the run: %2")
+                                                                        .arg(QString::number(at.x(), 'f', 0),
+                                                                             displayMetric(name, at.y() / factor)));
+                             });
+        }
         line->append(s.tOffsetS, s.value * scale.factor);
-    QObject::connect(line, &QXYSeries::hovered, line,
-                     [name = series.name, factor = scale.factor](const QPointF &at, bool on) {
-                         if (!on) {
-                             QToolTip::hideText();
-                             return;
-                         }
-                         QToolTip::showText(QCursor::pos(), QObject::tr("%1 s into the run: %2")
-                                                                .arg(QString::number(at.x(), 'f', 0),
-                                                                     displayMetric(name, at.y() / factor)));
-                     });
-    chart->addSeries(line);
-    line->attachAxis(x);
-    line->attachAxis(y);
-    chart->setTitle(QString());
+    }
+    if (line)
+        add(line);
+    const int windows = int(series.samples.size());
+    if (empty == 0)
+        chart->setTitle(QString());
+    else if (empty == windows)
+        chart->setTitle(QObject::tr("No window measured a latency: nothing was sent in any of the %1").arg(windows));
+    else
+        chart->setTitle(QObject::tr("%1 of %2 windows measured no latency (nothing was sent in them): not drawn")
+                            .arg(empty)
+                            .arg(windows));
     chart->legend()->setVisible(false);
 }
 

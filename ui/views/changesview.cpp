@@ -29,6 +29,7 @@ constexpr int kRunRole = Qt::UserRole + 4;
 
 // The verdicts the view's choice keeps: the Verdict column's own words.
 const char *const kBaselineWord = "new baseline";
+const char *const kLoadsWord = "several loads";
 
 QStandardItem *cell(const QString &text, const QVariant &sortKey = {})
 {
@@ -80,6 +81,7 @@ ChangesView::ChangesView(const QString &storePath, QWidget *parent)
     m_show->addItems({tr("All changes"), tr("Regressions"), tr("Improvements")});
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("changesSummary"));
+    m_summary->setWordWrap(true); // its counts grow; the filter field keeps its room at 1024 px
     auto *row = new QHBoxLayout;
     row->addWidget(m_filter, 2);
     row->addWidget(m_show);
@@ -152,6 +154,8 @@ void ChangesView::showReport(const ChangesReport &report)
         addChangeRows(s);
     for (const BaselineChange &b : m_report.baselineChanges)
         addBaselineRows(b);
+    for (const LoadSteps &l : m_report.loadSteps)
+        addLoadRows(l);
     m_table->setSortingEnabled(true);
     m_table->resizeColumnsToContents();
     // A long contract difference or scenario name elides (whole in its tooltip) rather than
@@ -199,6 +203,30 @@ void ChangesView::addBaselineRows(const BaselineChange &change)
     m_model->appendRow(row);
 }
 
+// A scenario whose runs ran at several loads (a sweep imported as files): one row saying so, in
+// place of a change point or a new baseline between its steps.
+void ChangesView::addLoadRows(const LoadSteps &steps)
+{
+    QList<QStandardItem *> row = rowOf({}, steps.scenario, {}, steps.target, {}, {});
+    const QString keys = QString::fromStdString([&] {
+        std::string k;
+        for (const std::string &key : steps.keys)
+            k += (k.empty() ? "" : ", ") + key;
+        return k;
+    }());
+    row[Time] = cell(QStringLiteral("—"), QString());
+    row[Time]->setData(QString::fromStdString(steps.scenario), kScenarioRole);
+    row[Change] = cell(tr("%1 loads: %2").arg(steps.loads.size()).arg(keys), 0.0);
+    row[Change]->setToolTip(tr("%1 runs at %2 loads (%3): each load is a series of its own; what "
+                               "differs between them is the load (a sweep), not a change over time")
+                                .arg(steps.runs)
+                                .arg(steps.loads.size())
+                                .arg(keys));
+    row[PValue] = cell(QStringLiteral("—"), 2.0);
+    row[Verdict] = cell(tr(kLoadsWord));
+    m_model->appendRow(row);
+}
+
 void ChangesView::refilter()
 {
     m_proxy->setFilterFixedString(m_filter->text().trimmed());
@@ -212,17 +240,27 @@ void ChangesView::refilter()
     const auto count = [](int n, const QString &one, const QString &many) {
         return n == 1 ? one : many.arg(n);
     };
-    const QString examined = count(int(m_report.series.size()), tr("1 series examined"), tr("%1 series examined"));
+    QString examined = count(int(m_report.series.size()), tr("1 series examined"), tr("%1 series examined"));
+    if (const int inferred = m_report.timeInferredPoints(); inferred > 0)
+        examined += count(inferred, tr("; 1 run dated by its file's time, left out of the search"),
+                          tr("; %1 runs dated by their file's time, left out of the search"));
     if (m_model->rowCount() == 0) {
         m_summary->setText(tr("No change points and no new baselines; %1").arg(examined));
         return;
     }
-    m_summary->setText(tr("%1 of %2 shown: %3, %4, %5; %6")
+    int loads = 0;
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+        loads += m_proxy->index(r, Verdict).data().toString() == tr(kLoadsWord);
+    m_summary->setText(tr("%1 of %2 shown: %3, %4, %5%6; %7")
                            .arg(shownRows())
                            .arg(m_model->rowCount())
                            .arg(count(regressions, tr("1 regression"), tr("%1 regressions")),
                                 count(improvements, tr("1 improvement"), tr("%1 improvements")),
-                                count(baselines, tr("1 new baseline"), tr("%1 new baselines")), examined));
+                                count(baselines, tr("1 new baseline"), tr("%1 new baselines")),
+                                loads > 0 ? count(loads, tr(", 1 scenario at several loads"),
+                                                  tr(", %1 scenarios at several loads"))
+                                          : QString(),
+                                examined));
 }
 
 int ChangesView::shownRows() const

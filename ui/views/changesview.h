@@ -52,6 +52,7 @@ private:
     void showReport(const ChangesReport &report);
     void addChangeRows(const SeriesChanges &series);
     void addBaselineRows(const BaselineChange &change);
+    void addLoadRows(const LoadSteps &steps);
     void refilter();
 
     LatestTask *m_loader = nullptr;

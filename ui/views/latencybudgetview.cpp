@@ -190,10 +190,20 @@ LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_leftOut = new QLabel(this);
+    m_leftOut->setObjectName(QStringLiteral("budgetLeftOut"));
+    m_leftOut->setWordWrap(true);
+    m_leftOut->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_leftOut->hide();
+    auto *tablePane = new QWidget(this);
+    auto *tableLayout = new QVBoxLayout(tablePane);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(m_leftOut);
+    tableLayout->addWidget(m_table, 1);
 
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(chartRow);
-    split->addWidget(m_table);
+    split->addWidget(tablePane);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     auto *layout = new QVBoxLayout(this);
@@ -258,6 +268,10 @@ void LatencyBudgetView::groupLines(Loaded &out)
     std::vector<std::pair<double, double>> *group = nullptr;
     const LatencyPoint *previous = nullptr;
     for (const LatencyPoint &p : out.read.points) {
+        // A point that measured nothing is no operating point, and a p99 of 0 has no place on a
+        // logarithmic axis: left out of the lines as of the picks, and listed under the chart.
+        if (isDegenerate(p))
+            continue;
         if (!previous || p.product != previous->product || p.configuration != previous->configuration) {
             const std::string name = p.product + " · " + p.configuration;
             group = &groups[name];
@@ -334,11 +348,42 @@ void LatencyBudgetView::showPoints(std::shared_ptr<const Loaded> loaded)
     m_x->setRange(std::pow(10, std::floor(std::log10(minMs))), std::pow(10, std::ceil(std::log10(maxMs))));
     // Whole, distinct ticks from 0 past the best throughput (0 … 1 with no points at all).
     setNiceAxis(m_y, m_loaded->lines.empty() ? 0 : m_maxThroughput / 1e3 * 1.05);
-    m_chart->setTitle(m_loaded->lines.empty()
-                          ? tr("No points with throughput and p99 in the store")
-                          : tr("Throughput against p99, %1 points").arg(m_loaded->read.points.size()));
+    const std::size_t leftOut = m_loaded->read.leftOut.size();
+    const std::size_t drawn = m_loaded->read.points.size() - leftOut;
+    const QString points = drawn == 1 ? tr("1 point") : tr("%1 points").arg(drawn);
+    const QString left = tr("%1 left out: measured nothing").arg(leftOut);
+    if (m_loaded->lines.empty())
+        m_chart->setTitle(leftOut == 0 ? tr("No points with throughput and p99 in the store")
+                                       : tr("No point measured throughput and p99 (%1)").arg(left));
+    else
+        m_chart->setTitle(leftOut == 0 ? tr("Throughput against p99, %1").arg(points)
+                                       : tr("Throughput against p99, %1 (%2)").arg(points, left));
+    showLeftOut();
     emit pointsLoaded(int(m_loaded->read.points.size()));
     select();
+}
+
+void LatencyBudgetView::showLeftOut()
+{
+    const LeftOutOrigins &left = m_loaded->read.leftOut;
+    m_leftOut->setVisible(!left.empty());
+    if (left.empty()) {
+        m_leftOut->clear();
+        return;
+    }
+    // The first few by name: a store of a thousand empty runs names five and counts the rest.
+    constexpr std::size_t kNamed = 5;
+    QStringList named;
+    for (std::size_t i = 0; i < left.size() && i < kNamed; ++i) {
+        const auto &[index, origin] = left[i];
+        named << tr("run %1 (%2) %3")
+                     .arg(QString::fromStdString(origin.runKey), QString::fromStdString(origin.scenario),
+                          QString::fromStdString(degenerateReason(m_loaded->read.points[index])));
+    }
+    QString text = tr("Left out of the picks and the chart: ") + named.join(QStringLiteral("; "));
+    if (left.size() > kNamed)
+        text += tr("; and %1 more").arg(left.size() - kNamed);
+    m_leftOut->setText(text);
 }
 
 void LatencyBudgetView::select()
@@ -377,7 +422,8 @@ void LatencyBudgetView::showSelection(std::shared_ptr<const BudgetResult> result
         cell(1, QString::fromStdString(s.configuration));
         if (!s.found) {
             // Across the best point's columns, so a long reason widens none of them.
-            cell(2, tr("none within budget: %1").arg(QString::fromStdString(s.missedBecause)));
+            cell(2, (s.allLeftOut ? tr("no pick: %1") : tr("none within budget: %1"))
+                        .arg(QString::fromStdString(s.missedBecause)));
             m_table->setSpan(row, 2, 1, m_table->columnCount() - 2);
             continue;
         }

@@ -36,6 +36,11 @@ public:
     QDoubleSpinBox *p999Spin() const { return m_p999; }     // ms
     QSlider *budgetSlider() const { return m_slider; }
     QTableWidget *table() const { return m_table; }
+    // The points left out of the picks and the lines (they measured nothing), each named with
+    // its run and reason; hidden when there are none.
+    QLabel *leftOutLabel() const { return m_leftOut; }
+    // The p99 axis: logarithmic, so it is given positive values only.
+    QLogValueAxis *p99Axis() const { return m_x; }
     QChartView *chartView() const { return m_chartView; }
     SeriesLegend *legend() const { return m_legend; }
     const BudgetResult &result() const { return *m_result; }
@@ -61,12 +66,13 @@ private:
     struct Loaded
     {
         BudgetPoints read;
-        std::vector<Line> lines;
+        std::vector<Line> lines; // the points that measured something (isDegenerate())
         double minMs = 0, maxMs = 0, maxThroughput = 1;
     };
     // Groups the points into the chart's lines (off the UI thread, in the loader).
     static void groupLines(Loaded &loaded);
     void showPoints(std::shared_ptr<const Loaded> loaded);
+    void showLeftOut();
     void select();
     void showSelection(std::shared_ptr<const BudgetResult> result);
 
@@ -81,6 +87,7 @@ private:
     QLineSeries *m_budgetLine = nullptr;
     SeriesLegend *m_legend = nullptr;
     QTableWidget *m_table = nullptr;
+    QLabel *m_leftOut = nullptr;
     LatestTask *m_loader = nullptr;
     LatestTask *m_selector = nullptr;
     std::shared_ptr<const Loaded> m_loaded; // never null; shared with a selection in flight

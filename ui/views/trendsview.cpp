@@ -404,6 +404,7 @@ void TrendsView::showSeries(LoadedSeries series)
         m_changes->setSeries(m_series, {});
         summarizeChanges();
         refillTargets();
+        refillLoads();
         clearPointDetail();
         showEmptyChart(m_scenarioCombo->count() == 0
                            ? tr("No runs in the store yet: import results with File ▸ Import…")
@@ -417,10 +418,18 @@ void TrendsView::showSeries(LoadedSeries series)
     if (data.samplesLeftOut > 0)
         title += data.samplesLeftOut == 1 ? tr(" (1 sample run left out: your own runs measure it)")
                                           : tr(" (%1 sample runs left out: your own runs measure it)").arg(data.samplesLeftOut);
+    if (data.loads.size() > 1)
+        title += tr(" — runs at %1 loads: each load its own series, one shown").arg(data.loads.size());
+    if (data.timeInferredPoints > 0)
+        title += data.timeInferredPoints == 1
+                     ? tr(" — 1 run dated by its file's time: no change point through it")
+                     : tr(" — %1 runs dated by their file's time: no change point through them")
+                           .arg(data.timeInferredPoints);
     m_chart->setTitle(title);
     // The chart's title names the metric: the axis says its unit, which fits beside the ticks.
     m_valueAxis->setTitleText(scale.unit);
     refillTargets();
+    refillLoads();
     applyPreset();
     int keep = -1;
     m_baseline = -1;
@@ -441,6 +450,7 @@ void TrendsView::showSeries(LoadedSeries series)
     showRange();
     if (keep >= 0 && !shown(size_t(keep)) && !pending.empty()) {
         m_targetCombo->setCurrentIndex(0); // every target
+        m_loadCombo->setCurrentIndex(1 + data.loadOfContract[std::size_t(data.marks[size_t(keep)].contract)]);
         resetRange();
     }
     if (keep >= 0 && shown(size_t(keep)))
@@ -477,7 +487,7 @@ void TrendsView::showRange()
 {
     const AnnotatedSeries &data = *m_series;
     const double from = std::max(m_fromMs, data.firstMs), to = std::min(m_toMs, data.lastMs);
-    if (from <= data.firstMs && to >= data.lastMs && m_target < 0) {
+    if (from <= data.firstMs && to >= data.lastMs && m_target < 0 && m_load < 0) {
         m_drawn = data.drawn;
     } else {
         // One pass over the points in memory (a timestamp's text order, which the store reads
@@ -547,7 +557,10 @@ void TrendsView::selectPoint(int index)
             ->setText(text);
     };
     set("runKey", qtext(point.runKey));
-    set("timestamp", displayTimestamp(point.timestamp));
+    set("timestamp", displayTimestamp(point.timestamp) +
+                         (m_series->marks[size_t(index)].timeInferred
+                              ? tr(" (its file's modification time or the time of import, not the run's)")
+                              : QString()));
     set("value", displayMetric(m_series->metric, point.value));
     set("commit",
         point.commit.empty() ? QStringLiteral("—") : qtext(point.commit));

@@ -55,6 +55,10 @@ public:
     QComboBox *rangeCombo() const { return m_rangeCombo; }
     // "All targets" and each target of the series; shown only when there are several.
     QComboBox *targetCombo() const { return m_targetCombo; }
+    // Each load of the series (its offered rate and load factors, AnnotatedSeries::loads) and
+    // "All loads"; shown only when there are several. A sweep's steps are loads: one is shown at
+    // a time (at first the latest run's), so the chart never reads a sweep as a history.
+    QComboBox *loadCombo() const { return m_loadCombo; }
     // "Add overlay…", then every other scenario and every other metric of the plotted scenario
     // not drawn yet. Choosing an entry draws it dashed over the plotted series and returns the
     // combo to "Add overlay…": a scenario's series of the same metric on the left axis (a ramp's
@@ -142,9 +146,11 @@ private:
     bool shown(std::size_t i) const
     {
         return inRange(m_series->points[i].timeMs) &&
-               (m_target < 0 || m_series->points[i].target == m_target);
+               (m_target < 0 || m_series->points[i].target == m_target) &&
+               (m_load < 0 || m_series->loadOfContract[std::size_t(m_series->marks[i].contract)] == m_load);
     }
     void refillTargets();
+    void refillLoads(); // chooses the latest run's load when the series has several
     // The overlays: a fixed set of slots, each with its loader, line and legend entry, so a
     // colour belongs to a slot and never repeats within the chart.
     struct OverlaySlot
@@ -226,6 +232,9 @@ private:
     QComboBox *m_targetCombo = nullptr;
     QWidget *m_targetLabel = nullptr;
     int m_target = -1; // index into the series' targets, -1 for all
+    QComboBox *m_loadCombo = nullptr;
+    QWidget *m_loadLabel = nullptr;
+    int m_load = -1; // index into the series' loads, -1 for all
     std::vector<std::size_t> m_drawn; // indices of the points on the line
     double m_fromMs = -std::numeric_limits<double>::infinity();
     double m_toMs = std::numeric_limits<double>::infinity();

@@ -212,7 +212,7 @@ void TrendsView::summarizeChanges()
     count(improvements, tr("1 improvement"), tr("%1 improvements"));
     count(neutral, tr("1 neutral change"), tr("%1 neutral changes"));
     count(contracts, tr("1 new baseline"), tr("%1 new baselines"));
-    const bool narrowed = std::isfinite(m_fromMs) || std::isfinite(m_toMs) || m_target >= 0;
+    const bool narrowed = std::isfinite(m_fromMs) || std::isfinite(m_toMs) || m_target >= 0 || m_load >= 0;
     if (parts.isEmpty())
         m_changeSummary->setText(m_series->points.empty() ? tr("Changes: none (no runs)")
                                  : narrowed ? tr("Changes: none among the runs shown")
@@ -267,6 +267,17 @@ QLayout *TrendsView::makeRangeRow()
         showRange();
     });
 
+    m_loadCombo = new QComboBox(this);
+    m_loadCombo->setObjectName(QStringLiteral("loadCombo"));
+    m_loadCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_loadCombo->setToolTip(tr("The runs at one load (offered rate, load factors): each load is a series "
+                               "of its own, and runs at several loads are a sweep, not a history"));
+    m_loadLabel = new QLabel(tr("Load"), this);
+    connect(m_loadCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_load = index - 1; // the first entry is every load
+        showRange();
+    });
+
     auto *row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Dates"), this));
     row->addWidget(m_rangeCombo);
@@ -279,6 +290,8 @@ QLayout *TrendsView::makeRangeRow()
     row->addSpacing(12);
     row->addWidget(m_targetLabel);
     row->addWidget(m_targetCombo);
+    row->addWidget(m_loadLabel);
+    row->addWidget(m_loadCombo);
     row->addStretch();
     return row;
 }
@@ -299,6 +312,30 @@ void TrendsView::refillTargets()
     const bool several = targets.size() > 1;
     m_targetLabel->setVisible(several);
     m_targetCombo->setVisible(several);
+}
+
+void TrendsView::refillLoads()
+{
+    const AnnotatedSeries &data = *m_series;
+    const QString previous = m_load >= 0 ? m_loadCombo->currentData().toString() : QString();
+    const QSignalBlocker blocker(m_loadCombo);
+    m_loadCombo->clear();
+    m_loadCombo->addItem(tr("All loads (a sweep, not a history)"), QString());
+    for (std::size_t i = 0; i < data.loads.size(); ++i) {
+        const QString load = QString::fromStdString(data.loads[i]);
+        const int runs = data.pointsPerLoad[i];
+        m_loadCombo->addItem((load.isEmpty() ? tr("none stated") : load) +
+                                 (runs == 1 ? tr(" (1 run)") : tr(" (%1 runs)").arg(runs)),
+                             load);
+    }
+    const bool several = data.loads.size() > 1;
+    int index = previous.isEmpty() ? -1 : m_loadCombo->findData(previous);
+    if (index < 0 && several && !data.points.empty()) // the latest run's load
+        index = 1 + data.loadOfContract[std::size_t(data.marks.back().contract)];
+    m_loadCombo->setCurrentIndex(several ? std::max(index, 0) : 0);
+    m_load = several && index > 0 ? index - 1 : -1;
+    m_loadLabel->setVisible(several);
+    m_loadCombo->setVisible(several);
 }
 
 void TrendsView::applyPreset()
