@@ -133,6 +133,10 @@ AxisScale ScalingChart::showFit(const std::vector<RampPoint> &points, const UslF
         const SaturationStep &s = saturation.steps[size_t(saturation.firstSaturated)];
         m_saturated->append(s.load, s.throughput * scale.factor);
     }
+    // The curve is named for the model the points could fix (usl.h, UslModel).
+    m_curve->setName(fit.model == UslModel::Linear       ? tr("linear fit")
+                     : fit.model == UslModel::Contention ? tr("USL fit, κ = 0")
+                                                         : tr("USL fit"));
     if (fit.ok) {
         for (int i = 0; i <= 120; ++i) {
             const double n = std::max(0.25, xEnd * i / 120.0);
@@ -149,7 +153,8 @@ AxisScale ScalingChart::showFit(const std::vector<RampPoint> &points, const UslF
     m_x->applyNiceNumbers();
     // Series with nothing to show (no CPU in the steps, no saturated step: a sweep across runs)
     // stay out of the legend, and the CPU axis with them.
-    for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_saturated, m_brokerCpu, m_shardCpu})
+    // N* too: a peak the points do not bracket is not marked, nor named in the legend.
+    for (QXYSeries *s : std::initializer_list<QXYSeries *>{m_saturated, m_brokerCpu, m_shardCpu, m_nStar})
         for (QLegendMarker *marker : legend()->markers(s))
             marker->setVisible(s->count() > 0);
     m_cpu->setVisible(m_brokerCpu->count() > 0 || m_shardCpu->count() > 0);

@@ -90,7 +90,7 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     m_localRetention->setEnabled(false);
     m_brokerModel = new QComboBox(this);
     m_brokerModel->setObjectName(QStringLiteral("brokerModelCombo"));
-    m_brokerModel->addItem(tr("auto: the fit when it has intervals, else CPU"), QStringLiteral("auto"));
+    m_brokerModel->addItem(tr("auto: the fit when it sees contention, else CPU"), QStringLiteral("auto"));
     m_brokerModel->addItem(tr("fitted: across runs over the broker count"), QStringLiteral("fitted"));
     m_brokerModel->addItem(tr("cpu: the ramp's CPU per record"), QStringLiteral("cpu"));
     m_brokerModel->addItem(tr("rule: +1 broker per ~200k"), QStringLiteral("rule"));

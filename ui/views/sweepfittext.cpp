@@ -95,13 +95,13 @@ QString sweepShapeText(const SweepFitResult &r, const SweepFitRequest &request)
 {
     const UslFit &fit = r.fit.usl;
     const std::string &metric = request.spec.metric;
-    // The peak's number only where measured points bracket it; otherwise the model's words.
-    const QString peak = fit.peakMeasured()
-                             ? tr("N* %1 (%2 at the peak), between measured points")
-                                   .arg(plainNumber(fit.nStar), metricText(metric, fit.xAtNStar))
-                             : tr("N*: %1").arg(QString::fromStdString(fit.nStarNote));
-    QString text = tr("R² %1 · %2 · %3").arg(QString::number(fit.r2, 'f', 4), peak,
-                                             QString::fromUtf8(toString(fit.limit)));
+    // The peak's number only where measured points bracket it; otherwise the headline already
+    // says where it lies (sweepAnswerText()).
+    QString text = tr("R² %1").arg(QString::number(fit.r2, 'f', 4));
+    if (fit.peakMeasured())
+        text += tr(" · N* %1 (%2 at the peak), between measured points")
+                    .arg(plainNumber(fit.nStar), metricText(metric, fit.xAtNStar));
+    text += QStringLiteral(" · ") + QString::fromUtf8(toString(fit.limit));
     if (fit.weak)
         text += tr("\nWeak fit: %1").arg(QString::fromStdString(fit.weakReason));
     return text;

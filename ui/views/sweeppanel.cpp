@@ -131,8 +131,10 @@ QWidget *SweepPanel::buildChoices()
     m_selection = new RunSelectionWidget(box);
     m_workloadCombo = new QComboBox(box);
     m_workloadCombo->setObjectName(QStringLiteral("sweepWorkloadCombo"));
-    m_workloadCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_workloadCombo->setMaximumWidth(360);
+    // Workload names run long: the combo keeps a short width (the popup shows them whole) so the
+    // row fits a 1024-px window.
+    m_workloadCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_workloadCombo->setMinimumContentsLength(18);
     auto *workloadLabel = new QLabel(tr("Workload"), box);
 
     auto *row = new QHBoxLayout;
@@ -142,9 +144,12 @@ QWidget *SweepPanel::buildChoices()
         row->addWidget(w);
         row->addSpacing(8);
     }
-    row->addWidget(workloadLabel);
-    row->addWidget(m_workloadCombo);
     row->addStretch();
+    // The workload beside the runs it is chosen among: the first row stays within a 1024-px window.
+    auto *second = new QHBoxLayout;
+    second->addWidget(m_selection, 1);
+    second->addWidget(workloadLabel);
+    second->addWidget(m_workloadCombo);
     // Hidden until a selection holds several workloads (showWorkloads()).
     connect(m_workloadCombo, &QComboBox::currentIndexChanged, this, [this, workloadLabel](int) {
         workloadLabel->setVisible(m_workloadCombo->isVisible());
@@ -160,7 +165,7 @@ QWidget *SweepPanel::buildChoices()
     auto *layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(row);
-    layout->addWidget(m_selection);
+    layout->addLayout(second);
 
     for (QComboBox *c : {m_factorCombo, m_metricCombo})
         connect(c, &QComboBox::currentIndexChanged, this, &SweepPanel::startFit);
@@ -294,7 +299,9 @@ void SweepPanel::showWorkloads()
                                                 : tr("every workload"),
                              QString());
     for (const SweepWorkload &w : workloads)
-        m_workloadCombo->addItem(tr("%1 (%n points)", nullptr, w.points).arg(QString::fromStdString(w.workload)),
+        m_workloadCombo->addItem(w.points == 1 ? tr("%1 (1 point)").arg(QString::fromStdString(w.workload))
+                                               : tr("%1 (%2 points)").arg(QString::fromStdString(w.workload),
+                                                                          QString::number(w.points)),
                                  QString::fromStdString(w.workload));
     m_workloadCombo->setCurrentIndex(std::max(0, m_workloadCombo->findData(QString::fromStdString(m_workload))));
     m_workloadCombo->show();
