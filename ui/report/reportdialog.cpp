@@ -67,17 +67,9 @@ ReportDialog::ReportDialog(const QString &storePath, const SizingInputs &inputs,
     m_evidenceLabel->setObjectName(QStringLiteral("reportEvidence"));
     m_evidenceLabel->setWordWrap(true);
     m_evidenceLabel->setTextFormat(Qt::PlainText);
-    m_samples = new QComboBox(this);
-    m_samples->setObjectName(QStringLiteral("reportSamplesCombo"));
-    m_samples->addItem(tr("Samples: auto"), int(SampleRuns::Auto));
-    m_samples->addItem(tr("Samples: included"), int(SampleRuns::Include));
-    m_samples->addItem(tr("Samples: left out"), int(SampleRuns::Exclude));
-    m_samples->setCurrentIndex(m_samples->findData(int(m_evidence.samples)));
-    m_samples->setToolTip(tr("Sample runs take part: auto lets your own runs answer for what they measure "
-                             "and the samples for the rest (the CLI's --samples)"));
-    connect(m_samples, &QComboBox::currentIndexChanged, this, [this] {
+    m_samples = newSamplesCombo(this, QStringLiteral("reportSamplesCombo"), m_evidence.samples, [this](SampleRuns samples) {
         EvidenceSelection sel = m_evidence;
-        sel.samples = SampleRuns(m_samples->currentData().toInt());
+        sel.samples = samples;
         if (!(sel == m_evidence))
             setEvidenceSelection(sel);
     });

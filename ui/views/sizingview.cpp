@@ -217,16 +217,9 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     m_evidenceLabel->setObjectName(QStringLiteral("evidenceLabel"));
     m_evidenceLabel->setWordWrap(true);
     m_evidenceLabel->setTextFormat(Qt::PlainText);
-    m_samples = new QComboBox(this);
-    m_samples->setObjectName(QStringLiteral("viewSamplesCombo"));
-    m_samples->addItem(tr("Samples: auto"), int(SampleRuns::Auto));
-    m_samples->addItem(tr("Samples: included"), int(SampleRuns::Include));
-    m_samples->addItem(tr("Samples: left out"), int(SampleRuns::Exclude));
-    m_samples->setToolTip(tr("Sample runs take part: auto lets your own runs answer for what they measure "
-                             "and the samples for the rest, each number saying which (the CLI's --samples)"));
-    connect(m_samples, &QComboBox::currentIndexChanged, this, [this] {
+    m_samples = newSamplesCombo(this, QStringLiteral("viewSamplesCombo"), m_evidence.samples, [this](SampleRuns samples) {
         EvidenceSelection sel = m_evidence;
-        sel.samples = SampleRuns(m_samples->currentData().toInt());
+        sel.samples = samples;
         if (!(sel == m_evidence))
             setEvidenceSelection(sel);
     });

@@ -1,5 +1,7 @@
 #include "ui/widgets/evidencedialog.h"
 
+#include <QComboBox>
+
 #include "ui/latesttask.h"
 #include "ui/widgets/runselectionwidget.h"
 
@@ -192,6 +194,23 @@ void EvidenceDialog::updateState()
             emit countUpdated();
         },
         [this](const QString &error) { m_error->setText(error); });
+}
+
+QComboBox *newSamplesCombo(QWidget *parent, const QString &objectName, SampleRuns current,
+                        std::function<void(SampleRuns)> changed)
+{
+    auto *combo = new QComboBox(parent);
+    combo->setObjectName(objectName);
+    combo->addItem(QObject::tr("Samples: auto"), int(SampleRuns::Auto));
+    combo->addItem(QObject::tr("Samples: included"), int(SampleRuns::Include));
+    combo->addItem(QObject::tr("Samples: left out"), int(SampleRuns::Exclude));
+    combo->setCurrentIndex(combo->findData(int(current)));
+    combo->setToolTip(QObject::tr("Sample runs take part: auto lets your own runs answer for what they "
+                                  "measure and the samples for the rest, each number saying which (the "
+                                  "CLI's --samples)"));
+    QObject::connect(combo, &QComboBox::currentIndexChanged, combo,
+                     [combo, changed = std::move(changed)] { changed(SampleRuns(combo->currentData().toInt())); });
+    return combo;
 }
 
 } // namespace plimsoll

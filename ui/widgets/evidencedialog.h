@@ -13,8 +13,11 @@
 
 #include <QDialog>
 
+#include <functional>
+
 #include <vector>
 
+class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
@@ -24,6 +27,11 @@ namespace plimsoll {
 
 class LatestTask;
 class RunSelectionWidget;
+
+// "Samples: auto / included / left out" (the CLI's --samples), as the Sizing view and the report
+// dialog offer it beside "Choose runs…": `changed` is called with the choice a user makes.
+QComboBox *newSamplesCombo(QWidget *parent, const QString &objectName, SampleRuns current,
+                        std::function<void(SampleRuns)> changed);
 
 class EvidenceDialog : public QDialog
 {
