@@ -225,23 +225,31 @@ StepCollectors::Sample StepCollectors::sample() const
     return s;
 }
 
-void StepCollectors::beginAt(Clock::time_point at, const std::atomic<bool> *cancel)
+void StepCollectors::beginAt(Clock::time_point at, const std::atomic<bool> *cancel,
+                             std::optional<Clock::time_point> closeAt)
 {
     if (empty())
         return;
-    m_beginThread = std::thread([this, at, cancel] {
+    m_beginThread = std::thread([this, at, cancel, closeAt] {
+        const auto stopped = [&] { return (cancel && cancel->load()) || m_ending.load(); };
         while (Clock::now() < at) {
-            if (cancel && cancel->load())
+            if (stopped())
                 return;
             std::this_thread::sleep_for(std::min<Clock::duration>(at - Clock::now(), std::chrono::milliseconds(50)));
         }
         m_begin = sample();
+        if (!closeAt)
+            return;
+        while (Clock::now() < *closeAt && !stopped())
+            std::this_thread::sleep_for(std::min<Clock::duration>(*closeAt - Clock::now(), std::chrono::milliseconds(50)));
+        m_last = sample();
     });
 }
 
 StepServerMetrics StepCollectors::end()
 {
     StepServerMetrics out;
+    m_ending = true;
     if (m_beginThread.joinable())
         m_beginThread.join();
     if (empty())
@@ -250,7 +258,7 @@ StepServerMetrics StepCollectors::end()
         out.warnings.push_back("collectors: the step ended before its measured window began; no server metrics");
         return out;
     }
-    const Sample last = sample();
+    const Sample last = m_last ? *m_last : sample();
     const double seconds = std::chrono::duration<double>(last.at - m_begin->at).count();
     if (!(seconds > 0))
         return out;

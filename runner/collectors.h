@@ -83,8 +83,12 @@ public:
 
     bool empty() const { return m_redis.empty() && m_brokers.empty() && m_re.empty(); }
     // Takes the first sample at `at` (the end of the warm-up), unless `cancel` is set first.
-    void beginAt(std::chrono::steady_clock::time_point at, const std::atomic<bool> *cancel);
-    // Takes the second sample and returns the window's numbers.
+    // With `closeAt` (the end of the measured window), the second sample is taken then, so
+    // the drain after the window (waiting for the last acknowledgements) is not in it.
+    void beginAt(std::chrono::steady_clock::time_point at, const std::atomic<bool> *cancel,
+                 std::optional<std::chrono::steady_clock::time_point> closeAt = std::nullopt);
+    // Takes the second sample (unless it was taken at `closeAt`; a step that ends before
+    // then is sampled now) and returns the window's numbers.
     StepServerMetrics end();
 
 private:
@@ -110,6 +114,8 @@ private:
     std::chrono::milliseconds m_timeout;
     std::thread m_beginThread;
     std::optional<Sample> m_begin;
+    std::optional<Sample> m_last;
+    std::atomic<bool> m_ending{false};
 };
 
 } // namespace plimsoll

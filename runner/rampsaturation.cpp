@@ -156,7 +156,9 @@ std::optional<PhaseOutcome> runRampStep(const RunConfig &config, const PhaseEnvi
                               environment.timeout);
     collectors.setRedisEnterprise(config.reApiUrls, {config.reUser, config.rePassword, config.reVerifyTls});
     collectors.setS3GetMetric(config.s3GetMetric);
-    collectors.beginAt(std::chrono::steady_clock::now() + step.warmup, environment.cancel);
+    const auto windowStart = std::chrono::steady_clock::now() + step.warmup;
+    collectors.beginAt(windowStart, environment.cancel,
+                       step.duration.count() > 0 ? std::optional(windowStart + step.duration) : std::nullopt);
     PhaseOutcome outcome = runPhase(environment, step, withProbe ? &probe : nullptr);
     StepServerMetrics server = collectors.end();
     outcome.scenario.metrics.insert(server.metrics.begin(), server.metrics.end());

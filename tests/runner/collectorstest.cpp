@@ -142,6 +142,34 @@ TEST(runnerCollectors, BrokerCpuAndLatencyFromTheWindowOnly)
     EXPECT_NEAR(m.metrics.at("broker.remote_read_messages"), 40 * window, 5);
 }
 
+TEST(runnerCollectors, TheWindowClosesWhenTheStepsMeasuredTimeEndsNotWhenItsDrainEnds)
+{
+    FakeBroker broker;
+    StepCollectors collectors({}, {broker.url()}, "korvet_broker_produce_seconds", 2s);
+    // A 600 ms window after a 200 ms warm-up; the step then drains its last acknowledgements
+    // for another second before it calls end(): the drain is not the window.
+    const auto start = std::chrono::steady_clock::now();
+    collectors.beginAt(start + 200ms, nullptr, start + 800ms);
+    std::this_thread::sleep_for(1800ms);
+    const StepServerMetrics m = collectors.end();
+    ASSERT_EQ(m.metrics.count("collectors.window_s"), 1u);
+    EXPECT_NEAR(m.metrics.at("collectors.window_s"), 0.6, 0.2);
+    EXPECT_NEAR(m.metrics.at("broker.produce_requests"), 1000 * m.metrics.at("collectors.window_s"), 60);
+}
+
+TEST(runnerCollectors, AStepThatEndsBeforeItsWindowClosesIsSampledWhenItEnds)
+{
+    FakeBroker broker;
+    StepCollectors collectors({}, {broker.url()}, "korvet_broker_produce_seconds", 2s);
+    const auto start = std::chrono::steady_clock::now();
+    collectors.beginAt(start + 100ms, nullptr, start + 30s);
+    std::this_thread::sleep_for(700ms);
+    const StepServerMetrics m = collectors.end(); // at once, not after 30 s
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+    ASSERT_EQ(m.metrics.count("collectors.window_s"), 1u);
+    EXPECT_NEAR(m.metrics.at("collectors.window_s"), 0.6, 0.25);
+}
+
 TEST(runnerCollectors, StepCancelledDuringWarmupHasNoServerMetrics)
 {
     FakeBroker broker;
