@@ -84,6 +84,8 @@ nlohmann::json ScenarioResult::toJson() const
         j["saturated"] = saturated;
         j["bottleneck"] = bottleneck;
     }
+    if (!seriesFound.empty() || !seriesMissing.empty())
+        j["korvet_series"] = {{"found", seriesFound}, {"missing", seriesMissing}};
     return j;
 }
 
@@ -237,6 +239,12 @@ std::string BenchResult::toText() const
             for (int64_t i = 0; i < *s.topology.agents; ++i)
                 out << (i ? ", " : " ") << fixed(m("agents." + std::to_string(i) + ".records_per_s"), 0);
             out << "\n";
+        }
+        if (!s.seriesFound.empty() || !s.seriesMissing.empty()) {
+            out << "    Korvet series: " << s.seriesFound.size() << " found, " << s.seriesMissing.size() << " missing";
+            for (std::size_t i = 0; i < s.seriesMissing.size(); ++i)
+                out << (i ? ", " : " (") << s.seriesMissing[i];
+            out << (s.seriesMissing.empty() ? "\n" : ")\n");
         }
         if (s.saturated)
             out << "    saturated: " << s.bottleneck << "\n";

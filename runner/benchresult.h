@@ -46,6 +46,8 @@ struct ScenarioResult
     std::map<std::string, std::string> histograms; // name -> base64 V2 compressed (µs)
     bool saturated = false;
     std::string bottleneck; // ramp steps: why the step counts as saturated
+    // Ramp steps with broker metrics: the Korvet series the endpoints had, and those they lacked.
+    std::vector<std::string> seriesFound, seriesMissing;
 
     nlohmann::json toJson() const;
 };

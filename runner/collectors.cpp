@@ -1,5 +1,6 @@
 #include "runner/collectors.h"
 #include "runner/httptext.h"
+#include "runner/korvetmetrics.h"
 
 #include "model/formats/prometheusdiff.h"
 
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <sstream>
+#include <tuple>
 
 namespace plimsoll {
 
@@ -303,6 +305,9 @@ constexpr const char *kFetchDelivery = "korvet_broker_fetch_delivery_seconds";
 constexpr const char *kFetch = "korvet_broker_fetch_seconds";
 constexpr const char *kFetchEmpty = "korvet_broker_fetch_empty_total";
 constexpr const char *kStorageReads = "korvet_storage_read_messages";
+// The generation before the "broker" segment (korvet-dist's dashboard queries these).
+constexpr const char *kOlderProduce = "korvet_produce_seconds";
+constexpr const char *kOlderFetch = "korvet_fetch_seconds";
 
 // One histogram family summed over the brokers' windows (the same bucket bounds on each).
 struct MergedHistogram
@@ -345,25 +350,39 @@ void StepCollectors::addBrokerMetrics(const Sample &last, double seconds, StepSe
 {
     double cpuSum = 0;
     int cpuCount = 0;
-    const std::pair<std::string, std::string> families[] = {
-        {m_histogram, "broker.produce"}, {kFetchDelivery, "broker.fetch_delivery"}, {kFetch, "broker.fetch"}};
+    // The earlier generation's histogram stands in where a broker lacks the documented one.
+    const std::tuple<std::string, std::string, std::string> families[] = {
+        {m_histogram, kOlderProduce, "broker.produce"},
+        {kFetchDelivery, "", "broker.fetch_delivery"},
+        {kFetch, kOlderFetch, "broker.fetch"}};
     std::map<std::string, MergedHistogram> merged;
     std::optional<double> emptyPerS, remoteReads, s3GetPerS;
+    KorvetWindow korvet;
+    std::vector<bool> found(korvetSeries().size(), false);
+    int scraped = 0;
     for (std::size_t i = 0; i < m_brokers.size(); ++i) {
         const auto &a = m_begin->brokers[i], &b = last.brokers[i];
         if (!a.error.empty() || !b.error.empty()) {
             out.warnings.push_back("collectors: broker metrics " + (a.error.empty() ? b.error : a.error));
             continue;
         }
+        ++scraped;
         const PromDiff diff = diffSnapshots(a.snapshot, b.snapshot, seconds);
         if (const auto cpu = brokerCpu(diff, b.snapshot)) {
             cpuSum += *cpu;
             ++cpuCount;
         }
-        for (const auto &[family, prefix] : families)
-            if (auto h = diff.mergedHistogram(family); h && !merged[family].add(*h))
-                out.warnings.push_back("collectors: " + family + " has different buckets on " +
+        for (const auto &[family, older, prefix] : families) {
+            auto h = diff.mergedHistogram(family);
+            if (!h && !older.empty() && family != older)
+                h = diff.mergedHistogram(older);
+            if (h && !merged[prefix].add(*h))
+                out.warnings.push_back("collectors: " + h->family + " has different buckets on " +
                                        urlWithoutUserInfo(m_brokers[i]) + "; left out of " + prefix);
+        }
+        korvet.add(diff, b.snapshot);
+        for (std::size_t k = 0; k < found.size(); ++k)
+            found[k] = found[k] || hasKorvetSeries(b.snapshot, korvetSeries()[k]);
         for (const PromRate &r : diff.rates) {
             if (r.family == kFetchEmpty)
                 emptyPerS = emptyPerS.value_or(0) + r.perSecond;
@@ -379,9 +398,18 @@ void StepCollectors::addBrokerMetrics(const Sample &last, double seconds, StepSe
         out.metrics["broker_cpu_avg"] = cpuSum / cpuCount;
     else if (!m_brokers.empty())
         out.warnings.push_back("collectors: no process_cpu_seconds_total from the broker metrics endpoints");
-    for (const auto &[family, prefix] : families)
-        if (const auto it = merged.find(family); it != merged.end())
+    for (const auto &[family, older, prefix] : families)
+        if (const auto it = merged.find(prefix); it != merged.end())
             it->second.put(prefix, out);
+    korvet.put(out.metrics);
+    if (scraped > 0)
+        for (std::size_t k = 0; k < found.size(); ++k) {
+            const KorvetSeries &series = korvetSeries()[k];
+            if (found[k])
+                out.seriesFound.push_back(series.name);
+            else if (std::string(series.generation) != "older")
+                out.seriesMissing.push_back(series.name);
+        }
     if (emptyPerS)
         out.metrics["broker.fetch_empty_per_s"] = *emptyPerS;
     if (remoteReads)
@@ -389,7 +417,23 @@ void StepCollectors::addBrokerMetrics(const Sample &last, double seconds, StepSe
     if (s3GetPerS)
         out.metrics["broker.s3_get_per_s"] = *s3GetPerS;
     else if (!m_s3Get.empty() && !m_brokers.empty())
-        out.warnings.push_back("collectors: no counter " + m_s3Get + " in the broker metrics (--s3-get-metric)");
+        out.warnings.push_back("collectors: no counter " + m_s3Get + " in the broker metrics");
+}
+
+std::vector<std::string> korvetEndpointWarnings(const std::vector<std::string> &brokerMetricsUrls,
+                                                std::chrono::milliseconds timeout)
+{
+    std::vector<std::string> warnings;
+    for (const std::string &url : brokerMetricsUrls) {
+        const PrometheusScrape scrape = scrapePrometheus(url, timeout);
+        if (scrape.error.empty() && !hasAnyKorvetFamily(scrape.snapshot))
+            warnings.push_back("broker metrics " + urlWithoutUserInfo(url) +
+                               " have no Korvet series (korvet_broker_*, korvet_storage_*, or the earlier "
+                               "korvet_produce_*): this is not a Korvet, or a Korvet build whose metric names "
+                               "are not known here; its back-pressure, connection pool and storage latencies "
+                               "are not read");
+    }
+    return warnings;
 }
 
 } // namespace plimsoll

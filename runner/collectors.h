@@ -15,7 +15,9 @@
 //    korvet_broker_fetch_seconds (every fetch, long-poll waits included) → broker.fetch_p50_s /
 //    _p99_s, korvet_broker_fetch_empty_total → broker.fetch_empty_per_s, and the window's
 //    difference of korvet_storage_read_messages_sum{tier="remote"} →
-//    broker.remote_read_messages (what a tiered read served from the archive).
+//    broker.remote_read_messages (what a tiered read served from the archive); Korvet's
+//    back-pressure, pending request bytes, Redis connection pool and storage latencies by tier
+//    (runner/korvetmetrics.h), and which of Korvet's series the endpoints had.
 //  - Redis Enterprise REST per cluster (--re-api URL, runner/recollector.h): each shard's
 //    shard_cpu_user + shard_cpu_system over the window → shard_cpu_max with the INFO shards.
 // A target that cannot be reached at either boundary leaves its numbers out and says so in a
@@ -62,7 +64,16 @@ struct StepServerMetrics
 {
     std::map<std::string, double> metrics; // SI units, catalog names where they exist
     std::vector<std::string> warnings;
+    // The Korvet series (runner/korvetmetrics.h) the broker metrics had at the window's end, and
+    // those of the documented and newer generations none of them had.
+    std::vector<std::string> seriesFound, seriesMissing;
 };
+
+// One line per broker metrics endpoint that has no Korvet series at all (not a Korvet, or a
+// build whose metric names are not known here); empty when every endpoint has some, or cannot
+// be reached (the step's own warnings say that).
+std::vector<std::string> korvetEndpointWarnings(const std::vector<std::string> &brokerMetricsUrls,
+                                                std::chrono::milliseconds timeout);
 
 class StepCollectors
 {

@@ -1,4 +1,5 @@
 #include "runner/consumeramp.h"
+#include "runner/collectors.h"
 
 #include <cstdio>
 
@@ -112,6 +113,7 @@ std::vector<PhaseOutcome> runConsumeRamp(const RunConfig &config, const PhaseEnv
     int64_t backlog = 0;
     if ((environment.cancel && environment.cancel->load()) || !target.countBacklog(backlog))
         return outcomes;
+    std::vector<std::string> notKorvet = korvetEndpointWarnings(config.brokerMetricsUrls, environment.timeout);
     for (double load : config.steps) {
         if (environment.cancel && environment.cancel->load())
             break;
@@ -119,6 +121,8 @@ std::vector<PhaseOutcome> runConsumeRamp(const RunConfig &config, const PhaseEnv
         auto outcome = runRampStep(config, environment, step, probeTopic, target.startOffsets);
         if (!outcome)
             break;
+        outcome->warnings.insert(outcome->warnings.begin(), notKorvet.begin(), notKorvet.end());
+        notKorvet.clear();
         if (config.backlog > 0)
             outcome->scenario.metrics["backlog.preload_records_per_s"] = preloadRate;
         if (backlogExhausted(*outcome, config) || noRemoteReads(*outcome, config)) {

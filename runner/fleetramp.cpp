@@ -165,6 +165,8 @@ PhaseOutcome stepOutcome(const RunConfig &ramp, int agents, BenchResult fleet,
         outcome.failed |= !probe->errors.empty();
     }
     s.metrics.insert(step.server().metrics.begin(), step.server().metrics.end());
+    s.seriesFound = step.server().seriesFound;
+    s.seriesMissing = step.server().seriesMissing;
     for (const auto &w : step.server().warnings)
         outcome.warnings.push_back(name + ": " + w);
     return outcome;
@@ -200,6 +202,11 @@ BenchResult runFleetRamp(RunConfig config, const FleetRampLauncher &launcher, co
     const int64_t rampStartMs = unixMsNow();
     std::vector<PhaseOutcome> outcomes;
     bool probeCreated = false;
+    for (std::string &w : korvetEndpointWarnings(config.brokerMetricsUrls, toMs(config.timeout))) {
+        if (note)
+            note("warning: " + w);
+        result.warnings.push_back(std::move(w));
+    }
     for (std::size_t i = 0; i < config.agentSteps.size() && !cancel.load(); ++i) {
         const int agents = config.agentSteps[i];
         if (note)

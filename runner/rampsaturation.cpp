@@ -83,6 +83,46 @@ std::string laggingAgent(const ScenarioResult &step)
     return text;
 }
 
+// A rate as a reader takes it in: whole numbers from 10 up, two significant digits below.
+std::string perSecond(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, v >= 10 ? "%.0f" : "%.2g", v);
+    return text;
+}
+
+// The page's "back-pressure or connection-pool timeouts", from Korvet's own metrics of the
+// window: an exhausted Redis connection pool (acquire timeouts) and the broker pushing back on
+// its connections (back-pressure applied during the window, or still held when it closed).
+// The pool comes first: a broker that waits on Redis connections is why it pushes back.
+std::string korvetPushback(const ScenarioResult &step)
+{
+    const auto value = [&](const char *name) {
+        const auto it = step.metrics.find(name);
+        return it == step.metrics.end() ? 0.0 : it->second;
+    };
+    const double timeouts = value("storage.pool_timeouts_per_s"), waiters = value("storage.pool_pending");
+    const double applied = value("broker.backpressure_applied_per_s");
+    const double held = value("broker.backpressure_connections");
+    std::string pool, pushback;
+    if (timeouts > 0) {
+        pool = "Redis connection pool: " + perSecond(timeouts) + " acquire timeouts/s";
+        if (waiters > 0)
+            pool += " (" + formatted("%.0f", waiters) + (waiters == 1 ? " waiter" : " waiters") + " at the window's end)";
+    }
+    if (applied > 0 || held > 0) {
+        pushback = "broker back-pressure: ";
+        if (applied > 0)
+            pushback += "applied " + perSecond(applied) + " times/s";
+        if (held > 0)
+            pushback += (applied > 0 ? ", " : "") + formatted("%.0f", held) +
+                        (held == 1 ? " connection" : " connections") + " held at the window's end";
+    }
+    if (!pool.empty() && !pushback.empty())
+        return pool + "; " + pushback;
+    return pool.empty() ? pushback : pool;
+}
+
 } // namespace
 
 std::string saturationReason(const RunConfig &config, const ScenarioResult &step, const ScenarioResult *previous)
@@ -98,6 +138,9 @@ std::string saturationReason(const RunConfig &config, const ScenarioResult &step
         return shardCpu >= brokerCpu
                    ? formatted("Redis shard CPU: hottest shard at %.0f%% (limit %.0f%%)", shardCpu * 100, config.cpuLimit * 100)
                    : formatted("broker CPU: %.0f%% on average (limit %.0f%%)", brokerCpu * 100, config.cpuLimit * 100);
+    // Then Korvet's own pushback: a component that said it was full.
+    if (std::string pushback = korvetPushback(step); !pushback.empty())
+        return pushback;
     // Then the load generator: one agent of a fleet falling behind the others is its node's limit.
     if (std::string agent = laggingAgent(step); !agent.empty())
         return agent;
@@ -162,6 +205,8 @@ std::optional<PhaseOutcome> runRampStep(const RunConfig &config, const PhaseEnvi
     PhaseOutcome outcome = runPhase(environment, step, withProbe ? &probe : nullptr);
     StepServerMetrics server = collectors.end();
     outcome.scenario.metrics.insert(server.metrics.begin(), server.metrics.end());
+    outcome.scenario.seriesFound = std::move(server.seriesFound);
+    outcome.scenario.seriesMissing = std::move(server.seriesMissing);
     for (auto &w : server.warnings)
         outcome.warnings.push_back(std::move(w));
     return outcome;
@@ -184,6 +229,7 @@ std::vector<PhaseOutcome> runRamp(const RunConfig &config, const PhaseEnvironmen
                                   const StartOffsets &startOffsets)
 {
     std::vector<PhaseOutcome> outcomes;
+    std::vector<std::string> notKorvet = korvetEndpointWarnings(config.brokerMetricsUrls, environment.timeout);
     for (std::size_t i = 0; i < config.steps.size(); ++i) {
         if (environment.cancel && environment.cancel->load())
             break;
@@ -205,6 +251,9 @@ std::vector<PhaseOutcome> runRamp(const RunConfig &config, const PhaseEnvironmen
             break;
         if (config.stepByRate)
             outcome->scenario.metrics["ramp.offered_records_per_s"] = load;
+        // Said once, first: the endpoint's identity is the ramp's, not a step's.
+        outcome->warnings.insert(outcome->warnings.begin(), notKorvet.begin(), notKorvet.end());
+        notKorvet.clear();
         if (!judgeRampStep(config, outcomes, std::move(*outcome)))
             break;
     }

@@ -14,7 +14,8 @@
 
 namespace plimsoll {
 
-// Why a step counts as saturated ("" when it does not): CPU at the limit, a fleet's agent below
+// Why a step counts as saturated ("" when it does not): CPU at the limit, Korvet's Redis
+// connection pool timing out or its broker applying back-pressure, a fleet's agent below
 // 80 % of the agents' mean rate (its client node), produce or fetch p99 over its limit, errors
 // or back-pressure, or a throughput plateau against the previous step.
 std::string saturationReason(const RunConfig &config, const ScenarioResult &step, const ScenarioResult *previous);

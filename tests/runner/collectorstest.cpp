@@ -4,10 +4,12 @@
 #include "runner/collectors.h"
 #include "runner/metricsserver.h"
 #include "runner/rampsaturation.h"
+#include "servedkorvet.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -267,6 +269,146 @@ TEST(runnerCollectors, TieredStepsAttributeFlatS3GetsToTheRemoteReadConcurrency)
     RunConfig redis = config;
     redis.tiered = false;
     EXPECT_EQ(saturationReason(redis, stepOf(4, 410, 0.900), &two), "") << "only a tiered ramp reads the archive";
+}
+
+// Korvet 0.19's documented series, served in Micrometer's Prometheus form, read over one window:
+// the broker's back-pressure, its pending request bytes, the Redis connection pool's timeouts and
+// waiters, storage latencies by tier (percentiles from buckets, the mean without), and which of
+// the series the endpoint had.
+StepServerMetrics korvetWindow(const std::string &url, std::chrono::milliseconds length = 1000ms)
+{
+    StepCollectors collectors({}, {url}, "korvet_broker_produce_seconds", 2s);
+    const auto start = std::chrono::steady_clock::now();
+    collectors.beginAt(start + 100ms, nullptr, start + 100ms + length);
+    std::this_thread::sleep_for(length + 300ms);
+    return collectors.end();
+}
+
+// "… <number> <unit>…" of a reason: the number before `unit`, or -1.
+double numberBefore(const std::string &text, const std::string &unit)
+{
+    const std::regex number("([0-9.]+) " + unit);
+    std::smatch m;
+    return std::regex_search(text, m, number) ? std::stod(m[1]) : -1;
+}
+
+TEST(runnerCollectors, KorvetsDocumentedSeriesGiveTheStepsPushbackPoolAndStorageNumbers)
+{
+    test::KorvetRates rates;
+    rates.backpressureAppliedPerS = 12;
+    rates.backpressureHeld = 3;
+    rates.pendingBytes = 65536;
+    rates.poolTimeoutsPerS = 4;
+    rates.poolPending = 7;
+    test::ServedKorvet korvet(rates);
+    const StepServerMetrics m = korvetWindow(korvet.url());
+    ASSERT_EQ(m.metrics.count("collectors.window_s"), 1u);
+    EXPECT_NEAR(m.metrics.at("broker.backpressure_applied_per_s"), 12, 1.2);
+    EXPECT_EQ(m.metrics.at("broker.backpressure_connections"), 3);
+    EXPECT_EQ(m.metrics.at("broker.pending_bytes"), 65536);
+    EXPECT_NEAR(m.metrics.at("storage.pool_timeouts_per_s"), 4, 0.4);
+    EXPECT_EQ(m.metrics.at("storage.pool_pending"), 7);
+    EXPECT_NEAR(m.metrics.at("broker.produce_records_per_s"), 20000, 2000);
+    // The produce timer's buckets: p99 49/50 of the way through (4 ms, 10 ms].
+    EXPECT_NEAR(m.metrics.at("broker.produce_p99_s"), 0.00988, 0.0002);
+    // Local writes have buckets (p50 on the 2 ms bound, p99 near 5 ms); reads only their mean.
+    EXPECT_NEAR(m.metrics.at("storage.write_local_p50_s"), 0.002, 0.0001);
+    EXPECT_NEAR(m.metrics.at("storage.write_local_p99_s"), 0.00494, 0.0001);
+    EXPECT_NEAR(m.metrics.at("storage.read_local_avg_s"), 0.003, 0.0002);
+    EXPECT_NEAR(m.metrics.at("storage.read_remote_avg_s"), 0.190, 0.005);
+    EXPECT_EQ(m.metrics.count("storage.read_local_p99_s"), 0u) << "no buckets, no percentile";
+    // What the endpoint lacked: the page's newer fetch series and the ack timer left out.
+    EXPECT_EQ(m.seriesMissing, (std::vector<std::string>{"korvet_broker_fetch_delivery_seconds",
+                                                         "korvet_broker_fetch_empty_total",
+                                                         "korvet_storage_ack_seconds"}));
+    EXPECT_NE(std::find(m.seriesFound.begin(), m.seriesFound.end(), "korvet_storage_local_pool_acquire_seconds"),
+              m.seriesFound.end());
+    EXPECT_EQ(m.seriesFound.size() + m.seriesMissing.size(), 16u) << "every documented and newer series, once";
+
+    // Both of the page's signals in one window: the pool (the cause) named first.
+    ScenarioResult s = step(m.metrics);
+    const std::string reason = saturationReason(RunConfig{}, s, nullptr);
+    EXPECT_TRUE(std::regex_match(reason, std::regex("Redis connection pool: [0-9.]+ acquire timeouts/s \\(7 waiters "
+                                                    "at the window's end\\); broker back-pressure: applied [0-9.]+ "
+                                                    "times/s, 3 connections held at the window's end")))
+        << reason;
+    EXPECT_NEAR(numberBefore(reason, "acquire timeouts/s"), 4, 0.4) << reason;
+    EXPECT_NEAR(numberBefore(reason, "times/s"), 12, 1.2) << reason;
+}
+
+TEST(runnerCollectors, BrokerBackPressureAloneSaturatesAndAQuietKorvetDoesNot)
+{
+    test::KorvetRates pushing;
+    pushing.backpressureAppliedPerS = 12;
+    test::ServedKorvet korvet(pushing);
+    const StepServerMetrics m = korvetWindow(korvet.url());
+    EXPECT_EQ(m.metrics.at("storage.pool_timeouts_per_s"), 0) << "a pool that never timed out says 0";
+    const std::string reason = saturationReason(RunConfig{}, step(m.metrics), nullptr);
+    EXPECT_EQ(reason.rfind("broker back-pressure: applied ", 0), 0u) << reason;
+    EXPECT_NEAR(numberBefore(reason, "times/s"), 12, 1.2) << reason;
+    EXPECT_EQ(reason.find("held"), std::string::npos) << "none held when the window closed: " << reason;
+
+    test::ServedKorvet quiet;
+    const StepServerMetrics q = korvetWindow(quiet.url());
+    EXPECT_EQ(q.metrics.at("broker.backpressure_applied_per_s"), 0);
+    EXPECT_EQ(saturationReason(RunConfig{}, step(q.metrics), nullptr), "");
+    // Pool timeouts with back-pressure released again: the pool alone.
+    EXPECT_EQ(saturationReason(RunConfig{}, step({{"storage.pool_timeouts_per_s", 0.5}}), nullptr),
+              "Redis connection pool: 0.5 acquire timeouts/s");
+    // CPU at its limit still comes first: the component explains the pushback.
+    EXPECT_EQ(saturationReason(RunConfig{}, step({{"shard_cpu_max", 0.95}, {"storage.pool_timeouts_per_s", 4}}), nullptr),
+              "Redis shard CPU: hottest shard at 95% (limit 90%)");
+}
+
+// The generation before the "broker" segment (korvet-dist's dashboard) is still read, and found.
+TEST(runnerCollectors, TheEarlierGenerationsProduceHistogramStandsInForTheDocumentedOne)
+{
+    MetricsServer server;
+    ASSERT_EQ(server.start(0), "");
+    std::atomic<bool> stop{false};
+    std::thread serve([&] {
+        const auto start = std::chrono::steady_clock::now();
+        while (!stop) {
+            const double n = 1000 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            std::ostringstream out;
+            out.precision(17);
+            out << "# TYPE korvet_produce_seconds histogram\n"
+                << "korvet_produce_seconds_bucket{topic=\"t\",le=\"0.01\"} " << 0.5 * n << "\n"
+                << "korvet_produce_seconds_bucket{topic=\"t\",le=\"0.1\"} " << n << "\n"
+                << "korvet_produce_seconds_bucket{topic=\"t\",le=\"+Inf\"} " << n << "\n"
+                << "korvet_produce_seconds_count{topic=\"t\"} " << n << "\nkorvet_produce_seconds_sum{topic=\"t\"} "
+                << 0.02 * n << "\n# TYPE korvet_produce_messages_total counter\nkorvet_produce_messages_total{topic=\"t\"} "
+                << 5 * n << "\n";
+            server.setMetrics(out.str());
+            std::this_thread::sleep_for(2ms);
+        }
+    });
+    std::this_thread::sleep_for(20ms);
+    const StepServerMetrics m = korvetWindow("http://127.0.0.1:" + std::to_string(server.port()) + "/metrics");
+    stop = true;
+    serve.join();
+    ASSERT_EQ(m.metrics.count("broker.produce_p50_s"), 1u);
+    EXPECT_NEAR(m.metrics.at("broker.produce_p50_s"), 0.01, 0.0005);
+    EXPECT_NEAR(m.metrics.at("broker.produce_records_per_s"), 5000, 500);
+    EXPECT_EQ(m.seriesFound, (std::vector<std::string>{"korvet_produce_seconds", "korvet_produce_messages_total"}));
+    EXPECT_NE(std::find(m.seriesMissing.begin(), m.seriesMissing.end(), "korvet_broker_produce_seconds"),
+              m.seriesMissing.end());
+}
+
+// An endpoint with no Korvet series at all is said to be no Korvet; a Korvet's is not.
+TEST(runnerCollectors, AnEndpointWithoutKorvetSeriesIsSaidToBeNoKorvet)
+{
+    MetricsServer plain;
+    ASSERT_EQ(plain.start(0), "");
+    plain.setMetrics("# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total 12.5\n");
+    const std::string url = "http://127.0.0.1:" + std::to_string(plain.port()) + "/metrics";
+    const auto warnings = korvetEndpointWarnings({url}, 2s);
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_EQ(warnings[0].rfind("broker metrics " + url + " have no Korvet series", 0), 0u) << warnings[0];
+    EXPECT_NE(warnings[0].find("not a Korvet, or a Korvet build whose metric names are not known here"),
+              std::string::npos);
+    test::ServedKorvet korvet;
+    EXPECT_TRUE(korvetEndpointWarnings({korvet.url()}, 2s).empty());
 }
 } // namespace
 } // namespace plimsoll

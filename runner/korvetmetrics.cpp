@@ -1,0 +1,188 @@
+#include "runner/korvetmetrics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace plimsoll {
+
+namespace {
+
+using Kind = KorvetSeriesKind;
+
+constexpr const char *kBackpressureConnections = "korvet_broker_backpressure_connections";
+constexpr const char *kBackpressureTransitions = "korvet_broker_backpressure_transitions_total";
+// A gauge in bytes: Micrometer appends the base unit; a registry without the convention does not.
+constexpr const char *kPendingBytes = "korvet_broker_pending_bytes";
+constexpr const char *kPending = "korvet_broker_pending";
+constexpr const char *kPoolAcquire = "korvet_storage_local_pool_acquire_seconds";
+constexpr const char *kPoolPending = "korvet_storage_local_pool_pending";
+constexpr const char *kProduceRecords = "korvet_broker_produce_records_total";
+constexpr const char *kOlderProduceMessages = "korvet_produce_messages_total";
+constexpr const char *kStorageTimers[] = {"korvet_storage_write_seconds", "korvet_storage_read_seconds",
+                                          "korvet_storage_ack_seconds"};
+
+// `series` is `name` with or without labels.
+bool isSeries(const std::string &series, const std::string &name)
+{
+    return series.size() >= name.size() && series.compare(0, name.size(), name) == 0 &&
+           (series.size() == name.size() || series[name.size()] == '{');
+}
+
+// The value of label `key` in a series name built by promSeriesName ("" when absent).
+std::string labelOf(const std::string &series, const std::string &key)
+{
+    const auto open = series.find('{');
+    if (open == std::string::npos)
+        return {};
+    for (auto at = series.find(key + "=\"", open); at != std::string::npos; at = series.find(key + "=\"", at + 1)) {
+        if (series[at - 1] != '{' && series[at - 1] != ',')
+            continue;
+        std::string value;
+        for (auto i = at + key.size() + 2; i < series.size() && series[i] != '"'; ++i)
+            value += series[i] == '\\' && i + 1 < series.size() ? series[++i] : series[i];
+        return value;
+    }
+    return {};
+}
+
+// The sum of a gauge's samples in one scrape; nullopt when it has none.
+std::optional<double> gaugeSum(const PromSnapshot &s, const std::string &name)
+{
+    std::optional<double> sum;
+    for (const PromFamily &f : s.families)
+        for (const PromSample &sample : f.samples)
+            if (sample.name == name && std::isfinite(sample.value))
+                sum = sum.value_or(0) + sample.value;
+    return sum;
+}
+
+// "write" of korvet_storage_write_seconds.
+std::string verbOf(const std::string &timer)
+{
+    constexpr std::string_view prefix = "korvet_storage_", suffix = "_seconds";
+    return timer.substr(prefix.size(), timer.size() - prefix.size() - suffix.size());
+}
+
+} // namespace
+
+const std::vector<KorvetSeries> &korvetSeries()
+{
+    static const std::vector<KorvetSeries> all = {
+        {"korvet_broker_produce_seconds", Kind::Timer, "0.19"},
+        {"korvet_broker_produce_records_total", Kind::Counter, "0.19"},
+        {"korvet_broker_fetch_seconds", Kind::Timer, "0.19"},
+        {"korvet_broker_fetch_delivery_seconds", Kind::Timer, "newer"},
+        {"korvet_broker_fetch_empty_total", Kind::Counter, "newer"},
+        {"korvet_broker_request_seconds", Kind::Timer, "0.19"},
+        {"korvet_broker_backpressure_connections", Kind::Gauge, "0.19"},
+        {"korvet_broker_backpressure_transitions_total", Kind::Counter, "0.19"},
+        {"korvet_broker_pending_bytes", Kind::Gauge, "0.19"},
+        {"korvet_broker_max_offset", Kind::Gauge, "0.19"},
+        {"korvet_storage_write_seconds", Kind::Timer, "0.19"},
+        {"korvet_storage_read_seconds", Kind::Timer, "0.19"},
+        {"korvet_storage_ack_seconds", Kind::Timer, "0.19"},
+        {"korvet_storage_read_messages", Kind::Distribution, "0.19"},
+        {"korvet_storage_local_pool_acquire_seconds", Kind::Timer, "0.19"},
+        {"korvet_storage_local_pool_pending", Kind::Gauge, "0.19"},
+        {"korvet_produce_seconds", Kind::Timer, "older"},
+        {"korvet_produce_messages_total", Kind::Counter, "older"},
+        {"korvet_fetch_seconds", Kind::Timer, "older"},
+    };
+    return all;
+}
+
+bool hasKorvetSeries(const PromSnapshot &snapshot, const KorvetSeries &series)
+{
+    const std::string name = series.name;
+    const bool summed = series.kind == Kind::Timer || series.kind == Kind::Distribution;
+    for (const PromFamily &f : snapshot.families)
+        for (const PromSample &s : f.samples)
+            if (summed ? s.name == name + "_count" || s.name == name + "_sum"
+                       : s.name == name || (name == kPendingBytes && s.name == kPending))
+                return true;
+    return false;
+}
+
+bool hasAnyKorvetFamily(const PromSnapshot &snapshot)
+{
+    return std::any_of(snapshot.families.begin(), snapshot.families.end(),
+                       [](const PromFamily &f) { return f.name.rfind("korvet_", 0) == 0; });
+}
+
+void KorvetWindow::add(const PromDiff &diff, const PromSnapshot &last)
+{
+    const auto addSum = [this](const std::string &key, double value) { m_sums[key] += value; };
+    for (const PromRate &r : diff.rates) {
+        if (isSeries(r.series, kBackpressureTransitions)) {
+            const std::string action = labelOf(r.series, "action");
+            if (action == "applied" || action == "released")
+                addSum("broker.backpressure_" + action + "_per_s", r.perSecond);
+        } else if (isSeries(r.series, std::string(kPoolAcquire) + "_count")) {
+            addSum("storage.pool_acquires_per_s", r.perSecond);
+            if (labelOf(r.series, "result") == "timeout")
+                addSum("storage.pool_timeouts_per_s", r.perSecond);
+            else
+                addSum("storage.pool_timeouts_per_s", 0);
+        } else if (isSeries(r.series, kProduceRecords)) {
+            addSum("broker.produce_records_per_s", r.perSecond);
+        }
+        for (const char *timer : kStorageTimers) {
+            const bool count = isSeries(r.series, std::string(timer) + "_count");
+            if (!count && !isSeries(r.series, std::string(timer) + "_sum"))
+                continue;
+            Timer &t = m_timers[verbOf(timer) + "_" + labelOf(r.series, "tier")];
+            (count ? t.count : t.sum) += r.delta;
+        }
+    }
+    // The earlier generation's produce counter, where the documented one is absent.
+    if (m_sums.count("broker.produce_records_per_s") == 0)
+        for (const PromRate &r : diff.rates)
+            if (isSeries(r.series, kOlderProduceMessages))
+                addSum("broker.produce_records_per_s", r.perSecond);
+    for (const PromHistogramWindow &h : diff.histograms)
+        for (const char *timer : kStorageTimers) {
+            if (h.family != timer)
+                continue;
+            Timer &t = m_timers[verbOf(timer) + "_" + labelOf(h.series, "tier")];
+            if (t.buckets.empty()) {
+                t.buckets = h.buckets;
+            } else if (t.buckets.size() == h.buckets.size()) {
+                for (std::size_t k = 0; k < t.buckets.size(); ++k)
+                    t.buckets[k].count += h.buckets[k].count;
+            } else {
+                continue; // other bounds: the mean still counts it
+            }
+            t.observations += h.count;
+        }
+    // Gauges: their value when the window closed.
+    const std::pair<const char *, const char *> gauges[] = {{kBackpressureConnections, "broker.backpressure_connections"},
+                                                            {kPoolPending, "storage.pool_pending"}};
+    for (const auto &[name, key] : gauges)
+        if (const auto v = gaugeSum(last, name))
+            addSum(key, *v);
+    if (const auto v = gaugeSum(last, kPendingBytes))
+        addSum("broker.pending_bytes", *v);
+    else if (const auto older = gaugeSum(last, kPending))
+        addSum("broker.pending_bytes", *older);
+}
+
+void KorvetWindow::put(std::map<std::string, double> &metrics) const
+{
+    for (const auto &[key, value] : m_sums)
+        metrics[key] = value;
+    for (const auto &[name, t] : m_timers) {
+        if (name.back() == '_') // no tier tag: not the documented timer
+            continue;
+        const std::string prefix = "storage." + name;
+        if (t.observations > 0) {
+            if (const auto p50 = histogramQuantile(0.50, t.buckets))
+                metrics[prefix + "_p50_s"] = *p50;
+            if (const auto p99 = histogramQuantile(0.99, t.buckets))
+                metrics[prefix + "_p99_s"] = *p99;
+        }
+        if (t.count > 0)
+            metrics[prefix + "_avg_s"] = t.sum / t.count;
+    }
+}
+
+} // namespace plimsoll
