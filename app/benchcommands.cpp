@@ -461,8 +461,8 @@ void addOffloadCommand(CLI::App *bench, Commands &commands)
         ->capture_default_str();
     c->add_option("--timeout", a->timeout, "Bound on each scrape")->capture_default_str();
     c->add_option("--archive-prefix", a->archivePrefix,
-                  "The archive series' common prefix: PREFIX_lag_seconds, PREFIX_bytes_total, PREFIX_segments_total, "
-                  "PREFIX_seconds, ...")
+                  "The archive series' common prefix (Korvet 0.19's korvet_storage_archive): PREFIX_lag_oldest_seconds, "
+                  "PREFIX_lag_segments, PREFIX_bytes_total, PREFIX_segments_total, PREFIX_seconds, ...")
         ->capture_default_str();
     addNumber(c, "--partitions", a->partitions, OffloadRequest::kPartitions,
               "The partitions whose segments archive in parallel, stored as the record's topology: records at "

@@ -36,28 +36,50 @@ Poll pollAll(const OffloadRecordConfig &c)
     return p;
 }
 
-// The most lagging broker's archive lag, or nullopt with what is wrong in *problem.
-std::optional<double> maxLag(const OffloadRecordConfig &c, const Poll &p, std::string *problem)
+struct Lag
 {
-    std::optional<double> lag;
+    double oldestS = 0;                // the most lagging broker's oldest waiting segment
+    std::optional<double> segments;    // sealed segments waiting, summed; where exported
+    bool drained() const { return oldestS <= 0 && segments.value_or(0) <= 0; }
+};
+
+// The largest finite value of a gauge in one scrape, summed instead when `sum`.
+std::optional<double> gaugeOf(const PromSnapshot &s, const std::string &name, bool sum)
+{
+    const PromFamily *family = s.family(name);
+    if (!family)
+        return std::nullopt;
+    std::optional<double> value;
+    for (const PromSample &sample : family->samples)
+        if (sample.name == name && std::isfinite(sample.value))
+            value = sum ? value.value_or(0) + sample.value : std::max(value.value_or(0.0), sample.value);
+    return value;
+}
+
+// The brokers' archive lag, or nullopt with what is wrong in *problem.
+std::optional<Lag> maxLag(const OffloadRecordConfig &c, const Poll &p, std::string *problem)
+{
+    Lag lag;
     for (std::size_t i = 0; i < p.scrapes.size(); ++i) {
         const std::string where = "broker metrics " + urlWithoutUserInfo(c.brokerMetricsUrls[i]);
         if (!p.scrapes[i].error.empty()) {
             *problem = where + ": " + p.scrapes[i].error;
             return std::nullopt;
         }
-        const PromFamily *family = p.scrapes[i].snapshot.family(c.names.lag);
-        if (!family || family->samples.empty()) {
-            *problem = where + " has no " + c.names.lag + ": the drain cannot be told (--archive-prefix " +
-                       "names the archive series)";
+        const PromSnapshot &snapshot = p.scrapes[i].snapshot;
+        std::optional<double> oldest = gaugeOf(snapshot, c.names.lagOldest, false);
+        if (!oldest)
+            oldest = gaugeOf(snapshot, c.names.lag, false);
+        if (!oldest) {
+            *problem = where + " has no " + c.names.lagOldest + " (nor " + c.names.lag +
+                       "): the drain cannot be told (a build that names its archive series otherwise is "
+                       "read with their prefix)";
             return std::nullopt;
         }
-        for (const PromSample &s : family->samples)
-            if (std::isfinite(s.value))
-                lag = std::max(lag.value_or(0.0), s.value);
+        lag.oldestS = std::max(lag.oldestS, *oldest);
+        if (const auto segments = gaugeOf(snapshot, c.names.lagSegments, true))
+            lag.segments = lag.segments.value_or(0) + *segments;
     }
-    if (!lag)
-        *problem = c.names.lag + " has no finite value";
     return lag;
 }
 
@@ -73,6 +95,7 @@ struct Archived
     std::optional<double> bytes, segments, messages, failures, retries;
     std::vector<PromBucket> buckets; // the archive-time histogram, summed over the brokers
     double observations = 0;
+    double timedCount = 0, timedSum = 0; // the archive timer's _count and _sum deltas
     std::vector<std::string> warnings;
 };
 
@@ -82,10 +105,15 @@ void addRates(const OffloadMetricNames &names, const PromDiff &diff, Archived &a
         {names.bytes, &Archived::bytes},       {names.segments, &Archived::segments},
         {names.messages, &Archived::messages}, {names.failures, &Archived::failures},
         {names.retries, &Archived::retries}};
-    for (const PromRate &r : diff.rates)
+    for (const PromRate &r : diff.rates) {
         for (const auto &[name, member] : counters)
             if (isSeriesOf(r, name))
                 a.*member = (a.*member).value_or(0) + r.delta;
+        if (r.series == names.seconds + "_count" || r.series.rfind(names.seconds + "_count{", 0) == 0)
+            a.timedCount += r.delta;
+        else if (r.series == names.seconds + "_sum" || r.series.rfind(names.seconds + "_sum{", 0) == 0)
+            a.timedSum += r.delta;
+    }
     if (const auto h = diff.mergedHistogram(names.seconds)) {
         if (a.buckets.empty())
             a.buckets = h->buckets;
@@ -114,7 +142,8 @@ Archived archivedBetween(const OffloadRecordConfig &c, const Poll &from, const P
 }
 
 // The record's scenario: the headline (archived bytes/s) and what the metrics had.
-ScenarioResult offloadScenario(const Archived &a, double maxLagS, int polls, int partitions)
+ScenarioResult offloadScenario(const Archived &a, double maxLagS, std::optional<double> maxLagSegments, int polls,
+                               int partitions)
 {
     ScenarioResult s;
     s.name = "pipeline/offload";
@@ -126,6 +155,10 @@ ScenarioResult offloadScenario(const Archived &a, double maxLagS, int polls, int
     m["offload.archived_bytes"] = *a.bytes;
     m["offload.drain_s"] = a.seconds;
     m["offload.max_lag_s"] = maxLagS;
+    if (maxLagSegments)
+        m["offload.max_lag_segments"] = *maxLagSegments;
+    if (a.timedCount > 0)
+        m["offload.archive_avg_s"] = a.timedSum / a.timedCount;
     m["offload.polls"] = polls;
     if (a.segments) {
         m["offload.segments"] = *a.segments;
@@ -237,7 +270,7 @@ bool isMetricName(const std::string &name)
 OffloadMetricNames::OffloadMetricNames(const std::string &prefix)
     : bytes(prefix + "_bytes_total"), segments(prefix + "_segments_total"), messages(prefix + "_messages_total"),
       seconds(prefix + "_seconds"), failures(prefix + "_failures_total"), retries(prefix + "_retries_total"),
-      lag(prefix + "_lag_seconds")
+      lagOldest(prefix + "_lag_oldest_seconds"), lagSegments(prefix + "_lag_segments"), lag(prefix + "_lag_seconds")
 {
 }
 
@@ -276,13 +309,14 @@ BenchResult runOffloadRecord(const OffloadRecordConfig &c, const std::atomic<boo
 {
     BenchResult r = started(c);
     if (c.brokerMetricsUrls.empty())
-        return failed(r, "bench offload reads the brokers' /metrics: give --broker-metrics URL");
+        return failed(r, "the offload record reads the brokers' metrics: no broker metrics URL was given");
     const Poll baseline = pollAll(c);
     std::string problem;
     const auto lag0 = maxLag(c, baseline, &problem);
     if (!lag0)
         return failed(r, "at the baseline: " + problem);
-    double maxLagS = *lag0;
+    double maxLagS = lag0->oldestS;
+    std::optional<double> maxLagSegments = lag0->segments;
     std::optional<Poll> firstZero;
     std::optional<Poll> previous; // the last poll that read the lag, for the sink's rates
     if (sink)
@@ -303,12 +337,14 @@ BenchResult runOffloadRecord(const OffloadRecordConfig &c, const std::atomic<boo
         if (!lag) {
             r.warnings.push_back("poll " + std::to_string(polls) + ": " + problem + " (polled again)");
         } else {
-            maxLagS = std::max(maxLagS, *lag);
+            maxLagS = std::max(maxLagS, lag->oldestS);
+            if (lag->segments)
+                maxLagSegments = std::max(maxLagSegments.value_or(0.0), *lag->segments);
             if (sink) {
-                sink(pollSnapshot(c, baseline, *previous, p, *lag, maxLagS));
+                sink(pollSnapshot(c, baseline, *previous, p, lag->oldestS, maxLagS));
                 previous = p;
             }
-            if (*lag > 0)
+            if (!lag->drained())
                 firstZero.reset();
             else if (firstZero)
                 break; // zero twice in a row: the stable zero-lag snapshot
@@ -318,7 +354,7 @@ BenchResult runOffloadRecord(const OffloadRecordConfig &c, const std::atomic<boo
         if (Clock::now() > deadline)
             return failed(r, "the archive lag was not zero twice in a row within the drain timeout of " +
                                  std::to_string(std::chrono::duration_cast<std::chrono::seconds>(c.drainTimeout).count()) +
-                                 " s (largest seen " + std::to_string(maxLagS) + " s): raise --drain-timeout");
+                                 " s (largest seen " + std::to_string(maxLagS) + " s): a longer drain timeout may see it");
     }
     Archived archived = archivedBetween(c, baseline, *firstZero);
     for (std::string &w : archived.warnings)
@@ -327,9 +363,9 @@ BenchResult runOffloadRecord(const OffloadRecordConfig &c, const std::atomic<boo
         return failed(r, "the broker metrics have no " + c.names.bytes + ": no archived bytes to record");
     if (*archived.bytes <= 0 || archived.seconds <= 0)
         return failed(r, "nothing was archived between the baseline and the zero-lag snapshot (archive lag " +
-                             std::to_string(*lag0) + " s at the baseline): start bench offload before the backlog "
-                             "drains");
-    r.scenarios.push_back(offloadScenario(archived, maxLagS, polls, c.partitions));
+                             std::to_string(lag0->oldestS) + " s at the baseline): start the record before the "
+                             "backlog drains");
+    r.scenarios.push_back(offloadScenario(archived, maxLagS, maxLagSegments, polls, c.partitions));
     r.finishedAt = nowTimestamp();
     return r;
 }

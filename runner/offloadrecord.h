@@ -8,10 +8,14 @@
 //   offload.segments_per_s     sealed segments archived per second (korvet_storage_archive_segments_total)
 //   records_per_s              archived records/s, when korvet_storage_archive_messages_total is there
 //   offload.drain_s            drain wall-clock: baseline to the first zero-lag poll
-//   offload.archive_p50_s/_p99_s  per-segment archive time (korvet_storage_archive_seconds histogram)
+//   offload.archive_p50_s/_p99_s  per-attempt archive time (korvet_storage_archive_seconds' buckets),
+//   offload.archive_avg_s      and its mean (_sum / _count), the only figure without buckets
 //   offload.failures, offload.retries  when korvet_storage_archive_failures_total / _retries_total are there
-//   offload.max_lag_s          the largest archive lag any poll saw (korvet_storage_archive_lag_seconds,
+//   offload.max_lag_s          the largest archive lag any poll saw (korvet_storage_archive_lag_oldest_seconds,
 //                              the most lagging broker)
+//   offload.max_lag_segments   the most sealed segments waiting at any poll (korvet_storage_archive_lag_segments)
+// The drain is over when the oldest waiting segment's age is zero and, where the broker exports
+// it, no sealed segment waits.
 // With --partitions, topology.partitions states the streams that archived in parallel: records
 // at several partition counts give Sizing its offload capacity against streams.
 // Counters, histograms and the lag are summed (lag: the maximum) over the brokers.
@@ -32,19 +36,22 @@
 namespace plimsoll {
 
 // The Korvet storage worker's series the record reads: one prefix (--archive-prefix) and the
-// suffixes below. Korvet's benchmark page names none of them and Korvet cannot run here, so the
-// default prefix is an assumption the user can correct from the command line.
+// suffixes below, as Korvet 0.19's metric reference names them in Micrometer's Prometheus form
+// (korvet.storage.archive.* → korvet_storage_archive_*). The prefix stays an override for builds
+// that name them otherwise.
 struct OffloadMetricNames
 {
     static constexpr const char *kDefaultPrefix = "korvet_storage_archive";
     explicit OffloadMetricNames(const std::string &prefix = kDefaultPrefix);
-    std::string bytes;    // <prefix>_bytes_total
-    std::string segments; // <prefix>_segments_total
-    std::string messages; // <prefix>_messages_total
-    std::string seconds;  // <prefix>_seconds (histogram)
-    std::string failures; // <prefix>_failures_total
-    std::string retries;  // <prefix>_retries_total
-    std::string lag;      // <prefix>_lag_seconds (gauge)
+    std::string bytes;       // <prefix>_bytes_total (counter)
+    std::string segments;    // <prefix>_segments_total (counter)
+    std::string messages;    // <prefix>_messages_total, where a build counts records
+    std::string seconds;     // <prefix>_seconds (timer: _bucket where histograms are on, else _count/_sum)
+    std::string failures;    // <prefix>_failures_total (counter)
+    std::string retries;     // <prefix>_retries_total, where a build counts them
+    std::string lagOldest;   // <prefix>_lag_oldest_seconds (gauge): the oldest waiting segment's age
+    std::string lagSegments; // <prefix>_lag_segments (gauge): sealed segments waiting
+    std::string lag;         // <prefix>_lag_seconds: read where <prefix>_lag_oldest_seconds is absent
 };
 
 struct OffloadRecordConfig
@@ -77,7 +84,7 @@ struct OffloadRequest
 };
 
 // Exit code 0 with the record; 1 (errors say why, partial) when a broker cannot be scraped at
-// the baseline, has no lag gauge, the drain is not seen within the timeout, or nothing was
+// the baseline, has no lag gauge (neither <prefix>_lag_oldest_seconds nor <prefix>_lag_seconds), the drain is not seen within the timeout, or nothing was
 // archived; kExitInterrupted when cancelled. `sink`, when set, is called on the caller's thread
 // after every poll that read the lag: scenario pipeline/offload, phase "drain", bytesPerS and
 // segmentsPerS archived since the poll before, archiveLagS the most lagging broker's, progress

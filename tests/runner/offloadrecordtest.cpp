@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -75,10 +76,13 @@ TEST(OffloadRecord, TheDrainGivesArchivedBytesSegmentsArchiveTimesAndTheLargestL
     // Every segment in the 100–200 ms bucket: p50 at its middle, p99 near its top.
     EXPECT_NEAR(metric(s, "offload.archive_p50_s"), 0.15, 1e-9);
     EXPECT_NEAR(metric(s, "offload.archive_p99_s"), 0.199, 1e-9);
+    EXPECT_NEAR(metric(s, "offload.archive_avg_s"), 0.19, 1e-9);
     EXPECT_EQ(metric(s, "offload.failures"), 2);
     EXPECT_EQ(metric(s, "offload.retries"), 5);
-    // The most lagging partition at the baseline: 30 s less what had drained by then.
+    // The oldest waiting segment at the baseline: 30 s less what had drained by then; the
+    // segments waiting then: what 10 MiB/s archives in the rest of the second, in 4 MiB segments.
     EXPECT_NEAR(metric(s, "offload.max_lag_s"), 30 * (1 - begun), 1.0);
+    EXPECT_EQ(metric(s, "offload.max_lag_segments"), std::ceil((1.0 - begun) * 10 / 4));
     EXPECT_EQ(r.tuning.at("icebergOffloadThreads"), "4");
     EXPECT_EQ(r.workload, "offload");
 }
@@ -165,8 +169,11 @@ TEST(OffloadRecord, AnotherPrefixNamesTheArchiveSeries)
     const std::atomic<bool> cancel{false};
     const BenchResult missing = runOffloadRecord(config(archive.url()), cancel);
     ASSERT_FALSE(missing.errors.empty());
-    EXPECT_NE(missing.errors[0].find("has no korvet_storage_archive_lag_seconds"), std::string::npos);
-    EXPECT_NE(missing.errors[0].find("--archive-prefix"), std::string::npos) << missing.errors[0];
+    EXPECT_NE(missing.errors[0].find("has no korvet_storage_archive_lag_oldest_seconds (nor "
+                                     "korvet_storage_archive_lag_seconds)"),
+              std::string::npos)
+        << missing.errors[0];
+    EXPECT_NE(missing.errors[0].find("read with their prefix"), std::string::npos) << missing.errors[0];
 
     OffloadRequest request;
     request.brokerMetrics = {archive.url()};
@@ -190,6 +197,25 @@ TEST(OffloadRecord, AnotherPrefixNamesTheArchiveSeries)
     }
 }
 
+// A build that exports the archive timer without buckets gives its mean, and no percentile that
+// is not there; one with the lag gauge named <prefix>_lag_seconds is still read.
+TEST(OffloadRecord, TimerWithoutBucketsGivesTheMeanAndTheEarlierLagNameIsRead)
+{
+    Script script;
+    script.buckets = false;
+    script.olderLagName = true;
+    ScriptedArchive archive(script);
+    const std::atomic<bool> cancel{false};
+    const BenchResult r = runOffloadRecord(config(archive.url()), cancel);
+    ASSERT_EQ(r.exitCode, 0) << (r.errors.empty() ? "" : r.errors[0]);
+    const ScenarioResult &s = r.scenarios[0];
+    EXPECT_NEAR(metric(s, "offload.archive_avg_s"), 0.19, 1e-9);
+    EXPECT_EQ(s.metrics.count("offload.archive_p99_s"), 0u);
+    EXPECT_EQ(s.metrics.count("offload.max_lag_segments"), 0u) << "a build without the segments gauge";
+    EXPECT_GT(metric(s, "offload.max_lag_s"), 20);
+    EXPECT_GT(metric(s, "bytes_per_s"), 5 * kMiB);
+}
+
 TEST(OffloadRecord, ABrokerWithoutTheLagGaugeIsRefusedAtTheBaseline)
 {
     Script script;
@@ -199,7 +225,8 @@ TEST(OffloadRecord, ABrokerWithoutTheLagGaugeIsRefusedAtTheBaseline)
     const BenchResult r = runOffloadRecord(config(archive.url()), cancel);
     EXPECT_EQ(r.exitCode, 1);
     ASSERT_FALSE(r.errors.empty());
-    EXPECT_NE(r.errors[0].find("has no korvet_storage_archive_lag_seconds: the drain cannot be told"),
+    EXPECT_NE(r.errors[0].find("has no korvet_storage_archive_lag_oldest_seconds (nor "
+                               "korvet_storage_archive_lag_seconds): the drain cannot be told"),
               std::string::npos)
         << r.errors[0];
     EXPECT_TRUE(r.scenarios.empty());

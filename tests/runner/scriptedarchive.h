@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -27,6 +28,8 @@ struct Script
     bool lagGauge = true;
     bool archives = true;       // false: the counters stay flat
     std::string prefix = "korvet_storage_archive"; // the series' common prefix
+    bool olderLagName = false;  // <prefix>_lag_seconds per partition instead of the documented gauges
+    bool buckets = true;        // false: the archive timer without a histogram (_count and _sum only)
 };
 
 // A broker's /metrics as the storage worker would show them, at `t` seconds since it started.
@@ -40,23 +43,32 @@ inline std::string korvetText(const Script &s, double t)
         << "# TYPE " << s.prefix << "_segments_total counter\n" << s.prefix << "_segments_total " << segments
         << "\n"
         << "# TYPE " << s.prefix << "_messages_total counter\n" << s.prefix << "_messages_total "
-        << bytes / 1000 << "\n"
-        // Each segment took 190 ms, as the page's Parquet writes did.
-        << "# TYPE " << s.prefix << "_seconds histogram\n"
-        << s.prefix << "_seconds_bucket{le=\"0.1\"} 0\n"
-        << s.prefix << "_seconds_bucket{le=\"0.2\"} " << segments << "\n"
-        << s.prefix << "_seconds_bucket{le=\"0.5\"} " << segments << "\n"
-        << s.prefix << "_seconds_bucket{le=\"+Inf\"} " << segments << "\n"
-        << s.prefix << "_seconds_count " << segments << "\n"
-        << s.prefix << "_seconds_sum " << 0.19 * segments << "\n"
+        << bytes / 1000 << "\n";
+    // Each segment took 190 ms, as the page's Parquet writes did: a timer tagged as Korvet's is.
+    const std::string tags = "result=\"success\",tier=\"remote\"";
+    if (s.buckets) {
+        out << "# TYPE " << s.prefix << "_seconds histogram\n";
+        for (const char *le : {"0.1", "0.2", "0.5", "+Inf"})
+            out << s.prefix << "_seconds_bucket{" << tags << ",le=\"" << le << "\"} "
+                << (std::string(le) == "0.1" ? 0 : segments) << "\n";
+    } else {
+        out << "# TYPE " << s.prefix << "_seconds summary\n";
+    }
+    out << s.prefix << "_seconds_count{" << tags << "} " << segments << "\n"
+        << s.prefix << "_seconds_sum{" << tags << "} " << 0.19 * segments << "\n"
         << "# TYPE " << s.prefix << "_failures_total counter\n" << s.prefix << "_failures_total "
         << (t > 0.3 ? 2 : 0) << "\n"
         << "# TYPE " << s.prefix << "_retries_total counter\n" << s.prefix << "_retries_total "
         << (t > 0.3 ? 5 : 0) << "\n";
-    if (s.lagGauge)
+    const double lag = std::max(0.0, s.startLagS * (1 - t / s.drainS));
+    if (s.lagGauge && s.olderLagName)
         out << "# TYPE " << s.prefix << "_lag_seconds gauge\n" << s.prefix << "_lag_seconds{partition=\"0\"} "
-            << std::max(0.0, s.startLagS * (1 - t / s.drainS)) << "\n"
-            << s.prefix << "_lag_seconds{partition=\"1\"} 0\n";
+            << lag << "\n" << s.prefix << "_lag_seconds{partition=\"1\"} 0\n";
+    else if (s.lagGauge)
+        // Korvet 0.19's gauges: the oldest waiting segment's age, and how many wait (untagged).
+        out << "# TYPE " << s.prefix << "_lag_oldest_seconds gauge\n" << s.prefix << "_lag_oldest_seconds " << lag
+            << "\n# TYPE " << s.prefix << "_lag_segments gauge\n" << s.prefix << "_lag_segments "
+            << (s.archives ? std::ceil(std::max(0.0, s.drainS - t) * s.bytesPerS / (4 * kMiB)) : 0.0) << "\n";
     return out.str();
 }
 
