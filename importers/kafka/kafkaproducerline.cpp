@@ -6,8 +6,16 @@ namespace plimsoll {
 
 namespace {
 
-// ProducerPerformance's periodic window (its reporting interval is fixed at 5000 ms).
+// ProducerPerformance's periodic window before Kafka 4.x's --reporting-interval (KIP-1147): a line
+// without a rate to time it by is taken to span this.
 constexpr double kWindowSeconds = 5.0;
+
+// A periodic line's own window: the records it counts over their rate (the tool computes the
+// rate from that window), so lines printed at any reporting interval keep their time axis.
+double windowSeconds(const ProducerPerfLine &l)
+{
+    return l.recordsPerSec > 0 && l.records > 0 ? double(l.records) / l.recordsPerSec : kWindowSeconds;
+}
 
 // The result part of a line, as the pattern
 //   (\d+)( steady state)? records sent, ([0-9.]+|NaN) records/sec \(([0-9.]+|NaN) MB/sec\),
@@ -183,9 +191,12 @@ std::vector<SeriesRecord> producerSeries(const std::vector<ProducerPerfLine> &in
     const double t0 = stamped ? utcSeconds(*interim.front().prefixTime) : 0;
     SeriesRecord rate{"records_per_s", {}}, bytes{"bytes_per_s", {}};
     SeriesRecord avg{"latency_avg_s", {}}, max{"latency_max_s", {}};
+    double elapsed = 0; // unstamped: the windows since the first line, each the line's own
     for (size_t i = 0; i < interim.size(); ++i) {
         const ProducerPerfLine &l = interim[i];
-        const double t = stamped ? utcSeconds(*l.prefixTime) - t0 : double(i) * kWindowSeconds;
+        if (i > 0)
+            elapsed += windowSeconds(l);
+        const double t = stamped ? utcSeconds(*l.prefixTime) - t0 : elapsed;
         rate.samples.push_back({t, l.recordsPerSec});
         bytes.samples.push_back({t, l.mbPerSec * kMiB});
         avg.samples.push_back({t, l.avgMs * 1e-3});

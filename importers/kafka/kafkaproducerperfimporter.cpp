@@ -76,6 +76,25 @@ void applyCommand(const Segment &s, ScenarioRecord &sc)
             sc.metrics.push_back({"producer.offered_records_per_s", *v});
     if (const auto n = integerOption(s.args, {"--num-records"}))
         sc.metrics.push_back({"producer.records_requested", double(*n)});
+    // The producer's settings: --producer-props, renamed --command-property in Kafka 4.x
+    // (KIP-1147); both take the PROP=VALUE words that follow them.
+    for (std::size_t i = 0; i < s.args.size(); ++i) {
+        if (s.args[i] != "--producer-props" && s.args[i] != "--command-property")
+            continue;
+        for (std::size_t k = i + 1; k < s.args.size() && !s.args[k].starts_with("--"); ++k) {
+            const auto eq = s.args[k].find('=');
+            if (eq == std::string::npos)
+                continue;
+            const std::string key = s.args[k].substr(0, eq), value = s.args[k].substr(eq + 1);
+            if (key == "acks")
+                sc.topology.acks = value == "-1" ? "all" : value;
+            else if (key == "compression.type")
+                sc.topology.compression = value;
+            else if (key == "batch.size")
+                if (const auto v = parseNumber(value); v && *v > 0)
+                    sc.topology.batchBytes = int64_t(*v);
+        }
+    }
     sc.provenance += "; after the command on line " + std::to_string(s.commandLine) + ": " + s.command;
 }
 
@@ -117,7 +136,7 @@ ScenarioRecord segmentScenario(const Segment &s, const std::string &name,
         warnings.push_back({"no-final-line", sc.line,
                             "'" + name +
                                 "' has no final line (killed or cut off?): its numbers are the "
-                                "last 5-s window's, without percentiles"});
+                                "last periodic window's, without percentiles"});
     }
     sc.series = producerSeries(s.interim);
     if (s.metrics) {

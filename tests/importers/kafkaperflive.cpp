@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <regex>
 
 using namespace plimsoll;
@@ -140,4 +142,55 @@ TEST_F(KafkaPerfLive, ProducerAndConsumerImportExactlyWhatTheToolsPrinted)
     EXPECT_EQ(*s.metric("consumer.fetch_records_per_s"), std::stod(c.str(8)));
     EXPECT_EQ(*s.metric("kafka.consumer-fetch-manager.fetch-latency-avg"),
               printedMetric(consumerText, "consumer-fetch-manager-metrics:fetch-latency-avg"));
+}
+
+// Kafka 4.x's tools (KIP-1147) as users now run them: --reporting-interval 1000 prints a periodic
+// line a second apart, and the importer times each line by its own records over its rate (not a
+// fixed 5 s); the command saved with the renamed options (--command-property) gives the same load
+// factors as one saved with the old (--producer-props).
+TEST_F(KafkaPerfLive, ReportingIntervalAndRenamedOptionsOfKafka4Tools)
+{
+    const QString bootstrap = QString::fromStdString(m_env.value("PLIMSOLL_TEST_KAFKA_BOOTSTRAP"));
+    ASSERT_FALSE(bootstrap.isEmpty());
+    const QString topic = "plimsoll-import-interval-" + QString::number(QDateTime::currentMSecsSinceEpoch());
+    const QStringList common = {"--topic", topic, "--record-size", "200", "--throughput", "4000"};
+    const QStringList renamed = common + QStringList{"--num-records", "24000", "--bootstrap-server", bootstrap,
+                                                     "--reporting-interval", "1000", "--command-property", "acks=1",
+                                                     "batch.size=16384", "compression.type=lz4"};
+    const QStringList old = common + QStringList{"--num-records", "24000", "--producer-props",
+                                                 "bootstrap.servers=" + bootstrap, "acks=1", "batch.size=16384",
+                                                 "compression.type=lz4"};
+    // Each saved as a user saves a sweep: the command, then what it printed.
+    const auto saved = [&](const QStringList &args, const QString &name) {
+        const std::string out = run("producer", args, name + ".out.txt");
+        const std::string path = std::string(PLIMSOLL_ARTIFACT_DIR) + "/" + name.toStdString();
+        std::ofstream file(path);
+        file << "$ kafka-producer-perf-test.sh " << args.join(' ').toStdString() << "\n" << read(out);
+        return path;
+    };
+    const ScenarioRecord now = imported(saved(renamed, "import-kafka4-producer.txt"), "kafka-producer-perf");
+    const ScenarioRecord before = imported(saved(old, "import-kafka3-producer.txt"), "kafka-producer-perf");
+
+    // 24000 records at 4000/s: about six periodic lines, each window within 20 % of 1 s.
+    const SeriesRecord *rate = nullptr;
+    for (const SeriesRecord &s : now.series)
+        if (s.name == "records_per_s")
+            rate = &s;
+    ASSERT_NE(rate, nullptr);
+    ASSERT_GE(rate->samples.size(), 4u);
+    for (std::size_t i = 1; i < rate->samples.size(); ++i) {
+        const double window = rate->samples[i].tOffsetS - rate->samples[i - 1].tOffsetS;
+        std::printf("periodic line %zu: window %.3f s\n", i, window);
+        EXPECT_NEAR(window, 1.0, 0.2) << "line " << i;
+    }
+    // The same load factors from either spelling.
+    EXPECT_EQ(now.topology.recordSizeBytes, 200);
+    EXPECT_EQ(now.topology.acks, std::optional<std::string>("1"));
+    EXPECT_EQ(now.topology.batchBytes, 16384);
+    EXPECT_EQ(now.topology.compression, std::optional<std::string>("lz4"));
+    EXPECT_EQ(now.topology, before.topology);
+    EXPECT_EQ(*now.metric("producer.offered_records_per_s"), 4000);
+    EXPECT_EQ(*now.metric("producer.records_requested"), 24000);
+    EXPECT_EQ(*before.metric("producer.offered_records_per_s"), *now.metric("producer.offered_records_per_s"));
+    EXPECT_EQ(*before.metric("producer.records_requested"), *now.metric("producer.records_requested"));
 }
