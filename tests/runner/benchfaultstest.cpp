@@ -11,6 +11,7 @@
 #include "runner/kafkaclient.h"
 #include "benchtestsupport.h"
 #include "servicesenv.h"
+#include "servedkorvet.h"
 
 #include "model/sizing/sizingmodels.h"
 #include <plimsoll/version.h>
@@ -33,6 +34,7 @@
 #include <future>
 #include <mutex>
 #include <random>
+#include <regex>
 #include <thread>
 
 using namespace std::chrono_literals;
@@ -165,6 +167,60 @@ TEST_F(BenchFaults, RampOfThreeStepsWithRedisAndPrometheusCollectors)
     EXPECT_TRUE(models.broker.ok) << models.broker.error;
     EXPECT_TRUE(models.shard.ok) << models.shard.error;
     EXPECT_GT(models.broker.capacityPerUnit, 0);
+}
+
+// A ramp against the real broker whose --broker-metrics is a Korvet's served page (Korvet
+// cannot run here): its Redis connection pool times out 4 times a second with 7 waiters, so the
+// first step is saturated by it, named, and the ramp stops there; the step lists the series the
+// page lacked. A page with no Korvet series at all is said once, at the start, to be no Korvet.
+TEST_F(BenchFaults, RampAgainstAKorvetPageStopsOnPoolTimeoutsAndNamesThem)
+{
+    test::KorvetRates rates;
+    rates.poolTimeoutsPerS = 4;
+    rates.poolPending = 7;
+    test::ServedKorvet korvet(rates);
+    RunConfig c = config(Workload::Ramp, "korvet-pool");
+    c.stepByRate = true;
+    c.steps = {300, 600};
+    c.duration = 2s;
+    c.warmup = 300ms;
+    c.recordSize = 256;
+    c.brokerMetricsUrls = {korvet.url()};
+    const BenchResult result = BenchEngine(c).run(m_cancel);
+    EXPECT_TRUE(result.ok()) << (result.errors.empty() ? "" : result.errors.front());
+    ASSERT_EQ(result.scenarios.size(), 1u) << "the ramp stops at the saturated step";
+    const ScenarioResult &step = result.scenarios.front();
+    EXPECT_TRUE(step.saturated);
+    std::printf("%s: %s\n", step.name.c_str(), step.bottleneck.c_str());
+    const std::regex reason(R"(Redis connection pool: ([0-9.]+) acquire timeouts/s \(7 waiters at the window's end\))");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(step.bottleneck, m, reason)) << step.bottleneck;
+    EXPECT_NEAR(std::stod(m[1]), 4, 0.5);
+    EXPECT_EQ(step.seriesMissing, (std::vector<std::string>{"korvet_broker_fetch_delivery_seconds",
+                                                            "korvet_broker_fetch_empty_total",
+                                                            "korvet_storage_ack_seconds"}));
+    EXPECT_NE(result.toJson().dump().find("\"korvet_series\""), std::string::npos);
+    for (const auto &w : result.warnings)
+        EXPECT_EQ(w.find("no Korvet series"), std::string::npos) << w;
+
+    MetricsServer plain;
+    ASSERT_EQ(plain.start(0), "");
+    plain.setMetrics("# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total 3.5\n");
+    RunConfig other = config(Workload::Ramp, "not-korvet");
+    other.stepByRate = true;
+    other.steps = {300, 600};
+    other.duration = 1s;
+    other.warmup = 200ms;
+    other.recordSize = 256;
+    other.continuePastSaturation = true;
+    other.brokerMetricsUrls = {"http://127.0.0.1:" + std::to_string(plain.port()) + "/metrics"};
+    const BenchResult unknown = BenchEngine(other).run(m_cancel);
+    ASSERT_EQ(unknown.scenarios.size(), 2u);
+    const auto said = std::count_if(unknown.warnings.begin(), unknown.warnings.end(), [](const std::string &w) {
+        return w.find("have no Korvet series") != std::string::npos;
+    });
+    EXPECT_EQ(said, 1) << "once for the ramp, not once a step";
+    EXPECT_NE(unknown.warnings.front().find("have no Korvet series"), std::string::npos) << unknown.warnings.front();
 }
 
 TEST_F(BenchFaults, DuplicatesAndForeignRecordsAreCaughtByTheEnvelope)
