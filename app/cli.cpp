@@ -13,6 +13,7 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include <cstdlib>
 #include <iostream>
 
 namespace plimsoll {
@@ -102,7 +103,7 @@ CliOutcome runCli(int argc, char **argv)
                  "plimsoll"};
     app.set_version_flag("--version", versionText());
     std::string db;
-    app.add_option("--db", db,
+    auto *dbOption = app.add_option("--db", db,
                    "Store: a file (default: the user's data directory), or a team store's "
                    "PostgreSQL URI, postgresql://USER@HOST:PORT/DB?sslmode=verify-full "
                    "(passwords from ~/.pgpass, PGPASSFILE, PGPASSWORD or a service file)")
@@ -124,6 +125,17 @@ CliOutcome runCli(int argc, char **argv)
         out.exitCode = app.exit(e);
         if (out.exitCode != 0)
             out.exitCode = kExitUsage;
+        return out;
+    }
+    // An empty --db or PLIMSOLL_DB is a mistake (a CI line with an unset variable), never a
+    // request for the personal store: that one is chosen by giving neither.
+    const char *envDb = std::getenv("PLIMSOLL_DB");
+    if (db.empty() && (dbOption->count() > 0 || (envDb && !*envDb))) {
+        printError(std::string("the store path is empty (") +
+                   (dbOption->count() > 0 ? "--db ''" : "PLIMSOLL_DB is set but empty") +
+                   "): name a store file or a postgresql:// URI with --db or PLIMSOLL_DB, or give "
+                   "neither (and unset PLIMSOLL_DB) for the personal store at " + defaultStorePath());
+        out.exitCode = kExitUsage;
         return out;
     }
     out.defaultStore = db.empty();

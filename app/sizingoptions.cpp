@@ -28,13 +28,8 @@ std::optional<double> fraction(std::string text)
     const bool percent = !text.empty() && text.back() == '%';
     if (percent)
         text.pop_back();
-    try {
-        size_t used = 0;
-        const double v = std::stod(text, &used);
-        if (used == text.size() && std::isfinite(v))
-            return percent ? v / 100 : v;
-    } catch (const std::exception &) {
-    }
+    if (const auto v = parseDecimal(text))
+        return percent ? *v / 100 : *v;
     return std::nullopt;
 }
 

@@ -350,8 +350,9 @@ SizingResult Sizer::size(const SizingInputs &in) const
                   fmt("%.0f", in.nodeRamBytes / kGiB) + " GiB per node";
     }
     if (shards > kClusterSlots) {
-        r.error = std::to_string(shards) + " shards (a multiple of " + std::to_string(nodes) +
-                  " nodes) exceed the " + std::to_string(kClusterSlots) +
+        r.error = std::to_string(shards) + " shards (" +
+                  (nodes == 1 ? std::string("on one node") : "a multiple of " + std::to_string(nodes) + " nodes") +
+                  ") exceed the " + std::to_string(kClusterSlots) +
                   " hash slots of one Redis cluster: outside what this model describes";
         return r;
     }
@@ -392,7 +393,8 @@ SizingResult Sizer::size(const SizingInputs &in) const
     add("brokers", "Korvet brokers", brokers, std::to_string(brokers),
         brokerWhy + (budgetWhy.empty() ? "" : "; " + budgetWhy), takenRuns(r.brokerChoice));
     add("shards", "Redis shards", shards, std::to_string(shards),
-        shardWhy + "; rounded up to a multiple of " + std::to_string(shardNodes) + " nodes" +
+        shardWhy + (shardNodes == 1 ? std::string()
+                                    : "; rounded up to a multiple of " + std::to_string(shardNodes) + " nodes") +
             (nodes > shardNodes ? ", the nodes left after losing one of " + std::to_string(nodes)
                                 : std::string()) +
             (budgetWhy.empty() ? "" : "; " + budgetWhy),

@@ -4,6 +4,7 @@
 #include "model/store/dialect.h"
 #include "model/store/storeschema.h"
 
+#include <QDir>
 #include <QFileInfo>
 
 #include <sqlite3.h>
@@ -142,6 +143,17 @@ public:
     }
     void commit() override { exec("COMMIT"); }
     void rollback() noexcept override { sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr); }
+    void beginRead() override
+    {
+        exec("BEGIN DEFERRED");
+        // A deferred transaction takes its snapshot at its first read: take it now.
+        try {
+            exec("SELECT COUNT(*) FROM sqlite_schema");
+        } catch (...) {
+            rollback();
+            throw;
+        }
+    }
     int schemaVersion() override { return int(pragma("PRAGMA user_version")); }
     void setSchemaVersion(int version) override
     {
@@ -197,7 +209,13 @@ void checkStoreFile(SqliteConnection &c, bool existed)
 
 std::unique_ptr<Connection> openSqlite(const std::string &path)
 {
-    const bool existed = QFileInfo::exists(QString::fromStdString(path));
+    const QFileInfo info(QString::fromStdString(path));
+    const bool existed = info.exists();
+    // SQLite's own word for these is "unable to open database file".
+    if (info.isDir())
+        throw StoreError("cannot open store " + path + ": it is a directory, not a store file; name a "
+                         "file in it (" + QDir(info.filePath()).filePath(QStringLiteral("plimsoll.db")).toStdString() +
+                         ") or another file");
     sqlite3 *db = nullptr;
     // No mutex of SQLite's own: a connection is used from one thread only (connection.h), and
     // taking it around every column read cost a tenth of a million-row read.
