@@ -1,0 +1,106 @@
+// End to end: `plimsoll import` of what is not a result file ends at once with a message that
+// says what it is and what to do: a named pipe (never a hang), an empty directory, compressed
+// or UTF-16 files, URL schemes it does not fetch.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <sys/stat.h>
+
+#include <string>
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+    double seconds = 0;
+};
+
+bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+class HostileImport : public ::testing::Test
+{
+protected:
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+    Result plimsoll(const QStringList &args) const
+    {
+        QProcess p;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        e.remove("PLIMSOLL_DB");
+        p.setProcessEnvironment(e);
+        QElapsedTimer timer;
+        timer.start();
+        p.start(PLIMSOLL_BINARY, QStringList{"--db", path("store.db")} + args);
+        if (!p.waitForFinished(30000)) {
+            p.kill();
+            p.waitForFinished();
+            ADD_FAILURE() << "plimsoll did not finish within 30 s";
+        }
+        return {p.exitCode(), p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString(),
+                timer.elapsed() / 1000.0};
+    }
+    void write(const QString &name, const QByteArray &bytes) const
+    {
+        QFile f(path(name));
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+    }
+    QTemporaryDir m_dir;
+};
+
+// A named pipe nobody writes to: refused at once, not waited on for ever.
+TEST_F(HostileImport, NamedPipeIsRefusedWithoutBlocking)
+{
+    const std::string fifo = path("results.fifo").toStdString();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const Result r = plimsoll({"import", QString::fromStdString(fifo)});
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_LT(r.seconds, 20);
+    EXPECT_TRUE(contains(r.out + r.err, "cannot import " + fifo + ": it is not a regular file")) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out + r.err, "save its contents to a file")) << r.out << r.err;
+}
+
+TEST_F(HostileImport, EmptyDirectoryIsAFailure)
+{
+    QDir().mkpath(path("nightly/empty"));
+    const Result r = plimsoll({"import", path("nightly")});
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out + r.err, "the directory holds no files")) << r.out << r.err;
+}
+
+// Compressed and UTF-16 files are named as what they are, with the way to read them.
+TEST_F(HostileImport, CompressedAndUtf16FilesAreNamed)
+{
+    write("results.csv.gz", QByteArray("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xcb\x48\xcd\xc9\xc9\x07\x00", 17));
+    QByteArray utf16("\xff\xfe", 2);
+    for (char c : std::string("\"test\",\"rps\"\n\"SET\",\"100000.00\"\n"))
+        utf16.append(c).append('\0');
+    write("results.csv", utf16);
+    const Result gz = plimsoll({"import", path("results.csv.gz")});
+    EXPECT_EQ(gz.exitCode, 1) << gz.out << gz.err;
+    EXPECT_TRUE(contains(gz.out + gz.err, "gzip-compressed (decompress it first")) << gz.out << gz.err;
+    const Result u = plimsoll({"import", path("results.csv")});
+    EXPECT_EQ(u.exitCode, 1) << u.out << u.err;
+    EXPECT_TRUE(contains(u.out + u.err, "UTF-16 text; Plimsoll reads UTF-8")) << u.out << u.err;
+}
+
+TEST_F(HostileImport, UnsupportedUrlSchemesAreNamed)
+{
+    for (const char *url : {"ftp://results.example.invalid/run.json", "file:///tmp/run.json", "s3://bucket/run.json"}) {
+        SCOPED_TRACE(url);
+        const Result r = plimsoll({"import", url});
+        EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+        const std::string scheme = std::string(url).substr(0, std::string(url).find(':'));
+        EXPECT_TRUE(contains(r.out + r.err, "the URL scheme '" + scheme + "' is not supported")) << r.out << r.err;
+        EXPECT_FALSE(contains(r.out + r.err, "No such file")) << r.out << r.err;
+    }
+}
+
+} // namespace
