@@ -11,6 +11,7 @@
 
 #include <sys/stat.h>
 
+#include <cstring>
 #include <string>
 
 namespace {
@@ -101,6 +102,38 @@ TEST_F(HostileImport, UnsupportedUrlSchemesAreNamed)
         EXPECT_TRUE(contains(r.out + r.err, "the URL scheme '" + scheme + "' is not supported")) << r.out << r.err;
         EXPECT_FALSE(contains(r.out + r.err, "No such file")) << r.out << r.err;
     }
+}
+
+// A key given twice in one JSON object: refused naming the key and its line, nothing stored
+// (a parser would keep the last value silently).
+TEST_F(HostileImport, DuplicatedJsonKeysAreRefused)
+{
+    auto readData = [](const char *name) {
+        QFile f(QStringLiteral(PLIMSOLL_TEST_DATA_DIR "/") + name);
+        EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << name;
+        return f.readAll();
+    };
+    // A trend record whose second line states its metric twice.
+    QByteArray trend = readData("trend-records.jsonl");
+    const int second = trend.indexOf("\n{", trend.indexOf("\n{") + 1) + 1;
+    const int metrics = trend.indexOf("\"metrics\":{", second) + int(std::strlen("\"metrics\":{"));
+    trend.insert(metrics, "\"records_per_s\":1,");
+    write("trend.jsonl", trend);
+    const int line = int(trend.left(second).count('\n')) + 1;
+    const Result t = plimsoll({"import", path("trend.jsonl")});
+    EXPECT_EQ(t.exitCode, 1) << t.out << t.err;
+    EXPECT_TRUE(contains(t.out + t.err, "line " + std::to_string(line) + ", column")) << t.out << t.err;
+    EXPECT_TRUE(contains(t.out + t.err, "field 'records_per_s': is given twice in one object")) << t.out << t.err;
+
+    // A Korvet result stating its timestamp twice, the second on line 3.
+    QByteArray korvet = readData("korvet-result.json");
+    korvet.insert(korvet.indexOf("{\n") + 2, "  \"timestamp\": \"2020-01-01T00:00:00Z\",\n");
+    write("korvet.json", korvet);
+    const Result k = plimsoll({"import", path("korvet.json")});
+    EXPECT_EQ(k.exitCode, 1) << k.out << k.err;
+    EXPECT_TRUE(contains(k.out + k.err, "field 'timestamp': is given twice")) << k.out << k.err;
+    EXPECT_TRUE(contains(k.out + k.err, "line 4")) << k.out << k.err;
+    EXPECT_FALSE(QFile::exists(path("store.db")) && contains(plimsoll({"runs"}).out, "korvet"));
 }
 
 } // namespace
