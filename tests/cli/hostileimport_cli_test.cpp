@@ -13,6 +13,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -134,6 +135,50 @@ TEST_F(HostileImport, DuplicatedJsonKeysAreRefused)
     EXPECT_TRUE(contains(k.out + k.err, "field 'timestamp': is given twice")) << k.out << k.err;
     EXPECT_TRUE(contains(k.out + k.err, "line 4")) << k.out << k.err;
     EXPECT_FALSE(QFile::exists(path("store.db")) && contains(plimsoll({"runs"}).out, "korvet"));
+}
+
+// Run keys and scenario names that would print otherwise than they are (terminal escapes,
+// bidirectional overrides, NUL) or are absurdly long: the source fails naming line and field.
+TEST_F(HostileImport, UnprintableOrOverlongNamesAreRefused)
+{
+    const std::string good = R"({"format":"plimsoll-trend/1","run_key":"nightly-7","timestamp":"2026-03-01T02:00:00Z","scenario":"produce/step-1","metrics":{"records_per_s":1000}})";
+    struct Case
+    {
+        std::string field, value, message;
+    };
+    const std::vector<Case> cases = {
+        {"run_key", R"(nightly\u001b[2J-8)", "field 'run_key': run key holds the control character U+001B at character 8"},
+        {"run_key", R"(nightly-\u202egnp.8)", "field 'run_key': run key holds the bidirectional control U+202E"},
+        {"run_key", R"(night\u0000ly)", "field 'run_key': run key holds the control character U+0000"},
+        {"run_key", std::string(201, 'k'), "field 'run_key': run key is 201 characters long"},
+        {"scenario", R"(produce/step-\u0007)", "field 'scenario': run 'nightly-9': scenario name holds the control character U+0007"},
+        {"scenario", R"(produce/\u2067step)", "scenario name holds the bidirectional control U+2067"},
+    };
+    int i = 0;
+    for (const Case &c : cases) {
+        SCOPED_TRACE(c.message);
+        std::string bad = good;
+        if (c.field == "run_key")
+            bad.replace(bad.find("nightly-7"), 9, c.value);
+        else
+            bad.replace(bad.find("nightly-7"), 9, "nightly-9").replace(bad.find("produce/step-1"), 14, c.value);
+        const QString name = QString("names-%1.jsonl").arg(i++);
+        write(name, QByteArray::fromStdString(good + "\n" + bad + "\n"));
+        const Result r = plimsoll({"import", path(name)});
+        EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+        EXPECT_TRUE(contains(r.err, "line 2")) << r.err;
+        EXPECT_TRUE(contains(r.err, c.message)) << r.err;
+        EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << "the escape was printed raw";
+    }
+    // 200 characters of any script are a name.
+    std::string longest;
+    for (int k = 0; k < 200; ++k)
+        longest += "é";
+    std::string ok = good;
+    ok.replace(ok.find("nightly-7"), 9, longest);
+    write("ok.jsonl", QByteArray::fromStdString(ok + "\n"));
+    const Result r = plimsoll({"import", path("ok.jsonl")});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
 }
 
 } // namespace
