@@ -222,4 +222,30 @@ TEST_F(WriteFailures, ReversedFitRangeIsAUsageError)
     EXPECT_EQ(hex.exitCode, 2) << hex.err;
 }
 
+// Options that would be taken for nothing are refused: an empty --save, --local-retention
+// without --tiered, a time with no zone (the README promises a zone or a bare date).
+TEST_F(WriteFailures, OptionsThatWouldDoNothingAreRefused)
+{
+    const Result save = plimsoll({"size", "--rate", "300k", "--save", ""});
+    EXPECT_EQ(save.exitCode, 2) << save.out << save.err;
+    EXPECT_TRUE(contains(save.err, "--save needs a name")) << save.err;
+    EXPECT_TRUE(contains(plimsoll({"sizings", "--json"}).out, "\"sizings\": []")) << "nothing was saved";
+
+    const Result local = plimsoll({"size", "--rate", "300k", "--local-retention", "5m"});
+    EXPECT_EQ(local.exitCode, 2) << local.out << local.err;
+    EXPECT_TRUE(contains(local.err, "--local-retention applies with --tiered only")) << local.err;
+    EXPECT_TRUE(local.out.empty()) << local.out;
+    EXPECT_EQ(plimsoll({"size", "--rate", "300k", "--tiered", "--local-retention", "5m"}).exitCode, 0);
+
+    for (const QStringList &args : {QStringList{"runs", "--since", "2026-07-31T03:00:00"},
+                                    QStringList{"export", "--format", "csv", "--out", "-", "--since", "2026-07-31 03:00"}}) {
+        const Result r = plimsoll(args);
+        EXPECT_EQ(r.exitCode, 2) << r.err;
+        EXPECT_TRUE(contains(r.err, "has no time zone")) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    EXPECT_EQ(plimsoll({"runs", "--since", "2026-07-31T03:00:00+02:00"}).exitCode, 0);
+    EXPECT_EQ(plimsoll({"runs", "--since", "2026-07-31"}).exitCode, 0);
+}
+
 } // namespace
