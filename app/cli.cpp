@@ -13,7 +13,11 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+
+#include <sys/stat.h>
 #include <iostream>
 
 namespace plimsoll {
@@ -66,6 +70,15 @@ std::unique_ptr<Store> CliContext::openStore() const
 std::unique_ptr<Store> CliContext::openExistingStore() const
 {
     // A team store is always there to connect to: the server says what is wrong, if anything.
+    // A file that cannot be looked at (a directory on its path this user may not enter) is
+    // not a missing one: say why.
+    struct stat st;
+    if (!sql::isPostgresUri(storePath) && ::stat(storePath.c_str(), &st) != 0 && errno != ENOENT &&
+        errno != ENOTDIR) {
+        printError("cannot open store " + storePath + ": " + std::strerror(errno) +
+                   " (a directory on its path cannot be entered by this user; check its permissions)");
+        return nullptr;
+    }
     if (!sql::isPostgresUri(storePath) && !QFileInfo::exists(QString::fromStdString(storePath))) {
         printError("no store at " + storePath +
                    (defaultStore ? " yet: import results first (`plimsoll import PATH`) or add the "

@@ -8,6 +8,8 @@
 #include <QFileInfo>
 
 #include <sqlite3.h>
+#include <cstdio>
+#include <unistd.h>
 
 namespace plimsoll::sql {
 
@@ -205,6 +207,37 @@ void checkStoreFile(SqliteConnection &c, bool existed)
     }
 }
 
+// The store read as an immutable file (no locks, no WAL index), or nullptr when that fails too.
+std::unique_ptr<SqliteConnection> openImmutable(const std::string &path)
+{
+    std::string uri = "file:";
+    for (char ch : path) {
+        if (ch == '%' || ch == '?' || ch == '#') {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "%%%02X", unsigned(static_cast<unsigned char>(ch)));
+            uri += buf;
+        } else {
+            uri += ch;
+        }
+    }
+    uri += "?immutable=1";
+    sqlite3 *db = nullptr;
+    if (sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                        nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        return nullptr;
+    }
+    auto c = std::make_unique<SqliteConnection>(db);
+    try {
+        SqliteCursor q(c->handle(), "SELECT application_id FROM pragma_application_id()");
+        if (!q.step() || q.int64(0) != kStoreApplicationId)
+            return nullptr;
+    } catch (const StoreError &) {
+        return nullptr;
+    }
+    return c;
+}
+
 } // namespace
 
 std::unique_ptr<Connection> openSqlite(const std::string &path)
@@ -235,6 +268,15 @@ std::unique_ptr<Connection> openSqlite(const std::string &path)
         std::string what = e.what();
         if (what.find("file is not a database") != std::string::npos)
             what = "not a Plimsoll store (not an SQLite database)";
+        // A store this user may not write, in a directory where SQLite cannot make the WAL's
+        // index beside it (a shared read-only directory, a read-only mount): read as it is.
+        const std::string dir = QFileInfo(info.absolutePath()).absoluteFilePath().toStdString();
+        if (existed && what.find("readonly") != std::string::npos &&
+            (::access(path.c_str(), W_OK) != 0 || ::access(dir.c_str(), W_OK) != 0)) {
+            c.reset();
+            if (auto readOnly = openImmutable(path))
+                return readOnly;
+        }
         throw StoreError("cannot open store " + path + ": " + what);
     }
     return c;

@@ -8,9 +8,12 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 
 #include <string>
+
+#include <unistd.h>
 
 namespace {
 
@@ -246,6 +249,52 @@ TEST_F(WriteFailures, OptionsThatWouldDoNothingAreRefused)
     }
     EXPECT_EQ(plimsoll({"runs", "--since", "2026-07-31T03:00:00+02:00"}).exitCode, 0);
     EXPECT_EQ(plimsoll({"runs", "--since", "2026-07-31"}).exitCode, 0);
+}
+
+// A store this user may read but not write (a read-only directory: no WAL index can be made
+// beside it) is listed; one under a directory this user cannot enter is said to be that, not
+// missing. Run as another user when the test runs as root (root passes every permission).
+TEST_F(WriteFailures, ReadOnlyStoresAreReadAndUnreadableOnesNamed)
+{
+    QStringList launcher;
+    if (::geteuid() == 0) {
+        if (QStandardPaths::findExecutable("setpriv").isEmpty())
+            GTEST_SKIP() << "running as root without setpriv: no user the permissions apply to";
+        launcher = {"setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"};
+    }
+    auto asUser = [&](const QStringList &args) {
+        QProcess p;
+        QStringList full = launcher.isEmpty() ? args : launcher.mid(1) + QStringList{PLIMSOLL_BINARY} + args;
+        p.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+        p.start(launcher.isEmpty() ? QString(PLIMSOLL_BINARY) : launcher.first(), full);
+        EXPECT_TRUE(p.waitForFinished(60000));
+        return Result{p.exitCode(), p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
+    };
+    QFile::setPermissions(m_dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                                            QFileDevice::ReadOther | QFileDevice::ExeOther | QFileDevice::ReadGroup |
+                                            QFileDevice::ExeGroup);
+    const QFileDevice::Permissions readOnly = QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther;
+    const QFileDevice::Permissions enterable = readOnly | QFileDevice::ExeOwner | QFileDevice::ExeGroup | QFileDevice::ExeOther;
+    QDir().mkpath(path("shared"));
+    ASSERT_TRUE(QFile::copy(db(), path("shared/team.db")));
+    QFile::setPermissions(path("shared/team.db"), readOnly);
+    QFile::setPermissions(path("shared"), enterable);
+    const Result listed = asUser({"--db", path("shared/team.db"), "runs", "--json"});
+    EXPECT_EQ(listed.exitCode, 0) << listed.err;
+    EXPECT_TRUE(contains(listed.out, "sample:korvet-broker-scaling")) << listed.out;
+    EXPECT_FALSE(contains(listed.err, "readonly")) << listed.err;
+    EXPECT_EQ(QDir(path("shared")).entryList(QDir::Files), QStringList{"team.db"}) << "nothing written beside it";
+
+    QDir().mkpath(path("private/inner"));
+    ASSERT_TRUE(QFile::copy(db(), path("private/inner/mine.db")));
+    QFile::setPermissions(path("private"), QFileDevice::Permissions());
+    const Result hidden = asUser({"--db", path("private/inner/mine.db"), "runs"});
+    QFile::setPermissions(path("private"), enterable | QFileDevice::WriteOwner);
+    QFile::setPermissions(path("shared"), enterable | QFileDevice::WriteOwner);
+    EXPECT_EQ(hidden.exitCode, 1) << hidden.err;
+    EXPECT_TRUE(contains(hidden.err, "cannot open store " + path("private/inner/mine.db").toStdString() +
+                                         ": Permission denied")) << hidden.err;
+    EXPECT_FALSE(contains(hidden.err, "no store at")) << hidden.err;
 }
 
 } // namespace
