@@ -297,4 +297,20 @@ TEST_F(WriteFailures, ReadOnlyStoresAreReadAndUnreadableOnesNamed)
     EXPECT_FALSE(contains(hidden.err, "no store at")) << hidden.err;
 }
 
+// Counts in messages are grouped digits, never e-notation; one of a thing is singular.
+TEST_F(WriteFailures, MessagesCountInWords)
+{
+    const Result huge = plimsoll({"size", "--rate", "900M"});
+    EXPECT_EQ(huge.exitCode, 1) << huge.err;
+    EXPECT_TRUE(contains(huge.err, "900,000,000 records/s needs 34,")) << huge.err;
+    EXPECT_EQ(huge.err.find("e+"), std::string::npos) << huge.err;
+    const Result one = plimsoll({"export", "--format", "jsonl", "--run", "sample:korvet-redis-flex", "--out", path("one.jsonl")});
+    EXPECT_EQ(one.exitCode, 0) << one.err;
+    EXPECT_TRUE(contains(one.err, "exported 1 run as jsonl")) << one.err;
+    const Result oneBroker = plimsoll({"size", "--rate", "20k"});
+    EXPECT_EQ(oneBroker.exitCode, 0) << oneBroker.err;
+    EXPECT_TRUE(contains(oneBroker.out, "leaders on the one broker")) << oneBroker.out;
+    EXPECT_FALSE(contains(oneBroker.out, "multiple of 1 brokers")) << oneBroker.out;
+}
+
 } // namespace
