@@ -13,6 +13,11 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include <sys/stat.h>
 #include <iostream>
 
 namespace plimsoll {
@@ -65,6 +70,15 @@ std::unique_ptr<Store> CliContext::openStore() const
 std::unique_ptr<Store> CliContext::openExistingStore() const
 {
     // A team store is always there to connect to: the server says what is wrong, if anything.
+    // A file that cannot be looked at (a directory on its path this user may not enter) is
+    // not a missing one: say why.
+    struct stat st;
+    if (!sql::isPostgresUri(storePath) && ::stat(storePath.c_str(), &st) != 0 && errno != ENOENT &&
+        errno != ENOTDIR) {
+        printError("cannot open store " + storePath + ": " + std::strerror(errno) +
+                   " (a directory on its path cannot be entered by this user; check its permissions)");
+        return nullptr;
+    }
     if (!sql::isPostgresUri(storePath) && !QFileInfo::exists(QString::fromStdString(storePath))) {
         printError("no store at " + storePath +
                    (defaultStore ? " yet: import results first (`plimsoll import PATH`) or add the "
@@ -102,7 +116,7 @@ CliOutcome runCli(int argc, char **argv)
                  "plimsoll"};
     app.set_version_flag("--version", versionText());
     std::string db;
-    app.add_option("--db", db,
+    auto *dbOption = app.add_option("--db", db,
                    "Store: a file (default: the user's data directory), or a team store's "
                    "PostgreSQL URI, postgresql://USER@HOST:PORT/DB?sslmode=verify-full "
                    "(passwords from ~/.pgpass, PGPASSFILE, PGPASSWORD or a service file)")
@@ -124,6 +138,17 @@ CliOutcome runCli(int argc, char **argv)
         out.exitCode = app.exit(e);
         if (out.exitCode != 0)
             out.exitCode = kExitUsage;
+        return out;
+    }
+    // An empty --db or PLIMSOLL_DB is a mistake (a CI line with an unset variable), never a
+    // request for the personal store: that one is chosen by giving neither.
+    const char *envDb = std::getenv("PLIMSOLL_DB");
+    if (db.empty() && (dbOption->count() > 0 || (envDb && !*envDb))) {
+        printError(std::string("the store path is empty (") +
+                   (dbOption->count() > 0 ? "--db ''" : "PLIMSOLL_DB is set but empty") +
+                   "): name a store file or a postgresql:// URI with --db or PLIMSOLL_DB, or give "
+                   "neither (and unset PLIMSOLL_DB) for the personal store at " + defaultStorePath());
+        out.exitCode = kExitUsage;
         return out;
     }
     out.defaultStore = db.empty();

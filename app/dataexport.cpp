@@ -2,9 +2,8 @@
 
 #include "app/clioutput.h"
 #include "app/optiondomain.h"
+#include "export/filewriter.h"
 #include "export/runexport.h"
-
-#include <QSaveFile>
 
 #include <iostream>
 
@@ -12,19 +11,13 @@ namespace plimsoll {
 
 namespace {
 
+// Written whole or not at all; "-" is standard output, its every write checked.
 bool writeOut(const std::string &path, const std::string &text)
 {
-    if (path == "-") {
-        std::cout << text;
-        return true;
-    }
-    // Written whole or not at all.
-    QSaveFile f(QString::fromStdString(path));
-    if (!f.open(QIODevice::WriteOnly) || f.write(text.data(), qint64(text.size())) < 0 || !f.commit()) {
-        printError("cannot write " + path + ": " + f.errorString().toStdString());
-        return false;
-    }
-    return true;
+    const std::string error = path == "-" ? writeStandardOutput(text) : writeFileWhole(path, text);
+    if (!error.empty())
+        printError(error);
+    return error.empty();
 }
 
 } // namespace
@@ -56,7 +49,7 @@ int runDataExport(const CliContext &c, const ExportRequest &request, const std::
     }
     if (!writeOut(out, result.text))
         return kExitFailure;
-    std::cerr << "exported " << result.runs << " runs as " << request.format;
+    std::cerr << "exported " << result.runs << (result.runs == 1 ? " run" : " runs") << " as " << request.format;
     if (request.format == "hlog")
         std::cerr << ": " << result.histograms << " histograms rebuilt from stored percentiles (the "
                      "store keeps no raw histograms)";

@@ -3,6 +3,7 @@
 // tuning contracts agree apart from the factor swept. Text for people, --json for scripts (the
 // shape is in the README).
 #include "app/command.h"
+#include "model/core/units.h"
 #include "app/optiondomain.h"
 #include "app/sizingoptions.h"
 
@@ -220,17 +221,20 @@ std::optional<UslOptions> uslOptions(const FitArgs &a)
     if (a.range.empty())
         return options;
     const auto colon = a.range.find(':');
-    try {
-        if (colon == std::string::npos)
-            throw std::invalid_argument("no colon");
-        if (colon > 0)
-            options.fitFrom = std::stod(a.range.substr(0, colon));
-        if (colon + 1 < a.range.size())
-            options.fitTo = std::stod(a.range.substr(colon + 1));
-    } catch (const std::exception &) {
+    const std::string from = colon == std::string::npos ? a.range : a.range.substr(0, colon);
+    const std::string to = colon == std::string::npos ? std::string() : a.range.substr(colon + 1);
+    const auto fromValue = from.empty() ? std::optional<double>() : parseDecimal(from);
+    const auto toValue = to.empty() ? std::optional<double>() : parseDecimal(to);
+    if (colon == std::string::npos || (!from.empty() && !fromValue) || (!to.empty() && !toValue)) {
         printError("--fit-range '" + a.range + "' is not A:B (e.g. 1:12)");
         return std::nullopt;
     }
+    if (fromValue && toValue && *fromValue > *toValue) {
+        printError("--fit-range '" + a.range + "': A must not be above B (e.g. " + to + ":" + from + ")");
+        return std::nullopt;
+    }
+    options.fitFrom = fromValue;
+    options.fitTo = toValue;
     return options;
 }
 

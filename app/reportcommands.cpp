@@ -3,6 +3,7 @@
 // command a QApplication on the offscreen platform.
 #include "app/command.h"
 #include "app/sizingoptions.h"
+#include "export/filewriter.h"
 
 #include "model/report/reportdata.h"
 #include "model/report/reportdocument.h"
@@ -13,7 +14,6 @@
 
 #include <QApplication>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <iostream>
 
@@ -43,12 +43,10 @@ std::string reportFormat(const ReportArgs &a)
 // Writes all or nothing: a half-written report never replaces a good one.
 bool writeFile(const std::string &path, const QByteArray &bytes)
 {
-    QSaveFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        printError("cannot write " + path + ": " + file.errorString().toStdString());
-        return false;
-    }
-    return true;
+    const std::string error = writeFileWhole(path, std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    if (!error.empty())
+        printError(error);
+    return error.empty();
 }
 
 int runReport(const CliContext &c, const ReportArgs &a)

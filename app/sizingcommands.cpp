@@ -60,12 +60,18 @@ struct SizeCommandArgs
     SizeArgs sizing;
     bool json = false;
     std::string save; // a name to save the inputs and selection under
+    bool saveGiven = false;
     bool replace = false;
 };
 
 // Refuses --save of a name already saved (without --replace) before any sizing is done.
 std::optional<int> checkSaveName(const Store &store, const SizeCommandArgs &a)
 {
+    if (a.saveGiven && a.save.empty()) {
+        printError("--save needs a name (it was given an empty one): --save NAME, as `plimsoll "
+                   "sizings` will list it");
+        return kExitUsage;
+    }
     if (a.replace && a.save.empty()) {
         printError("--replace replaces a saved sizing: it needs --save NAME");
         return kExitUsage;
@@ -459,7 +465,8 @@ void addSizingCommands(CLI::App &app, Commands &commands)
     sizeCmd->add_flag("--json", size->json, "Machine-readable output");
     sizeCmd->add_option("--save", size->save,
                         "After sizing, save the inputs and run selection under this name, beside the "
-                        "store (see `plimsoll sizings`)");
+                        "store (see `plimsoll sizings`)")
+        ->each([size](const std::string &) { size->saveGiven = true; });
     sizeCmd->add_flag("--replace", size->replace, "With --save: overwrite a sizing saved under that name");
     commands.add(sizeCmd, [size](const CliContext &c) { return runSize(c, *size); });
 

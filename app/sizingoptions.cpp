@@ -28,13 +28,8 @@ std::optional<double> fraction(std::string text)
     const bool percent = !text.empty() && text.back() == '%';
     if (percent)
         text.pop_back();
-    try {
-        size_t used = 0;
-        const double v = std::stod(text, &used);
-        if (used == text.size() && std::isfinite(v))
-            return percent ? v / 100 : v;
-    } catch (const std::exception &) {
-    }
+    if (const auto v = parseDecimal(text))
+        return percent ? *v / 100 : *v;
     return std::nullopt;
 }
 
@@ -121,7 +116,9 @@ void addSizingOptions(CLI::App *cmd, SizeArgs &a)
     cmd->add_flag("--tolerate-node-loss", a.nodeLoss, "One broker and one Redis node more");
     cmd->add_flag("--flex", a.flex, "Redis Flex (auto-tiering) database");
     cmd->add_flag("--tiered", a.tiered, "Remote-tier offload on");
-    cmd->add_option("--local-retention", a.localRetention, "Local retention when tiered")->capture_default_str();
+    cmd->add_option("--local-retention", a.localRetention, "Local retention when tiered (needs --tiered)")
+        ->capture_default_str()
+        ->each([&a](const std::string &) { a.localRetentionGiven = true; });
     cmd->add_option("--trim-tick", a.trimTick, "Storage-worker trim interval")->capture_default_str();
     addNumber(cmd, "--cpu-limit", a.cpuLimit, SizingModelOptions::kCpuLimit,
               "CPU fraction at which a component saturates")
@@ -203,6 +200,12 @@ std::optional<ParsedSizing> parseSizingArgs(const SizeArgs &a, std::string *erro
     const auto p99 = seconds(a.p99, "--p99", error);
     if (!p99)
         return std::nullopt;
+    // An option with no use is refused, not ignored (as bench refuses its unused options).
+    if (a.localRetentionGiven && !a.tiered) {
+        *error = "--local-retention applies with --tiered only (the retention kept locally when older "
+                 "data is offloaded): add --tiered, or leave --local-retention out";
+        return std::nullopt;
+    }
     const auto local = seconds(a.localRetention, "--local-retention", error);
     if (!local)
         return std::nullopt;

@@ -21,6 +21,7 @@ struct SizeArgs
     double compression = 1, cpuLimit = 0.90, skewTarget = 0;
     int replication = 2;
     bool nodeLoss = false, flex = false, tiered = false;
+    bool localRetentionGiven = false; // --local-retention on the command line: it needs --tiered
     std::string topic = "logs";
     RunSelection select;             // --run, --scenario, --tool, --target, --since, --until
     std::string samples = "auto";    // --samples

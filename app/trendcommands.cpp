@@ -9,12 +9,12 @@
 #include "app/optiondomain.h"
 #include "model/store/sharedsettings.h"
 #include "model/trends/comparisonhistory.h"
+#include "export/filewriter.h"
 #include "export/otavacsv.h"
 #include "model/trends/runcomparison.h"
 #include "model/trends/trendchanges.h"
 
 #include <QFile>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
@@ -278,17 +278,14 @@ int runExport(const CliContext &c, const ExportArgs &a)
         printError("nothing to export: no scenario matches '" + a.scenario + "' with the metrics asked for");
         return kExitFailure;
     }
-    if (a.out == "-") {
-        std::cout << result.csv;
-        return kExitOk;
-    }
     // Written whole or not at all: a nightly job never picks up half a file.
-    QSaveFile f(QString::fromStdString(a.out));
-    if (!f.open(QIODevice::WriteOnly) || f.write(result.csv.data(), qint64(result.csv.size())) < 0 ||
-        !f.commit()) {
-        printError("cannot write " + a.out + ": " + f.errorString().toStdString());
+    const std::string error = a.out == "-" ? writeStandardOutput(result.csv) : writeFileWhole(a.out, result.csv);
+    if (!error.empty()) {
+        printError(error);
         return kExitFailure;
     }
+    if (a.out == "-")
+        return kExitOk;
     std::cerr << "wrote " << result.rows << " rows, " << result.metricColumns.size() << " metric columns to "
               << a.out << "\n";
     return kExitOk;

@@ -247,6 +247,8 @@ ExportResult exportRuns(const Store &store, const ExportRequest &request)
         throw ExportError(problem);
     std::vector<RunDetail> runs;
     try {
+        // One read transaction: runs removed or imported meanwhile are wholly in or wholly out.
+        const StoreSnapshot snapshot(store);
         runs = selectRuns(store, request);
     } catch (const StoreError &e) {
         throw ExportError(e.what());

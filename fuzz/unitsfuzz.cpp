@@ -5,6 +5,7 @@
 #include "model/core/units.h"
 #include "runner/benchconfig.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -24,6 +25,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (const auto bytes = parseByteSize(text, &error); bytes && *bytes < 0)
         std::abort();
     if (const auto duration = parseDuration(text, &error); duration && duration->count() < 0)
+        std::abort();
+    // Decimal only: text holding a hexadecimal prefix or a word for infinity is no number.
+    if (const auto v = parseDecimal(text);
+        v && (text.find_first_of("xXpPiInN \t") != std::string_view::npos || text.front() == '+' ||
+              !std::isfinite(*v)))
         std::abort();
     (void)parseWorkload(std::string(text));
     return 0;

@@ -9,9 +9,19 @@
 #include "importers/importer.h"
 #include "model/core/runsink.h"
 
+#include <cstddef>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 namespace plimsoll {
+
+// Run keys and scenario names are shown everywhere (terminals, CSV, reports, file names of
+// exports): they are refused with a control character (NUL, ESC, tab, C1), a bidirectional
+// override or isolate, bytes that are not UTF-8, or more than kMaxNameChars characters.
+inline constexpr std::size_t kMaxNameChars = 200;
+// What is wrong with `name` ("holds the control character U+001B at character 4 …"), or "".
+std::string nameProblem(std::string_view name);
 
 // Thrown by DomainCheckSink for an impossible value; ImportService turns it into the
 // source's error.

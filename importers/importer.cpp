@@ -102,6 +102,21 @@ std::string shapeOf(std::string_view head)
     const auto first = head.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos)
         return "it is empty";
+    // Formats a tool's output often arrives in, named so the way forward is plain.
+    if (head.substr(0, 2) == "\x1F\x8B")
+        return "it is gzip-compressed (decompress it first, e.g. with gunzip)";
+    if (head.substr(0, 4) == std::string_view("PK\x03\x04", 4))
+        return "it is a zip archive (extract its files first)";
+    if (head.substr(0, 3) == "BZh")
+        return "it is bzip2-compressed (decompress it first, e.g. with bunzip2)";
+    if (head.substr(0, 6) == std::string_view("\xFD" "7zXZ\0", 6))
+        return "it is xz-compressed (decompress it first, e.g. with unxz)";
+    if (head.substr(0, 4) == std::string_view("\x28\xB5\x2F\xFD", 4))
+        return "it is zstd-compressed (decompress it first, e.g. with unzstd)";
+    if (head.substr(0, 2) == "\xFF\xFE" || head.substr(0, 2) == "\xFE\xFF" ||
+        (head.size() >= 4 && ((head[0] != '\0' && head[1] == '\0' && head[2] != '\0' && head[3] == '\0') ||
+                              (head[0] == '\0' && head[1] != '\0' && head[2] == '\0' && head[3] != '\0'))))
+        return "it is UTF-16 text; Plimsoll reads UTF-8 (convert it first, e.g. with iconv -f UTF-16 -t UTF-8)";
     if (head.find('\0') != std::string_view::npos)
         return "it is binary, not text";
     const char c = head[first];

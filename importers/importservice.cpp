@@ -7,6 +7,7 @@
 
 #include <QBuffer>
 #include <QDirIterator>
+#include <QRegularExpression>
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
@@ -300,6 +301,26 @@ SourceReport ImportService::importFile(const ImportRequest &request, const Progr
         return importUrl(request, progress);
     const QString path = QString::fromStdString(request.path);
     const std::string uri = QFileInfo(path).absoluteFilePath().toStdString();
+    const auto refuse = [&](const std::string &uriText, const std::string &why) {
+        SourceReport report;
+        report.uri = uriText;
+        fail(report, {}, {why, 0, -1, {}});
+        return report;
+    };
+    // Another scheme would otherwise be looked for as a file ("No such file or directory").
+    static const QRegularExpression scheme(QStringLiteral("^([A-Za-z][A-Za-z0-9+.-]*)://"));
+    if (const auto m = scheme.match(path); m.hasMatch())
+        return refuse(UrlFetcher::redactUrl(request.path),
+                      "cannot import " + UrlFetcher::redactUrl(request.path) + ": the URL scheme '" +
+                          m.captured(1).toStdString() +
+                          "' is not supported (files and http:// or https:// URLs are; for a local "
+                          "file, give its path)");
+    // A named pipe or a device: a source is read twice (its fingerprint, then its records), and
+    // a pipe with no writer would block for ever.
+    if (const QFileInfo info(path); info.exists() && !info.isFile() && !info.isDir())
+        return refuse(uri, "cannot import " + request.path +
+                               ": it is not a regular file (a named pipe, socket or device), which "
+                               "cannot be read twice; save its contents to a file and import that");
     QFile file(path);
     // QFile opens a directory "successfully" on Linux and then reads nothing.
     if (QFileInfo(path).isDir() || !file.open(QIODevice::ReadOnly)) {
@@ -326,6 +347,15 @@ std::vector<SourceReport> ImportService::importPath(const ImportRequest &request
     while (it.hasNext())
         files.push_back(it.next());
     files.sort();
+    if (files.isEmpty())
+        return {[&] {
+            SourceReport report;
+            report.uri = QFileInfo(path).absoluteFilePath().toStdString();
+            fail(report, {},
+                 {"cannot import " + request.path + ": the directory holds no files (name the "
+                  "directory the results are in, or the files themselves)", 0, -1, {}});
+            return report;
+        }()};
     std::vector<SourceReport> reports;
     for (const QString &file : files) {
         ImportRequest one = request;

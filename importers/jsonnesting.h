@@ -24,8 +24,10 @@ inline constexpr const char *kJsonNumberOutOfRange =
     "is not valid JSON for Plimsoll: it holds a number beyond the range of a double";
 
 // The refusal when `text` (a document, or one JSON Lines record starting at `firstLine` and
-// byte `baseOffset` of its file) opens more than kMaxJsonNesting arrays and objects at once.
-// Brackets inside strings do not count.
+// byte `baseOffset` of its file) opens more than kMaxJsonNesting arrays and objects at once, or
+// gives one key twice in an object (a parser would keep the last value silently: a result's
+// timestamp, a record's metric). Brackets inside strings do not count. Keys are compared as
+// written (an escaped spelling of the same key is not caught).
 std::optional<ImportError> checkJsonNesting(std::string_view text, int64_t firstLine = 1,
                                             int64_t baseOffset = 0);
 

@@ -6,6 +6,7 @@
 #include "importers/textimporter.h"
 
 #include "importers/jsonlocator.h"
+#include "importers/jsonnesting.h"
 #include "importers/textsource.h"
 #include "model/formats/benchrunrecord.h"
 
@@ -66,6 +67,10 @@ Resemblance resemblance(std::string_view head)
 ImportResult parse(const std::string &text, QIODevice &, const ImportOptions &,
                    ImportResult result)
 {
+    if (auto refused = checkJsonNesting(text)) { // a key given twice, or nesting past 256
+        result.error = std::move(refused);
+        return result;
+    }
     json doc;
     try {
         // Nesting is bounded by the parser callback: a bench result is at most 4 levels deep,

@@ -1,4 +1,5 @@
 #include "model/core/domain.h"
+#include "model/core/units.h"
 
 #include <cmath>
 #include <cstdio>
@@ -77,11 +78,10 @@ std::optional<std::string> Domain::check(std::string_view name, double v) const
 std::optional<std::string> Domain::checkText(std::string_view name, std::string_view text) const
 {
     const std::string s(text);
-    char *end = nullptr;
-    const double v = s.empty() ? 0 : std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size())
+    const auto v = parseDecimal(s);
+    if (!v)
         return std::string(name) + " must be " + describe() + " ('" + s + "' is not a number)";
-    return check(name, v);
+    return check(name, *v);
 }
 
 } // namespace plimsoll

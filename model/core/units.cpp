@@ -34,19 +34,51 @@ bool fail(std::string *error, std::string message)
     return false;
 }
 
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The length of the decimal number at the start of `s` (parseDecimal's grammar), 0 for none.
+size_t decimalLength(std::string_view s)
+{
+    size_t i = 0;
+    if (i < s.size() && s[i] == '-')
+        ++i;
+    size_t digits = 0;
+    while (i < s.size() && isDigit(s[i]))
+        ++i, ++digits;
+    if (i < s.size() && s[i] == '.') {
+        ++i;
+        while (i < s.size() && isDigit(s[i]))
+            ++i, ++digits;
+    }
+    if (digits == 0)
+        return 0;
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1;
+        if (j < s.size() && (s[j] == '+' || s[j] == '-'))
+            ++j;
+        const size_t start = j;
+        while (j < s.size() && isDigit(s[j]))
+            ++j;
+        if (j > start)
+            i = j;
+    }
+    return i;
+}
+
 // Splits "12.5ms" into 12.5 and "ms". Only non-negative decimal numbers.
 bool splitNumber(std::string_view s, double &number, std::string &suffix)
 {
-    size_t i = 0;
-    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.'))
-        ++i;
+    if (!s.empty() && s[0] == '-')
+        return false;
+    const size_t i = decimalLength(s);
     if (i == 0)
         return false;
-    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + i, number);
-    if (ec != std::errc() || ptr != s.data() + i)
+    const auto v = parseDecimal(s.substr(0, i));
+    if (!v)
         return false;
+    number = *v;
     suffix = lower(trim(s.substr(i)));
-    return std::isfinite(number);
+    return true;
 }
 
 // ISO-8601 duration: PnDTnHnMnS (weeks, months and years are not fixed lengths: refused).
@@ -94,6 +126,17 @@ std::optional<double> parseIsoDurationSeconds(const std::string &s)
     return total;
 }
 } // namespace
+
+std::optional<double> parseDecimal(std::string_view text)
+{
+    if (text.empty() || decimalLength(text) != text.size())
+        return std::nullopt;
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
 
 std::optional<int64_t> parseByteSize(std::string_view text, std::string *error)
 {
@@ -190,13 +233,8 @@ std::optional<double> parseRate(std::string_view text, double *bytesPerS, std::s
         scale = 1e6;
         digits.pop_back();
     }
-    try {
-        size_t used = 0;
-        const double v = std::stod(digits, &used);
-        if (used == digits.size() && std::isfinite(v))
-            return v * scale; // the domain (SizingInputs::kRate) is checked with the others
-    } catch (const std::exception &) {
-    }
+    if (const auto v = parseDecimal(digits))
+        return *v * scale; // the domain (SizingInputs::kRate) is checked with the others
     fail(error, "'" + std::string(text) + "' is not a rate (e.g. 600k, 1.2M, 600000 records/s or 40MB/s)");
     return std::nullopt;
 }

@@ -9,6 +9,12 @@
 
 namespace plimsoll {
 
+// The one reading of a number a user typed (an option, a field, a rate, a size, a duration):
+// decimal digits with an optional leading '-', an optional fraction and an optional exponent
+// ("600000", "0.95", ".5", "1.2e6"). Anything else — hexadecimal ("0x10"), a '+', spaces, "inf",
+// "nan", digits of other scripts, an empty text, a value beyond a double — is not a number.
+std::optional<double> parseDecimal(std::string_view text);
+
 // Unitless bytes or B/KB/MB/GB, case-insensitive; 1 KB = 1024 B. "1mb" -> 1048576.
 std::optional<int64_t> parseByteSize(std::string_view text, std::string *error = nullptr);
 

@@ -252,9 +252,10 @@ PartitionRecommendation Placement::recommendPartitions(int brokers, std::string_
             out.placement = place(topic, count);
             out.reason = std::to_string(count) + " partitions: the smallest count ≥ " +
                          std::to_string(minFactor) + "× " + std::to_string(shards) +
-                         " shards that is a multiple of " + std::to_string(brokers) +
-                         " brokers (" + std::to_string(count / brokers) +
-                         " leaders each) with max/mean skew " + skewText(skew) + " ≤ " +
+                         " shards" + (brokers == 1 ? std::string()
+                                                   : " that is a multiple of " + std::to_string(brokers) + " brokers") +
+                         " (" + std::to_string(count / brokers) + (count / brokers == 1 ? " leader" : " leaders") +
+                         (brokers == 1 ? " on the one broker)" : " each)") + " with max/mean skew " + skewText(skew) + " ≤ " +
                          skewText(skewTarget) + " and a partition on every shard";
             return out;
         }

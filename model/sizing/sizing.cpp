@@ -21,6 +21,7 @@ constexpr int kDefaultShardsPerNode = 8; // the seed's 24 shards on 3 nodes
 using sizingtext::fmt;
 using sizingtext::gibText;
 using sizingtext::rateText;
+using sizingtext::grouped;
 
 int roundUpTo(int value, int multiple)
 {
@@ -227,9 +228,9 @@ SizingResult Sizer::size(const SizingInputs &in) const
     const double shardsNeeded = std::ceil(sized / m.shard.capacityPerUnit);
     const double brokersNeeded = std::ceil(sized / m.broker.capacityPerUnit);
     if (!(shardsNeeded <= kClusterSlots) || !(brokersNeeded <= kClusterSlots)) {
-        r.error = fmt("%.4g", sized) + " records/s needs " + fmt("%.4g", shardsNeeded) + " shards (at " +
-                  fmt("%.0f", m.shard.capacityPerUnit) + " records/s each) and " +
-                  fmt("%.4g", brokersNeeded) + " brokers: beyond the " +
+        r.error = grouped(sized) + " records/s needs " + grouped(shardsNeeded) + " shards (at " +
+                  grouped(m.shard.capacityPerUnit) + " records/s each) and " +
+                  grouped(brokersNeeded) + " brokers: beyond the " +
                   std::to_string(kClusterSlots) +
                   " hash slots of one Redis cluster, outside what this model describes; size "
                   "each cluster for its share of the load";
@@ -336,8 +337,8 @@ SizingResult Sizer::size(const SizingInputs &in) const
         const double ramNeeded = flexMeasured ? flex.ramBytes : memory.usageBytes * (1 + headroom);
         const double memNodesNeeded = std::ceil(ramNeeded / (in.nodeRamBytes * in.nodeRamUsable) - 1e-9);
         if (!(memNodesNeeded <= kClusterSlots)) {
-            r.error = fmt("%.4g", ramNeeded / kGiB) + " GiB of Redis memory needs " +
-                      fmt("%.4g", memNodesNeeded) + " nodes of " + fmt("%.0f", in.nodeRamBytes / kGiB) +
+            r.error = grouped(ramNeeded / kGiB) + " GiB of Redis memory needs " +
+                      grouped(memNodesNeeded) + " nodes of " + fmt("%.0f", in.nodeRamBytes / kGiB) +
                       " GiB: beyond one Redis cluster, outside what this model describes";
             return r;
         }
@@ -350,8 +351,9 @@ SizingResult Sizer::size(const SizingInputs &in) const
                   fmt("%.0f", in.nodeRamBytes / kGiB) + " GiB per node";
     }
     if (shards > kClusterSlots) {
-        r.error = std::to_string(shards) + " shards (a multiple of " + std::to_string(nodes) +
-                  " nodes) exceed the " + std::to_string(kClusterSlots) +
+        r.error = std::to_string(shards) + " shards (" +
+                  (nodes == 1 ? std::string("on one node") : "a multiple of " + std::to_string(nodes) + " nodes") +
+                  ") exceed the " + std::to_string(kClusterSlots) +
                   " hash slots of one Redis cluster: outside what this model describes";
         return r;
     }
@@ -392,7 +394,8 @@ SizingResult Sizer::size(const SizingInputs &in) const
     add("brokers", "Korvet brokers", brokers, std::to_string(brokers),
         brokerWhy + (budgetWhy.empty() ? "" : "; " + budgetWhy), takenRuns(r.brokerChoice));
     add("shards", "Redis shards", shards, std::to_string(shards),
-        shardWhy + "; rounded up to a multiple of " + std::to_string(shardNodes) + " nodes" +
+        shardWhy + (shardNodes == 1 ? std::string()
+                                    : "; rounded up to a multiple of " + std::to_string(shardNodes) + " nodes") +
             (nodes > shardNodes ? ", the nodes left after losing one of " + std::to_string(nodes)
                                 : std::string()) +
             (budgetWhy.empty() ? "" : "; " + budgetWhy),

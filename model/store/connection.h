@@ -60,6 +60,10 @@ public:
     virtual void begin(bool wait) = 0;
     virtual void commit() = 0;
     virtual void rollback() noexcept = 0;
+    // A read transaction, ended by rollback(): every read until then sees one state of the
+    // store, whatever other connections commit meanwhile (SQLite: the snapshot of its first
+    // read; PostgreSQL: REPEATABLE READ, READ ONLY). Takes no write lock.
+    virtual void beginRead() = 0;
     // The schema version the store's database holds (0: a new, empty store), and its setting
     // (inside a transaction, after the migration steps).
     virtual int schemaVersion() = 0;

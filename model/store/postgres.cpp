@@ -333,6 +333,7 @@ public:
             throw StoreError("the store rolled the write back after an earlier error");
     }
     void rollback() noexcept override { PQclear(PQexec(m_conn, "ROLLBACK")); }
+    void beginRead() override { exec("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"); }
     int schemaVersion() override
     {
         if (!hasTable("plimsoll_schema"))

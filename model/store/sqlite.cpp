@@ -4,9 +4,12 @@
 #include "model/store/dialect.h"
 #include "model/store/storeschema.h"
 
+#include <QDir>
 #include <QFileInfo>
 
 #include <sqlite3.h>
+#include <cstdio>
+#include <unistd.h>
 
 namespace plimsoll::sql {
 
@@ -142,6 +145,17 @@ public:
     }
     void commit() override { exec("COMMIT"); }
     void rollback() noexcept override { sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr); }
+    void beginRead() override
+    {
+        exec("BEGIN DEFERRED");
+        // A deferred transaction takes its snapshot at its first read: take it now.
+        try {
+            exec("SELECT COUNT(*) FROM sqlite_schema");
+        } catch (...) {
+            rollback();
+            throw;
+        }
+    }
     int schemaVersion() override { return int(pragma("PRAGMA user_version")); }
     void setSchemaVersion(int version) override
     {
@@ -193,11 +207,48 @@ void checkStoreFile(SqliteConnection &c, bool existed)
     }
 }
 
+// The store read as an immutable file (no locks, no WAL index), or nullptr when that fails too.
+std::unique_ptr<SqliteConnection> openImmutable(const std::string &path)
+{
+    std::string uri = "file:";
+    for (char ch : path) {
+        if (ch == '%' || ch == '?' || ch == '#') {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "%%%02X", unsigned(static_cast<unsigned char>(ch)));
+            uri += buf;
+        } else {
+            uri += ch;
+        }
+    }
+    uri += "?immutable=1";
+    sqlite3 *db = nullptr;
+    if (sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                        nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        return nullptr;
+    }
+    auto c = std::make_unique<SqliteConnection>(db);
+    try {
+        SqliteCursor q(c->handle(), "SELECT application_id FROM pragma_application_id()");
+        if (!q.step() || q.int64(0) != kStoreApplicationId)
+            return nullptr;
+    } catch (const StoreError &) {
+        return nullptr;
+    }
+    return c;
+}
+
 } // namespace
 
 std::unique_ptr<Connection> openSqlite(const std::string &path)
 {
-    const bool existed = QFileInfo::exists(QString::fromStdString(path));
+    const QFileInfo info(QString::fromStdString(path));
+    const bool existed = info.exists();
+    // SQLite's own word for these is "unable to open database file".
+    if (info.isDir())
+        throw StoreError("cannot open store " + path + ": it is a directory, not a store file; name a "
+                         "file in it (" + QDir(info.filePath()).filePath(QStringLiteral("plimsoll.db")).toStdString() +
+                         ") or another file");
     sqlite3 *db = nullptr;
     // No mutex of SQLite's own: a connection is used from one thread only (connection.h), and
     // taking it around every column read cost a tenth of a million-row read.
@@ -217,6 +268,15 @@ std::unique_ptr<Connection> openSqlite(const std::string &path)
         std::string what = e.what();
         if (what.find("file is not a database") != std::string::npos)
             what = "not a Plimsoll store (not an SQLite database)";
+        // A store this user may not write, in a directory where SQLite cannot make the WAL's
+        // index beside it (a shared read-only directory, a read-only mount): read as it is.
+        const std::string dir = QFileInfo(info.absolutePath()).absoluteFilePath().toStdString();
+        if (existed && what.find("readonly") != std::string::npos &&
+            (::access(path.c_str(), W_OK) != 0 || ::access(dir.c_str(), W_OK) != 0)) {
+            c.reset();
+            if (auto readOnly = openImmutable(path))
+                return readOnly;
+        }
         throw StoreError("cannot open store " + path + ": " + what);
     }
     return c;

@@ -42,6 +42,10 @@ Store::Store(const std::string &location) : m_path(location)
 
 Store::~Store() = default;
 
+StoreSnapshot::StoreSnapshot(const Store &store) : m_db(*store.m_db) { m_db.beginRead(); }
+
+StoreSnapshot::~StoreSnapshot() { m_db.rollback(); }
+
 bool Store::isTeamStore() const { return m_db->dialect() == sql::Dialect::PostgreSQL; }
 
 int Store::schemaVersion() const { return m_db->schemaVersion(); }

@@ -376,9 +376,26 @@ public:
     bool removeSharedSetting(const std::string &kind, const std::string &name);
 
 private:
+    friend class StoreSnapshot;
     void migrate();
     std::string m_path;
     std::unique_ptr<sql::Connection> m_db;
+};
+
+// While it lives, every read through `store` sees the one state the store was in when it was
+// made, whatever other connections write meanwhile: a reader of many runs (an export) gives a
+// state that existed, never half of a removal. Nothing may be written through `store` meanwhile,
+// and reads that Store splits onto a second connection (kTrendSplitFrom) are not covered.
+class StoreSnapshot
+{
+public:
+    explicit StoreSnapshot(const Store &store);
+    ~StoreSnapshot();
+    StoreSnapshot(const StoreSnapshot &) = delete;
+    StoreSnapshot &operator=(const StoreSnapshot &) = delete;
+
+private:
+    sql::Connection &m_db;
 };
 
 } // namespace plimsoll

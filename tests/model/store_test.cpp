@@ -332,6 +332,29 @@ TEST_P(StoreTest, ATrendReadInTwoHalvesIsTheWholeReadInOrder)
     EXPECT_EQ(series(0), wholeSeries);
 }
 
+// A reader holding a snapshot sees one state of the store while another connection removes
+// and imports runs: what an export writes existed, whole.
+TEST_P(StoreTest, ASnapshotReadsOneStateWhateverOthersWrite)
+{
+    Store reader(path());
+    Store writer(path());
+    writer.importSource(makeSource("/a", "a"), {makeRun("first", "2026-08-11T03:00:00Z", 1)});
+    writer.importSource(makeSource("/b", "b"), {makeRun("second", "2026-08-12T03:00:00Z", 2)});
+    {
+        const StoreSnapshot snapshot(reader);
+        ASSERT_EQ(reader.runs().size(), 2u);
+        EXPECT_EQ(writer.removeRun("first"), 1);
+        writer.importSource(makeSource("/c", "c"), {makeRun("third", "2026-08-13T03:00:00Z", 3)});
+        EXPECT_EQ(reader.runs().size(), 2u);
+        EXPECT_TRUE(reader.run("first"));
+        EXPECT_FALSE(reader.run("third"));
+    }
+    // Once it ends, the reader sees what was written.
+    EXPECT_EQ(reader.runs().size(), 2u);
+    EXPECT_FALSE(reader.run("first"));
+    EXPECT_TRUE(reader.run("third"));
+}
+
 TEST_P(StoreTest, SamplesAreRemovedAsAGroupAndCanComeBack)
 {
     Store store(path());

@@ -67,3 +67,23 @@ TEST(Rate, SuffixesBareNumbersAndBytesPerSecond)
     EXPECT_FALSE(parseRate("1.2 M", &bytes, &error));
     EXPECT_FALSE(parseRate("12 parsecs/s", &bytes, &error));
 }
+
+// One number grammar for every typed quantity: decimal only.
+TEST(Decimal, TakesDecimalNotationOnly)
+{
+    EXPECT_EQ(parseDecimal("600000"), 600000);
+    EXPECT_EQ(parseDecimal("0.95"), 0.95);
+    EXPECT_EQ(parseDecimal(".5"), 0.5);
+    EXPECT_EQ(parseDecimal("-2"), -2);
+    EXPECT_EQ(parseDecimal("6e5"), 600000);
+    EXPECT_EQ(parseDecimal("1.5E-3"), 0.0015);
+    for (const char *refused : {"", "0x10", "0X1p4", "+5", " 5", "5 ", "inf", "-infinity", "nan", "1e400",
+                                "1e", "e5", ".", "-", "1..2", "١٢", "5k"})
+        EXPECT_FALSE(parseDecimal(refused)) << refused;
+    double bytes = 0;
+    EXPECT_FALSE(parseRate("0x10k", &bytes));
+    EXPECT_FALSE(parseRate("+600k", &bytes));
+    EXPECT_FALSE(parseByteSize("0x400"));
+    EXPECT_FALSE(parseDuration("0x10s"));
+    EXPECT_EQ(parseRate("6e5", &bytes), 600000);
+}

@@ -38,17 +38,29 @@ std::string jsonString(const std::string &s)
     return out + "\"";
 }
 
+// The string without its control characters: run keys and scenario names with them are
+// refused at import, so those carry the formula (still leading) without the tab or CR.
+std::string withoutControls(const std::string &s)
+{
+    std::string out;
+    for (char c : s)
+        if (static_cast<unsigned char>(c) >= 0x20)
+            out += c;
+    return out;
+}
+
 // One run per hostile string, each in run_key, commit, target and scenario name.
 std::string hostileTrend(const std::vector<std::string> &values)
 {
     std::string text;
     int i = 0;
-    for (const std::string &v : values) {
+    for (const std::string &raw : values) {
+        const std::string v = withoutControls(raw);
         for (int step = 1; step <= 4; ++step) {
             text += R"({"format":"plimsoll-trend/1","run_key":)" + jsonString(v + " #" + std::to_string(i)) +
                     R"(,"timestamp":"2026-02-0)" + std::to_string(1 + i % 9) +
-                    R"(T00:00:00Z","commit":)" + jsonString(v) + R"(,"target":)" + jsonString(v) +
-                    R"(,"tuning":{"acks":)" + jsonString(v) + R"(},"scenario":)" +
+                    R"(T00:00:00Z","commit":)" + jsonString(raw) + R"(,"target":)" + jsonString(raw) +
+                    R"(,"tuning":{"acks":)" + jsonString(raw) + R"(},"scenario":)" +
                     jsonString(v + "/step-" + std::to_string(step)) +
                     R"(,"topology":{"producers":)" + std::to_string(step) +
                     R"(},"metrics":{"records_per_s":)" + std::to_string(1000 * step + i) +

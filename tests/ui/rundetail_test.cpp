@@ -114,7 +114,10 @@ TEST(RunDetailPanel, StepTableShowsFormattedCellsCopiesAndSaves)
     panel.saveStepTable(dir.filePath(QStringLiteral("missing/steps.csv")));
     ASSERT_TRUE(saved.wait(10000));
     EXPECT_FALSE(saved.at(1).at(1).toString().isEmpty());
-    EXPECT_TRUE(panel.stepStatus()->text().startsWith(QStringLiteral("Cannot save "))) << panel.stepStatus()->text().toStdString();
+    EXPECT_TRUE(panel.stepStatus()->text().startsWith(QStringLiteral("Cannot write ") + dir.filePath(QStringLiteral("missing/steps.csv")) + QStringLiteral(": ")))
+        << panel.stepStatus()->text().toStdString();
+    EXPECT_TRUE(panel.stepStatus()->text().contains(QStringLiteral("No such file or directory")))
+        << panel.stepStatus()->text().toStdString();
     backgroundPool()->waitForDone();
 }
 

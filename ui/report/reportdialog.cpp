@@ -1,4 +1,5 @@
 #include "ui/report/reportdialog.h"
+#include "export/filewriter.h"
 
 #include "model/report/reportmarkdown.h"
 #include "model/store/store.h"
@@ -16,7 +17,6 @@
 #include <QLabel>
 #include <QPixmap>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QScreen>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -98,7 +98,7 @@ ReportDialog::ReportDialog(const QString &storePath, const SizingInputs &inputs,
     connect(m_writer, &QFutureWatcher<QString>::finished, this, [this] {
         const QString error = m_writer->result();
         m_status->setText(error.isEmpty() ? tr("Saved %1").arg(m_savingPath)
-                                          : tr("Could not save: %1").arg(error));
+                                          : error.left(1).toUpper() + error.mid(1));
         m_save->setEnabled(true);
         emit saved(m_savingPath, error.isEmpty(), error);
     });
@@ -219,10 +219,9 @@ void ReportDialog::saveTo(const QString &path, const QString &format)
     m_save->setEnabled(false);
     m_status->setText(tr("Saving %1…").arg(path));
     m_writer->setFuture(QtConcurrent::run(backgroundPool(), [path, bytes]() -> QString {
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-            return file.errorString();
-        return {};
+        const std::string error =
+            writeFileWhole(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
+        return QString::fromStdString(error);
     }));
 }
 

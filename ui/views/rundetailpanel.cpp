@@ -1,4 +1,5 @@
 #include "ui/views/rundetailpanel.h"
+#include "export/filewriter.h"
 
 #include "ui/backgroundpool.h"
 #include "ui/charts/runcharts.h"
@@ -14,7 +15,6 @@
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QtConcurrent/QtConcurrentRun>
@@ -239,8 +239,9 @@ QWidget *RunDetailPanel::createStepTab()
     connect(&m_stepWriter, &QFutureWatcher<QString>::finished, this, [this] {
         const QString error = m_stepWriter.result();
         const QString path = m_stepWriter.property("path").toString();
+        // The error names the file and the system's reason ("cannot write …: No space left on device").
         m_stepStatus->setText(error.isEmpty() ? tr("Saved %1").arg(QDir::toNativeSeparators(path))
-                                              : tr("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), error));
+                                              : error.left(1).toUpper() + error.mid(1));
         emit stepTableSaved(path, error);
     });
     auto *buttons = new QHBoxLayout;
@@ -377,10 +378,9 @@ void RunDetailPanel::saveStepTable(const QString &path)
     m_stepWriter.setProperty("path", path);
     m_stepStatus->setText(tr("Saving %1…").arg(QDir::toNativeSeparators(path)));
     m_stepWriter.setFuture(QtConcurrent::run(backgroundPool(), [path, bytes]() -> QString {
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-            return file.errorString();
-        return {};
+        const std::string error =
+            writeFileWhole(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
+        return QString::fromStdString(error);
     }));
 }
 
