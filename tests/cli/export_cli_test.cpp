@@ -85,7 +85,8 @@ TEST_F(ExportCli, TrendRecordsRoundTripIntoAnEmptyStore)
 TEST_F(ExportCli, CsvCellsNeverStartAFormula)
 {
     std::string lines;
-    for (const char *scenario : {"=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tTAB", "\rCR"}) {
+    // Names holding a tab or carriage return are refused at import, so printable formula starters remain.
+    for (const char *scenario : {"=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)"}) {
         nlohmann::json line = {{"format", "plimsoll-trend/1"}, {"run_key", "=cmd|' /C calc'!A0"},
                                {"timestamp", "2026-03-01T02:00:00Z"}, {"tool", "@tool"},
                                {"scenario", scenario}, {"metrics", {{"custom.delta", -5.0}}}};
@@ -98,14 +99,13 @@ TEST_F(ExportCli, CsvCellsNeverStartAFormula)
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const QString csv = QString::fromUtf8(read("f.csv"));
     const QStringList rows = csv.split('\n', Qt::SkipEmptyParts);
-    ASSERT_EQ(rows.size(), 7) << csv.toStdString(); // header + 6 metric rows
+    ASSERT_EQ(rows.size(), 5) << csv.toStdString(); // header + 4 metric rows
     for (const QString &row : rows.mid(1)) {
         EXPECT_TRUE(row.startsWith("'=cmd|")) << row.toStdString();
         EXPECT_TRUE(row.contains(",'@tool,")) << row.toStdString();
         EXPECT_TRUE(row.endsWith(",custom.delta,-5")) << row.toStdString(); // numbers stay numbers
     }
-    for (const char *cell : {"\"'=HYPERLINK(\"\"http://x\"\")\"", ",'+1+1,", ",'-2+3,", ",'@SUM(A1),",
-                             ",'\tTAB,", "\"'\rCR\""})
+    for (const char *cell : {"\"'=HYPERLINK(\"\"http://x\"\")\"", ",'+1+1,", ",'-2+3,", ",'@SUM(A1),"})
         EXPECT_TRUE(csv.contains(QString::fromUtf8(cell))) << cell;
     // No cell anywhere starts with a formula character unescaped.
     for (const QString &row : rows) {
