@@ -194,3 +194,61 @@ TEST_F(KafkaPerfLive, ReportingIntervalAndRenamedOptionsOfKafka4Tools)
     EXPECT_EQ(*before.metric("producer.offered_records_per_s"), *now.metric("producer.offered_records_per_s"));
     EXPECT_EQ(*before.metric("producer.records_requested"), *now.metric("producer.records_requested"));
 }
+
+// Kafka 4.x's share consumer (KIP-932) run with two threads, detailed stats and the renamed
+// options, saved after its command: the summary it printed is the scenario, exactly; the threads
+// are its consumers; their interval rows its series, a second apart.
+TEST_F(KafkaPerfLive, ShareConsumerImportsWhatItPrintedWithItsThreads)
+{
+    const QString bootstrap = QString::fromStdString(m_env.value("PLIMSOLL_TEST_KAFKA_BOOTSTRAP"));
+    ASSERT_FALSE(bootstrap.isEmpty());
+    const QString stamp = QString::number(QDateTime::currentMSecsSinceEpoch());
+    const QString topic = "plimsoll-import-share-" + stamp, group = "plimsoll-share-" + stamp;
+    run("producer",
+        {"--topic", topic, "--num-records", "400000", "--record-size", "100", "--throughput", "-1",
+         "--command-property", "bootstrap.servers=" + bootstrap},
+        "import-share-producer.txt");
+    // A share group starts at the latest record unless told otherwise.
+    run("configs",
+        {"--bootstrap-server", bootstrap, "--alter", "--entity-type", "groups", "--entity-name", group,
+         "--add-config", "share.auto.offset.reset=earliest"},
+        "import-share-group-config.txt");
+    const QStringList args = {"--bootstrap-server", bootstrap, "--topic", topic, "--group", group,
+                              "--num-records", "400000", "--threads", "2", "--show-detailed-stats",
+                              "--show-consumer-stats", "--reporting-interval", "1000", "--timeout", "30000"};
+    const std::string out = run("share-consumer", args, "import-share-consumer.out.txt");
+    const std::string text = read(out);
+    const std::string path = std::string(PLIMSOLL_ARTIFACT_DIR) + "/import-share-consumer.txt";
+    {
+        std::ofstream file(path);
+        file << "$ kafka-share-consumer-perf-test.sh " << args.join(' ').toStdString() << "\n" << text;
+    }
+    // The summary: the row that follows the threads' own and ends the output.
+    static const std::regex summary(
+        R"((?:^|\n)(\d{4}-\d\d-\d\d [0-9:]+), \d{4}-\d\d-\d\d [0-9:]+, ([0-9.]+), ([0-9.]+), ([0-9.]+), (\d+), (\d+)\s*$)");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(text, m, summary)) << text;
+    const ScenarioRecord s = imported(path, "kafka-consumer-perf");
+    EXPECT_EQ(s.name, "share-consumer");
+    EXPECT_EQ(*s.metric("consumer.records_consumed"), std::stod(m.str(5)));
+    EXPECT_EQ(*s.metric("consumer.records_consumed"), 400000);
+    EXPECT_EQ(*s.metric("records_per_s"), std::stod(m.str(4)));
+    EXPECT_EQ(*s.metric("bytes_per_s"), std::stod(m.str(3)) * kMiB);
+    EXPECT_EQ(*s.metric("consumer.fetch_time_s"), std::stod(m.str(6)) * 1e-3);
+    EXPECT_EQ(*s.metric("consumer.records_requested"), 400000);
+    EXPECT_EQ(s.topology.consumers, 2);
+    const SeriesRecord *records = nullptr;
+    for (const SeriesRecord &series : s.series)
+        if (series.name == "consumer.records_consumed")
+            records = &series;
+    ASSERT_NE(records, nullptr) << "no series from the threads' rows";
+    ASSERT_GE(records->samples.size(), 3u) << text;
+    for (std::size_t i = 1; i < records->samples.size(); ++i) {
+        const double window = records->samples[i].tOffsetS - records->samples[i - 1].tOffsetS;
+        std::printf("share consumer interval %zu: %.3f s, %.0f records so far\n", i, window,
+                    records->samples[i].value);
+        EXPECT_NEAR(window, 1.0, 0.2) << "interval " << i;
+        EXPECT_GE(records->samples[i].value, records->samples[i - 1].value);
+    }
+    EXPECT_LE(records->samples.back().value, 400000);
+}

@@ -5,6 +5,11 @@
 #                                    (what kafka-producer-perf-test.sh runs)
 #   kafka-perf.sh consumer ARGS...   org.apache.kafka.tools.ConsumerPerformance
 #                                    (what kafka-consumer-perf-test.sh runs)
+#   kafka-perf.sh share-consumer ARGS...
+#                                    org.apache.kafka.tools.ShareConsumerPerformance
+#                                    (kafka-share-consumer-perf-test.sh, Kafka 4.x)
+#   kafka-perf.sh configs ARGS...    org.apache.kafka.tools.ConfigCommand (kafka-configs.sh),
+#                                    e.g. a share group's share.auto.offset.reset
 #
 # ARGS are the tools' own, e.g. producer --topic t --num-records 1000 --record-size 100
 # --throughput -1 --producer-props bootstrap.servers=127.0.0.1:PORT
@@ -19,7 +24,9 @@ tool=${1:-}
 case $tool in
     producer) main_class=org.apache.kafka.tools.ProducerPerformance ;;
     consumer) main_class=org.apache.kafka.tools.ConsumerPerformance ;;
-    *) die "usage: kafka-perf.sh producer|consumer ARGS... (the tools' own arguments)" ;;
+    share-consumer) main_class=org.apache.kafka.tools.ShareConsumerPerformance ;;
+    configs) main_class=org.apache.kafka.tools.ConfigCommand ;;
+    *) die "usage: kafka-perf.sh producer|consumer|share-consumer|configs ARGS... (the tools' own arguments)" ;;
 esac
 shift
 
