@@ -16,6 +16,7 @@
 #include "model/scaling/ramppoints.h"
 #include "model/store/savedsizing.h"
 #include "model/sizing/sizing.h"
+#include "model/sizing/sizingtext.h"
 #include "model/core/units.h"
 
 #include <cmath>
@@ -252,6 +253,8 @@ struct PlacementArgs
     bool measure = false; // and the stream keys it holds
     int timeoutMs = 5000;
     bool json = false;
+    std::string load, loadStep; // a stored ramp run (and step) whose partitions' measured rates
+    bool topicGiven = false;
 
     static constexpr Domain kTimeoutMs = Domain::count(1, 3600000).withNote("milliseconds");
 };
@@ -267,9 +270,52 @@ std::string placementOptionName(PlacementRequest::Problem::Field field)
     return "?";
 }
 
+// The measured load's lines under the shards: each shard's records/s, the skews side by side.
+void printMeasuredLoad(const PlacementLoadComparison &c, const MeasuredPartitionLoad &load)
+{
+    std::printf("measured load: run %s, step %s: %s records/s over %zu partitions\n", load.runKey.c_str(),
+                load.scenario.c_str(), sizingtext::grouped(c.total).c_str(), load.rates.size());
+    for (const ShardMeasuredLoad &s : c.shards)
+        std::printf("  %-10s %3d partition%s %12s records/s\n", s.shard.c_str(), s.partitions,
+                    s.partitions == 1 ? " " : "s", sizingtext::grouped(s.recordsPerS).c_str());
+    std::printf("shards max/mean: %.2f measured, %.2f predicted from partition counts (partitions "
+                "max/mean %.2f measured)\n",
+                c.measuredSkew, c.predictedSkew, c.partitionSkew);
+}
+
 int runPlacement(const CliContext &c, const PlacementArgs &a)
 {
-    const PlacementRequest &request = a.request;
+    PlacementRequest request = a.request;
+    if (a.load.empty() && !a.loadStep.empty()) {
+        printError("--load-step names a step of the run --load gives: it needs --load RUN");
+        return kExitUsage;
+    }
+    std::optional<MeasuredPartitionLoad> load;
+    if (!a.load.empty()) {
+        auto store = c.openExistingStore();
+        if (!store)
+            return kExitFailure;
+        PartitionLoadRead read;
+        try {
+            read = readPartitionLoad(*store, a.load, a.loadStep);
+        } catch (const StoreError &e) {
+            printError(e.what());
+            return kExitFailure;
+        }
+        if (!read.load) {
+            printError("--load: " + read.error);
+            return kExitFailure;
+        }
+        load = std::move(read.load);
+        // The run's own partitions and topic, unless stated: the keys its partitions hashed to.
+        if (request.partitions == 0)
+            request.partitions = int(load->rates.size());
+        if (!a.topicGiven && !load->topic.empty())
+            request.topic = load->topic;
+    } else if (request.partitions == 0) {
+        printError("placement needs --partitions N (or --load RUN, whose measured partitions it takes)");
+        return kExitUsage;
+    }
     if (const auto problem = request.validate()) {
         std::string option = placementOptionName(problem->field);
         if (problem->field == PlacementRequest::Problem::KeyPattern)
@@ -317,6 +363,15 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
         return kExitUsage;
     }
     const PartitionPlan &rec = answer.recommended;
+    std::optional<PlacementLoadComparison> comparison;
+    if (load) {
+        std::string error;
+        comparison = compareLoad(p, *load, error);
+        if (!comparison) {
+            printError("--load: " + error);
+            return kExitUsage;
+        }
+    }
     if (a.json) {
         json shards = json::array();
         for (const ShardLoad &s : p.shards)
@@ -340,6 +395,19 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
                             {"reason", rec.reason}}}};
         if (cluster)
             addClusterJson(out, p, *cluster, request.keyPattern, request.topic);
+        if (comparison) {
+            json perShard = json::array();
+            for (const ShardMeasuredLoad &s : comparison->shards)
+                perShard.push_back({{"shard", s.shard}, {"partitions", s.partitions}, {"records_per_s", s.recordsPerS}});
+            json rates = json::object();
+            for (const auto &[partition, rate] : load->rates)
+                rates[std::to_string(partition)] = rate;
+            out["measured_load"] = {{"run", load->runKey},           {"step", load->scenario},
+                                    {"records_per_s", comparison->total}, {"shards", perShard},
+                                    {"partitions", rates},           {"max_skew", comparison->measuredSkew},
+                                    {"predicted_skew", comparison->predictedSkew},
+                                    {"partition_skew", comparison->partitionSkew}};
+        }
         std::cout << out.dump(2) << "\n";
         return kExitOk;
     }
@@ -351,6 +419,8 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
     for (const ShardLoad &s : p.shards)
         std::printf("  %-10s %3zu %s\n", s.shard.c_str(), s.partitions.size(),
                     std::string(s.partitions.size(), '#').c_str());
+    if (comparison)
+        printMeasuredLoad(*comparison, *load);
     std::printf("recommended: %s\n", rec.reason.c_str());
     if (cluster)
         printClusterPlacement(p, *cluster, request.keyPattern, request.topic);
@@ -483,8 +553,16 @@ void addSizingCommands(CLI::App &app, Commands &commands)
     addNumber(placeCmd, "--timeout", place->timeoutMs, PlacementArgs::kTimeoutMs,
               "With --cluster: milliseconds per node")
         ->capture_default_str();
-    addNumber(placeCmd, "--partitions", place->request.partitions, kPlacementPartitions, "Partitions")->required();
-    placeCmd->add_option("--topic", place->request.topic, "Topic name")->capture_default_str();
+    addNumber(placeCmd, "--partitions", place->request.partitions, kPlacementPartitions,
+              "Partitions (with --load: the run's measured partitions unless given)");
+    placeCmd->add_option("--topic", place->request.topic, "Topic name (with --load: the run's topic unless given)")
+        ->capture_default_str()
+        ->each([place](const std::string &) { place->topicGiven = true; });
+    placeCmd->add_option("--load", place->load,
+                         "A stored ramp run against a Korvet: each partition's measured records/s (from its "
+                         "high watermarks) summed per shard, beside the skew the partition counts predict");
+    placeCmd->add_option("--load-step", place->loadStep,
+                         "With --load: the step to read (default: the one whose partitions carried the most)");
     addNumber(placeCmd, "--brokers", place->request.brokers, kPlacementBrokers, "Brokers to spread leadership over")
         ->capture_default_str();
     addNumber(placeCmd, "--skew-target", place->request.skewTarget, kPlacementSkewTarget,

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 namespace plimsoll {
@@ -239,6 +240,21 @@ std::string BenchResult::toText() const
             for (int64_t i = 0; i < *s.topology.agents; ++i)
                 out << (i ? ", " : " ") << fixed(m("agents." + std::to_string(i) + ".records_per_s"), 0);
             out << "\n";
+        }
+        if (std::isfinite(m("broker.partition_skew"))) {
+            // The busiest partition of the topic by its high watermark's advance.
+            int partitions = 0, busiest = -1;
+            for (const auto &[name, value] : s.metrics)
+                if (name.rfind("partitions.", 0) == 0 && name.size() >= 26 &&
+                    name.compare(name.size() - 14, 14, ".records_per_s") == 0) {
+                    ++partitions;
+                    const int p = std::atoi(name.c_str() + 11);
+                    if (busiest < 0 || value > m("partitions." + std::to_string(busiest) + ".records_per_s"))
+                        busiest = p;
+                }
+            out << "    partitions: " << partitions << ", busiest " << busiest << " at "
+                << fixed(m("partitions." + std::to_string(busiest) + ".records_per_s"), 0)
+                << " records/s, max/mean " << fixed(m("broker.partition_skew"), 2) << "\n";
         }
         if (!s.seriesFound.empty() || !s.seriesMissing.empty()) {
             out << "    Korvet series: " << s.seriesFound.size() << " found, " << s.seriesMissing.size() << " missing";

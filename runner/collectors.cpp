@@ -381,6 +381,7 @@ void StepCollectors::addBrokerMetrics(const Sample &last, double seconds, StepSe
                                        urlWithoutUserInfo(m_brokers[i]) + "; left out of " + prefix);
         }
         korvet.add(diff, b.snapshot);
+        korvet.addOffsets(a.snapshot, b.snapshot, seconds, m_topic);
         for (std::size_t k = 0; k < found.size(); ++k)
             found[k] = found[k] || hasKorvetSeries(b.snapshot, korvetSeries()[k]);
         for (const PromRate &r : diff.rates) {

@@ -91,6 +91,10 @@ public:
     // A counter of S3 GET requests in the broker metrics (a tiered ramp's --s3-get-metric):
     // its rate summed over the endpoints → broker.s3_get_per_s. Before beginAt().
     void setS3GetMetric(std::string family) { m_s3Get = std::move(family); }
+    // The topic whose partitions' produce rates the step reads from Korvet's high watermarks
+    // (korvet_broker_max_offset) → partitions.<p>.records_per_s, broker.partition_skew. Before
+    // beginAt().
+    void setTopic(std::string topic) { m_topic = std::move(topic); }
 
     bool empty() const { return m_redis.empty() && m_brokers.empty() && m_re.empty(); }
     // Takes the first sample at `at` (the end of the warm-up), unless `cancel` is set first.
@@ -122,6 +126,7 @@ private:
     ReCredentials m_reCredentials;
     std::string m_histogram;
     std::string m_s3Get;
+    std::string m_topic;
     std::chrono::milliseconds m_timeout;
     std::thread m_beginThread;
     std::optional<Sample> m_begin;

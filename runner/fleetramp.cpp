@@ -95,6 +95,7 @@ private:
             StepCollectors collectors(m_ramp.redisShards, m_ramp.brokerMetricsUrls, m_ramp.brokerLatencyHistogram,
                                       toMs(m_ramp.timeout));
             collectors.setRedisEnterprise(m_ramp.reApiUrls, {m_ramp.reUser, m_ramp.rePassword, m_ramp.reVerifyTls});
+            collectors.setTopic(m_topic);
             collectors.beginAt(windowStart, &cancel, windowStart + m_ramp.duration);
             if (!m_probeTopic.empty()) {
                 RunConfig p = stepBase(m_ramp);

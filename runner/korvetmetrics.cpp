@@ -17,6 +17,7 @@ constexpr const char *kPending = "korvet_broker_pending";
 constexpr const char *kPoolAcquire = "korvet_storage_local_pool_acquire_seconds";
 constexpr const char *kPoolPending = "korvet_storage_local_pool_pending";
 constexpr const char *kProduceRecords = "korvet_broker_produce_records_total";
+constexpr const char *kMaxOffset = "korvet_broker_max_offset";
 constexpr const char *kOlderProduceMessages = "korvet_produce_messages_total";
 constexpr const char *kStorageTimers[] = {"korvet_storage_write_seconds", "korvet_storage_read_seconds",
                                           "korvet_storage_ack_seconds"};
@@ -166,8 +167,49 @@ void KorvetWindow::add(const PromDiff &diff, const PromSnapshot &last)
         addSum("broker.pending_bytes", *older);
 }
 
+// The high watermark of each partition of `topic` in one scrape.
+std::map<int, double> highWatermarks(const PromSnapshot &s, const std::string &topic)
+{
+    std::map<int, double> marks;
+    for (const PromFamily &f : s.families)
+        for (const PromSample &sample : f.samples) {
+            if (sample.name != kMaxOffset || !std::isfinite(sample.value) || sample.label("topic") != topic)
+                continue;
+            const auto partition = sample.label("partition");
+            if (!partition || partition->empty() || partition->size() > 7 ||
+                !std::all_of(partition->begin(), partition->end(), [](char c) { return c >= '0' && c <= '9'; }))
+                continue;
+            double &mark = marks[std::stoi(*partition)];
+            mark = std::max(mark, sample.value);
+        }
+    return marks;
+}
+
+void KorvetWindow::addOffsets(const PromSnapshot &first, const PromSnapshot &last, double seconds,
+                              const std::string &topic)
+{
+    if (topic.empty() || seconds <= 0)
+        return;
+    const std::map<int, double> before = highWatermarks(first, topic);
+    for (const auto &[partition, mark] : highWatermarks(last, topic)) {
+        const auto start = before.find(partition);
+        if (start == before.end() || mark < start->second)
+            continue; // new since the window began, or the log was reset: no rate
+        double &rate = m_partitionRates[partition];
+        rate = std::max(rate, (mark - start->second) / seconds);
+    }
+}
+
 void KorvetWindow::put(std::map<std::string, double> &metrics) const
 {
+    double total = 0, busiest = 0;
+    for (const auto &[partition, rate] : m_partitionRates) {
+        metrics["partitions." + std::to_string(partition) + ".records_per_s"] = rate;
+        total += rate;
+        busiest = std::max(busiest, rate);
+    }
+    if (m_partitionRates.size() >= 2 && total > 0)
+        metrics["broker.partition_skew"] = busiest / (total / double(m_partitionRates.size()));
     for (const auto &[key, value] : m_sums)
         metrics[key] = value;
     for (const auto &[name, t] : m_timers) {

@@ -39,10 +39,17 @@ class KorvetWindow
 public:
     // One broker's window (`diff`, from the first sample to `last`).
     void add(const PromDiff &diff, const PromSnapshot &last);
+    // One broker's high watermarks of `topic` (korvet_broker_max_offset{topic,partition}) at the
+    // window's start and end, `seconds` apart: each partition's produce rate. A partition that
+    // several brokers report counts once, at the largest advance.
+    void addOffsets(const PromSnapshot &first, const PromSnapshot &last, double seconds,
+                    const std::string &topic);
     // broker.backpressure_applied_per_s / _released_per_s / broker.backpressure_connections,
     // broker.pending_bytes, storage.pool_timeouts_per_s, storage.pool_pending,
     // broker.produce_records_per_s, and storage.<verb>_<tier>_p50_s / _p99_s (from buckets) or
-    // _avg_s (the timer's mean, without buckets) for write, read and ack. Only what was found.
+    // _avg_s (the timer's mean, without buckets) for write, read and ack; per partition of the
+    // topic, partitions.<p>.records_per_s, and broker.partition_skew (the busiest partition's
+    // rate over the mean, with two or more partitions and records). Only what was found.
     void put(std::map<std::string, double> &metrics) const;
 
 private:
@@ -54,6 +61,7 @@ private:
     };
     std::map<std::string, double> m_sums; // rates and gauges, summed over brokers
     std::map<std::string, Timer> m_timers; // "write_local" → the tier's window
+    std::map<int, double> m_partitionRates; // records/s by partition of the step's topic
 };
 
 } // namespace plimsoll

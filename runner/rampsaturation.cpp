@@ -199,6 +199,7 @@ std::optional<PhaseOutcome> runRampStep(const RunConfig &config, const PhaseEnvi
                               environment.timeout);
     collectors.setRedisEnterprise(config.reApiUrls, {config.reUser, config.rePassword, config.reVerifyTls});
     collectors.setS3GetMetric(config.s3GetMetric);
+    collectors.setTopic(step.topic);
     const auto windowStart = std::chrono::steady_clock::now() + step.warmup;
     collectors.beginAt(windowStart, environment.cancel,
                        step.duration.count() > 0 ? std::optional(windowStart + step.duration) : std::nullopt);

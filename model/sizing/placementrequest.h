@@ -5,12 +5,15 @@
 // widgets; both place and recommend through planPlacement(), and the defaults and domains live
 // here and in model/sizing/placement.h only.
 //
-// readMeasuredConfiguration() reads the store (call it on the store's thread); the rest is pure.
+// readMeasuredConfiguration() and readPartitionLoad() read the store (call them on the store's
+// thread); the rest is pure.
 
 #include "model/sizing/placement.h"
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace plimsoll {
 
@@ -58,6 +61,48 @@ struct PlacementAnswer
     std::string warning;       // concentrationWarning() of `placement`: "" when none
     std::string split;         // how the shards' slots were split: redis-cli's, or the live map
 };
+
+// What a ramp step measured of its topic's partitions: each one's produce rate from Korvet's
+// high watermarks (the step metrics partitions.<p>.records_per_s, runner/korvetmetrics.h).
+struct MeasuredPartitionLoad
+{
+    std::string runKey;
+    std::string scenario;
+    std::string topic;            // the run's topic, "" when it does not say
+    std::map<int, double> rates;  // records/s by partition
+    double total() const;
+};
+
+// The measured load of run `idOrKey`: its scenario named `scenario`, or without a name the
+// step whose partitions carried the most records/s. The error, phrased to stand alone, when the
+// run is unknown or none of its steps (or not the one named) has partition rates.
+struct PartitionLoadRead
+{
+    std::optional<MeasuredPartitionLoad> load;
+    std::string error;
+};
+PartitionLoadRead readPartitionLoad(const Store &store, const std::string &idOrKey, const std::string &scenario);
+
+// The measured load laid on a placement: each shard's records/s (the sum of its partitions'),
+// the shards' max/mean by that load beside the max/mean the partition counts predict (equal
+// load per partition), and the partitions' own max/mean.
+struct ShardMeasuredLoad
+{
+    std::string shard;
+    int partitions = 0;
+    double recordsPerS = 0;
+};
+struct PlacementLoadComparison
+{
+    std::vector<ShardMeasuredLoad> shards; // the placement's order
+    double measuredSkew = 0;  // busiest shard's records/s over the shards' mean
+    double predictedSkew = 0; // the placement's max/mean partitions per shard
+    double partitionSkew = 0; // busiest partition over the partitions' mean
+    double total = 0;
+};
+// nullopt with `error` when the load's partitions are not the placement's 0..N-1.
+std::optional<PlacementLoadComparison> compareLoad(const PlacementResult &placement,
+                                                   const MeasuredPartitionLoad &load, std::string &error);
 
 // On `slots` (a live cluster's slot map, which wins over any predicted split) ...
 PlacementAnswer planPlacement(const PlacementRequest &request, const Placement &slots,

@@ -215,9 +215,10 @@ const std::vector<Case> kCases = {
     {"plimsoll sizings compare now next-year", {}, {}, {}, 0, {}, {}, "Korvet brokers", false, false, {}, {},
      kTwoSaved},
     // The --cluster form needs a live Redis Cluster: tests/cli/placementcluster.cpp runs it against
-    // the three masters of the redis-cluster fixture.
+    // the three masters of the redis-cluster fixture. --load needs a run with partition rates, which
+    // the sample runs do not have: SizingCli.PlacementLaysAStepsMeasuredPartitionLoadOnTheShards.
     {"plimsoll placement (--shards 24 | --cluster HOST:PORT [--measure] [--timeout 5000]) --partitions 96 "
-     "[--topic logs] [--brokers 3] [--skew-target S] [--key-pattern P] [--json]",
+     "[--topic logs] [--brokers 3] [--skew-target S] [--key-pattern P] [--load RUN [--load-step STEP]] [--json]",
      {"placement", "--shards", "24", "--partitions", "96", "--topic", "logs", "--brokers", "3", "--skew-target", "1.25",
       "--key-pattern", "korvet:stream:{topic}:{partition}", "--json"}, {}, {}, 0,
      {"key_pattern", "shards[].shard", "shards[].slots", "shards[].count", "shards[].partitions", "mean", "max",

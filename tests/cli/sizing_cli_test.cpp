@@ -146,6 +146,66 @@ TEST_F(SizingCli, PlacementOfNinetySixOnTwentyFour)
     EXPECT_EQ(plimsoll({"placement", "--shards", "0", "--partitions", "4"}).exitCode, 2);
 }
 
+// A stored step's measured partition rates laid on the shards: each shard's records/s is the sum
+// of the partitions CRC16 puts on it; its skew stands beside the one partition counts predict.
+TEST_F(SizingCli, PlacementLaysAStepsMeasuredPartitionLoadOnTheShards)
+{
+    const QString db = s_dir->filePath("load.db"), file = s_dir->filePath("load.jsonl");
+    std::string lines;
+    // Step 0 even at 125 records/s a partition; step 1 with partition 2 hot (9,000, the rest 1,000).
+    for (const auto &[step, hot, rest] : {std::tuple{"ramp/step-0", 125.0, 125.0}, std::tuple{"ramp/step-1", 9000.0, 1000.0}}) {
+        nlohmann::json metrics;
+        for (int p = 0; p < 8; ++p)
+            metrics["partitions." + std::to_string(p) + ".records_per_s"] = p == 2 ? hot : rest;
+        lines += nlohmann::json{{"format", "plimsoll-trend/1"}, {"run_key", "ramp-hot"},
+                                {"timestamp", "2026-12-01T02:00:00Z"}, {"tool", "plimsoll-bench"},
+                                {"scenario", step}, {"metrics", metrics}}
+                     .dump() +
+                 "\n";
+    }
+    QFile f(file);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray::fromStdString(lines));
+    f.close();
+    ASSERT_EQ(plimsoll({"import", file}, db).exitCode, 0);
+
+    const Result r = plimsoll({"placement", "--shards", "3", "--load", "ramp-hot", "--topic", "orders", "--json"}, db);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["partitions"], 8) << "the run's measured partitions";
+    const auto &load = j["measured_load"];
+    EXPECT_EQ(load["step"], "ramp/step-1") << "the step whose partitions carried the most";
+    EXPECT_DOUBLE_EQ(load["records_per_s"].get<double>(), 9000 + 7 * 1000);
+    double total = 0, busiest = 0;
+    for (std::size_t s = 0; s < j["shards"].size(); ++s) {
+        double expected = 0;
+        for (int p : j["shards"][s]["partitions"])
+            expected += p == 2 ? 9000 : 1000;
+        EXPECT_DOUBLE_EQ(load["shards"][s]["records_per_s"].get<double>(), expected) << s;
+        total += expected;
+        busiest = std::max(busiest, expected);
+    }
+    EXPECT_DOUBLE_EQ(load["max_skew"].get<double>(), busiest / (total / 3));
+    EXPECT_DOUBLE_EQ(load["predicted_skew"].get<double>(), j["max_skew"].get<double>());
+    EXPECT_DOUBLE_EQ(load["partition_skew"].get<double>(), 9000 / (total / 8));
+
+    const Result text = plimsoll({"placement", "--shards", "3", "--load", "ramp-hot", "--load-step", "ramp/step-0",
+                                  "--topic", "orders"}, db);
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_NE(text.out.find("measured load: run ramp-hot, step ramp/step-0: 1,000 records/s over 8 partitions"),
+              std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("measured, 1.50 predicted from partition counts"), std::string::npos) << text.out;
+
+    const Result other = plimsoll({"placement", "--shards", "3", "--load", "ramp-hot", "--partitions", "16"}, db);
+    EXPECT_EQ(other.exitCode, 2);
+    EXPECT_NE(other.err.find("has 8 partitions (0–7), the placement 16: give --partitions 8"), std::string::npos)
+        << other.err;
+    const Result unknown = plimsoll({"placement", "--shards", "3", "--load", "no-such-run"}, db);
+    EXPECT_EQ(unknown.exitCode, 1);
+    EXPECT_NE(unknown.err.find("no run 'no-such-run'"), std::string::npos) << unknown.err;
+    EXPECT_EQ(plimsoll({"placement", "--shards", "3"}, db).exitCode, 2) << "no partitions and no --load";
+}
+
 TEST_F(SizingCli, BudgetSelectsTheBestPointPerConfiguration)
 {
     const Result r = plimsoll({"budget", "--p99", "30ms", "--run", kRamp, "--json"});

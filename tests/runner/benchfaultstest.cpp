@@ -13,7 +13,9 @@
 #include "servicesenv.h"
 #include "servedkorvet.h"
 
+#include "model/sizing/placementrequest.h"
 #include "model/sizing/sizingmodels.h"
+#include "runner/benchstore.h"
 #include <plimsoll/version.h>
 
 #include <gtest/gtest.h>
@@ -221,6 +223,72 @@ TEST_F(BenchFaults, RampAgainstAKorvetPageStopsOnPoolTimeoutsAndNamesThem)
     });
     EXPECT_EQ(said, 1) << "once for the ramp, not once a step";
     EXPECT_NE(unknown.warnings.front().find("have no Korvet series"), std::string::npos) << unknown.warnings.front();
+}
+
+// A ramp against a Korvet whose high watermarks advance unevenly: each step records its topic's
+// partitions' rates, they are stored, and `placement --load` lays them on the shards through
+// CRC16 of the partitions' stream keys, beside the skew the partition counts predict.
+TEST_F(BenchFaults, RampRecordsEachPartitionsRateAndPlacementLaysThemOnTheShards)
+{
+    RunConfig c = config(Workload::Ramp, "korvet-partitions");
+    test::KorvetRates rates;
+    rates.topic = c.topic;
+    rates.recordsPerS = 60000;
+    // Partition 5 takes a third of the records (a hot key), the other eleven share the rest.
+    rates.partitionShares.assign(12, (2.0 / 3.0) / 11);
+    rates.partitionShares[5] = 1.0 / 3.0;
+    test::ServedKorvet korvet(rates);
+    c.stepByRate = true;
+    c.steps = {300};
+    c.duration = 2s;
+    c.warmup = 300ms;
+    c.recordSize = 256;
+    c.brokerMetricsUrls = {korvet.url()};
+    const BenchResult result = BenchEngine(c).run(m_cancel);
+    ASSERT_TRUE(result.ok()) << (result.errors.empty() ? "" : result.errors.front());
+    ASSERT_EQ(result.scenarios.size(), 1u);
+    const ScenarioResult &step = result.scenarios.front();
+    EXPECT_NEAR(step.metrics.at("partitions.5.records_per_s"), 20000, 2000);
+    EXPECT_NEAR(step.metrics.at("partitions.0.records_per_s"), 40000.0 / 11, 400);
+    EXPECT_NEAR(step.metrics.at("broker.partition_skew"), 4.0, 0.1); // 20,000 over a mean of 5,000
+    const std::string text = result.toText();
+    EXPECT_NE(text.find("partitions: 12, busiest 5 at "), std::string::npos) << text;
+
+    QTemporaryDir dir;
+    Store store(dir.filePath("store.db").toStdString());
+    storeBenchResult(store, result, kVersion);
+    const PartitionLoadRead read = readPartitionLoad(store, "plimsoll-bench-" + result.runId, "");
+    ASSERT_TRUE(read.load) << read.error;
+    EXPECT_EQ(read.load->topic, c.topic);
+    EXPECT_EQ(read.load->rates.size(), 12u);
+    // Three shards as redis-cli splits them; each shard's load is its partitions' by CRC16.
+    const PlacementResult placement = Placement::clusterCreate(3).place(c.topic, 12);
+    std::string error;
+    const auto comparison = compareLoad(placement, *read.load, error);
+    ASSERT_TRUE(comparison) << error;
+    double total = 0, hottestShard = 0;
+    for (std::size_t s = 0; s < placement.shards.size(); ++s) {
+        double expected = 0;
+        for (int p : placement.shards[s].partitions)
+            expected += read.load->rates.at(p);
+        EXPECT_DOUBLE_EQ(comparison->shards[s].recordsPerS, expected);
+        total += expected;
+        if (std::find(placement.shards[s].partitions.begin(), placement.shards[s].partitions.end(), 5) !=
+            placement.shards[s].partitions.end())
+            hottestShard = expected;
+    }
+    EXPECT_NEAR(comparison->total, total, 1e-6);
+    EXPECT_DOUBLE_EQ(comparison->predictedSkew, placement.maxSkew);
+    // The shard holding the hot partition is the busiest, by more than its partition count says.
+    EXPECT_NEAR(comparison->measuredSkew, hottestShard / (total / 3), 1e-9);
+    EXPECT_GT(comparison->measuredSkew, comparison->predictedSkew);
+    std::printf("shards max/mean: %.2f measured, %.2f predicted\n", comparison->measuredSkew,
+                comparison->predictedSkew);
+
+    // Another partition count than the run measured is refused, naming the way forward.
+    EXPECT_FALSE(compareLoad(Placement::clusterCreate(3).place(c.topic, 24), *read.load, error));
+    EXPECT_NE(error.find("give --partitions 12"), std::string::npos) << error;
+    EXPECT_FALSE(readPartitionLoad(store, "plimsoll-bench-" + result.runId, "no-such-step").load);
 }
 
 TEST_F(BenchFaults, DuplicatesAndForeignRecordsAreCaughtByTheEnvelope)

@@ -275,9 +275,11 @@ TEST(runnerCollectors, TieredStepsAttributeFlatS3GetsToTheRemoteReadConcurrency)
 // the broker's back-pressure, its pending request bytes, the Redis connection pool's timeouts and
 // waiters, storage latencies by tier (percentiles from buckets, the mean without), and which of
 // the series the endpoint had.
-StepServerMetrics korvetWindow(const std::string &url, std::chrono::milliseconds length = 1000ms)
+StepServerMetrics korvetWindow(const std::string &url, std::chrono::milliseconds length = 1000ms,
+                               const std::string &topic = "orders")
 {
     StepCollectors collectors({}, {url}, "korvet_broker_produce_seconds", 2s);
+    collectors.setTopic(topic);
     const auto start = std::chrono::steady_clock::now();
     collectors.beginAt(start + 100ms, nullptr, start + 100ms + length);
     std::this_thread::sleep_for(length + 300ms);
@@ -334,6 +336,31 @@ TEST(runnerCollectors, KorvetsDocumentedSeriesGiveTheStepsPushbackPoolAndStorage
         << reason;
     EXPECT_NEAR(numberBefore(reason, "acquire timeouts/s"), 4, 0.4) << reason;
     EXPECT_NEAR(numberBefore(reason, "times/s"), 12, 1.2) << reason;
+}
+
+// The step's topic's partitions, each at its own rate from the high watermarks it advanced by
+// in the window: a hot partition shows as the partition skew; another topic's are not counted.
+TEST(runnerCollectors, HighWatermarksGiveEachPartitionsRateAndTheSkew)
+{
+    test::KorvetRates rates;
+    rates.recordsPerS = 40000;
+    rates.partitionShares = {0.4, 0.2, 0.2, 0.1, 0.1};
+    test::ServedKorvet korvet(rates);
+    const StepServerMetrics m = korvetWindow(korvet.url());
+    for (int p = 0; p < 5; ++p) {
+        const std::string key = "partitions." + std::to_string(p) + ".records_per_s";
+        ASSERT_EQ(m.metrics.count(key), 1u) << key;
+        EXPECT_NEAR(m.metrics.at(key), 40000 * rates.partitionShares[p], 40000 * rates.partitionShares[p] * 0.1)
+            << key;
+    }
+    EXPECT_EQ(m.metrics.count("partitions.5.records_per_s"), 0u);
+    // 16,000 records/s on partition 0 over a mean of 8,000.
+    EXPECT_NEAR(m.metrics.at("broker.partition_skew"), 2.0, 0.05);
+
+    // A step on a topic the broker does not report has no partition numbers.
+    const StepServerMetrics other = korvetWindow(korvet.url(), 500ms, "payments");
+    EXPECT_EQ(other.metrics.count("partitions.0.records_per_s"), 0u);
+    EXPECT_EQ(other.metrics.count("broker.partition_skew"), 0u);
 }
 
 TEST(runnerCollectors, BrokerBackPressureAloneSaturatesAndAQuietKorvetDoesNot)

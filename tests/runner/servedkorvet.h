@@ -18,6 +18,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace plimsoll::test {
 
@@ -32,6 +33,10 @@ struct KorvetRates
     double pendingBytes = 0;            // korvet_broker_pending_bytes
     double poolTimeoutsPerS = 0;        // korvet_storage_local_pool_acquire_seconds_count{result="timeout"}
     double poolPending = 0;             // korvet_storage_local_pool_pending
+    // Each partition's share of recordsPerS in the high watermarks of `topic`
+    // (korvet_broker_max_offset{topic,partition}); partition p is the p-th.
+    std::vector<double> partitionShares = {0.25, 0.25, 0.25, 0.25};
+    std::string topic = "orders";
     // Series left out of the text (by their Prometheus name), as a build without them would.
     std::set<std::string> omit = {"korvet_storage_ack_seconds"};
 };
@@ -83,9 +88,12 @@ inline std::string korvetMetricsText(const KorvetRates &r, double t)
         out << "# TYPE korvet_broker_pending_bytes gauge\nkorvet_broker_pending_bytes " << r.pendingBytes << "\n";
     if (has("korvet_broker_max_offset")) {
         out << "# TYPE korvet_broker_max_offset gauge\n";
-        for (int p = 0; p < 4; ++p)
-            out << "korvet_broker_max_offset{partition=\"" << p << "\",topic=\"orders\"} "
-                << static_cast<long long>(r.recordsPerS * t / 4) << "\n";
+        for (std::size_t p = 0; p < r.partitionShares.size(); ++p)
+            out << "korvet_broker_max_offset{partition=\"" << p << "\",topic=\"" << r.topic << "\"} "
+                << static_cast<long long>(r.recordsPerS * t * r.partitionShares[p]) << "\n";
+        // Another topic's partitions: not the step's.
+        out << "korvet_broker_max_offset{partition=\"0\",topic=\"audit\"} " << static_cast<long long>(900 * t)
+            << "\n";
     }
     if (has("korvet_storage_write_seconds")) {
         // Local writes in a histogram: half within 2 ms, all within 5 ms.
