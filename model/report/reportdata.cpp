@@ -32,7 +32,7 @@ ReportFit fitRamp(const RunRecord &run, const RampSaturation &ramp, int resample
     std::vector<SaturationStep> steps;
     for (const RampPoint &p : f.points) {
         usl.push_back({p.x, p.y});
-        steps.push_back({p.scenario, p.x, p.y, p.brokerCpu, p.shardCpu, p.p99, {}, {}});
+        steps.push_back(p.step);
     }
     UslOptions options;
     options.bootstrapResamples = resamples;

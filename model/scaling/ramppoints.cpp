@@ -61,6 +61,23 @@ bool carriesSizingEvidence(const RunRecord &run)
     });
 }
 
+SaturationStep saturationStepOf(const ScenarioRecord &s, double load)
+{
+    SaturationStep step;
+    step.scenario = s.name;
+    step.load = load;
+    step.throughput = s.metric("records_per_s").value_or(0);
+    step.brokerCpu = s.metric("broker_cpu_avg");
+    step.shardCpu = s.metric("shard_cpu_max");
+    step.p99 = s.metric("latency_p99_s");
+    step.errors = s.metric("errors");
+    step.backPressure = s.metric("back_pressure");
+    step.poolTimeoutsPerS = s.metric("storage.pool_timeouts_per_s");
+    step.brokerBackpressurePerS = s.metric("broker.backpressure_applied_per_s");
+    step.brokerBackpressureHeld = s.metric("broker.backpressure_connections");
+    return step;
+}
+
 std::vector<RampPoint> rampPoints(const RunRecord &run, const std::string &prefix,
                                   const std::string &factor, const std::string &metric)
 {
@@ -72,8 +89,10 @@ std::vector<RampPoint> rampPoints(const RunRecord &run, const std::string &prefi
         const auto y = s.metric(metric);
         if (!x || !y)
             continue;
-        out.push_back({s.name, double(*x), *y, s.metric("broker_cpu_avg"),
-                       s.metric("shard_cpu_max"), s.metric("latency_p99_s")});
+        SaturationStep step = saturationStepOf(s, double(*x));
+        step.throughput = *y;
+        out.push_back({s.name, double(*x), *y, s.metric("broker_cpu_avg"), s.metric("shard_cpu_max"),
+                       s.metric("latency_p99_s"), std::move(step)});
     }
     std::stable_sort(out.begin(), out.end(),
                      [](const RampPoint &a, const RampPoint &b) { return a.x < b.x; });

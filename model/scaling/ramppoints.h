@@ -7,6 +7,7 @@
 
 #include "model/sizing/latencybudget.h"
 #include "model/core/records.h"
+#include "model/scaling/saturation.h"
 
 #include <optional>
 #include <string>
@@ -37,7 +38,13 @@ struct RampPoint
     std::optional<double> brokerCpu; // fractions, when the step reports them
     std::optional<double> shardCpu;
     std::optional<double> p99; // seconds
+    SaturationStep step;       // the stored step as the saturation rule reads it (load x, throughput y)
 };
+
+// A stored step as the saturation rule reads it: its records/s, CPU, produce p99, errors,
+// back-pressure and Korvet's own pushback (pool timeouts, broker back-pressure), at `load`.
+// One reading for the sizing's ramps, the fit's and the Scaling view's.
+SaturationStep saturationStepOf(const ScenarioRecord &s, double load);
 
 // Scenarios of `run` whose names start with `prefix` and that carry both the factor (topology)
 // and the metric, sorted by x. Saturation summaries (kind "saturation") are left out: they

@@ -21,6 +21,14 @@ std::string millis(double seconds)
     return buf;
 }
 
+// A rate as a reader takes it in: whole numbers from 10 up, two significant digits below.
+std::string rate(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, v >= 10 ? "%.0f" : "%.2g", v);
+    return buf;
+}
+
 } // namespace
 
 SaturationResult SaturationDetector::detect(std::vector<SaturationStep> steps) const
@@ -56,6 +64,17 @@ SaturationResult SaturationDetector::detect(std::vector<SaturationStep> steps) c
         if (s.backPressure && *s.backPressure > 0)
             offend("back-pressure", 1.0,
                    std::to_string(int64_t(*s.backPressure)) + " back-pressure events");
+        if (s.poolTimeoutsPerS && *s.poolTimeoutsPerS > 0)
+            offend("Redis connection pool", 1.0,
+                   "Redis connection pool: " + rate(*s.poolTimeoutsPerS) + " acquire timeouts/s");
+        const double applied = s.brokerBackpressurePerS.value_or(0), held = s.brokerBackpressureHeld.value_or(0);
+        if (applied > 0 || held > 0)
+            offend("broker back-pressure", 1.0,
+                   "broker back-pressure: " +
+                       (applied > 0 ? "applied " + rate(applied) + " times/s" : std::string()) +
+                       (applied > 0 && held > 0 ? ", " : "") +
+                       (held > 0 ? rate(held) + (held == 1 ? " connection" : " connections") + " held"
+                                 : std::string()));
         if (i > 0) {
             const SaturationStep &prev = out.steps[i - 1];
             if (s.load > prev.load && prev.throughput > 0 &&

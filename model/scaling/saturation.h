@@ -22,6 +22,13 @@ struct SaturationStep
     std::optional<double> p99;          // seconds, produce p99
     std::optional<double> errors;       // count
     std::optional<double> backPressure; // count of back-pressure / pool-timeout events
+    // Korvet's own pushback in the step's window (runner/korvetmetrics.h): Redis connection-pool
+    // acquire timeouts per second (storage.pool_timeouts_per_s) and the broker's back-pressure
+    // applied per second or connections still held (broker.backpressure_applied_per_s,
+    // broker.backpressure_connections). Any above zero saturates the step, as the page says.
+    std::optional<double> poolTimeoutsPerS;
+    std::optional<double> brokerBackpressurePerS;
+    std::optional<double> brokerBackpressureHeld;
 };
 
 struct SaturationOptions

@@ -207,6 +207,27 @@ SizingResult Sizer::size(const SizingInputs &in) const
                              fmt("%.0f", in.recordBytes) +
                              " B records: measure a ramp at your record size");
 
+    // A ramp that stopped on Korvet's own pushback stopped short of every CPU limit: capacities
+    // drawn from CPU would promise what its broker or Redis pool refused.
+    for (const RampSaturation &ramp : m.ramps) {
+        const SaturationResult &sat = ramp.result;
+        if (sat.firstSaturated < 0)
+            continue;
+        const StepVerdict &v = sat.verdicts[std::size_t(sat.firstSaturated)];
+        if (v.component != "Redis connection pool" && v.component != "broker back-pressure")
+            continue;
+        const std::string *reason = nullptr;
+        for (const std::string &text : v.reasons)
+            if (text.rfind(v.component, 0) == 0)
+                reason = &text;
+        r.warnings.push_back(ramp.runKey + " (" + ramp.prefix + ") saturated at " +
+                             sat.steps[std::size_t(sat.firstSaturated)].scenario + " on " +
+                             (reason ? *reason : v.component) + ", " +
+                             rateText(sat.steps[std::size_t(sat.firstSaturated)].throughput) +
+                             " records/s, before a CPU limit: per-unit capacities drawn from CPU may be above what "
+                             "that configuration delivers (its pushback, not its CPU, set the limit)");
+    }
+
     // Past the hottest step of every ramp the capacities are straight lines drawn beyond the
     // data: said with the factor, so 1.2M against a 642k peak reads as the stretch it is.
     const RampSaturation *peak = nullptr;

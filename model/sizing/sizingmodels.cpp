@@ -1,5 +1,7 @@
 #include "model/sizing/sizingmodels.h"
 
+#include "model/scaling/ramppoints.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -160,17 +162,8 @@ SizingModels fitSizingModels(const std::vector<RunRecord> &runs, const SizingMod
             RampSaturation r{run.runKey, prefix, rampFactor(steps), {}};
             std::vector<SaturationStep> satSteps;
             for (const ScenarioRecord *s : steps) {
-                SaturationStep step;
-                step.scenario = s->name;
                 const auto load = r.factor.empty() ? std::nullopt : s->topology.factor(r.factor);
-                step.load = load ? double(*load) : 0;
-                step.throughput = *s->metric("records_per_s");
-                step.brokerCpu = s->metric("broker_cpu_avg");
-                step.shardCpu = s->metric("shard_cpu_max");
-                step.p99 = s->metric("latency_p99_s");
-                step.errors = s->metric("errors");
-                step.backPressure = s->metric("back_pressure");
-                satSteps.push_back(step);
+                satSteps.push_back(saturationStepOf(*s, load ? double(*load) : 0));
             }
             if (r.factor.empty())
                 continue; // not a ramp: nothing varies

@@ -74,9 +74,9 @@ TEST(Saturation, SampleRampSaturatesOnShardCpuAtSixteenProducers)
 
 TEST(Saturation, ThresholdsAreConfigurableAndPlateausCount)
 {
-    std::vector<SaturationStep> steps{{"s1", 1, 100000, 0.3, 0.2, 0.010, {}, {}},
-                                      {"s2", 2, 190000, 0.6, 0.4, 0.020, {}, {}},
-                                      {"s4", 4, 195000, 0.7, 0.5, 0.300, {}, {}}};
+    std::vector<SaturationStep> steps{{"s1", 1, 100000, 0.3, 0.2, 0.010, {}, {}, {}, {}, {}},
+                                      {"s2", 2, 190000, 0.6, 0.4, 0.020, {}, {}, {}, {}, {}},
+                                      {"s4", 4, 195000, 0.7, 0.5, 0.300, {}, {}, {}, {}, {}}};
     const SaturationResult def = SaturationDetector().detect(steps);
     ASSERT_EQ(def.firstSaturated, 2);
     EXPECT_EQ(def.bottleneck, "produce latency"); // 300 ms / 250 ms beats a plateau
@@ -307,4 +307,55 @@ TEST(Sizing, CaveatsSayByHowMuchAndWhatIsMissing)
     EXPECT_EQ(noFlex.flexDatabases, 0);
     for (const ComponentLoad &l : noFlex.loads)
         EXPECT_EQ(l.component.find("Flex"), std::string::npos) << l.component;
+}
+
+TEST(Saturation, KorvetsPoolTimeoutsAndBrokerPushbackAreNamedBottlenecks)
+{
+    std::vector<SaturationStep> steps{{"s1", 1, 100000, 0.3, 0.2, 0.010, {}, {}, {}, {}, {}},
+                                      {"s2", 2, 190000, 0.4, 0.3, 0.012, {}, {}, {}, {}, {}},
+                                      {"s4", 4, 260000, 0.5, 0.4, 0.015, {}, {}, {}, {}, {}}};
+    steps[1].poolTimeoutsPerS = 0;
+    steps[2].poolTimeoutsPerS = 3.5;
+    SaturationResult pool = SaturationDetector().detect(steps);
+    ASSERT_EQ(pool.firstSaturated, 2);
+    EXPECT_EQ(pool.bottleneck, "Redis connection pool") << pool.reason;
+    EXPECT_NE(pool.reason.find("3.5 acquire timeouts/s"), std::string::npos) << pool.reason;
+
+    steps[2].poolTimeoutsPerS.reset();
+    steps[1].brokerBackpressureHeld = 2;
+    const SaturationResult held = SaturationDetector().detect(steps);
+    ASSERT_EQ(held.firstSaturated, 1);
+    EXPECT_EQ(held.bottleneck, "broker back-pressure") << held.reason;
+    EXPECT_NE(held.reason.find("2 connections held"), std::string::npos) << held.reason;
+}
+
+TEST(Sizing, ARampStoppedByKorvetsPoolWarnsThatCpuCapacitiesMayPromiseTooMuch)
+{
+    std::vector<RunRecord> runs = test::sampleRuns();
+    for (RunRecord &run : runs)
+        for (ScenarioRecord &s : run.scenarios)
+            if (s.name == "pipeline/produce/step-9")
+                s.metrics.push_back({"storage.pool_timeouts_per_s", 12.0});
+    const Sizer sizer(fitSizingModels(runs));
+    const RampSaturation *ramp = nullptr;
+    for (const RampSaturation &r : sizer.models().ramps)
+        if (r.prefix == "pipeline/produce")
+            ramp = &r;
+    ASSERT_NE(ramp, nullptr);
+    ASSERT_GE(ramp->result.firstSaturated, 0);
+    EXPECT_EQ(ramp->result.steps[size_t(ramp->result.firstSaturated)].scenario, "pipeline/produce/step-9");
+    EXPECT_EQ(ramp->result.bottleneck, "Redis connection pool");
+
+    const SizingResult r = sizer.size({.rate = 300000});
+    ASSERT_TRUE(r.ok) << r.error;
+    bool warned = false;
+    for (const std::string &w : r.warnings)
+        if (w.find("saturated at pipeline/produce/step-9 on Redis connection pool: 12 acquire timeouts/s") !=
+                std::string::npos &&
+            w.find("before a CPU limit") != std::string::npos)
+            warned = true;
+    EXPECT_TRUE(warned);
+    // The untouched samples stop on shard CPU: no such warning.
+    for (const std::string &w : sampleSizer().size({.rate = 300000}).warnings)
+        EXPECT_EQ(w.find("before a CPU limit"), std::string::npos) << w;
 }

@@ -269,7 +269,7 @@ void ScalingView::startFit()
             std::vector<SaturationStep> steps;
             for (const RampPoint &p : out.points) {
                 usl.push_back({p.x, p.y});
-                steps.push_back({p.scenario, p.x, p.y, p.brokerCpu, p.shardCpu, p.p99, {}, {}});
+                steps.push_back(p.step);
             }
             UslOptions options;
             options.bootstrapResamples = 400; // a smooth band; `plimsoll fit` does 1000

@@ -344,7 +344,7 @@ void SweepPanel::showResult(const SweepFitResult &result, const SweepFitRequest 
     m_plotted.clear();
     for (size_t i = 0; i < result.sweep.points.size(); ++i)
         if (const SweepPoint &p = result.sweep.points[i]; !p.degenerate) {
-            points.push_back({p.runKey + " / " + p.scenario, p.x, p.y, {}, {}, p.p99});
+            points.push_back({p.runKey + " / " + p.scenario, p.x, p.y, {}, {}, p.p99, {}});
             m_plotted.push_back(int(i));
         }
     // A curve only where the points answer with a capacity; the knee and latency answers are
