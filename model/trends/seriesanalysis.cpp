@@ -1,0 +1,376 @@
+#include "model/trends/seriesanalysis.h"
+
+#include "model/trends/incompletebeta.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace plimsoll {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Points each side of a point whose median it is compared with, and each side of it whose
+// first differences give its noise.
+constexpr std::size_t kNeighbours = 5;
+constexpr std::size_t kNoiseReach = 15;
+// The longest run the short-run scan looks at, and the fewest points each side of a variance
+// split (a variance from fewer is too loose to compare).
+constexpr std::size_t kMaxShortRun = 25;
+constexpr std::size_t kMinVarianceSide = 10;
+// A drift replaces a chain of at least this many level changes in one direction: three steps
+// are a staircase a reader can follow, more is a slope.
+constexpr std::size_t kMinDriftChanges = 4;
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    const std::size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + long(mid), v.end());
+    const double hi = v[mid];
+    if (v.size() % 2)
+        return hi;
+    return (*std::max_element(v.begin(), v.begin() + long(mid)) + hi) / 2;
+}
+
+// Standard deviation of normal noise from the median absolute deviation of first differences
+// (a difference of two independent points has √2 σ), blind to level changes and outliers.
+double noiseOfDifferences(const std::vector<double> &x, std::size_t from, std::size_t to)
+{
+    std::vector<double> d;
+    for (std::size_t i = from + 1; i < to; ++i)
+        d.push_back(x[i] - x[i - 1]);
+    if (d.size() < 2)
+        return 0;
+    const double m = median(d);
+    for (double &v : d)
+        v = std::abs(v - m);
+    return 1.4826 * median(d) / std::sqrt(2.0);
+}
+
+// Prefix sums for the mean and population standard deviation of any range in O(1).
+class RangeStats
+{
+public:
+    explicit RangeStats(const std::vector<double> &x) : m_sum(x.size() + 1, 0), m_sq(x.size() + 1, 0)
+    {
+        // Centred on the first value so that the sums of squares keep their precision.
+        const double c = x.empty() ? 0 : x.front();
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            m_sum[i + 1] = m_sum[i] + (x[i] - c);
+            m_sq[i + 1] = m_sq[i] + (x[i] - c) * (x[i] - c);
+        }
+        m_centre = c;
+    }
+    double mean(std::size_t a, std::size_t b) const { return (m_sum[b] - m_sum[a]) / double(b - a) + m_centre; }
+    double stddev(std::size_t a, std::size_t b) const
+    {
+        const double n = double(b - a);
+        const double m = (m_sum[b] - m_sum[a]) / n;
+        return std::sqrt(std::max(0.0, (m_sq[b] - m_sq[a]) / n - m * m));
+    }
+
+private:
+    std::vector<double> m_sum, m_sq;
+    double m_centre = 0;
+};
+
+ChangePoint between(const RangeStats &s, std::size_t from, std::size_t index, std::size_t to)
+{
+    ChangePoint cp;
+    cp.index = index;
+    cp.meanBefore = s.mean(from, index);
+    cp.stddevBefore = s.stddev(from, index);
+    cp.meanAfter = s.mean(index, to);
+    cp.stddevAfter = s.stddev(index, to);
+    cp.pValue = tTestPValue(cp.meanBefore, cp.stddevBefore, index - from, cp.meanAfter, cp.stddevAfter,
+                            to - index, &cp.tStatistic);
+    return cp;
+}
+
+std::vector<Outlier> findOutliers(const std::vector<double> &x, double k)
+{
+    std::vector<Outlier> out;
+    const std::size_t n = x.size();
+    for (std::size_t i = 2; i + 2 < n; ++i) {
+        const std::size_t l0 = i >= kNeighbours ? i - kNeighbours : 0;
+        const std::size_t r1 = std::min(n, i + 1 + kNeighbours);
+        const std::vector<double> left(x.begin() + long(l0), x.begin() + long(i));
+        const std::vector<double> right(x.begin() + long(i + 1), x.begin() + long(r1));
+        const double ml = median(left), mr = median(right);
+        const double dl = x[i] - ml, dr = x[i] - mr;
+        if ((dl > 0) != (dr > 0) || dl == 0 || dr == 0)
+            continue;
+        // Outside every neighbour, not merely off their medians: one of two bands is no outlier.
+        const auto [lo, hi] = std::minmax_element(x.begin() + long(l0), x.begin() + long(r1));
+        double nearest = kInf;
+        for (std::size_t j = l0; j < r1; ++j)
+            if (j != i)
+                nearest = std::min(nearest, std::abs(x[j] - x[i]));
+        if (x[i] != *lo && x[i] != *hi)
+            continue;
+        // The larger of the noises before and after: beside a change to noisier runs, the
+        // noisier side's.
+        const std::size_t n0 = i >= kNoiseReach ? i - kNoiseReach : 0;
+        const double sigma = std::max(noiseOfDifferences(x, n0, i), noiseOfDifferences(x, i + 1, std::min(n, i + kNoiseReach + 1)));
+        const double dev = std::min(std::abs(dl), std::abs(dr));
+        const double scale = std::max(std::abs(x[i]), std::abs(ml));
+        if (sigma > 0 ? dev <= k * sigma : dev <= 1e-9 * scale || nearest <= 1e-9 * scale)
+            continue;
+        std::vector<double> around = left;
+        around.insert(around.end(), right.begin(), right.end());
+        Outlier o;
+        o.index = i;
+        o.value = x[i];
+        o.expected = median(around);
+        o.sigmas = sigma > 0 ? (o.value - o.expected) / sigma : (o.value > o.expected ? kInf : -kInf);
+        out.push_back(o);
+    }
+    return out;
+}
+
+// Within [from, to): the run shifted most surely against both the points before and after it,
+// if it passes the threshold after Bonferroni; then again on either side of it.
+void findShortRuns(const std::vector<double> &x, const RangeStats &s, std::size_t from, std::size_t to,
+                   std::size_t minSide, double pValue, std::vector<std::size_t> &found)
+{
+    if (to - from < 2 * minSide + 2)
+        return;
+    const std::size_t maxRun = std::min(kMaxShortRun, to - from - 2 * minSide);
+    double bestP = 1;
+    std::size_t bestA = 0, bestLen = 0;
+    std::size_t candidates = 0;
+    for (std::size_t len = 2; len <= maxRun; ++len)
+        for (std::size_t a = from + minSide; a + len + minSide <= to; ++a) {
+            ++candidates;
+            const std::size_t b = a + len;
+            const double m = s.mean(a, b), sd = s.stddev(a, b);
+            double tl = 0, tr = 0;
+            const double pl = tTestPValue(s.mean(from, a), s.stddev(from, a), a - from, m, sd, len, &tl);
+            if (pl >= bestP)
+                continue;
+            const double pr = tTestPValue(m, sd, len, s.mean(b, to), s.stddev(b, to), to - b, &tr);
+            // Shifted the same way against both sides: before < run > after, or before > run < after.
+            if ((tl < 0) != (tr > 0) || tl == 0 || tr == 0)
+                continue;
+            const double p = std::max(pl, pr);
+            if (p < bestP) {
+                bestP = p;
+                bestA = a;
+                bestLen = len;
+            }
+        }
+    (void)x;
+    if (bestLen == 0 || bestP * double(candidates) >= pValue)
+        return;
+    found.push_back(bestA);
+    found.push_back(bestA + bestLen);
+    findShortRuns(x, s, from, bestA, minSide, pValue, found);
+    findShortRuns(x, s, bestA + bestLen, to, minSide, pValue, found);
+}
+
+// Two-sided p-value of the F-test that two variances (of `n1` and `n2` residuals about
+// known means) are equal.
+double fTestPValue(double var1, std::size_t n1, double var2, std::size_t n2)
+{
+    if (var1 == 0 && var2 == 0)
+        return 1;
+    if (var1 == 0 || var2 == 0)
+        return 0;
+    const double d1 = double(n2), d2 = double(n1);
+    const double f = var2 / var1;
+    const double cdf = regularizedIncompleteBeta(d1 / 2, d2 / 2, d1 * f / (d1 * f + d2));
+    return std::min(1.0, 2 * std::min(cdf, 1 - cdf));
+}
+
+void findVarianceChanges(const std::vector<double> &r, std::size_t from, std::size_t to, double pValue,
+                         std::vector<VarianceChange> &found)
+{
+    if (to - from < 2 * kMinVarianceSide)
+        return;
+    std::vector<double> sq(to - from + 1, 0);
+    for (std::size_t i = from; i < to; ++i)
+        sq[i - from + 1] = sq[i - from] + r[i] * r[i];
+    const auto var = [&](std::size_t a, std::size_t b) { return (sq[b - from] - sq[a - from]) / double(b - a); };
+    // A variance of exactly 0 would make any split infinitely likely: floor it far below the noise.
+    const double floor = std::max(var(from, to) * 1e-12, std::numeric_limits<double>::min());
+    const auto nll = [&](std::size_t a, std::size_t b) { return double(b - a) * std::log(std::max(var(a, b), floor)); };
+    double best = -kInf;
+    std::size_t bestK = 0;
+    for (std::size_t k = from + kMinVarianceSide; k + kMinVarianceSide <= to; ++k) {
+        const double gain = nll(from, to) - nll(from, k) - nll(k, to);
+        if (gain > best) {
+            best = gain;
+            bestK = k;
+        }
+    }
+    if (bestK == 0)
+        return;
+    const std::size_t candidates = to - from - 2 * kMinVarianceSide + 1;
+    const double v1 = var(from, bestK), v2 = var(bestK, to);
+    const double p = fTestPValue(v1, bestK - from, v2, to - bestK);
+    if (p * double(candidates) >= pValue)
+        return;
+    found.push_back({bestK, std::sqrt(v1), std::sqrt(v2), std::min(1.0, p * double(candidates))});
+    findVarianceChanges(r, from, bestK, pValue, found);
+    findVarianceChanges(r, bestK, to, pValue, found);
+}
+
+} // namespace
+
+double VarianceChange::ratio() const
+{
+    return stddevBefore == 0 ? (stddevAfter == 0 ? 1 : kInf) : stddevAfter / stddevBefore;
+}
+
+std::vector<std::size_t> SeriesAnalysis::markedIndexes() const
+{
+    std::set<std::size_t> all;
+    for (const Outlier &o : outliers)
+        all.insert(o.index);
+    for (const LevelChange &c : changes)
+        if (!c.provisional)
+            all.insert(c.change.index);
+    for (const VarianceChange &v : varianceChanges)
+        all.insert(v.index);
+    for (const Drift &d : drifts)
+        all.insert(d.from);
+    return {all.begin(), all.end()};
+}
+
+SeriesAnalysis analyzeSeries(const std::vector<double> &series, const SeriesAnalysisOptions &options)
+{
+    SeriesAnalysis a;
+    a.minSegment = options.minSegment;
+    a.outliers = findOutliers(series, options.outlierSigmas);
+
+    // The series without its outliers, and where each of its points came from.
+    std::vector<double> x;
+    std::vector<std::size_t> at;
+    {
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < series.size(); ++i) {
+            if (k < a.outliers.size() && a.outliers[k].index == i) {
+                ++k;
+                continue;
+            }
+            x.push_back(series[i]);
+            at.push_back(i);
+        }
+    }
+    const std::size_t n = x.size();
+    if (n < 3)
+        return a;
+    const RangeStats stats(x);
+
+    // Level changes: the windows', then short runs within each of their segments.
+    std::vector<ChangePoint> level = detectChangePoints(x, options.changePoints).strong;
+    std::vector<std::size_t> bounds{0};
+    for (const ChangePoint &c : level)
+        bounds.push_back(c.index);
+    bounds.push_back(n);
+    std::vector<std::size_t> runs;
+    for (std::size_t i = 0; i + 1 < bounds.size(); ++i)
+        findShortRuns(x, stats, bounds[i], bounds[i + 1], options.minSegment, options.changePoints.pValue, runs);
+    std::vector<LevelChange> changes;
+    for (const ChangePoint &c : level)
+        changes.push_back({c, false, false});
+    if (!runs.empty()) {
+        std::vector<std::size_t> all = bounds;
+        all.insert(all.end(), runs.begin(), runs.end());
+        std::sort(all.begin(), all.end());
+        all.erase(std::unique(all.begin(), all.end()), all.end());
+        for (std::size_t r : runs) {
+            const auto it = std::lower_bound(all.begin(), all.end(), r);
+            changes.push_back({between(stats, *(it - 1), r, *(it + 1)), false, true});
+        }
+        std::sort(changes.begin(), changes.end(),
+                  [](const LevelChange &p, const LevelChange &q) { return p.change.index < q.change.index; });
+    }
+    for (LevelChange &c : changes)
+        c.provisional = n - c.change.index < options.minSegment;
+
+    // Drift: a chain of confident changes one way whose steps a line fits as well as steps do.
+    std::vector<bool> inDrift(changes.size(), false);
+    for (std::size_t i = 0; i < changes.size();) {
+        std::size_t j = i;
+        const auto up = [&](std::size_t k) { return changes[k].change.meanAfter > changes[k].change.meanBefore; };
+        while (j + 1 < changes.size() && !changes[j + 1].provisional && up(j + 1) == up(i) && !changes[i].provisional)
+            ++j;
+        if (j - i + 1 >= kMinDriftChanges) {
+            const std::size_t from = i == 0 ? 0 : changes[i - 1].change.index;
+            const std::size_t to = j + 1 < changes.size() ? changes[j + 1].change.index : n;
+            const double len = double(to - from);
+            // Steps: a mean per segment, and a position per change.
+            double rssSteps = 0;
+            std::size_t s = from;
+            for (std::size_t k = i; k <= j + 1; ++k) {
+                const std::size_t e = k <= j ? changes[k].change.index : to;
+                rssSteps += stats.stddev(s, e) * stats.stddev(s, e) * double(e - s);
+                s = e;
+            }
+            double sx = 0, sy = 0, sxx = 0, sxy = 0;
+            for (std::size_t t = from; t < to; ++t) {
+                sx += double(t);
+                sy += x[t];
+                sxx += double(t) * double(t);
+                sxy += double(t) * x[t];
+            }
+            const double slope = (len * sxy - sx * sy) / (len * sxx - sx * sx);
+            const double icept = (sy - slope * sx) / len;
+            double rssLine = 0;
+            for (std::size_t t = from; t < to; ++t)
+                rssLine += (x[t] - icept - slope * double(t)) * (x[t] - icept - slope * double(t));
+            const double tiny = std::numeric_limits<double>::min();
+            const double params = double(2 * (j - i + 1) + 1);
+            const double bicSteps = len * std::log(std::max(rssSteps, tiny) / len) + params * std::log(len);
+            const double bicLine = len * std::log(std::max(rssLine, tiny) / len) + 2 * std::log(len);
+            if (bicLine <= bicSteps) {
+                a.drifts.push_back({at[from], at[to - 1] + 1, 0, icept + slope * double(from),
+                                    icept + slope * double(to - 1)});
+                // Per point of the series, outliers included.
+                const double span = double(at[to - 1] - at[from]);
+                a.drifts.back().slopePerPoint = span > 0 ? (a.drifts.back().valueTo - a.drifts.back().valueFrom) / span : 0;
+                for (std::size_t k = i; k <= j; ++k)
+                    inDrift[k] = true;
+            }
+        }
+        i = j + 1;
+    }
+
+    // Variance: residuals about the level segments (a drift's about its line would be better;
+    // its steps are close enough for the noise to show).
+    std::vector<std::size_t> segs{0};
+    for (const LevelChange &c : changes)
+        segs.push_back(c.change.index);
+    segs.push_back(n);
+    std::vector<double> resid(n, 0);
+    for (std::size_t k = 0; k + 1 < segs.size(); ++k)
+        if (segs[k + 1] > segs[k]) {
+            const double m = stats.mean(segs[k], segs[k + 1]);
+            for (std::size_t t = segs[k]; t < segs[k + 1]; ++t)
+                resid[t] = x[t] - m;
+        }
+    std::vector<VarianceChange> vc;
+    findVarianceChanges(resid, 0, n, options.changePoints.pValue, vc);
+    std::sort(vc.begin(), vc.end(), [](const VarianceChange &p, const VarianceChange &q) { return p.index < q.index; });
+    for (VarianceChange &v : vc) {
+        v.index = at[v.index - 1] + 1;
+        a.varianceChanges.push_back(v);
+    }
+
+    for (std::size_t k = 0; k < changes.size(); ++k) {
+        if (inDrift[k])
+            continue;
+        // An outlier just before the change sits at its first point (it was off the old level).
+        LevelChange c = changes[k];
+        c.change.index = at[c.change.index - 1] + 1;
+        a.changes.push_back(c);
+    }
+    return a;
+}
+
+} // namespace plimsoll
