@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 
 namespace plimsoll {
@@ -137,9 +138,9 @@ std::vector<Outlier> findOutliers(const std::vector<double> &x, double k)
 void findShortRuns(const std::vector<double> &x, const RangeStats &s, std::size_t from, std::size_t to,
                    std::size_t minSide, double pValue, std::vector<std::size_t> &found)
 {
-    if (to - from < 2 * minSide + 2)
+    if (to - from < 2 * minSide)
         return;
-    const std::size_t maxRun = std::min(kMaxShortRun, to - from - 2 * minSide);
+    const std::size_t maxRun = std::min(kMaxShortRun, to - from - std::min(to - from, 2 * minSide));
     double bestP = 1;
     std::size_t bestA = 0, bestLen = 0;
     std::size_t candidates = 0;
@@ -163,8 +164,28 @@ void findShortRuns(const std::vector<double> &x, const RangeStats &s, std::size_
                 bestLen = len;
             }
         }
+    // A step the windows merged away, its segment on either side long enough (a run that
+    // lasts to the segment's end).
+    double stepP = 1;
+    std::size_t stepAt = 0;
+    for (std::size_t k = from + minSide; k + minSide <= to; ++k) {
+        const double p = tTestPValue(s.mean(from, k), s.stddev(from, k), k - from, s.mean(k, to), s.stddev(k, to), to - k);
+        if (p < stepP) {
+            stepP = p;
+            stepAt = k;
+        }
+    }
+    const std::size_t steps = to - from - 2 * minSide + 1;
     (void)x;
-    if (bestLen == 0 || bestP * double(candidates) >= pValue)
+    const bool run = bestLen > 0 && bestP * double(candidates) < pValue;
+    const bool step = stepAt > 0 && stepP * double(steps) < pValue;
+    if (step && (!run || stepP * double(steps) < bestP * double(candidates))) {
+        found.push_back(stepAt);
+        findShortRuns(x, s, from, stepAt, minSide, pValue, found);
+        findShortRuns(x, s, stepAt, to, minSide, pValue, found);
+        return;
+    }
+    if (!run)
         return;
     found.push_back(bestA);
     found.push_back(bestA + bestLen);
@@ -217,6 +238,46 @@ void findVarianceChanges(const std::vector<double> &r, std::size_t from, std::si
     found.push_back({bestK, std::sqrt(v1), std::sqrt(v2), std::min(1.0, p * double(candidates))});
     findVarianceChanges(r, from, bestK, pValue, found);
     findVarianceChanges(r, bestK, to, pValue, found);
+}
+
+// A straight line over [from, to) when it explains the points as well as the level changes
+// first..last within them do, by the Bayesian information criterion: a mean per segment and a
+// position per change against an intercept and a slope.
+std::optional<Drift> driftIfLineFits(const std::vector<double> &x, const RangeStats &stats, std::size_t from,
+                                     std::size_t to, const std::vector<LevelChange> &changes, std::size_t first,
+                                     std::size_t last)
+{
+    const double len = double(to - from);
+    double rssSteps = 0;
+    std::size_t s = from;
+    for (std::size_t k = first; k <= last + 1; ++k) {
+        const std::size_t e = k <= last ? changes[k].change.index : to;
+        const double sd = stats.stddev(s, e);
+        rssSteps += sd * sd * double(e - s);
+        s = e;
+    }
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (std::size_t t = from; t < to; ++t) {
+        sx += double(t);
+        sy += x[t];
+        sxx += double(t) * double(t);
+        sxy += double(t) * x[t];
+    }
+    const double slope = (len * sxy - sx * sy) / (len * sxx - sx * sx);
+    const double icept = (sy - slope * sx) / len;
+    double rssLine = 0;
+    for (std::size_t t = from; t < to; ++t)
+        rssLine += (x[t] - icept - slope * double(t)) * (x[t] - icept - slope * double(t));
+    const double tiny = std::numeric_limits<double>::min();
+    const double params = double(2 * (last - first + 1) + 1);
+    const double bicSteps = len * std::log(std::max(rssSteps, tiny) / len) + params * std::log(len);
+    const double bicLine = len * std::log(std::max(rssLine, tiny) / len) + 2 * std::log(len);
+    if (bicLine > bicSteps)
+        return std::nullopt;
+    Drift d;
+    d.valueFrom = icept + slope * double(from);
+    d.valueTo = icept + slope * double(to - 1);
+    return d;
 }
 
 } // namespace
@@ -293,50 +354,37 @@ SeriesAnalysis analyzeSeries(const std::vector<double> &series, const SeriesAnal
     for (LevelChange &c : changes)
         c.provisional = n - c.change.index < options.minSegment;
 
-    // Drift: a chain of confident changes one way whose steps a line fits as well as steps do.
+    // Drift: a chain of changes one way whose steps a line fits as well as the steps do. The
+    // stretch may begin or end at the chain's first or last change (a flat series that starts
+    // to drift keeps that change as the drift's start).
     std::vector<bool> inDrift(changes.size(), false);
+    const auto up = [&](std::size_t k) { return changes[k].change.meanAfter > changes[k].change.meanBefore; };
     for (std::size_t i = 0; i < changes.size();) {
         std::size_t j = i;
-        const auto up = [&](std::size_t k) { return changes[k].change.meanAfter > changes[k].change.meanBefore; };
-        while (j + 1 < changes.size() && !changes[j + 1].provisional && up(j + 1) == up(i) && !changes[i].provisional)
+        while (j + 1 < changes.size() && up(j + 1) == up(i))
             ++j;
-        if (j - i + 1 >= kMinDriftChanges) {
-            const std::size_t from = i == 0 ? 0 : changes[i - 1].change.index;
-            const std::size_t to = j + 1 < changes.size() ? changes[j + 1].change.index : n;
-            const double len = double(to - from);
-            // Steps: a mean per segment, and a position per change.
-            double rssSteps = 0;
-            std::size_t s = from;
-            for (std::size_t k = i; k <= j + 1; ++k) {
-                const std::size_t e = k <= j ? changes[k].change.index : to;
-                rssSteps += stats.stddev(s, e) * stats.stddev(s, e) * double(e - s);
-                s = e;
-            }
-            double sx = 0, sy = 0, sxx = 0, sxy = 0;
-            for (std::size_t t = from; t < to; ++t) {
-                sx += double(t);
-                sy += x[t];
-                sxx += double(t) * double(t);
-                sxy += double(t) * x[t];
-            }
-            const double slope = (len * sxy - sx * sy) / (len * sxx - sx * sx);
-            const double icept = (sy - slope * sx) / len;
-            double rssLine = 0;
-            for (std::size_t t = from; t < to; ++t)
-                rssLine += (x[t] - icept - slope * double(t)) * (x[t] - icept - slope * double(t));
-            const double tiny = std::numeric_limits<double>::min();
-            const double params = double(2 * (j - i + 1) + 1);
-            const double bicSteps = len * std::log(std::max(rssSteps, tiny) / len) + params * std::log(len);
-            const double bicLine = len * std::log(std::max(rssLine, tiny) / len) + 2 * std::log(len);
-            if (bicLine <= bicSteps) {
-                a.drifts.push_back({at[from], at[to - 1] + 1, 0, icept + slope * double(from),
-                                    icept + slope * double(to - 1)});
-                // Per point of the series, outliers included.
-                const double span = double(at[to - 1] - at[from]);
-                a.drifts.back().slopePerPoint = span > 0 ? (a.drifts.back().valueTo - a.drifts.back().valueFrom) / span : 0;
-                for (std::size_t k = i; k <= j; ++k)
-                    inDrift[k] = true;
-            }
+        for (int variant = 0; variant < 4; ++variant) {
+            const bool innerStart = variant & 1, innerEnd = variant & 2;
+            const std::size_t first = i + innerStart;
+            if (j < first + (innerEnd ? 1 : 0) || j - first + (innerEnd ? 0 : 1) < kMinDriftChanges)
+                continue;
+            const std::size_t last = innerEnd ? j - 1 : j; // the changes the drift replaces
+            const std::size_t from = innerStart ? changes[i].change.index : (i == 0 ? 0 : changes[i - 1].change.index);
+            const std::size_t to =
+                innerEnd ? changes[j].change.index : (j + 1 < changes.size() ? changes[j + 1].change.index : n);
+            const std::optional<Drift> d = driftIfLineFits(x, stats, from, to, changes, first, last);
+            if (!d)
+                continue;
+            Drift drift = *d;
+            drift.from = at[from];
+            drift.to = at[to - 1] + 1;
+            // Per point of the series, outliers included.
+            const double span = double(drift.to - 1 - drift.from);
+            drift.slopePerPoint = span > 0 ? (drift.valueTo - drift.valueFrom) / span : 0;
+            a.drifts.push_back(drift);
+            for (std::size_t k = first; k <= last; ++k)
+                inDrift[k] = true;
+            break;
         }
         i = j + 1;
     }
