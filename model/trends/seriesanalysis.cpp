@@ -16,7 +16,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Points each side of a point whose median it is compared with, and each side of it whose
 // first differences give its noise.
 constexpr std::size_t kNeighbours = 5;
-constexpr std::size_t kNoiseReach = 15;
+constexpr std::size_t kNoiseReach = 30;
 // The longest run the short-run scan looks at, and the fewest points each side of a variance
 // split (a variance from fewer is too loose to compare).
 constexpr std::size_t kMaxShortRun = 25;
@@ -96,6 +96,7 @@ std::vector<Outlier> findOutliers(const std::vector<double> &x, double k)
 {
     std::vector<Outlier> out;
     const std::size_t n = x.size();
+    const double overall = noiseOfDifferences(x, 0, n);
     for (std::size_t i = 2; i + 2 < n; ++i) {
         const std::size_t l0 = i >= kNeighbours ? i - kNeighbours : 0;
         const std::size_t r1 = std::min(n, i + 1 + kNeighbours);
@@ -113,10 +114,17 @@ std::vector<Outlier> findOutliers(const std::vector<double> &x, double k)
                 nearest = std::min(nearest, std::abs(x[j] - x[i]));
         if (x[i] != *lo && x[i] != *hi)
             continue;
-        // The larger of the noises before and after: beside a change to noisier runs, the
-        // noisier side's.
+        // The largest of the noises before, after and over the whole series: beside a change
+        // to noisier runs, the noisier side's; and a few differences alone can be quiet by chance.
         const std::size_t n0 = i >= kNoiseReach ? i - kNoiseReach : 0;
-        const double sigma = std::max(noiseOfDifferences(x, n0, i), noiseOfDifferences(x, i + 1, std::min(n, i + kNoiseReach + 1)));
+        const std::size_t n1 = std::min(n, i + kNoiseReach + 1);
+        const double sigma =
+            std::max({noiseOfDifferences(x, n0, i), noiseOfDifferences(x, i + 1, n1), overall});
+        // Without noise, a value met again nearby is a band of its own, not an outlier.
+        if (sigma == 0 && std::any_of(x.begin() + long(n0), x.begin() + long(n1), [&](const double &v) {
+                return &v != &x[i] && std::abs(v - x[i]) <= 1e-9 * std::max(1.0, std::abs(x[i]));
+            }))
+            continue;
         const double dev = std::min(std::abs(dl), std::abs(dr));
         const double scale = std::max(std::abs(x[i]), std::abs(ml));
         if (sigma > 0 ? dev <= k * sigma : dev <= 1e-9 * scale || nearest <= 1e-9 * scale)
@@ -344,9 +352,16 @@ SeriesAnalysis analyzeSeries(const std::vector<double> &series, const SeriesAnal
         all.insert(all.end(), runs.begin(), runs.end());
         std::sort(all.begin(), all.end());
         all.erase(std::unique(all.begin(), all.end()), all.end());
+        const auto isNew = [&](std::size_t b) { return std::find(runs.begin(), runs.end(), b) != runs.end(); };
         for (std::size_t r : runs) {
             const auto it = std::lower_bound(all.begin(), all.end(), r);
             changes.push_back({between(stats, *(it - 1), r, *(it + 1)), false, true});
+        }
+        // A change of the windows beside a new one: its segments are now shorter.
+        for (LevelChange &c : changes) {
+            const auto it = std::lower_bound(all.begin(), all.end(), c.change.index);
+            if (!c.shortRun && (isNew(*(it - 1)) || isNew(*(it + 1))))
+                c.change = between(stats, *(it - 1), c.change.index, *(it + 1));
         }
         std::sort(changes.begin(), changes.end(),
                   [](const LevelChange &p, const LevelChange &q) { return p.change.index < q.change.index; });

@@ -33,7 +33,7 @@ namespace plimsoll {
 struct SeriesAnalysisOptions
 {
     ChangePointOptions changePoints;
-    double outlierSigmas = 5;  // how far outside both neighbourhoods, in noise units
+    double outlierSigmas = 4.5; // how far outside both neighbourhoods, in noise units
     std::size_t minSegment = 5; // points a change needs after it to be more than provisional
 };
 
@@ -53,7 +53,8 @@ struct LevelChange
     ChangePoint change; // index into the series (outliers included)
     // Fewer than minSegment points follow: a change the next runs may confirm or undo.
     bool provisional = false;
-    // Found as a short run shifted against both sides, not by the windows.
+    // Found within a segment of the windows' changes, against its own neighbourhood: a short
+    // run's start or end, or a step the windows' merge let go.
     bool shortRun = false;
 };
 
