@@ -39,17 +39,26 @@ double median(std::vector<double> v)
 
 // Standard deviation of normal noise from the median absolute deviation of first differences
 // (a difference of two independent points has √2 σ), blind to level changes and outliers.
-double noiseOfDifferences(const std::vector<double> &x, std::size_t from, std::size_t to)
+// With `withMean`, the larger of that and the estimate from the mean absolute difference —
+// which an outlier among the differences inflates, so it is asked for only about a point.
+double noiseOfDifferences(const std::vector<double> &x, std::size_t from, std::size_t to, bool withMean = true)
 {
     std::vector<double> d;
     for (std::size_t i = from + 1; i < to; ++i)
         d.push_back(x[i] - x[i - 1]);
     if (d.size() < 2)
         return 0;
+    // The mean absolute difference too: on values that take a few levels in a pattern (a
+    // deterministic wiggle, a quantized metric) most differences can be alike and their median
+    // absolute deviation 0, while the series is anything but noiseless.
+    double meanAbs = 0;
+    for (double v : d)
+        meanAbs += std::abs(v);
+    meanAbs /= double(d.size());
     const double m = median(d);
     for (double &v : d)
         v = std::abs(v - m);
-    return 1.4826 * median(d) / std::sqrt(2.0);
+    return std::max(1.4826 * median(d), withMean ? meanAbs * std::sqrt(std::acos(-1.0)) / 2 : 0.0) / std::sqrt(2.0);
 }
 
 // Prefix sums for the mean and population standard deviation of any range in O(1).
@@ -96,7 +105,7 @@ std::vector<Outlier> findOutliers(const std::vector<double> &x, double k)
 {
     std::vector<Outlier> out;
     const std::size_t n = x.size();
-    const double overall = noiseOfDifferences(x, 0, n);
+    const double overall = noiseOfDifferences(x, 0, n, false);
     for (std::size_t i = 2; i + 2 < n; ++i) {
         const std::size_t l0 = i >= kNeighbours ? i - kNeighbours : 0;
         const std::size_t r1 = std::min(n, i + 1 + kNeighbours);
@@ -118,15 +127,18 @@ std::vector<Outlier> findOutliers(const std::vector<double> &x, double k)
         // to noisier runs, the noisier side's; and a few differences alone can be quiet by chance.
         const std::size_t n0 = i >= kNoiseReach ? i - kNoiseReach : 0;
         const std::size_t n1 = std::min(n, i + kNoiseReach + 1);
-        const double sigma =
-            std::max({noiseOfDifferences(x, n0, i), noiseOfDifferences(x, i + 1, n1), overall});
-        // Without noise, a value met again nearby is a band of its own, not an outlier.
-        if (sigma == 0 && std::any_of(x.begin() + long(n0), x.begin() + long(n1), [&](const double &v) {
+        double sigma = std::max({noiseOfDifferences(x, n0, i), noiseOfDifferences(x, i + 1, n1), overall});
+        const double scale = std::max(std::abs(x[i]), std::abs(ml));
+        // Differences at the last digits of a double are rounding, not noise.
+        if (sigma <= 1e-12 * scale)
+            sigma = 0;
+        // A value met again exactly nearby is a band of its own (a quantized or two-level
+        // metric), not an outlier; noise never repeats a value.
+        if (std::any_of(x.begin() + long(n0), x.begin() + long(n1), [&](const double &v) {
                 return &v != &x[i] && std::abs(v - x[i]) <= 1e-9 * std::max(1.0, std::abs(x[i]));
             }))
             continue;
         const double dev = std::min(std::abs(dl), std::abs(dr));
-        const double scale = std::max(std::abs(x[i]), std::abs(ml));
         if (sigma > 0 ? dev <= k * sigma : dev <= 1e-9 * scale || nearest <= 1e-9 * scale)
             continue;
         std::vector<double> around = left;
@@ -310,7 +322,10 @@ std::vector<std::size_t> SeriesAnalysis::markedIndexes() const
     return {all.begin(), all.end()};
 }
 
-SeriesAnalysis analyzeSeries(const std::vector<double> &series, const SeriesAnalysisOptions &options)
+namespace {
+
+SeriesAnalysis analyze(const std::vector<double> &series, const SeriesAnalysisOptions &options,
+                       ChangePointState *state, std::size_t *reexaminedFrom)
 {
     SeriesAnalysis a;
     a.minSegment = options.minSegment;
@@ -331,12 +346,19 @@ SeriesAnalysis analyzeSeries(const std::vector<double> &series, const SeriesAnal
         }
     }
     const std::size_t n = x.size();
+    // Level changes: the windows', then short runs within each of their segments.
+    std::vector<ChangePoint> level;
+    if (state) {
+        std::size_t from = 0;
+        level = detectChangePoints(x, options.changePoints, *state, &from).strong;
+        if (reexaminedFrom)
+            *reexaminedFrom = from < n ? at[from] : series.size();
+    } else {
+        level = detectChangePoints(x, options.changePoints).strong;
+    }
     if (n < 3)
         return a;
     const RangeStats stats(x);
-
-    // Level changes: the windows', then short runs within each of their segments.
-    std::vector<ChangePoint> level = detectChangePoints(x, options.changePoints).strong;
     std::vector<std::size_t> bounds{0};
     for (const ChangePoint &c : level)
         bounds.push_back(c.index);
@@ -434,6 +456,19 @@ SeriesAnalysis analyzeSeries(const std::vector<double> &series, const SeriesAnal
         a.changes.push_back(c);
     }
     return a;
+}
+
+} // namespace
+
+SeriesAnalysis analyzeSeries(const std::vector<double> &series, const SeriesAnalysisOptions &options)
+{
+    return analyze(series, options, nullptr, nullptr);
+}
+
+SeriesAnalysis analyzeSeries(const std::vector<double> &series, const SeriesAnalysisOptions &options,
+                             ChangePointState &state, std::size_t *reexaminedFrom)
+{
+    return analyze(series, options, &state, reexaminedFrom);
 }
 
 } // namespace plimsoll

@@ -91,4 +91,10 @@ struct SeriesAnalysis
 
 SeriesAnalysis analyzeSeries(const std::vector<double> &series, const SeriesAnalysisOptions &options = {});
 
+// The same, the level-change search carried on from `state` (detectChangePoints' incremental
+// form, over the series without its outliers): only what changed since is examined again.
+// `reexaminedFrom`, when given, is set to the first point of `series` examined again.
+SeriesAnalysis analyzeSeries(const std::vector<double> &series, const SeriesAnalysisOptions &options,
+                             ChangePointState &state, std::size_t *reexaminedFrom = nullptr);
+
 } // namespace plimsoll

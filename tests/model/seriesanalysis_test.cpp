@@ -179,3 +179,19 @@ TEST(SeriesAnalysis, LevelChangesAreTheCoreDetectorsOnASeriesWithoutOutliers)
     EXPECT_EQ(changeIndexes(analyzeSeries(series)), core);
     EXPECT_EQ(core, (std::vector<std::size_t>{40, 80}));
 }
+
+TEST(SeriesAnalysis, DeterministicWiggleOfAFewLevelsHasNoOutliers)
+{
+    // Five levels repeating: most successive differences are equal, their median absolute
+    // deviation 0, yet no run stands out.
+    std::vector<double> series;
+    for (int d = 1; d <= 60; ++d)
+        series.push_back(0.050 * (1 - ((d * 7) % 5 - 2) * 0.002));
+    const SeriesAnalysis a = analyzeSeries(series);
+    EXPECT_TRUE(a.outliers.empty());
+    EXPECT_TRUE(a.changes.empty());
+    series[30] = 0.060;
+    const SeriesAnalysis spiked = analyzeSeries(series);
+    ASSERT_EQ(spiked.outliers.size(), 1u);
+    EXPECT_EQ(spiked.outliers[0].index, 30u);
+}
