@@ -202,6 +202,43 @@ TEST_F(TrendsCli, ChangesTellsOutliersNoiseChangesAndProvisionalChangesApart)
     EXPECT_NE(t.out.find("3 change points, 1 outlier, 1 noise change in 1 series"), std::string::npos) << t.out;
 }
 
+// A growing dataset: p99 flat for 80 nights, then up 0.25 ms a night — one drift with its slope
+// per run and per day, not a staircase of small regressions.
+TEST_F(TrendsCli, ChangesReportsADriftInsteadOfAStaircase)
+{
+    std::mt19937 rng(3);
+    std::normal_distribution<double> noise(0, 0.001);
+    std::string text;
+    for (int i = 0; i < 200; ++i) {
+        const double p99 = 0.100 + (i >= 80 ? 0.00025 * (i - 80) : 0) + noise(rng);
+        nlohmann::json rec = {{"format", "plimsoll-trend/1"},
+                              {"run_key", "d-" + std::to_string(i + 1)},
+                              {"timestamp", QDate(2026, 1, 1).addDays(i).toString(Qt::ISODate).toStdString() + "T02:00:00Z"},
+                              {"tool", "korvet-pipeline-benchmark"},
+                              {"target", "korvet"},
+                              {"tuning", {{"acks", "1"}}},
+                              {"scenario", "nightly/growing"},
+                              {"kind", "ramp-step"},
+                              {"metrics", {{"latency_p99_s", p99}}}};
+        text += rec.dump() + "\n";
+    }
+    ASSERT_EQ(plimsoll({"import", write("growing.jsonl", text)}).exitCode, 0);
+    const Result r = plimsoll({"changes", "--scenario", "nightly/growing", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = r.json();
+    const auto &s = j["series"][0];
+    ASSERT_EQ(s["drifts"].size(), 1u) << s.dump(1);
+    const auto &d = s["drifts"][0];
+    EXPECT_NEAR(d["per_run"].get<double>(), 0.00025, 0.00003);
+    EXPECT_NEAR(d["per_day"].get<double>(), 0.00025, 0.00003) << "one run a day";
+    EXPECT_NEAR(d["from_index"].get<double>(), 80, 10);
+    EXPECT_EQ(d["to_run_key"], "d-200");
+    EXPECT_EQ(d["verdict"], "regression");
+    EXPECT_LE(s["changes"].size(), 1u) << "at most the change where the drift begins: " << s["changes"].dump(1);
+    const Result t = plimsoll({"changes", "--scenario", "nightly/growing"});
+    EXPECT_NE(t.out.find("latency_p99_s  drift +0.000254 per run, +0.000254 per day ("), std::string::npos) << t.out;
+}
+
 TEST_F(TrendsCli, NightlyGateExitCodes)
 {
     // Within the noise: exit 0 even with the gate on.
