@@ -3,6 +3,7 @@
 #include "model/trends/incompletebeta.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -101,6 +102,32 @@ ChangePoint between(const RangeStats &s, std::size_t from, std::size_t index, st
     return cp;
 }
 
+// The pooled two-sample t statistic of tTestPValue(), without its p-value: the scans below
+// compute this for every candidate and the p-value only for the few that could pass.
+double tStatistic(double mean1, double std1, std::size_t n1, double mean2, double std2, std::size_t n2)
+{
+    if (n1 + n2 <= 2)
+        return 0;
+    const double pooled = ((double(n1) - 1) * std1 * std1 + (double(n2) - 1) * std2 * std2) / double(n1 + n2 - 2);
+    const double denom = std::sqrt(pooled * (1.0 / double(n1) + 1.0 / double(n2)));
+    const double diff = mean1 - mean2;
+    if (denom == 0)
+        return diff == 0 ? 0 : (diff > 0 ? kInf : -kInf);
+    return diff / denom;
+}
+
+// The |t| below which no two-sided p-value of Student's t, at any degrees of freedom, is under
+// `p`: the normal limit's, whose tails are the thinnest. A candidate below it cannot pass.
+double noPassBelowT(double p)
+{
+    double lo = 0, hi = 40;
+    for (int i = 0; i < 60; ++i) {
+        const double mid = (lo + hi) / 2;
+        (std::erfc(mid / std::sqrt(2.0)) > p ? lo : hi) = mid;
+    }
+    return lo;
+}
+
 std::vector<Outlier> findOutliers(const std::vector<double> &x, double k)
 {
     std::vector<Outlier> out;
@@ -109,12 +136,24 @@ std::vector<Outlier> findOutliers(const std::vector<double> &x, double k)
     for (std::size_t i = 2; i + 2 < n; ++i) {
         const std::size_t l0 = i >= kNeighbours ? i - kNeighbours : 0;
         const std::size_t r1 = std::min(n, i + 1 + kNeighbours);
-        const std::vector<double> left(x.begin() + long(l0), x.begin() + long(i));
-        const std::vector<double> right(x.begin() + long(i + 1), x.begin() + long(r1));
-        const double ml = median(left), mr = median(right);
+        const auto smallMedian = [&](std::size_t a, std::size_t b) {
+            std::array<double, kNeighbours> v{};
+            std::copy(x.begin() + long(a), x.begin() + long(b), v.begin());
+            const std::size_t m = b - a, mid = m / 2;
+            std::nth_element(v.begin(), v.begin() + long(mid), v.begin() + long(m));
+            if (m % 2)
+                return v[mid];
+            return (*std::max_element(v.begin(), v.begin() + long(mid)) + v[mid]) / 2;
+        };
+        const double ml = smallMedian(l0, i), mr = smallMedian(i + 1, r1);
         const double dl = x[i] - ml, dr = x[i] - mr;
         if ((dl > 0) != (dr > 0) || dl == 0 || dr == 0)
             continue;
+        // The noise below is at least the whole series': most points end here, cheaply.
+        if (overall > 0 && std::min(std::abs(dl), std::abs(dr)) <= k * overall)
+            continue;
+        const std::vector<double> left(x.begin() + long(l0), x.begin() + long(i));
+        const std::vector<double> right(x.begin() + long(i + 1), x.begin() + long(r1));
         // Outside every neighbour, not merely off their medians: one of two bands is no outlier.
         const auto [lo, hi] = std::minmax_element(x.begin() + long(l0), x.begin() + long(r1));
         double nearest = kInf;
@@ -161,6 +200,7 @@ void findShortRuns(const std::vector<double> &x, const RangeStats &s, std::size_
     if (to - from < 2 * minSide)
         return;
     const std::size_t maxRun = std::min(kMaxShortRun, to - from - std::min(to - from, 2 * minSide));
+    const double tFloor = noPassBelowT(pValue);
     double bestP = 1;
     std::size_t bestA = 0, bestLen = 0;
     std::size_t candidates = 0;
@@ -169,11 +209,15 @@ void findShortRuns(const std::vector<double> &x, const RangeStats &s, std::size_
             ++candidates;
             const std::size_t b = a + len;
             const double m = s.mean(a, b), sd = s.stddev(a, b);
+            const double ml = s.mean(from, a), sl = s.stddev(from, a), mr = s.mean(b, to), sr = s.stddev(b, to);
+            if (std::min(std::abs(tStatistic(ml, sl, a - from, m, sd, len)),
+                         std::abs(tStatistic(m, sd, len, mr, sr, to - b))) < tFloor)
+                continue;
             double tl = 0, tr = 0;
-            const double pl = tTestPValue(s.mean(from, a), s.stddev(from, a), a - from, m, sd, len, &tl);
+            const double pl = tTestPValue(ml, sl, a - from, m, sd, len, &tl);
             if (pl >= bestP)
                 continue;
-            const double pr = tTestPValue(m, sd, len, s.mean(b, to), s.stddev(b, to), to - b, &tr);
+            const double pr = tTestPValue(m, sd, len, mr, sr, to - b, &tr);
             // Shifted the same way against both sides: before < run > after, or before > run < after.
             if ((tl < 0) != (tr > 0) || tl == 0 || tr == 0)
                 continue;
@@ -189,7 +233,10 @@ void findShortRuns(const std::vector<double> &x, const RangeStats &s, std::size_
     double stepP = 1;
     std::size_t stepAt = 0;
     for (std::size_t k = from + minSide; k + minSide <= to; ++k) {
-        const double p = tTestPValue(s.mean(from, k), s.stddev(from, k), k - from, s.mean(k, to), s.stddev(k, to), to - k);
+        const double m1 = s.mean(from, k), s1 = s.stddev(from, k), m2 = s.mean(k, to), s2 = s.stddev(k, to);
+        if (std::abs(tStatistic(m1, s1, k - from, m2, s2, to - k)) < tFloor)
+            continue;
+        const double p = tTestPValue(m1, s1, k - from, m2, s2, to - k);
         if (p < stepP) {
             stepP = p;
             stepAt = k;
