@@ -88,7 +88,46 @@ json changesJson(const ChangesReport &r)
                                {"stddev_after", c.change.stddevAfter},
                                {"forward_change_percent", c.change.forwardChangePercent()},
                                {"pvalue", c.change.pValue},
-                               {"verdict", toString(c.verdict)}});
+                               {"verdict", toString(c.verdict)},
+                               {"provisional", c.provisional},
+                               {"short_run", c.shortRun}});
+        // JSON has no infinity: a size against no noise at all is null.
+        const auto finite = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+        json outliers = json::array();
+        for (const DetectedOutlier &o : s.outliers)
+            outliers.push_back({{"index", o.outlier.index},
+                                {"time", o.timestamp},
+                                {"run_key", o.runKey},
+                                {"commit", o.commit},
+                                {"value", o.outlier.value},
+                                {"expected", o.outlier.expected},
+                                {"sigmas", finite(o.outlier.sigmas)},
+                                {"percent", o.outlier.percent()},
+                                {"verdict", toString(o.verdict)}});
+        json variance = json::array();
+        for (const DetectedVarianceChange &v : s.varianceChanges)
+            variance.push_back({{"index", v.change.index},
+                                {"time", v.timestamp},
+                                {"run_key", v.runKey},
+                                {"commit", v.commit},
+                                {"stddev_before", v.change.stddevBefore},
+                                {"stddev_after", v.change.stddevAfter},
+                                {"ratio", finite(v.change.ratio())},
+                                {"pvalue", v.change.pValue},
+                                {"verdict", toString(v.verdict)}});
+        json drifts = json::array();
+        for (const DetectedDrift &d : s.drifts)
+            drifts.push_back({{"from_index", d.drift.from},
+                              {"to_index", d.drift.to - 1},
+                              {"from_time", d.fromTimestamp},
+                              {"to_time", d.toTimestamp},
+                              {"from_run_key", d.fromRunKey},
+                              {"to_run_key", d.toRunKey},
+                              {"value_from", d.drift.valueFrom},
+                              {"value_to", d.drift.valueTo},
+                              {"per_run", d.drift.slopePerPoint},
+                              {"per_day", d.perDay ? json(*d.perDay) : json(nullptr)},
+                              {"verdict", toString(d.verdict)}});
         json entry = {{"target", s.series.target},
                       {"scenario", s.series.scenario},
                       {"metric", s.series.metric},
@@ -97,7 +136,10 @@ json changesJson(const ChangesReport &r)
                       {"load", s.series.contract.loadText()},
                       {"points", s.series.points.size()},
                       {"time_inferred_points", s.timeInferredPoints},
-                      {"changes", changes}};
+                      {"changes", changes},
+                      {"outliers", outliers},
+                      {"variance_changes", variance},
+                      {"drifts", drifts}};
         if (s.timeInferredPoints > 0)
             entry["note"] = timeInferredNote(s);
         series.push_back(std::move(entry));
@@ -124,6 +166,10 @@ json changesJson(const ChangesReport &r)
             {"min_magnitude", r.query.options.minMagnitude},
             {"since", r.query.since.empty() ? json(nullptr) : json(r.query.since)},
             {"change_count", r.changeCount()},
+            {"outlier_count", r.outlierCount()},
+            {"variance_change_count", r.varianceChangeCount()},
+            {"drift_count", r.driftCount()},
+            {"min_segment", SeriesAnalysisOptions{}.minSegment},
             {"series", series},
             {"baseline_changes", baselines},
             {"load_steps", loads}};
@@ -131,15 +177,54 @@ json changesJson(const ChangesReport &r)
 
 void printChanges(const ChangesReport &r)
 {
+    const std::size_t minSegment = SeriesAnalysisOptions{}.minSegment;
     for (const SeriesChanges &s : r.series) {
+        const std::string where = "  " + s.series.scenario + "  " + s.series.metric + "  ";
+        // Every finding of the series, oldest first (stable: a change before an outlier at one time).
+        std::vector<std::pair<std::string, std::string>> lines;
+        const auto at = [](const std::string &run, const std::string &commit) {
+            return "  run " + run + (commit.empty() ? "" : " @ " + commit);
+        };
         for (const DetectedChange &c : s.changes) {
             char line[160];
             std::snprintf(line, sizeof line, "%+.1f %% (p=%.2g) %s", c.change.forwardChangePercent(),
                           c.change.pValue, toString(c.verdict));
-            std::cout << c.timestamp << "  " << s.series.scenario << "  " << s.series.metric << "  "
-                      << line << "  run " << c.runKey << (c.commit.empty() ? "" : " @ " + c.commit)
-                      << "\n";
+            const std::string provisional =
+                c.provisional ? "  provisional: fewer than " + std::to_string(minSegment) + " runs after it" : "";
+            lines.emplace_back(c.timestamp, c.timestamp + where + line + provisional +
+                                                (c.shortRun ? "  (within its segment)" : "") + at(c.runKey, c.commit));
         }
+        for (const DetectedOutlier &o : s.outliers) {
+            char line[160];
+            if (std::isfinite(o.outlier.sigmas))
+                std::snprintf(line, sizeof line, "outlier %+.1f %% (%+.1f σ of noise) %s", o.outlier.percent(),
+                              o.outlier.sigmas, toString(o.verdict));
+            else
+                std::snprintf(line, sizeof line, "outlier %+.1f %% (beside runs without noise) %s",
+                              o.outlier.percent(), toString(o.verdict));
+            lines.emplace_back(o.timestamp, o.timestamp + where + line + at(o.runKey, o.commit));
+        }
+        for (const DetectedVarianceChange &v : s.varianceChanges) {
+            char line[200];
+            std::snprintf(line, sizeof line, "noise ×%.2g (stddev %.3g → %.3g, p=%.2g) %s", v.change.ratio(),
+                          v.change.stddevBefore, v.change.stddevAfter, v.change.pValue, toString(v.verdict));
+            lines.emplace_back(v.timestamp, v.timestamp + where + line + at(v.runKey, v.commit));
+        }
+        for (const DetectedDrift &d : s.drifts) {
+            char perDay[64] = "";
+            if (d.perDay)
+                std::snprintf(perDay, sizeof perDay, ", %+.3g per day", *d.perDay);
+            char line[200];
+            std::snprintf(line, sizeof line, "drift %+.3g per run%s (%.4g → %.4g over %zu runs) %s",
+                          d.drift.slopePerPoint, perDay, d.drift.valueFrom, d.drift.valueTo,
+                          d.drift.to - d.drift.from, toString(d.verdict));
+            lines.emplace_back(d.fromTimestamp,
+                               d.fromTimestamp + where + line + "  runs " + d.fromRunKey + " .. " + d.toRunKey);
+        }
+        std::stable_sort(lines.begin(), lines.end(),
+                         [](const auto &x, const auto &y) { return x.first < y.first; });
+        for (const auto &[time, text] : lines)
+            std::cout << text << "\n";
     }
     for (const BaselineChange &b : r.baselineChanges) {
         std::cout << b.timestamp << "  " << b.scenario << "  new baseline (contract changed:";
@@ -157,8 +242,17 @@ void printChanges(const ChangesReport &r)
             std::cout << s.series.scenario
                       << (s.series.contract.loadText().empty() ? "" : "  (" + s.series.contract.loadText() + ")")
                       << ": " << timeInferredNote(s) << "\n";
-    std::cout << r.changeCount() << " change point" << (r.changeCount() == 1 ? "" : "s") << " in "
-              << r.series.size() << " series; " << r.baselineChanges.size() << " baseline change"
+    const auto count = [](int n, const char *one, const char *many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    std::cout << r.changeCount() << " change point" << (r.changeCount() == 1 ? "" : "s");
+    if (r.outlierCount() > 0)
+        std::cout << ", " << count(r.outlierCount(), "outlier", "outliers");
+    if (r.varianceChangeCount() > 0)
+        std::cout << ", " << count(r.varianceChangeCount(), "noise change", "noise changes");
+    if (r.driftCount() > 0)
+        std::cout << ", " << count(r.driftCount(), "drift", "drifts");
+    std::cout << " in " << r.series.size() << " series; " << r.baselineChanges.size() << " baseline change"
               << (r.baselineChanges.size() == 1 ? "" : "s");
     if (!r.loadSteps.empty())
         std::cout << "; " << r.loadSteps.size() << " scenario" << (r.loadSteps.size() == 1 ? "" : "s")

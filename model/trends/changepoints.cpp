@@ -1,5 +1,7 @@
 #include "model/trends/changepoints.h"
 
+#include "model/trends/incompletebeta.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -51,6 +53,8 @@ double betaContinuedFraction(double a, double b, double x)
     return f;
 }
 
+} // namespace
+
 double regularizedIncompleteBeta(double a, double b, double x)
 {
     if (x <= 0)
@@ -64,6 +68,9 @@ double regularizedIncompleteBeta(double a, double b, double x)
         return front * betaContinuedFraction(a, b, x) / a;
     return 1 - front * betaContinuedFraction(b, a, 1 - x) / b;
 }
+
+namespace {
+
 
 struct SegmentStats
 {

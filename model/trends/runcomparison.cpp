@@ -1,6 +1,7 @@
 #include "model/trends/runcomparison.h"
 
 #include "model/trends/multipletesting.h"
+#include "model/trends/seriesanalysis.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,12 +75,24 @@ MetricComparison compareMetric(const TrendHistory &history, const RunRecord &cur
     std::vector<double> recent;
     if (const auto past = history.historyBefore(current, scenario, metric, policies)) {
         // Only the level since the last change point is noise: a window reaching across a step
-        // would count the step itself as spread and wave every later regression through.
-        std::vector<double> values = past->values();
-        const auto changes = detectChangePoints(values).strong;
-        const std::size_t from = changes.empty() ? 0 : changes.back().index;
-        const std::size_t keep = std::min<std::size_t>(values.size() - from, std::max(options.historyRuns, 0));
-        recent.assign(values.end() - static_cast<std::ptrdiff_t>(keep), values.end());
+        // would count the step itself as spread and wave every later regression through. So is
+        // only the noise since its last change, and an outlier (one night's spike) is no part
+        // of it either.
+        const std::vector<double> values = past->values();
+        const SeriesAnalysis analysis = analyzeSeries(values);
+        std::size_t from = 0;
+        for (const LevelChange &c : analysis.changes)
+            from = std::max(from, c.change.index);
+        for (const VarianceChange &v : analysis.varianceChanges)
+            from = std::max(from, v.index);
+        std::vector<bool> outlier(values.size(), false);
+        for (const Outlier &o : analysis.outliers)
+            outlier[o.index] = true;
+        const std::size_t wanted = std::size_t(std::max(options.historyRuns, 0));
+        for (std::size_t i = values.size(); i-- > from && recent.size() < wanted;)
+            if (!outlier[i])
+                recent.push_back(values[i]);
+        std::reverse(recent.begin(), recent.end());
     }
     m.historyPoints = static_cast<int>(recent.size());
     m.historyStddev = sampleStddev(recent);

@@ -39,7 +39,8 @@ namespace plimsoll {
 
 struct ComparisonOptions
 {
-    int historyRuns = 10;          // recent points of the series (since its last change point)
+    // Recent points of the series since its last change point or noise change, outliers left out.
+    int historyRuns = 10;
                                    // the noise is taken from
     double alpha = 0.05;           // family-wise error rate over all metrics compared (Holm)
     double minRelativeBand = 0.01; // a band is never narrower than this fraction of the baseline

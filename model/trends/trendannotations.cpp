@@ -146,16 +146,18 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
     {
         std::vector<double> values;
         ChangePointState state;
-        ChangePointResult result;
+        SeriesAnalysis result;
         std::size_t from = 0;
     };
+    SeriesAnalysisOptions analysisOptions;
+    analysisOptions.changePoints = options;
     std::future<Speculation> speculation = std::async(std::launch::async, [&] {
         Speculation s;
         const Store own(storePath);
         if (own.keepsChangePointsUnder(keptStatePrefix(scenario, metric)))
             return s; // not the first read: the kept examination is carried on instead
         s.values = own.seriesValues(scenario, metric, stopped);
-        s.result = detectChangePoints(s.values, options, s.state, &s.from);
+        s.result = analyzeSeries(s.values, analysisOptions, s.state, &s.from);
         return s;
     });
     Store store(storePath);
@@ -335,7 +337,7 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
         std::size_t from = 0;
         // What changesOf() reports for the same series: the search made meanwhile when it was of
         // these values from nothing kept, as this one would be.
-        ChangePointResult result;
+        SeriesAnalysis result;
         std::optional<Speculation> searched;
         if (cuts.size() == 1 && state == ChangePointState{}) {
             try {
@@ -349,20 +351,41 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
             state = std::move(searched->state);
             from = searched->from;
         } else {
-            result = detectChangePoints(series.values, options, state, &from);
+            result = analyzeSeries(series.values, analysisOptions, state, &from);
         }
         out.valuesExamined += series.values.size() - from;
         if (!(state == before))
             keep.emplace_back(key, state.serialize());
-        for (const ChangePoint &cp : result.strong) {
+        for (const LevelChange &lc : result.changes) {
+            const ChangePoint &cp = lc.change;
             const std::ptrdiff_t at = series.point[cp.index];
             if (at < 0)
                 continue;
             PointMark &m = out.marks[std::size_t(at)];
             m.changePoint = true;
+            m.provisional = lc.provisional;
             m.verdict = verdictForDelta(direction, cp.meanAfter - cp.meanBefore);
             m.forwardChangePercent = cp.forwardChangePercent();
             m.pValue = cp.pValue;
+        }
+        for (const Outlier &o : result.outliers) {
+            const std::ptrdiff_t at = series.point[o.index];
+            if (at < 0)
+                continue;
+            PointMark &m = out.marks[std::size_t(at)];
+            m.outlier = true;
+            m.outlierSigmas = o.sigmas;
+            m.outlierPercent = o.percent();
+            m.outlierVerdict = verdictForDelta(direction, o.value - o.expected);
+        }
+        for (const VarianceChange &v : result.varianceChanges) {
+            const std::ptrdiff_t at = series.point[v.index];
+            if (at < 0)
+                continue;
+            PointMark &m = out.marks[std::size_t(at)];
+            m.noiseChange = true;
+            m.noiseRatio = v.ratio();
+            m.noisePValue = v.pValue;
         }
     }
     store.keepChangePoints(keep);
@@ -371,6 +394,10 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
             out.changePoints.push_back(int(i));
         if (out.marks[i].newBaseline)
             out.newBaselines.push_back(int(i));
+        if (out.marks[i].outlier)
+            out.outliers.push_back(int(i));
+        if (out.marks[i].noiseChange)
+            out.noiseChanges.push_back(int(i));
     }
 
     // Reserved for every run of the store: given back when the series is a small part of them.

@@ -1,7 +1,7 @@
 #pragma once
 // What the Trends view draws for one metric of one scenario, computed in the background: the
-// points (one per run that measured the metric, oldest first), the change points of each series
-// (one per target and tuning contract), the runs where the contract changed, and which points
+// points (one per run that measured the metric, oldest first), the change points, outliers and
+// noise changes of each series (one per target and tuning contract: analyzeSeries()), the runs where the contract changed, and which points
 // the chart draws when there are more than it can show (LTTB keeping the extremes). Plain values.
 //
 // Sized for years of nightly history: the scenario's runs are read in one pass in time order
@@ -38,9 +38,19 @@ struct PointMark
 {
     int contract = -1; // index into AnnotatedSeries::contracts: the tuning contract of its series
     bool changePoint = false;
+    bool provisional = false; // a change among its series' last SeriesAnalysis::minSegment points
     Verdict verdict = Verdict::Changed;
     double forwardChangePercent = 0;
     double pValue = 1;
+    // Far outside the noise of the runs either side: left out of the change-point search.
+    bool outlier = false;
+    double outlierSigmas = 0; // ±infinity beside runs without noise
+    double outlierPercent = 0;
+    Verdict outlierVerdict = Verdict::Changed;
+    // The series' noise changes from this point on.
+    bool noiseChange = false;
+    double noiseRatio = 1; // standard deviation after / before
+    double noisePValue = 1;
     // The first run under a new contract (at its load, on its target): its differences from
     // the run before.
     bool newBaseline = false;
@@ -69,6 +79,8 @@ struct AnnotatedSeries
     std::vector<std::size_t> drawn;     // ascending indices of the points the chart draws
     std::vector<int> changePoints;      // indices of points that are change points
     std::vector<int> newBaselines;      // indices of points that start a new contract at their load
+    std::vector<int> outliers;          // indices of points that are outliers
+    std::vector<int> noiseChanges;      // indices of points where a series' noise changes
     // The marks the chart draws: all of them when they fit, else per column of time the change
     // with the largest move and the first new contract (kMaxDrawnMarks columns).
     std::vector<int> drawnChangePoints;

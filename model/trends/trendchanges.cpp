@@ -2,6 +2,9 @@
 
 #include "model/core/enumnames.h"
 
+#include <QDateTime>
+#include <QString>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -42,6 +45,30 @@ int ChangesReport::changeCount() const
     return n;
 }
 
+int ChangesReport::outlierCount() const
+{
+    int n = 0;
+    for (const SeriesChanges &s : series)
+        n += static_cast<int>(s.outliers.size());
+    return n;
+}
+
+int ChangesReport::varianceChangeCount() const
+{
+    int n = 0;
+    for (const SeriesChanges &s : series)
+        n += static_cast<int>(s.varianceChanges.size());
+    return n;
+}
+
+int ChangesReport::driftCount() const
+{
+    int n = 0;
+    for (const SeriesChanges &s : series)
+        n += static_cast<int>(s.drifts.size());
+    return n;
+}
+
 int ChangesReport::timeInferredPoints() const
 {
     int n = 0;
@@ -50,7 +77,24 @@ int ChangesReport::timeInferredPoints() const
     return n;
 }
 
-std::vector<DetectedChange> changesOf(const TrendSeries &series, const ChangePointOptions &options)
+namespace {
+
+std::optional<double> daysBetween(const std::string &from, const std::string &to)
+{
+    const auto parse = [](const std::string &t) {
+        const std::optional<std::string> normalized = normalizeTimestamp(t);
+        return normalized ? QDateTime::fromString(QString::fromStdString(*normalized), Qt::ISODateWithMs)
+                          : QDateTime();
+    };
+    const QDateTime a = parse(from), b = parse(to);
+    if (!a.isValid() || !b.isValid() || a == b)
+        return std::nullopt;
+    return double(a.msecsTo(b)) / 86400000.0;
+}
+
+} // namespace
+
+SeriesChanges findingsOf(const TrendSeries &series, const ChangePointOptions &options)
 {
     // Only points whose time the source stated are in a known order: the others take no part.
     std::vector<double> values;
@@ -62,15 +106,47 @@ std::vector<DetectedChange> changesOf(const TrendSeries &series, const ChangePoi
             values.push_back(series.points[i].value);
             pointOf.push_back(i);
         }
-    std::vector<DetectedChange> out;
-    const ChangePointResult result = detectChangePoints(values, options);
-    for (ChangePoint cp : result.strong) {
+    SeriesChanges out;
+    SeriesAnalysisOptions analysisOptions;
+    analysisOptions.changePoints = options;
+    const SeriesAnalysis analysis = analyzeSeries(values, analysisOptions);
+    for (const LevelChange &lc : analysis.changes) {
+        ChangePoint cp = lc.change;
         cp.index = pointOf[cp.index];
         const TrendPoint &at = series.points[cp.index];
-        out.push_back({cp, at.runKey, at.timestamp, at.commit, at.imageDigest,
-                       verdictForDelta(series.direction, cp.meanAfter - cp.meanBefore)});
+        out.changes.push_back({cp, at.runKey, at.timestamp, at.commit, at.imageDigest,
+                               verdictForDelta(series.direction, cp.meanAfter - cp.meanBefore), lc.provisional,
+                               lc.shortRun});
+    }
+    for (Outlier o : analysis.outliers) {
+        o.index = pointOf[o.index];
+        const TrendPoint &at = series.points[o.index];
+        out.outliers.push_back({o, at.runKey, at.timestamp, at.commit,
+                                verdictForDelta(series.direction, o.value - o.expected)});
+    }
+    for (VarianceChange v : analysis.varianceChanges) {
+        v.index = pointOf[v.index];
+        const TrendPoint &at = series.points[v.index];
+        out.varianceChanges.push_back({v, at.runKey, at.timestamp, at.commit,
+                                       v.stddevAfter > v.stddevBefore ? Verdict::Regression : Verdict::Changed});
+    }
+    for (Drift d : analysis.drifts) {
+        d.from = pointOf[d.from];
+        d.to = pointOf[d.to - 1] + 1;
+        const TrendPoint &first = series.points[d.from];
+        const TrendPoint &last = series.points[d.to - 1];
+        DetectedDrift dd{d, first.runKey, first.timestamp, last.runKey, last.timestamp, std::nullopt,
+                         verdictForDelta(series.direction, d.valueTo - d.valueFrom)};
+        if (const auto days = daysBetween(first.timestamp, last.timestamp))
+            dd.perDay = (d.valueTo - d.valueFrom) / *days;
+        out.drifts.push_back(std::move(dd));
     }
     return out;
+}
+
+std::vector<DetectedChange> changesOf(const TrendSeries &series, const ChangePointOptions &options)
+{
+    return findingsOf(series, options).changes;
 }
 
 namespace {
@@ -179,10 +255,19 @@ ChangesReport findChanges(const TrendHistory &history, const ChangesRequest &que
                 SeriesChanges sc;
                 sc.timeInferredPoints = int(std::count_if(series.points.begin(), series.points.end(),
                                                           [](const TrendPoint &p) { return p.timeInferred; }));
-                // Detection always sees the whole series, so --since never moves a change.
-                for (DetectedChange &c : changesOf(series, query.options))
-                    if (query.since.empty() || c.timestamp >= query.since)
-                        sc.changes.push_back(std::move(c));
+                // Detection always sees the whole series, so --since never moves a finding.
+                SeriesChanges found = findingsOf(series, query.options);
+                const auto keep = [&](auto &from, auto &to, auto timeOf) {
+                    for (auto &f : from)
+                        if (query.since.empty() || timeOf(f) >= query.since)
+                            to.push_back(std::move(f));
+                };
+                keep(found.changes, sc.changes, [](const DetectedChange &c) { return c.timestamp; });
+                keep(found.outliers, sc.outliers, [](const DetectedOutlier &o) { return o.timestamp; });
+                keep(found.varianceChanges, sc.varianceChanges,
+                     [](const DetectedVarianceChange &v) { return v.timestamp; });
+                // A drift still going on at or after --since is reported.
+                keep(found.drifts, sc.drifts, [](const DetectedDrift &d) { return d.toTimestamp; });
                 sc.series = std::move(series);
                 report.series.push_back(std::move(sc));
             }

@@ -1,14 +1,17 @@
 #pragma once
 // Change points across the history: every series of the chosen scenarios and metrics through
-// detectChangePoints(), each change with the run it happened at and a verdict from the metric's
+// analyzeSeries() (detectChangePoints() and what it misses: outliers, short runs, variance
+// changes, drifts), each finding with the run it happened at and a verdict from the metric's
 // direction; and the baseline changes — the runs where a scenario's tuning contract changed,
 // which start a new series instead of counting as a change.
 //
 // Threading: pure functions over an immutable TrendHistory.
 
 #include "model/trends/changepoints.h"
+#include "model/trends/seriesanalysis.h"
 #include "model/trends/trendhistory.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,12 +34,53 @@ struct DetectedChange
     std::string commit;
     std::string imageDigest;
     Verdict verdict = Verdict::Changed;
+    // Fewer than SeriesAnalysis::minSegment runs follow it: the next runs may confirm or undo it.
+    bool provisional = false;
+    // Found against its own neighbourhood (a short run, a step the windows let go).
+    bool shortRun = false;
+};
+
+// One run far outside the noise of the runs either side (a noisy neighbour, a failed node): not
+// a change, and left out of the change-point search.
+struct DetectedOutlier
+{
+    Outlier outlier; // index into the series' points
+    std::string runKey;
+    std::string timestamp;
+    std::string commit;
+    Verdict verdict = Verdict::Changed; // of its departure from its neighbours
+};
+
+// The series' noise grew or shrank from this run on.
+struct DetectedVarianceChange
+{
+    VarianceChange change; // index into the series' points
+    std::string runKey;
+    std::string timestamp;
+    std::string commit;
+    // Noisier is worse whatever the metric's direction; Changed for quieter.
+    Verdict verdict = Verdict::Changed;
+};
+
+// A steady slope over a stretch of runs, instead of a staircase of small changes.
+struct DetectedDrift
+{
+    Drift drift; // indexes into the series' points
+    std::string fromRunKey, fromTimestamp;
+    std::string toRunKey, toTimestamp; // the stretch's last run
+    // The slope per day between the stretch's first and last runs' times; nullopt when their
+    // times are equal or unreadable.
+    std::optional<double> perDay;
+    Verdict verdict = Verdict::Changed;
 };
 
 struct SeriesChanges
 {
     TrendSeries series;
     std::vector<DetectedChange> changes;
+    std::vector<DetectedOutlier> outliers;
+    std::vector<DetectedVarianceChange> varianceChanges;
+    std::vector<DetectedDrift> drifts;
     // Points dated by file modification or import time (TrendPoint::timeInferred): left out of
     // the change-point search, which sees the stated times alone.
     int timeInferredPoints = 0;
@@ -84,14 +128,20 @@ struct ChangesReport
     std::vector<SeriesChanges> series; // every series examined, with or without changes
     std::vector<BaselineChange> baselineChanges;
     std::vector<LoadSteps> loadSteps;
-    int changeCount() const;
+    int changeCount() const; // level changes, provisional ones included
+    int outlierCount() const;
+    int varianceChangeCount() const;
+    int driftCount() const;
     int timeInferredPoints() const; // over every series
 };
 
 ChangesReport findChanges(const TrendHistory &history, const ChangesRequest &query,
                           const ContractPolicies &policies);
-// Changes of one series only (what the Trends view draws), among its points of stated time;
-// each change's index is its point's in the series.
+// What analyzeSeries() finds in one series (what the Trends view draws), among its points of
+// stated time: `changes`, `outliers`, `varianceChanges` and `drifts` of the result filled, each
+// index its point's in the series.
+SeriesChanges findingsOf(const TrendSeries &series, const ChangePointOptions &options);
+// The level changes of findingsOf().
 std::vector<DetectedChange> changesOf(const TrendSeries &series, const ChangePointOptions &options);
 std::vector<BaselineChange> baselineChanges(const TrendHistory &history, const std::string &scenario,
                                             const ContractPolicies &policies);

@@ -2,6 +2,7 @@
 // and `contract`, on trend-record files written here.
 #include <gtest/gtest.h>
 
+#include <QDate>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <random>
 
 namespace {
 
@@ -129,6 +131,112 @@ TEST_F(TrendsCli, ChangesFindsTheStepWithItsRunAndVerdict)
         for (const auto &ch : ser.at("changes"))
             EXPECT_GE(ch["time"].get<std::string>(), "2026-07-25");
     EXPECT_EQ(plimsoll({"changes", "--since", "yesterday"}).exitCode, 2);
+}
+
+// A nightly latency series with what level changes alone would misreport: a one-night spike
+// (night 41), a regression fixed ten nights later (71–80), noise that triples from night 96 on,
+// and a jump on the very last night.
+TEST_F(TrendsCli, ChangesTellsOutliersNoiseChangesAndProvisionalChangesApart)
+{
+    std::mt19937 rng(1);
+    std::normal_distribution<double> noise(0, 0.0005);
+    std::string text;
+    for (int i = 0; i < 121; ++i) {
+        double p99 = 0.050 + noise(rng) * (i >= 95 ? 3 : 1);
+        if (i == 40)
+            p99 = 0.080;
+        if (i >= 70 && i < 80)
+            p99 += 0.010;
+        if (i == 120)
+            p99 = 0.090;
+        nlohmann::json rec = {{"format", "plimsoll-trend/1"},
+                              {"run_key", "n-" + std::to_string(i + 1)},
+                              {"timestamp", QDate(2026, 1, 1).addDays(i).toString(Qt::ISODate).toStdString() + "T02:00:00Z"},
+                              {"commit", "c" + std::to_string(i + 1)},
+                              {"tool", "korvet-pipeline-benchmark"},
+                              {"target", "korvet"},
+                              {"tuning", {{"acks", "1"}}},
+                              {"scenario", "nightly/noisy"},
+                              {"kind", "ramp-step"},
+                              {"metrics", {{"latency_p99_s", p99}}}};
+        text += rec.dump() + "\n";
+    }
+    ASSERT_EQ(plimsoll({"import", write("noisy.jsonl", text)}).exitCode, 0);
+
+    const Result r = plimsoll({"changes", "--scenario", "nightly/noisy", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = r.json();
+    EXPECT_EQ(j["min_segment"], 5);
+    ASSERT_EQ(j["series"].size(), 1u);
+    const auto &s = j["series"][0];
+    // The spike: an outlier with its size, not a change into and out of its night.
+    ASSERT_EQ(s["outliers"].size(), 1u) << s.dump(1);
+    EXPECT_EQ(s["outliers"][0]["run_key"], "n-41");
+    EXPECT_GT(s["outliers"][0]["sigmas"].get<double>(), 20);
+    EXPECT_NEAR(s["outliers"][0]["percent"].get<double>(), 60, 2);
+    EXPECT_EQ(s["outliers"][0]["verdict"], "regression");
+    // The regression and its fix, confident; the last night's jump, provisional.
+    std::vector<std::string> confident, provisional;
+    for (const auto &c : s["changes"])
+        (c["provisional"].get<bool>() ? provisional : confident).push_back(c["run_key"]);
+    EXPECT_EQ(confident, (std::vector<std::string>{"n-71", "n-81"})) << s["changes"].dump(1);
+    EXPECT_EQ(provisional, (std::vector<std::string>{"n-121"}));
+    // The noise: one change, near night 96, three times the spread.
+    ASSERT_EQ(s["variance_changes"].size(), 1u) << s.dump(1);
+    const auto &v = s["variance_changes"][0];
+    EXPECT_NEAR(v["index"].get<double>(), 95, 5);
+    EXPECT_NEAR(v["ratio"].get<double>(), 3, 1);
+    EXPECT_LT(v["pvalue"].get<double>(), 0.001);
+    EXPECT_EQ(v["verdict"], "regression");
+    EXPECT_EQ(j["outlier_count"], 1);
+    EXPECT_EQ(j["variance_change_count"], 1);
+
+    // The text says each for what it is.
+    const Result t = plimsoll({"changes", "--scenario", "nightly/noisy"});
+    ASSERT_EQ(t.exitCode, 0) << t.err;
+    EXPECT_NE(t.out.find("2026-02-10T02:00:00Z  nightly/noisy  latency_p99_s  outlier +"), std::string::npos) << t.out;
+    EXPECT_NE(t.out.find("σ of noise) regression  run n-41"), std::string::npos) << t.out;
+    EXPECT_LT(t.out.find("run n-41"), t.out.find("run n-71")) << "oldest first: " << t.out;
+    EXPECT_NE(t.out.find("noise ×"), std::string::npos) << t.out;
+    EXPECT_NE(t.out.find("provisional: fewer than 5 runs after it  run n-121"), std::string::npos) << t.out;
+    EXPECT_NE(t.out.find("3 change points, 1 outlier, 1 noise change in 1 series"), std::string::npos) << t.out;
+}
+
+// A growing dataset: p99 flat for 80 nights, then up 0.25 ms a night — one drift with its slope
+// per run and per day, not a staircase of small regressions.
+TEST_F(TrendsCli, ChangesReportsADriftInsteadOfAStaircase)
+{
+    std::mt19937 rng(3);
+    std::normal_distribution<double> noise(0, 0.001);
+    std::string text;
+    for (int i = 0; i < 200; ++i) {
+        const double p99 = 0.100 + (i >= 80 ? 0.00025 * (i - 80) : 0) + noise(rng);
+        nlohmann::json rec = {{"format", "plimsoll-trend/1"},
+                              {"run_key", "d-" + std::to_string(i + 1)},
+                              {"timestamp", QDate(2026, 1, 1).addDays(i).toString(Qt::ISODate).toStdString() + "T02:00:00Z"},
+                              {"tool", "korvet-pipeline-benchmark"},
+                              {"target", "korvet"},
+                              {"tuning", {{"acks", "1"}}},
+                              {"scenario", "nightly/growing"},
+                              {"kind", "ramp-step"},
+                              {"metrics", {{"latency_p99_s", p99}}}};
+        text += rec.dump() + "\n";
+    }
+    ASSERT_EQ(plimsoll({"import", write("growing.jsonl", text)}).exitCode, 0);
+    const Result r = plimsoll({"changes", "--scenario", "nightly/growing", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = r.json();
+    const auto &s = j["series"][0];
+    ASSERT_EQ(s["drifts"].size(), 1u) << s.dump(1);
+    const auto &d = s["drifts"][0];
+    EXPECT_NEAR(d["per_run"].get<double>(), 0.00025, 0.00003);
+    EXPECT_NEAR(d["per_day"].get<double>(), 0.00025, 0.00003) << "one run a day";
+    EXPECT_NEAR(d["from_index"].get<double>(), 80, 10);
+    EXPECT_EQ(d["to_run_key"], "d-200");
+    EXPECT_EQ(d["verdict"], "regression");
+    EXPECT_LE(s["changes"].size(), 1u) << "at most the change where the drift begins: " << s["changes"].dump(1);
+    const Result t = plimsoll({"changes", "--scenario", "nightly/growing"});
+    EXPECT_NE(t.out.find("latency_p99_s  drift +0.000254 per run, +0.000254 per day ("), std::string::npos) << t.out;
 }
 
 TEST_F(TrendsCli, NightlyGateExitCodes)

@@ -248,6 +248,21 @@ TEST(RunComparison, NoiseBandIgnoresHistoryBeforeTheLastStep)
     EXPECT_EQ(metric(c, "records_per_s").verdict, Verdict::Regression);
 }
 
+TEST(RunComparison, NoiseBandLeavesALastWeekOutlierOut)
+{
+    // Twenty-five quiet nights (±0.2 %) with a failed node's night among the last ten: that
+    // night is no part of the noise, so a 3 % drop tonight still shows.
+    std::vector<RunRecord> runs;
+    for (int d = 1; d <= 25; ++d)
+        runs.push_back(nightly(d, d == 20 ? 400000 : 640000 * (1 + ((d * 7) % 5 - 2) * 0.001), 0.05));
+    runs.push_back(nightly(26, 620800, 0.05));
+    const RunComparison c = compareRuns(TrendHistory::fromRuns(runs), "nightly-25", "nightly-26", {});
+    const MetricComparison &m = metric(c, "records_per_s");
+    EXPECT_EQ(m.historyPoints, 10) << "ten nights besides the outlier";
+    EXPECT_LT(m.historyStddev, 2000) << "the outlier's 240k would make it ~75k";
+    EXPECT_EQ(m.verdict, Verdict::Regression);
+}
+
 // ---------------------------------------------------------------- many metrics at once
 
 TEST(Holm, AdjustedPValuesAndLevelsOfTheTextbookExample)

@@ -38,6 +38,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
+
+#include <random>
 #include <QTemporaryDir>
 #include <QThreadPool>
 
@@ -499,4 +501,68 @@ TEST_F(TrendsViewTest, DragAndWheelZoomTheTimeAxisAndDoubleClickResets)
     EXPECT_EQ(view.rangeCombo()->currentText(), "From – To");
     EXPECT_LT(view.drawnIndexes().size(), 30u);
     EXPECT_GT(view.drawnIndexes().size(), 10u);
+}
+
+namespace {
+class OutlierStoreTest : public plimsoll::test::NightlyStoreTest
+{
+};
+} // namespace
+
+// A one-night throughput collapse is an outlier, not two changes: the Changes view lists it as
+// such, and Trends rings the point and says so, with no change point drawn around it.
+TEST_F(OutlierStoreTest, OneNightSpikeIsAnOutlierInChangesAndTrends)
+{
+    const QString path = m_dir.filePath(QStringLiteral("spike.plimsoll"));
+    std::vector<RunRecord> runs;
+    std::mt19937 rng(4);
+    std::normal_distribution<double> noise(0, 2000);
+    const QDateTime start(QDate(2026, 3, 1), QTime(2, 30), Qt::UTC);
+    for (int i = 0; i < 60; ++i) {
+        RunRecord r = nightlyRun(1, "c" + std::to_string(i), i == 30 ? 450000 : 600000 + noise(rng));
+        r.runKey = "night-" + std::to_string(i);
+        r.timestamp = start.addDays(i).toString(Qt::ISODate).toStdString();
+        runs.push_back(std::move(r));
+    }
+    Store(path.toStdString())
+        .importSource({"test:spike", "plimsoll-trend", "sha-s", "test", "1", "2026-10-01T00:00:00Z", false}, runs);
+
+    ChangesView changes(path);
+    changes.resize(800, 600);
+    changes.show();
+    QSignalSpy loaded(&changes, &ChangesView::loaded);
+    changes.reload();
+    ASSERT_TRUE(loaded.wait(20000));
+    QAbstractItemModel *rows = changes.table()->model();
+    int outlierRows = 0;
+    for (int r = 0; r < rows->rowCount(); ++r) {
+        const QString change = rows->index(r, ChangesView::Change).data().toString();
+        EXPECT_TRUE(change.startsWith(QStringLiteral("outlier -"))) << change.toStdString() << " in a series without changes";
+        EXPECT_EQ(rows->index(r, ChangesView::Run).data().toString(), QStringLiteral("night-30"));
+        outlierRows += change.startsWith(QStringLiteral("outlier"));
+        if (rows->index(r, ChangesView::Metric).data().toString() == displayMetricName("records_per_s")) {
+            EXPECT_TRUE(change.startsWith(QStringLiteral("outlier -24.8 %"))) << change.toStdString();
+            EXPECT_EQ(rows->index(r, ChangesView::Verdict).data().toString(), QStringLiteral("regression"));
+        }
+    }
+    EXPECT_EQ(outlierRows, 2) << "throughput and the latency that follows it";
+
+    TrendsView view(path);
+    view.resize(800, 640);
+    view.show();
+    view.reload();
+    ASSERT_TRUE(waitUntil([&] { return view.metricCombo()->count() > 0; }));
+    view.metricCombo()->setCurrentIndex(view.metricCombo()->findText("records_per_s"));
+    ASSERT_TRUE(waitUntil([&] { return view.plottedMetric() == "records_per_s" && view.pointCount() == 60; }));
+    EXPECT_EQ(view.outlierIndexes(), std::vector<int>{30});
+    EXPECT_TRUE(view.changePointIndexes().empty()) << ::testing::PrintToString(view.changePointIndexes());
+    int rings = -1;
+    for (QAbstractSeries *s : view.chartView()->chart()->series())
+        if (s->objectName() == "outliers")
+            rings = static_cast<int>(qobject_cast<QScatterSeries *>(s)->count());
+    EXPECT_EQ(rings, 1);
+    view.selectPoint(30);
+    const QString detail = view.pointDetailText(QStringLiteral("change"));
+    EXPECT_TRUE(detail.contains(QStringLiteral("outlier -24.8 %")) && detail.contains(QStringLiteral("regression")))
+        << detail.toStdString();
 }

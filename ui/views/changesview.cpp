@@ -18,6 +18,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace plimsoll {
 
 namespace {
@@ -183,6 +185,57 @@ void ChangesView::addChangeRows(const SeriesChanges &series)
             row[Verdict]->setForeground(trendVerdictColor(c.verdict));
         for (int col : {int(Change), int(PValue)})
             row[col]->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        if (c.provisional)
+            row[Change]->setToolTip(row[Change]->toolTip() +
+                                    tr("; provisional: fewer than %1 runs after it").arg(SeriesAnalysisOptions{}.minSegment));
+        m_model->appendRow(row);
+    }
+    const auto verdictCell = [](plimsoll::Verdict v) {
+        QStandardItem *item = cell(QString::fromLatin1(toString(v)).replace(QLatin1Char('_'), QLatin1Char(' ')));
+        if (v == plimsoll::Verdict::Regression || v == plimsoll::Verdict::Improvement)
+            item->setForeground(trendVerdictColor(v));
+        return item;
+    };
+    for (const DetectedOutlier &o : series.outliers) {
+        QList<QStandardItem *> row = rowOf(o.timestamp, series.series.scenario, series.series.metric,
+                                           series.series.target, o.runKey, o.commit);
+        const double percent = o.outlier.percent();
+        row[Change] = cell(std::isfinite(o.outlier.sigmas)
+                               ? tr("outlier %1 (%2 σ)").arg(QString::asprintf("%+.1f %%", percent),
+                                                             QString::asprintf("%+.1f", o.outlier.sigmas))
+                               : tr("outlier %1").arg(QString::asprintf("%+.1f %%", percent)),
+                           percent);
+        row[Change]->setToolTip(tr("%1 where the runs either side give %2: one run far outside their noise, "
+                                   "left out of the change points")
+                                    .arg(displayMetric(series.series.metric, o.outlier.value),
+                                         displayMetric(series.series.metric, o.outlier.expected)));
+        row[PValue] = cell(QStringLiteral("—"), 2.0);
+        row[Verdict] = verdictCell(o.verdict);
+        m_model->appendRow(row);
+    }
+    for (const DetectedVarianceChange &v : series.varianceChanges) {
+        QList<QStandardItem *> row = rowOf(v.timestamp, series.series.scenario, series.series.metric,
+                                           series.series.target, v.runKey, v.commit);
+        row[Change] = cell(tr("noise ×%1").arg(QString::number(v.change.ratio(), 'g', 2)), 0.0);
+        row[Change]->setToolTip(tr("standard deviation %1 before, %2 after")
+                                    .arg(displayMetric(series.series.metric, v.change.stddevBefore),
+                                         displayMetric(series.series.metric, v.change.stddevAfter)));
+        row[PValue] = cell(QString::asprintf("%.2g", v.change.pValue), v.change.pValue);
+        row[Verdict] = verdictCell(v.verdict);
+        m_model->appendRow(row);
+    }
+    for (const DetectedDrift &d : series.drifts) {
+        QList<QStandardItem *> row = rowOf(d.fromTimestamp, series.series.scenario, series.series.metric,
+                                           series.series.target, d.fromRunKey, {});
+        row[Change] = cell(tr("drift %1 per run").arg(displayMetric(series.series.metric, d.drift.slopePerPoint)), 0.0);
+        row[Change]->setToolTip(tr("from %1 to %2 over runs %3 to %4%5")
+                                    .arg(displayMetric(series.series.metric, d.drift.valueFrom),
+                                         displayMetric(series.series.metric, d.drift.valueTo),
+                                         QString::fromStdString(d.fromRunKey), QString::fromStdString(d.toRunKey),
+                                         d.perDay ? tr(", %1 per day").arg(displayMetric(series.series.metric, *d.perDay))
+                                                  : QString()));
+        row[PValue] = cell(QStringLiteral("—"), 2.0);
+        row[Verdict] = verdictCell(d.verdict);
         m_model->appendRow(row);
     }
 }

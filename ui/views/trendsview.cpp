@@ -175,6 +175,13 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_regressions = changeSeries("regressionChanges", trendVerdictColor(Verdict::Regression));
     m_improvements = changeSeries("improvementChanges", trendVerdictColor(Verdict::Improvement));
     m_neutralChanges = changeSeries("neutralChanges", trendVerdictColor(Verdict::Changed));
+    // An outlier is no change: a ring around the point, not a filled mark.
+    m_outliers = new QScatterSeries(m_chart);
+    m_outliers->setObjectName(QStringLiteral("outliers"));
+    m_outliers->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_outliers->setMarkerSize(18);
+    m_outliers->setColor(Qt::transparent);
+    m_outliers->setPen(QPen(trendVerdictColor(Verdict::Regression), 2));
     m_baselineLevel = new QLineSeries(m_chart);
     m_baselineLevel->setObjectName(QStringLiteral("baselineLevel"));
     m_baselineLevel->setPen(QPen(trendBaselineColor(), 1.5, Qt::DashLine));
@@ -185,6 +192,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_chart->addSeries(m_regressions);
     m_chart->addSeries(m_improvements);
     m_chart->addSeries(m_neutralChanges);
+    m_chart->addSeries(m_outliers);
     m_chart->addSeries(m_highlight);
     m_timeAxis = new QDateTimeAxis(m_chart);
     m_timeAxis->setTitleText(tr("Run time"));
@@ -198,6 +206,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
                               static_cast<QXYSeries *>(m_highlight), static_cast<QXYSeries *>(m_regressions),
                               static_cast<QXYSeries *>(m_improvements),
                               static_cast<QXYSeries *>(m_neutralChanges),
+                              static_cast<QXYSeries *>(m_outliers),
                               static_cast<QXYSeries *>(m_baselineLevel)}) {
         series->attachAxis(m_timeAxis);
         series->attachAxis(m_valueAxis);

@@ -108,6 +108,8 @@ public:
     // Indexes into points() of the change points and of the runs that started a new contract.
     std::vector<int> changePointIndexes() const;
     std::vector<int> newBaselineIndexes() const;
+    std::vector<int> outlierIndexes() const;
+    std::vector<int> noiseChangeIndexes() const;
     const std::vector<PointMark> &marks() const { return m_series->marks; }
     QString baselineRunKey() const { return m_baselineKey; }
     // The run deltas are shown against; empty clears it.
@@ -218,6 +220,7 @@ private:
     QScatterSeries *m_regressions = nullptr;
     QScatterSeries *m_improvements = nullptr;
     QScatterSeries *m_neutralChanges = nullptr;
+    QScatterSeries *m_outliers = nullptr; // rings around the runs left out as outliers
     QLineSeries *m_baselineLevel = nullptr;   // horizontal, at the baseline run's value
     std::vector<QLineSeries *> m_contractLines; // vertical, one per new contract
     QPushButton *m_useAsBaseline = nullptr;

@@ -1,4 +1,4 @@
-// The Trends view's marks: change points, contract changes, the baseline and the hover text.
+// The Trends view's marks: change points, outliers, contract changes, the baseline and the hover text.
 #include "ui/views/trendsview.h"
 
 #include "ui/charts/trendmarkstyle.h"
@@ -30,6 +30,16 @@ std::vector<int> TrendsView::newBaselineIndexes() const
     return m_series->newBaselines;
 }
 
+std::vector<int> TrendsView::outlierIndexes() const
+{
+    return m_series->outliers;
+}
+
+std::vector<int> TrendsView::noiseChangeIndexes() const
+{
+    return m_series->noiseChanges;
+}
+
 void TrendsView::setBaselineRun(const QString &runKey)
 {
     m_baselineKey = runKey;
@@ -45,7 +55,7 @@ void TrendsView::setBaselineRun(const QString &runKey)
 
 void TrendsView::drawMarks()
 {
-    for (QScatterSeries *s : {m_regressions, m_improvements, m_neutralChanges})
+    for (QScatterSeries *s : {m_regressions, m_improvements, m_neutralChanges, m_outliers})
         s->clear();
     m_baselineLevel->clear();
     for (QLineSeries *line : m_contractLines) {
@@ -72,6 +82,10 @@ void TrendsView::drawMarks()
     m_regressions->replace(regressions);
     m_improvements->replace(improvements);
     m_neutralChanges->replace(neutral);
+    QList<QPointF> outliers;
+    for (const int i : marksToDraw(data, data.outliers, from, to, false, keep))
+        outliers.append(QPointF(data.points[size_t(i)].timeMs, data.points[size_t(i)].value * m_displayFactor));
+    m_outliers->replace(outliers);
     const double yLow = m_valueAxis->min();
     const double yHigh = m_valueAxis->max();
     for (const int i : marksToDraw(data, data.newBaselines, from, to, false, keep)) {
@@ -99,9 +113,24 @@ QString TrendsView::pointSummary(size_t index) const
     const PointMark &m = m_series->marks[index];
     QStringList parts;
     if (m.changePoint)
-        parts << tr("%1 %2 (p = %3)")
+        parts << tr("%1 %2 (p = %3)%4")
                      .arg(QString::asprintf("%+.1f %%", m.forwardChangePercent),
-                          QString::fromLatin1(toString(m.verdict)), QString::number(m.pValue, 'g', 2));
+                          QString::fromLatin1(toString(m.verdict)), QString::number(m.pValue, 'g', 2),
+                          m.provisional ? tr(", provisional: fewer than %1 runs after it")
+                                              .arg(SeriesAnalysisOptions{}.minSegment)
+                                        : QString());
+    if (m.outlier)
+        parts << (std::isfinite(m.outlierSigmas)
+                      ? tr("outlier %1 (%2 σ of noise), %3: left out of the change points")
+                            .arg(QString::asprintf("%+.1f %%", m.outlierPercent),
+                                 QString::asprintf("%+.1f", m.outlierSigmas),
+                                 QString::fromLatin1(toString(m.outlierVerdict)))
+                      : tr("outlier %1 beside runs without noise, %2: left out of the change points")
+                            .arg(QString::asprintf("%+.1f %%", m.outlierPercent),
+                                 QString::fromLatin1(toString(m.outlierVerdict))));
+    if (m.noiseChange)
+        parts << tr("noise change: ×%1 the spread from here (p = %2)")
+                     .arg(QString::number(m.noiseRatio, 'g', 2), QString::number(m.noisePValue, 'g', 2));
     if (m.newBaseline) {
         QStringList keys;
         for (const ContractDifference &d : m.differences)

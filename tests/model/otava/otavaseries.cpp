@@ -9,12 +9,19 @@
 //   plimsoll_otava_series detect FILE WINDOW PVALUE
 //       runs model/changepoints on FILE and prints one line "strong i j …" and one
 //       "weak i j …".
+//   plimsoll_otava_series analyze FILE
+//       runs model/seriesanalysis on FILE (a CSV with a "value" column, as Otava's playground
+//       suite writes them) and prints every index it marks (outliers, confident level
+//       changes, variance changes, drift starts) on one line, for the playground evaluation;
+//       with -v, each finding and its figures on stderr.
 //
 // The series are generated here rather than in Python because libstdc++'s normal distribution
 // is what the C++ tests were written against; numpy could not reproduce it.
 
 #include "model/trends/changepoints.h"
+#include "model/trends/seriesanalysis.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -160,6 +167,70 @@ int detect(const std::string &file, int window, double pValue)
     return 0;
 }
 
+// The "value" column of a CSV with a header line.
+std::vector<double> valueColumn(const std::string &file, std::string &error)
+{
+    std::ifstream in(file);
+    std::string line;
+    if (!std::getline(in, line)) {
+        error = "cannot read " + file;
+        return {};
+    }
+    std::vector<std::string> header;
+    std::stringstream hs(line);
+    for (std::string cell; std::getline(hs, cell, ',');)
+        header.push_back(cell);
+    const auto col = std::find(header.begin(), header.end(), "value") - header.begin();
+    if (col == long(header.size())) {
+        error = file + ": line 1: no \"value\" column";
+        return {};
+    }
+    std::vector<double> values;
+    for (int lineNo = 2; std::getline(in, line); ++lineNo) {
+        std::stringstream ls(line);
+        std::string cell;
+        for (long i = 0; i <= col && std::getline(ls, cell, ','); ++i) {
+        }
+        char *end = nullptr;
+        const double v = std::strtod(cell.c_str(), &end);
+        if (cell.empty() || *end != '\0') {
+            error = file + ": line " + std::to_string(lineNo) + ": value \"" + cell + "\" is not a number";
+            return {};
+        }
+        values.push_back(v);
+    }
+    return values;
+}
+
+int analyze(const std::string &file, bool verbose)
+{
+    std::string error;
+    const std::vector<double> values = valueColumn(file, error);
+    if (!error.empty()) {
+        std::cerr << error << "\n";
+        return 1;
+    }
+    const SeriesAnalysis a = analyzeSeries(values);
+    if (verbose) {
+        for (const Outlier &o : a.outliers)
+            std::cerr << "outlier " << o.index << " " << o.value << " expected " << o.expected << " sigmas " << o.sigmas << "\n";
+        for (const LevelChange &c : a.changes)
+            std::cerr << "change " << c.change.index << (c.provisional ? " provisional" : "") << (c.shortRun ? " short-run" : "")
+                      << " " << c.change.meanBefore << " -> " << c.change.meanAfter << " p " << c.change.pValue << "\n";
+        for (const VarianceChange &v : a.varianceChanges)
+            std::cerr << "variance " << v.index << " " << v.stddevBefore << " -> " << v.stddevAfter << " p " << v.pValue << "\n";
+        for (const Drift &d : a.drifts)
+            std::cerr << "drift " << d.from << ".." << d.to << " slope " << d.slopePerPoint << "\n";
+    }
+    bool first = true;
+    for (std::size_t i : a.markedIndexes()) {
+        std::cout << (first ? "" : " ") << i;
+        first = false;
+    }
+    std::cout << '\n';
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -169,6 +240,8 @@ int main(int argc, char **argv)
         return generate(args[1]);
     if (args.size() == 4 && args[0] == "detect")
         return detect(args[1], std::atoi(args[2].c_str()), std::strtod(args[3].c_str(), nullptr));
-    std::cerr << "usage: plimsoll_otava_series generate DIR | detect FILE WINDOW PVALUE\n";
+    if ((args.size() == 2 || (args.size() == 3 && args[2] == "-v")) && args[0] == "analyze")
+        return analyze(args[1], args.size() == 3);
+    std::cerr << "usage: plimsoll_otava_series generate DIR | detect FILE WINDOW PVALUE | analyze FILE [-v]\n";
     return 2;
 }
