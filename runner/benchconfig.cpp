@@ -313,7 +313,7 @@ std::map<std::string, std::string> consumerFetchSettings(const RunConfig &c)
     return {{"fetch.max.bytes", std::to_string(c.fetchMaxBytes)},
             {"max.partition.fetch.bytes",
              c.fetchMaxBytes < 1048576 ? std::to_string(c.fetchMaxBytes) : given("max.partition.fetch.bytes", "1048576")},
-            {"fetch.wait.max.ms", given("fetch.wait.max.ms", "500")}};
+            {"fetch.wait.max.ms", c.embedded() ? kEmbeddedFetchWaitMs : given("fetch.wait.max.ms", "500")}};
 }
 
 std::string makeUuid()
