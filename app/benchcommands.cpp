@@ -41,14 +41,19 @@ namespace {
 std::atomic<bool> g_cancel{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 
+// The exit code of a run quit at once by a second interrupt: nothing stored, no result file,
+// told apart from 130 (stopped, its partial result kept), which a script may go on to read.
+constexpr int kExitQuitAtOnce = 3;
+
 // The first SIGINT/SIGTERM stops the run (bounded flush, partial result kept); a second one
-// is not caught any more and ends the process at once.
-extern "C" void onInterrupt(int signal)
+// ends the process at once, saying that nothing was kept.
+extern "C" void onInterrupt(int)
 {
     if (g_cancel.exchange(true)) {
-        std::signal(signal, SIG_DFL);
-        std::raise(signal);
-        return;
+        static const char quit[] = "\nplimsoll: interrupted again: quitting at once; nothing was "
+                                   "kept (no result stored or written)\n";
+        (void)!::write(STDERR_FILENO, quit, sizeof quit - 1);
+        ::_exit(kExitQuitAtOnce);
     }
     static const char notice[] = "\nplimsoll: interrupted: stopping and keeping the partial result "
                                  "(interrupt again to quit at once)\n";

@@ -53,7 +53,19 @@ int runDataExport(const CliContext &c, const ExportRequest &request, const std::
     if (request.format == "hlog")
         std::cerr << ": " << result.histograms << " histograms rebuilt from stored percentiles (the "
                      "store keeps no raw histograms)";
-    std::cerr << (out == "-" ? "" : " to " + out) << "\n";
+    std::cerr << (out == "-" ? "" : " to " + out);
+    if (result.runs == 0) {
+        // Said apart from an empty store: the filter is what to change.
+        try {
+            if (const int64_t held = store->runCount(); held > 0)
+                std::cerr << " (no run matches the filter; the store holds " << held
+                          << (held == 1 ? " run" : " runs") << ")";
+            else
+                std::cerr << " (the store holds no runs)";
+        } catch (const StoreError &) {
+        }
+    }
+    std::cerr << "\n";
     return kExitOk;
 }
 

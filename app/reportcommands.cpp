@@ -96,9 +96,14 @@ int runReport(const CliContext &c, const ReportArgs &a)
     }
     if (!writeFile(a.out, bytes))
         return kExitFailure;
+    auto count = [](int64_t n, const char *one, const char *many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
     std::cout << "wrote " << a.out << " (" << format << ", " << bytes.size() << " bytes): "
-              << data.sizing.brokers << " brokers, " << data.sizing.redisNodes << " Redis nodes, "
-              << data.sizing.shards << " shards, " << data.sizing.partitions << " partitions\n";
+              << count(data.sizing.brokers, "broker", "brokers") << ", "
+              << count(data.sizing.redisNodes, "Redis node", "Redis nodes") << ", "
+              << count(data.sizing.shards, "shard", "shards") << ", "
+              << count(data.sizing.partitions, "partition", "partitions") << "\n";
     return kExitOk;
 }
 

@@ -68,7 +68,16 @@ int runImport(const CliContext &c, const ImportArgs &args)
         if (!d || d->count() <= 0) {
             fail("import: --interval '" + args.interval + "': " +
                  (d ? std::string("must be longer than zero") : why) +
-                 " (e.g. 60s, 1m30s, PT90S; a bare number is milliseconds)");
+                 " (e.g. 60s, 1m30s, PT90S)");
+            return kExitUsage;
+        }
+        // Elsewhere a bare number of a duration is milliseconds; scrapes are minutes apart, so
+        // a bare "60" here is meant as seconds far more often, and would make every rate 1000x.
+        if (args.interval.find_first_not_of("0123456789.") == std::string::npos) {
+            fail("import: --interval '" + args.interval + "' has no unit; write " + args.interval +
+                 "s or " + args.interval +
+                 "ms (or leave --interval out: the scrapes' own times, or the files' modification "
+                 "times, give the interval)");
             return kExitUsage;
         }
         intervalS = double(d->count()) / 1e9;
@@ -142,10 +151,18 @@ int runRuns(const CliContext &c, RunsArgs args)
         args.filter.sample = false;
     try {
         const auto runs = store->runs(args.filter);
-        if (args.json)
+        if (args.json) {
             std::cout << runsToJson(runs).dump(2) << "\n";
-        else
+        } else if (runs.empty() && store->runCount() > 0) {
+            // A filter that matched nothing: the store is not empty, and the filter is what to change.
+            const int64_t held = store->runCount();
+            std::cout << "No runs match the filter (the store holds " << held
+                      << (held == 1 ? " run" : " runs")
+                      << "; `plimsoll runs` without --scenario, --commit, --since, --until or "
+                         "--samples lists them).\n";
+        } else {
             printRunsTable(std::cout, runs);
+        }
     } catch (const StoreError &e) {
         fail(e.what());
         return 1;
@@ -317,8 +334,8 @@ void addStoreCommands(CLI::App &app, Commands &commands)
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     import->add_option("--interval", importArgs->interval,
-                       "With --scrapes: the time between the two scrapes (60s, PT1M; a bare number "
-                       "is ms), when their own times or the files' modification times are wrong");
+                       "With --scrapes: the time between the two scrapes, with its unit (60s, PT1M), "
+                       "when their own times or the files' modification times are wrong");
     import->add_option("paths", importArgs->paths, "Files, directories or URLs to import");
     commands.add(import, [importArgs](const CliContext &c) { return runImport(c, *importArgs); });
 

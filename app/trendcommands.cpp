@@ -17,6 +17,7 @@
 #include <QFile>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -301,7 +302,11 @@ int runCompare(const CliContext &c, const CompareArgs &a)
 {
     const double alpha = a.request.options.alpha;
     if (!(alpha > 0 && alpha < 1)) {
-        printError("--alpha must be above 0 and below 1 (the chance of flagging a change that is noise)");
+        char text[32];
+        const auto written = std::to_chars(text, text + sizeof text, alpha);
+        printError("--alpha " + std::string(text, written.ptr) +
+                   ": must be above 0 and below 1 (the chance of flagging a change that is noise; "
+                   "e.g. 0.05)");
         return kExitUsage;
     }
     if (a.request.baseline.empty() && !a.previous) {

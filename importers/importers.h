@@ -5,6 +5,10 @@
 
 #include "importers/importer.h"
 
+#include <optional>
+#include <string>
+#include <string_view>
+
 namespace plimsoll {
 
 const Importer &trendRecordsImporter();        // plimsoll/trendrecordsimporter.cpp
@@ -20,5 +24,11 @@ const Importer &hgrmImporter();                // hdr/hgrmimporter.cpp
 const Importer &redisBenchmarkImporter();      // redis/redisbenchmarkimporter.cpp
 const Importer &memtierImporter();             // redis/memtierimporter.cpp
 const Importer &prometheusImporter();          // prometheus/prometheusimporter.cpp
+
+// The bytes `plimsoll bench` fingerprints when it stores a result (the document as compact
+// JSON), for a bench result file: so that the file a stored bench wrote (the same document,
+// indented) is the same source, "unchanged" when imported. nullopt when `text` is no readable
+// JSON document; the import then refuses it with the reason.
+std::optional<std::string> benchResultIdentity(std::string_view text);
 
 } // namespace plimsoll

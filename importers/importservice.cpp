@@ -1,6 +1,7 @@
 #include "importers/importservice.h"
 
 #include "importers/domaincheck.h"
+#include "importers/importers.h"
 #include "importers/latencyunit.h"
 #include "importers/pathfactors.h"
 #include "importers/urlfetcher.h"
@@ -201,11 +202,25 @@ SourceReport importDevice(Store &store, QIODevice &device, const std::string &ur
         fail(report, displayName, *refused);
         return report;
     }
-    const std::string sha256 = sha256Hex(device);
+    std::string sha256 = sha256Hex(device);
     if (!device.seek(0)) {
         fail(report, displayName, {"cannot read it twice: " + device.errorString().toStdString(),
                                    0, -1, {}});
         return report;
+    }
+    // A bench result is known by its document, not its bytes: the file a bench wrote beside
+    // storing its run is that run's source again, however it is indented.
+    if (importer == &benchResultImporter() && device.size() <= request.maxBytes) {
+        const QByteArray bytes = device.readAll();
+        if (auto identity = benchResultIdentity(std::string_view(bytes.constData(), size_t(bytes.size()))))
+            sha256 = QCryptographicHash::hash(QByteArray::fromStdString(*identity), QCryptographicHash::Sha256)
+                         .toHex()
+                         .toStdString();
+        if (!device.seek(0)) {
+            fail(report, displayName, {"cannot read it twice: " + device.errorString().toStdString(),
+                                       0, -1, {}});
+            return report;
+        }
     }
     // A UTF-8 byte-order mark (Windows editors, PowerShell's Out-File) is skipped here, once,
     // so that no importer sees it; detection skipped it too. Byte offsets in messages count

@@ -91,6 +91,7 @@ struct ClientShared
     using Clock = std::chrono::steady_clock;
     std::map<std::string, std::string> kafkaConfig; // librdkafka names: bootstrap, client config
     std::map<std::string, std::string> producerConfig; // acks, compression, linger, batch
+    std::map<std::string, std::string> consumerConfig; // the embedded target's fetch wait
     std::string topic;
     std::array<uint8_t, 16> runId{};
     uint32_t producerIdBase = 0; // a fleet's agent: the envelope's producer id is base + index

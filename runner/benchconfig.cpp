@@ -53,11 +53,11 @@ int RunConfig::embeddedBrokers() const
 {
     if (bootstrapServers.size() <= 9)
         return 1;
-    try {
-        return std::stoi(bootstrapServers.substr(9));
-    } catch (...) {
+    // Digits only: "embedded:2x" or "embedded:+2" is no count (0, refused by validate()).
+    const std::string n = bootstrapServers.substr(9);
+    if (n.size() > 2 || n.find_first_not_of("0123456789") != std::string::npos)
         return 0;
-    }
+    return std::stoi(n);
 }
 
 int64_t RunConfig::minRecordSize() const { return static_cast<int64_t>(Envelope::kSize); }
@@ -67,7 +67,8 @@ std::string RunConfig::validate() const
     if (bootstrapServers.empty())
         return "--bootstrap-server is empty";
     if (embedded() && (embeddedBrokers() < 1 || embeddedBrokers() > 16))
-        return "--bootstrap-server embedded:N takes 1 to 16 brokers";
+        return "--bootstrap-server '" + bootstrapServers +
+               "': embedded:N takes a whole number of brokers from 1 to 16 (embedded alone is 1)";
     if (partitions < 1)
         return "--partitions must be at least 1";
     if (replicationFactor < 1)
@@ -312,7 +313,7 @@ std::map<std::string, std::string> consumerFetchSettings(const RunConfig &c)
     return {{"fetch.max.bytes", std::to_string(c.fetchMaxBytes)},
             {"max.partition.fetch.bytes",
              c.fetchMaxBytes < 1048576 ? std::to_string(c.fetchMaxBytes) : given("max.partition.fetch.bytes", "1048576")},
-            {"fetch.wait.max.ms", given("fetch.wait.max.ms", "500")}};
+            {"fetch.wait.max.ms", c.embedded() ? kEmbeddedFetchWaitMs : given("fetch.wait.max.ms", "500")}};
 }
 
 std::string makeUuid()

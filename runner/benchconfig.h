@@ -153,6 +153,9 @@ std::string parseTuningEntry(const std::string &entry, std::string *key, std::st
 // max.partition.fetch.bytes and fetch.wait.max.ms, from the run's options and client config.
 std::map<std::string, std::string> consumerFetchSettings(const RunConfig &config);
 
+// The consumers' fetch.wait.max.ms on the embedded target (runner/benchengine.cpp says why).
+inline constexpr const char *kEmbeddedFetchWaitMs = "5";
+
 // Agent `index` of `agents`' share of a fleet total (records): an even split, the first
 // `total % agents` agents taking one more.
 int64_t agentShare(int64_t total, int agents, int index);

@@ -244,6 +244,10 @@ private:
             // The mock evicts beyond 5 MiB per partition, so load must spread evenly: no sticky
             // batches to one partition, each keyless record to a random one.
             env.producerConfig["sticky.partitioning.linger.ms"] = "0";
+            // The mock answers a fetch of a partition with nothing new only when
+            // fetch.wait.max.ms is up, even if records arrive meanwhile: at librdkafka's 500 ms
+            // every end-to-end latency would be that wait, not the client's.
+            env.consumerConfig["fetch.wait.max.ms"] = kEmbeddedFetchWaitMs;
         }
         Envelope::runIdFromUuid(c.runId, env.runId);
         env.recordSize = static_cast<std::size_t>(c.recordSize);

@@ -25,6 +25,7 @@ void startGroup(PhaseGroup &g, const PhaseEnvironment &env, Clock::time_point re
     ClientShared &s = g.shared;
     s.kafkaConfig = env.kafkaConfig;
     s.producerConfig = env.producerConfig;
+    s.consumerConfig = env.consumerConfig;
     s.topic = spec.topic;
     s.runId = env.runId;
     s.producerIdBase = spec.producerIdBase;

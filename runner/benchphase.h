@@ -67,6 +67,7 @@ struct PhaseEnvironment
 {
     std::map<std::string, std::string> kafkaConfig;
     std::map<std::string, std::string> producerConfig;
+    std::map<std::string, std::string> consumerConfig;
     std::array<uint8_t, 16> runId{};
     std::size_t recordSize = 1024;
     std::chrono::milliseconds timeout{30000};

@@ -133,6 +133,8 @@ std::unique_ptr<RdKafka::KafkaConsumer> createConsumer(const ClientShared &share
     config["enable.auto.offset.store"] = "false";
     config["enable.partition.eof"] = "false";
     config["auto.offset.reset"] = plan.autoOffsetReset;
+    for (const auto &[key, value] : shared.consumerConfig)
+        config[key] = value;
     config["fetch.max.bytes"] = std::to_string(plan.fetchMaxBytes);
     if (plan.fetchMaxBytes < 1048576)
         config["max.partition.fetch.bytes"] = std::to_string(plan.fetchMaxBytes);

@@ -107,6 +107,21 @@ ImportResult parse(const std::string &text, QIODevice &, const ImportOptions &,
 
 } // namespace
 
+std::optional<std::string> benchResultIdentity(std::string_view text)
+{
+    if (text.size() > size_t(kMaxBytes) || checkJsonNesting(text))
+        return std::nullopt;
+    try {
+        return json::parse(text, [](int depth, json::parse_event_t, json &) {
+                   if (depth > 64)
+                       throw std::length_error("nested deeper than 64 levels");
+                   return true;
+               }).dump();
+    } catch (const std::exception &) {
+        return std::nullopt;
+    }
+}
+
 const Importer &benchResultImporter()
 {
     static const TextImporter importer(kFormat, {sniff, resemblance, parse});

@@ -453,6 +453,42 @@ void FileReader::readLine(const std::string &text, int64_t lineNo, int64_t offse
         flush();
 }
 
+// The longest line a trend record may take. A record is one scenario of a run: a few hundred
+// bytes, a few KiB with a large environment. The bound is checked before a line is held or
+// parsed, so a file that is not one record per line (a whole document on one line, a binary)
+// is refused in the memory of its bound rather than in some multiple of its size.
+constexpr int64_t kMaxRecordBytes = 1024 * 1024;
+
+// "1,048,576": byte counts in messages, grouped so that their size reads at a glance.
+std::string groupedBytes(int64_t n)
+{
+    const std::string digits = std::to_string(n);
+    std::string out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+// The rest of a line longer than the bound, read and dropped in pieces: how long it is without
+// its line end, with `held` bytes of it read already. Memory stays that of one piece.
+int64_t skipRestOfLine(QIODevice &in, int64_t held)
+{
+    int64_t length = held;
+    char buffer[64 * 1024];
+    while (!in.atEnd()) {
+        const qint64 n = in.readLine(buffer, sizeof buffer);
+        if (n <= 0)
+            break;
+        length += n;
+        if (buffer[n - 1] == '\n')
+            return length - (n > 1 && buffer[n - 2] == '\r' ? 2 : 1);
+    }
+    return length;
+}
+
 bool isSkippable(const std::string &line)
 {
     const auto first = line.find_first_not_of(" \t\r\n");
@@ -526,12 +562,25 @@ ImportResult TrendRecordsImporter::parseInto(QIODevice &in, const ImportOptions 
     int64_t lineNo = 0;
     try {
         while (!in.atEnd()) {
-            const QByteArray raw = in.readLine();
+            // Past the bound (and the line's end), so that a line over it is told from one at it.
+            const QByteArray raw = in.readLine(kMaxRecordBytes + 3);
             if (raw.isEmpty())
                 break;
             ++lineNo;
             const int64_t offset = done;
             done += raw.size();
+            int64_t length = raw.size();
+            while (length > 0 && (raw.at(qsizetype(length - 1)) == '\n' || raw.at(qsizetype(length - 1)) == '\r'))
+                --length;
+            if (!raw.endsWith('\n') && !in.atEnd())
+                length = skipRestOfLine(in, raw.size());
+            if (length > kMaxRecordBytes)
+                throw Failure{ImportError{
+                    "is " + groupedBytes(length) + " bytes long; a trend record is one line of at most " +
+                        groupedBytes(kMaxRecordBytes) + " bytes (1 MiB), so this is not one (a whole "
+                        "document on one line?): write one record per line, as `plimsoll export "
+                        "--format jsonl` does",
+                    lineNo, offset, {}}};
             std::string text(raw.constData(), size_t(raw.size()));
             if (lineNo == 1 && text.rfind("\xEF\xBB\xBF", 0) == 0)
                 text.replace(0, 3, "   "); // keep columns and offsets of the file

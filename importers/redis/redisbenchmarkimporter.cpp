@@ -23,6 +23,7 @@
 
 #include <QIODevice>
 
+#include <algorithm>
 #include <map>
 
 namespace plimsoll {
@@ -91,6 +92,30 @@ std::optional<std::vector<std::string>> csvCells(std::string_view line)
     return out;
 }
 
+// A row whose first cell holds quotes of its own, unescaped: redis-benchmark names a custom
+// command's test by its whole command line (`"hset h f {"a":1}","21978.02",…`). The value
+// columns are quoted cells without quotes inside, so they are taken from the right; the test
+// name is everything between the first quote and the last one before them. nullopt when the
+// line does not end in `values` such cells after a quoted name.
+std::optional<std::vector<std::string>> csvCellsNamedByCommand(std::string_view line, size_t values)
+{
+    std::vector<std::string> cells(values + 1);
+    std::string_view rest = line;
+    for (size_t i = values; i >= 1; --i) {
+        if (rest.size() < 2 || rest.back() != '"')
+            return std::nullopt;
+        const size_t open = rest.rfind('"', rest.size() - 2);
+        if (open == std::string_view::npos || open == 0 || rest[open - 1] != ',')
+            return std::nullopt;
+        cells[i] = std::string(rest.substr(open + 1, rest.size() - open - 2));
+        rest = rest.substr(0, open - 1);
+    }
+    if (rest.size() < 3 || rest.front() != '"' || rest.back() != '"')
+        return std::nullopt;
+    cells[0] = std::string(rest.substr(1, rest.size() - 2));
+    return cells;
+}
+
 double ms(double v)
 {
     return v * 1e-3;
@@ -123,6 +148,7 @@ public:
     {
     }
     void read(std::span<const TextLine> lines);
+    int64_t unreadableRow() const { return m_unreadableRow; }
 
 private:
     void readCsvRow(const TextLine &line, std::string_view t);
@@ -135,6 +161,7 @@ private:
     std::vector<ImportWarning> &m_warnings;
     std::vector<std::string> m_csvHeader;
     Test *m_section = nullptr;
+    int64_t m_unreadableRow = 0; // the first quoted line that is no CSV row of this tool's
     bool m_summaryTable = false;
     double m_summaryScale = 1e-3; // seconds per unit of the latency summary table
 };
@@ -166,15 +193,35 @@ void TestReader::read(std::span<const TextLine> lines)
 
 void TestReader::readCsvRow(const TextLine &line, std::string_view t)
 {
-    const auto cells = csvCells(t);
-    if (!cells)
-        return;
-    if (m_csvHeader.empty() && !cells->empty() && (*cells)[0] == "test") {
+    auto cells = csvCells(t);
+    if (cells && m_csvHeader.empty() && !cells->empty() && (*cells)[0] == "test") {
         m_csvHeader = *cells;
         return;
     }
-    if (cells->size() < 2)
+    // A test named by a command line with quotes in it: as many values as the header names,
+    // else as many as a headerless 6.2+ row has, else an old row's rps alone.
+    const bool fits = cells && (m_csvHeader.empty() || cells->size() == m_csvHeader.size());
+    if (!fits) {
+        std::vector<size_t> widths;
+        if (!m_csvHeader.empty())
+            widths.push_back(m_csvHeader.size() - 1);
+        else
+            widths = {kCsvColumns.size() - 1, 1};
+        for (size_t values : widths) {
+            auto named = csvCellsNamedByCommand(t, values);
+            if (named && std::all_of(named->begin() + 1, named->end(),
+                                     [](const std::string &c) { return parseNumber(c).has_value(); })) {
+                cells = std::move(named);
+                break;
+            }
+        }
+    }
+    if (!cells || cells->size() < 2) {
+        // Not a row this reader can take apart: said at its line when the file gives nothing else.
+        if (!m_unreadableRow)
+            m_unreadableRow = line.number;
         return;
+    }
     Test test;
     test.name = (*cells)[0];
     test.line = line.number;
@@ -295,16 +342,27 @@ void TestReader::readQuietLine(const TextLine &line, std::string_view t)
 
 // The tests of every command block (or of the whole output when it has none), each with what
 // its command line states.
-std::vector<Test> readAllTests(const std::string &text, std::vector<ImportWarning> &warnings)
+// `unreadableRow`: the first quoted line that was no CSV row (0: none), for the refusal.
+std::vector<Test> readAllTests(const std::string &text, std::vector<ImportWarning> &warnings,
+                               int64_t &unreadableRow)
 {
     std::vector<Test> tests;
     const std::vector<TextLine> lines = splitLines(text);
     const std::vector<CommandBlock> blocks = commandBlocks(text, {"redis-benchmark"});
-    if (blocks.empty())
-        TestReader(tests, warnings).read(lines);
+    auto note = [&unreadableRow](const TestReader &reader) {
+        if (!unreadableRow)
+            unreadableRow = reader.unreadableRow();
+    };
+    if (blocks.empty()) {
+        TestReader reader(tests, warnings);
+        reader.read(lines);
+        note(reader);
+    }
     for (const CommandBlock &block : blocks) {
         const size_t before = tests.size();
-        TestReader(tests, warnings).read(blockLines(lines, block));
+        TestReader reader(tests, warnings);
+        reader.read(blockLines(lines, block));
+        note(reader);
         if (block.line == 0)
             continue;
         if (tests.size() == before)
@@ -420,7 +478,8 @@ int sniff(std::string_view head)
     static const TextPattern quiet(R"((^|[\r\n])[A-Za-z_][^\r\n:]*: [0-9.]+ requests per second)");
     static const TextPattern oldCsv(R"(^\s*"[A-Z][A-Z_0-9 ()a-z]*","[0-9.]+"\s*(\r?\n|$))");
     static const TextPattern header(R"((^|[\r\n])\s*"test","rps")");
-    static const TextPattern headerless(R"((^|[\r\n])\s*"[^"\r\n]+"(,"[0-9.]+"){7}\s*(\r?\n|$))");
+    // The test name may hold quotes of its own (a custom command's command line).
+    static const TextPattern headerless(R"((^|[\r\n])\s*"[^\r\n]+"(,"[0-9.]+"){7}\s*(\r?\n|$))");
     if (header.search(text))
         return 90;
     if (section.search(text) && text.find("requests") != std::string::npos)
@@ -452,16 +511,25 @@ ImportResult parse(const std::string &text, QIODevice &in, const ImportOptions &
                    ImportResult result)
 {
     std::vector<Test> tests;
+    int64_t unreadableRow = 0;
     try {
-        tests = readAllTests(text, result.warnings);
+        tests = readAllTests(text, result.warnings, unreadableRow);
     } catch (const ImportError &e) {
         result.error = e;
         return result;
     }
+    const std::string rowShape =
+        "is a quoted line but no redis-benchmark --csv row: a quoted test name, then 1 or 7 "
+        "quoted numbers (or as many as the \"test\",\"rps\",… header names)";
     if (tests.empty()) {
-        result.error = ImportError{"holds no redis-benchmark result", 0, -1, {}};
+        result.error = unreadableRow ? ImportError{"holds no redis-benchmark result; this line " + rowShape,
+                                                   unreadableRow, -1, {}}
+                                     : ImportError{"holds no redis-benchmark result", 0, -1, {}};
         return result;
     }
+    if (unreadableRow)
+        result.warnings.push_back({"unreadable-row", unreadableRow,
+                                   "left out: the line " + rowShape});
     RunRecord run;
     run.line = 1;
     run.tool = "redis-benchmark";

@@ -22,6 +22,14 @@ const char *const kBusy = "the store is busy (another Plimsoll is writing to it)
 
 [[noreturn]] void throwError(sqlite3 *db, const std::string &what)
 {
+    // A damaged file: SQLite's own words name no file and no way out of it.
+    if ((sqlite3_extended_errcode(db) & 0xff) == SQLITE_CORRUPT) {
+        const char *file = sqlite3_db_filename(db, "main");
+        const std::string path = file && *file ? file : "the store file";
+        throw StoreError("the store " + path + " is damaged (" + sqlite3_errmsg(db) +
+                         "): restore it from a backup, or import the results again into a new "
+                         "store (--db NEW.db)");
+    }
     throw StoreError(what + ": " + sqlite3_errmsg(db));
 }
 
@@ -127,6 +135,8 @@ public:
             sqlite3_free(err);
             if (sqlite3_errcode(m_db) == SQLITE_BUSY)
                 throw StoreError(kBusy);
+            if (sqlite3_errcode(m_db) == SQLITE_CORRUPT)
+                throwError(m_db, "store statement failed");
             throw StoreError("store statement failed: " + message);
         }
     }

@@ -220,4 +220,12 @@ TEST_F(ScrapesCli, UsageErrorsExitTwo)
     EXPECT_TRUE(contains(zero.err, "longer than zero")) << zero.err;
     EXPECT_EQ(plimsoll({"import", "--scrapes", before, after, "--interval", "soon"}).exitCode, 2);
     EXPECT_EQ(plimsoll({"import", "--format", "omb", "--scrapes", before, after}).exitCode, 2);
+    // A bare number would be milliseconds: "90" for scrapes 90 s apart made every rate 1000x.
+    for (const char *bare : {"90", "2.5"}) {
+        const Result r = plimsoll({"import", "--scrapes", before, after, "--interval", bare});
+        EXPECT_EQ(r.exitCode, 2) << bare;
+        EXPECT_TRUE(contains(r.err, "has no unit")) << r.err;
+        EXPECT_TRUE(contains(r.err, std::string(bare) + "s or " + bare + "ms")) << r.err;
+    }
+    EXPECT_FALSE(contains(plimsoll({"runs", "--json"}).out, "run_key")) << "nothing imported by a refused --interval";
 }

@@ -311,6 +311,51 @@ TEST_F(WriteFailures, MessagesCountInWords)
     EXPECT_EQ(oneBroker.exitCode, 0) << oneBroker.err;
     EXPECT_TRUE(contains(oneBroker.out, "leaders on the one broker")) << oneBroker.out;
     EXPECT_FALSE(contains(oneBroker.out, "multiple of 1 brokers")) << oneBroker.out;
+    const Result report = plimsoll({"report", "--rate", "30k", "--format", "md", "--out", path("r.md")});
+    EXPECT_EQ(report.exitCode, 0) << report.err;
+    EXPECT_TRUE(contains(report.out, "1 broker,")) << report.out;
+}
+
+// Refusals quote the value they refuse, and a filter that matches nothing is not an empty store.
+TEST_F(WriteFailures, MessagesNameTheValueAndTheFilter)
+{
+    const Result alpha = plimsoll({"compare", "--alpha", "1.25", "--previous", "--current", "x"});
+    EXPECT_EQ(alpha.exitCode, 2);
+    EXPECT_TRUE(contains(alpha.err, "--alpha 1.25: must be above 0 and below 1")) << alpha.err;
+    for (const char *target : {"embedded:0", "embedded:17", "embedded:3x", "embedded:+2"}) {
+        const Result r = plimsoll({"bench", "--bootstrap-server", target, "--duration", "1s", "--no-store"});
+        EXPECT_EQ(r.exitCode, 2) << target << r.err;
+        EXPECT_TRUE(contains(r.err, std::string("'") + target + "'")) << r.err;
+    }
+    const Result none = plimsoll({"runs", "--scenario", "no-such-scenario-anywhere"});
+    EXPECT_EQ(none.exitCode, 0) << none.err;
+    EXPECT_TRUE(contains(none.out, "No runs match the filter (the store holds")) << none.out;
+    EXPECT_FALSE(contains(none.out, "Import results")) << none.out;
+    const Result exported = plimsoll({"export", "--format", "csv", "--scenario", "no-such-scenario-anywhere",
+                                      "--out", path("none.csv")});
+    EXPECT_EQ(exported.exitCode, 0) << exported.err;
+    EXPECT_TRUE(contains(exported.err, "exported 0 runs as csv")) << exported.err;
+    EXPECT_TRUE(contains(exported.err, "no run matches the filter; the store holds")) << exported.err;
+}
+
+// A store whose pages are damaged: named as damaged, with the way forward, not SQLite's words alone.
+TEST_F(WriteFailures, ADamagedStoreIsNamedWithTheWayForward)
+{
+    growStore();
+    {
+        QFile f(db());
+        ASSERT_TRUE(f.open(QIODevice::ReadWrite));
+        ASSERT_GT(f.size(), 64 * 4096);
+        // Every page past the schema's overwritten: the tables' b-trees cannot be read.
+        for (qint64 at = 8 * 4096; at + 4096 <= f.size(); at += 4096) {
+            f.seek(at);
+            f.write(QByteArray(4096, char(0xA5)));
+        }
+    }
+    const Result r = plimsoll({"runs"});
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "the store " + db().toStdString() + " is damaged")) << r.err;
+    EXPECT_TRUE(contains(r.err, "restore it from a backup")) << r.err;
 }
 
 } // namespace

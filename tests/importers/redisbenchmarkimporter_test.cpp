@@ -147,3 +147,66 @@ TEST(RedisBenchmark, TheSummaryTableIsReadInTheUnitItStates)
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error->field, "latency summary");
 }
+
+// redis-benchmark 6.2+ names a custom command's test by its command line, quotes unescaped: the
+// real row `"hset h f {"a":[1,2],"b":"x,y"}","21978.02",…` is no valid CSV, but the test name is
+// everything between the first quote and the last one before the 7 value cells.
+TEST(RedisBenchmarkImporter, CustomCommandWithQuotesInItsNameIsRead)
+{
+    const std::string text = readData("redis-benchmark/hset-json-value.csv");
+    ASSERT_FALSE(text.empty()) << dataPath("redis-benchmark/hset-json-value.csv");
+    EXPECT_GT(redisBenchmarkImporter().sniff(text), 0);
+    const ImportResult r = parseText(redisBenchmarkImporter(), text);
+    ASSERT_TRUE(r.ok()) << r.error->describe("hset-json-value.csv");
+    ASSERT_EQ(r.runs.at(0).scenarios.size(), 1u);
+    const ScenarioRecord &s = r.runs[0].scenarios[0];
+    EXPECT_EQ(s.name, R"(redis-benchmark/hset h f {"a":[1,2],"b":"x,y"})");
+    EXPECT_DOUBLE_EQ(*s.metric("records_per_s"), 21978.02);
+    EXPECT_DOUBLE_EQ(*s.metric("latency_p99_s"), 4.391e-3);
+    EXPECT_DOUBLE_EQ(*s.metric("latency_max_s"), 10.127e-3);
+
+    // Without the header row, and in the old two-column shape, the same rule holds.
+    const ImportResult headerless = parseText(
+        redisBenchmarkImporter(),
+        R"("JSON.SET doc $ "{"n":"q,\"z"}"","8123.5","0.9","0.1","0.8","1.5","2.25","4")" "\n");
+    ASSERT_TRUE(headerless.ok()) << headerless.error->describe("csv");
+    EXPECT_EQ(headerless.runs[0].scenarios.at(0).name, R"(redis-benchmark/JSON.SET doc $ "{"n":"q,\"z"}")");
+    EXPECT_DOUBLE_EQ(*headerless.runs[0].scenarios[0].metric("latency_p99_s"), 2.25e-3);
+    const ImportResult old = parseText(redisBenchmarkImporter(),
+                                       "\"SET\",\"100.5\"\r\n\"SET k \"v\"\",\"90.25\"\r\n");
+    ASSERT_TRUE(old.ok()) << old.error->describe("csv");
+    ASSERT_EQ(old.runs[0].scenarios.size(), 2u);
+    EXPECT_EQ(old.runs[0].scenarios[1].name, "redis-benchmark/SET k \"v\"");
+    EXPECT_DOUBLE_EQ(*old.runs[0].scenarios[1].metric("records_per_s"), 90.25);
+}
+
+// A quoted line that no reading takes apart is named, with what a row must hold.
+TEST(RedisBenchmarkImporter, AnUnreadableRowIsNamedByItsLine)
+{
+    const std::string header =
+        "\"test\",\"rps\",\"avg_latency_ms\",\"min_latency_ms\",\"p50_latency_ms\",\"p95_latency_ms\","
+        "\"p99_latency_ms\",\"max_latency_ms\"\n";
+    const ImportResult none = parseText(redisBenchmarkImporter(),
+                                        header + "\"PING\",\"fast\"ish\",\"0.1\"\n");
+    ASSERT_FALSE(none.ok());
+    EXPECT_EQ(none.error->line, 2);
+    EXPECT_NE(none.error->message.find("no redis-benchmark --csv row"), std::string::npos)
+        << none.error->message;
+
+    const ImportResult some = parseText(
+        redisBenchmarkImporter(),
+        header + "\"GET\",\"100\",\"1\",\"1\",\"1\",\"1\",\"1\",\"1\"\n\"SET \"k\",\"oops\n");
+    ASSERT_TRUE(some.ok()) << some.error->describe("csv");
+    EXPECT_EQ(some.runs[0].scenarios.size(), 1u);
+    bool warned = false;
+    for (const ImportWarning &w : some.warnings)
+        warned |= w.kind == "unreadable-row" && w.line == 3;
+    EXPECT_TRUE(warned) << "the left-out row is named";
+}
+
+TEST(RedisBenchmarkImporter, HeaderlessRowsNamedByAQuotedCommandAreDetected)
+{
+    const std::string row = R"("SET k "v"","8123.5","0.9","0.1","0.8","1.5","2.25","4")" "\n";
+    EXPECT_GT(redisBenchmarkImporter().sniff(row), 0);
+    EXPECT_EQ(ImporterRegistry::instance().detect(row), &redisBenchmarkImporter());
+}

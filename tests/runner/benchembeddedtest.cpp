@@ -12,6 +12,7 @@
 #include <librdkafka/rdkafka_mock.h>
 
 #include <QByteArray>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -177,6 +178,26 @@ TEST(runnerBenchEmbedded, ConsumersAloneReadWhatAnEarlierRunProduced)
     }
 }
 
+// On the embedded target the consumers' fetch wait is short: at librdkafka's 500 ms the mock held
+// every fetch that long, and e2e p99 read ~500 ms in every run, a wait rather than a latency.
+TEST(runnerBenchEmbedded, EndToEndLatencyIsNotTheFetchWait)
+{
+    RunConfig c;
+    c.workload = Workload::Roundtrip;
+    c.bootstrapServers = "embedded";
+    c.rate = 1000;
+    c.duration = 3s;
+    c.timeout = 10s;
+    std::atomic<bool> cancel{false};
+    const BenchResult result = BenchEngine(c).run(cancel);
+    ASSERT_EQ(result.exitCode, 0) << (result.errors.empty() ? "" : result.errors.front());
+    ASSERT_EQ(result.scenarios.size(), 1u);
+    const auto &m = result.scenarios[0].metrics;
+    ASSERT_EQ(m.count("e2e_p99_s"), 1u);
+    EXPECT_LT(m.at("e2e_p99_s"), 0.25) << "e2e p99 at 1000 records/s on the embedded target";
+    EXPECT_GT(m.at("e2e_p99_s"), 0);
+}
+
 // The window's Stop and the CLI's SIGINT set the same flag: the engine's interrupted path.
 TEST(runnerBenchEmbedded, InterruptedRoundTripCountsInFlightNotMissing)
 {
@@ -284,6 +305,45 @@ TEST(runnerBenchEmbedded, SigintOnTheBinarySaysInterruptedInJson)
     EXPECT_EQ(doc["partial"], true);
     EXPECT_NE(r.err.find("interrupted"), std::string::npos) << r.err;
     EXPECT_EQ((r.out + r.err).find("missing after draining"), std::string::npos) << r.err;
+}
+
+// A second interrupt quits at once: its own exit code (3, not 130, which says a partial result
+// was kept), a message saying nothing was kept, and indeed no result file and no stored run.
+TEST(runnerBenchEmbedded, SecondSigintQuitsWithItsOwnCodeAndKeepsNothing)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString resultFile = dir.filePath("result.json");
+    const QString db = dir.filePath("store.db");
+    QProcess p;
+    p.start(PLIMSOLL_BINARY, {"--db", db, "bench", "--embedded", "--rate", "3000", "--duration", "60s",
+                              "--output", "text", "--result-file", resultFile});
+    ASSERT_TRUE(p.waitForStarted(10000));
+    std::string err;
+    auto waitFor = [&](const std::string &marker) {
+        const auto deadline = std::chrono::steady_clock::now() + 60s;
+        while (err.find(marker) == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+            p.waitForReadyRead(20);
+            err += p.readAllStandardError().toStdString();
+        }
+        return err.find(marker) != std::string::npos;
+    };
+    ASSERT_TRUE(waitFor("measure")) << "no live interval within a minute: " << err;
+    ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+    // The first interrupt's notice says its handler ran; the stop it starts takes a bounded flush.
+    ASSERT_TRUE(waitFor("interrupt again to quit at once")) << err;
+    ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+    ASSERT_TRUE(p.waitForFinished(30000));
+    err += p.readAllStandardError().toStdString();
+    ASSERT_EQ(p.exitStatus(), QProcess::NormalExit) << err;
+    EXPECT_EQ(p.exitCode(), 3) << err;
+    EXPECT_NE(err.find("quitting at once; nothing was kept"), std::string::npos) << err;
+    EXPECT_FALSE(QFile::exists(resultFile)) << "a result file after quitting at once";
+    QProcess runs;
+    runs.start(PLIMSOLL_BINARY, {"--db", db, "runs", "--json"});
+    ASSERT_TRUE(runs.waitForFinished(30000));
+    const std::string listed = runs.readAllStandardOutput().toStdString();
+    EXPECT_EQ(listed.find("run_key"), std::string::npos) << listed;
 }
 
 } // namespace
