@@ -368,7 +368,7 @@ int runPlacement(const CliContext &c, const PlacementArgs &a)
         std::string error;
         comparison = compareLoad(p, *load, error);
         if (!comparison) {
-            printError("--load: " + error);
+            printError("--load: " + error + ": give --partitions " + std::to_string(load->rates.size()));
             return kExitUsage;
         }
     }

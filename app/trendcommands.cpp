@@ -272,10 +272,22 @@ int runChanges(const CliContext &c, const ChangesArgs &a)
     try {
         const TrendHistory history = TrendHistory::load(*store, a.request.scenarioContains);
         const ChangesReport report = findChanges(history, a.request, policiesFor(*store, a.exclude));
-        if (a.json)
+        const bool filtered = !a.request.scenarioContains.empty() || !a.request.metrics.empty();
+        if (a.json) {
             std::cout << changesJson(report).dump(2) << "\n";
-        else
+        } else if (report.series.empty() && report.baselineChanges.empty() && filtered && store->runCount() > 0) {
+            // A filter that matched nothing: the store is not empty, and the filter is what to change.
+            const int64_t held = store->runCount();
+            std::string asked;
+            if (!a.request.scenarioContains.empty())
+                asked += "--scenario '" + a.request.scenarioContains + "'";
+            for (const std::string &m : a.request.metrics)
+                asked += (asked.empty() ? "" : " ") + std::string("--metric '") + m + "'";
+            std::cout << "No series match " << asked << " (the store holds " << held << (held == 1 ? " run" : " runs")
+                      << "; `plimsoll show RUN` lists a run's scenarios and metrics).\n";
+        } else {
             printChanges(report);
+        }
     } catch (const StoreError &e) {
         printError(e.what());
         return kExitFailure;

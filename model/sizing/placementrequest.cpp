@@ -92,6 +92,16 @@ PartitionLoadRead readPartitionLoad(const Store &store, const std::string &idOrK
     return read;
 }
 
+std::vector<MeasuredPartitionLoad> readPartitionLoads(const Store &store, std::size_t newest)
+{
+    std::vector<MeasuredPartitionLoad> out;
+    const std::vector<std::string> keys = store.rampRunKeys();
+    for (std::size_t i = keys.size(); i-- > 0 && keys.size() - i <= newest;)
+        if (PartitionLoadRead read = readPartitionLoad(store, keys[i], {}); read.load)
+            out.push_back(std::move(*read.load));
+    return out;
+}
+
 std::optional<PlacementLoadComparison> compareLoad(const PlacementResult &placement,
                                                    const MeasuredPartitionLoad &load, std::string &error)
 {
@@ -100,7 +110,7 @@ std::optional<PlacementLoadComparison> compareLoad(const PlacementResult &placem
         error = "the measured step '" + load.scenario + "' has " + std::to_string(load.rates.size()) +
                 " partitions (" + std::to_string(load.rates.begin()->first) + "–" +
                 std::to_string(load.rates.rbegin()->first) + "), the placement " +
-                std::to_string(placement.partitions) + ": give --partitions " + std::to_string(load.rates.size());
+                std::to_string(placement.partitions);
         return std::nullopt;
     }
     PlacementLoadComparison c;

@@ -82,6 +82,9 @@ struct PartitionLoadRead
     std::string error;
 };
 PartitionLoadRead readPartitionLoad(const Store &store, const std::string &idOrKey, const std::string &scenario);
+// The measured loads a picker offers: of the newest `newest` ramps in the store, each one's
+// busiest step with partition rates (readPartitionLoad without a step), newest first.
+std::vector<MeasuredPartitionLoad> readPartitionLoads(const Store &store, std::size_t newest = 30);
 
 // The measured load laid on a placement: each shard's records/s (the sum of its partitions'),
 // the shards' max/mean by that load beside the max/mean the partition counts predict (equal
@@ -100,7 +103,8 @@ struct PlacementLoadComparison
     double partitionSkew = 0; // busiest partition over the partitions' mean
     double total = 0;
 };
-// nullopt with `error` when the load's partitions are not the placement's 0..N-1.
+// nullopt with `error` when the load's partitions are not the placement's 0..N-1 (each front end
+// says how to give its partition count).
 std::optional<PlacementLoadComparison> compareLoad(const PlacementResult &placement,
                                                    const MeasuredPartitionLoad &load, std::string &error);
 

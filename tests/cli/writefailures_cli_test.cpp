@@ -336,6 +336,12 @@ TEST_F(WriteFailures, MessagesNameTheValueAndTheFilter)
     EXPECT_EQ(exported.exitCode, 0) << exported.err;
     EXPECT_TRUE(contains(exported.err, "exported 0 runs as csv")) << exported.err;
     EXPECT_TRUE(contains(exported.err, "no run matches the filter; the store holds")) << exported.err;
+    const Result changes = plimsoll({"changes", "--scenario", "no-such-scenario-anywhere", "--metric", "records_per_s"});
+    EXPECT_EQ(changes.exitCode, 0) << changes.err;
+    EXPECT_TRUE(contains(changes.out, "No series match --scenario 'no-such-scenario-anywhere' --metric "
+                                      "'records_per_s' (the store holds"))
+        << changes.out;
+    EXPECT_FALSE(contains(changes.out, "0 change points")) << changes.out;
 }
 
 // A store whose pages are damaged: named as damaged, with the way forward, not SQLite's words alone.

@@ -285,9 +285,9 @@ TEST_F(BenchFaults, RampRecordsEachPartitionsRateAndPlacementLaysThemOnTheShards
     std::printf("shards max/mean: %.2f measured, %.2f predicted\n", comparison->measuredSkew,
                 comparison->predictedSkew);
 
-    // Another partition count than the run measured is refused, naming the way forward.
+    // Another partition count than the run measured is refused, naming both counts.
     EXPECT_FALSE(compareLoad(Placement::clusterCreate(3).place(c.topic, 24), *read.load, error));
-    EXPECT_NE(error.find("give --partitions 12"), std::string::npos) << error;
+    EXPECT_NE(error.find("has 12 partitions (0–11), the placement 24"), std::string::npos) << error;
     EXPECT_FALSE(readPartitionLoad(store, "plimsoll-bench-" + result.runId, "no-such-step").load);
 }
 

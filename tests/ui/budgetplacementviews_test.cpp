@@ -1,8 +1,10 @@
 // Latency budget and Placement over a store holding the sample runs: each makes the request its
 // command makes of the same code and says what it found in words a reader can check.
+#include "importers/importservice.h"
 #include "importers/samples.h"
 #include "model/sizing/sizing.h"
 #include "model/store/store.h"
+#include "ui/charts/chartexport.h"
 #include "ui/charts/serieslegend.h"
 #include "ui/views/latencybudgetview.h"
 #include "ui/views/placementview.h"
@@ -11,7 +13,10 @@
 
 #include <gtest/gtest.h>
 
+#include <QBarSeries>
+#include <QBarSet>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QChartView>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -28,6 +33,7 @@
 
 #include <optional>
 #include <set>
+#include <tuple>
 
 using namespace plimsoll;
 using plimsoll::test::waitUntil;
@@ -293,4 +299,88 @@ TEST_F(BudgetPlacementViews, PlacementPlacesAndRecommendsAsTheCommandLine)
     EXPECT_FALSE(placement.placement().ok);
     EXPECT_EQ(placement.summaryLabel()->text().toStdString(),
               "The stream key " + *keyPatternProblem("k:{topic}") + ".");
+}
+
+// A stored ramp's measured partition load, chosen in the view, is laid on the shards as
+// `placement --load RUN` lays it: the same busiest step, the same per-shard records/s and skews,
+// and the chart's second bars stand at each shard's load in partitions' worth.
+TEST_F(BudgetPlacementViews, PlacementLaysAStoredRampsMeasuredLoadAsTheCommandLine)
+{
+    std::string lines;
+    for (const auto &[step, hot, rest] : {std::tuple{"ramp/step-0", 125.0, 125.0}, std::tuple{"ramp/step-1", 9000.0, 1000.0}}) {
+        nlohmann::json metrics;
+        for (int p = 0; p < 8; ++p)
+            metrics["partitions." + std::to_string(p) + ".records_per_s"] = p == 2 ? hot : rest;
+        lines += nlohmann::json{{"format", "plimsoll-trend/1"}, {"run_key", "ramp-hot"},
+                                {"timestamp", "2026-12-01T02:00:00Z"}, {"tool", "plimsoll-bench"},
+                                {"environment", {{"topic", "orders"}}}, {"scenario", step}, {"metrics", metrics}}
+                     .dump() +
+                 "\n";
+    }
+    {
+        Store store(m_path.toStdString());
+        const SourceReport report =
+            ImportService(store).importBytes("ramp-hot.jsonl", QByteArray::fromStdString(lines), ImportRequest{});
+        ASSERT_EQ(report.status, "imported") << report.errorText;
+    }
+    PlacementView placement(m_path);
+    QSignalSpy loaded(&placement, &PlacementView::measuredLoaded);
+    placement.reload();
+    ASSERT_TRUE(waitUntil([&] { return loaded.count() > 0; }));
+    QComboBox *combo = placement.loadCombo();
+    ASSERT_EQ(combo->count(), 2) << "none, and the one ramp with partition rates";
+    EXPECT_EQ(combo->itemText(1), QStringLiteral("ramp-hot · ramp/step-1 · 8 partitions, %1 records/s")
+                                      .arg(QLocale().toString(16000)));
+    EXPECT_FALSE(placement.measuredLoad());
+    placement.shardsSpin()->setValue(3);
+    combo->setCurrentIndex(1);
+    // Its partitions and topic are taken: the keys its partitions hashed to.
+    EXPECT_EQ(placement.partitionsSpin()->value(), 8);
+    EXPECT_EQ(placement.topicEdit()->text(), QStringLiteral("orders"));
+    ASSERT_TRUE(placement.measuredLoad());
+
+    const nlohmann::json cli = cliJson(m_path, QStringLiteral("placement"), {"--shards", "3", "--load", "ramp-hot"});
+    const nlohmann::json &m = cli["measured_load"];
+    ASSERT_TRUE(m.is_object()) << cli.dump(2);
+    EXPECT_EQ(m["step"], "ramp/step-1");
+    const PlacementLoadComparison &view = *placement.measuredLoad();
+    ASSERT_EQ(view.shards.size(), m["shards"].size());
+    for (std::size_t i = 0; i < view.shards.size(); ++i)
+        EXPECT_DOUBLE_EQ(view.shards[i].recordsPerS, m["shards"][i]["records_per_s"].get<double>()) << i;
+    EXPECT_DOUBLE_EQ(view.measuredSkew, m["max_skew"].get<double>());
+    EXPECT_DOUBLE_EQ(view.predictedSkew, m["predicted_skew"].get<double>());
+    EXPECT_GT(view.measuredSkew, view.predictedSkew) << "the hot partition's shard carries more than its count says";
+    const QString summary = placement.summaryLabel()->text();
+    EXPECT_TRUE(summary.contains(QStringLiteral("Measured at ramp-hot · ramp/step-1: %1 records/s; shards max/mean %2 "
+                                                "measured, %3 predicted from partition counts")
+                                     .arg(QLocale().toString(16000))
+                                     .arg(view.measuredSkew, 0, 'f', 2)
+                                     .arg(view.predictedSkew, 0, 'f', 2)))
+        << summary.toStdString();
+    // The chart's second bars: each shard's records/s over the mean partition's (2,000 records/s).
+    auto *bars = qobject_cast<QBarSeries *>(placement.chartView()->chart()->series().value(0));
+    ASSERT_NE(bars, nullptr);
+    ASSERT_EQ(bars->count(), 2);
+    EXPECT_EQ(bars->barSets()[1]->label(), QStringLiteral("measured load (records/s in mean partitions)"));
+    for (int i = 0; i < int(view.shards.size()); ++i)
+        EXPECT_NEAR(bars->barSets()[1]->at(i), view.shards[std::size_t(i)].recordsPerS / 2000.0, 1e-9) << i;
+    savePng(&placement, QStringLiteral("placement-measured-load-1024x700.png"), {1024, 700});
+    // Its data leaves the window as the chart draws it: both bar sets, shard by shard.
+    const QStringList rows = chartDataCsv(placement.chartView()->chart()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_EQ(rows.size(), 1 + 2 * 3);
+    EXPECT_EQ(rows[0], QStringLiteral("series,shard,partitions"));
+    for (int i = 0; i < 3; ++i)
+        EXPECT_EQ(rows[4 + i], QStringLiteral("measured load (records/s in mean partitions),%1,%2")
+                                   .arg(i + 1)
+                                   .arg(QString::number(bars->barSets()[1]->at(i), 'g', 12)));
+
+    // Another partition count: the load does not fit, said with the way forward; none clears it.
+    placement.partitionsSpin()->setValue(16);
+    EXPECT_FALSE(placement.measuredLoad());
+    EXPECT_TRUE(placement.summaryLabel()->text().contains(
+        QStringLiteral("has 8 partitions (0–7), the placement 16: set Partitions to 8.")))
+        << placement.summaryLabel()->text().toStdString();
+    combo->setCurrentIndex(0);
+    EXPECT_FALSE(placement.summaryLabel()->text().contains(QStringLiteral("Measured")));
+    EXPECT_EQ(bars->count(), 1);
 }

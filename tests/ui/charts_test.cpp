@@ -3,6 +3,7 @@
 #include "model/sizing/placement.h"
 #include "support/tempdir.h"
 #include "ui/charts/runcharts.h"
+#include "ui/charts/chartexport.h"
 #include "ui/charts/chartpalette.h"
 #include "ui/charts/niceaxis.h"
 #include "ui/charts/placementchart.h"
@@ -16,6 +17,9 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QImage>
 #include <QCheckBox>
 #include <QFile>
 #include <QLineSeries>
@@ -304,4 +308,59 @@ TEST(Charts, AnOmbRunsEmptyWindowsBreakItsLatencyLineButNotItsRate)
     EXPECT_EQ(rate[3].y(), 0);
     EXPECT_EQ(rate[4].y(), 0);
     EXPECT_TRUE(chart.title().isEmpty());
+}
+
+// Every chart leaves the window: a PNG that decodes at the view's size, an SVG, and its points as
+// CSV rows equal to what it draws (a time axis as ISO-8601 UTC, the axes' titles as the header);
+// a file it cannot write is named, with the system's reason, and nothing half-written is left.
+TEST(Charts, AChartSavesAsPngSvgAndItsPointsAsCsv)
+{
+    auto *chart = new QChart;
+    auto *series = new QLineSeries;
+    series->setName(QStringLiteral("records/s, main"));
+    const qint64 t0 = QDateTime(QDate(2026, 8, 11), QTime(2, 0), Qt::UTC).toMSecsSinceEpoch();
+    const std::vector<QPointF> points{{double(t0), 642352}, {double(t0 + 86400000), 597657.5}};
+    for (const QPointF &p : points)
+        series->append(p);
+    chart->addSeries(series);
+    auto *x = new QDateTimeAxis;
+    x->setTitleText(QStringLiteral("time"));
+    auto *y = new QValueAxis;
+    y->setTitleText(QStringLiteral("records/s"));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    QChartView view(chart);
+    view.resize(640, 400);
+    enableChartExport(&view, QStringLiteral("trend"));
+    EXPECT_EQ(view.contextMenuPolicy(), Qt::CustomContextMenu) << "the export menu opens on a right click";
+
+    EXPECT_EQ(chartDataCsv(chart).toStdString(), "series,time,records/s\n"
+                                                 "\"records/s, main\",2026-08-11T02:00:00.000Z,642352\n"
+                                                 "\"records/s, main\",2026-08-12T02:00:00.000Z,597657.5\n");
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString png = dir.filePath(QStringLiteral("trend.png")), svg = dir.filePath(QStringLiteral("trend.svg")),
+                  csv = dir.filePath(QStringLiteral("trend.csv"));
+    EXPECT_EQ(saveChartPng(&view, png), QString());
+    const QImage image(png);
+    ASSERT_FALSE(image.isNull()) << "the PNG decodes";
+    EXPECT_EQ(image.size(), view.grab().size());
+    EXPECT_EQ(saveChartSvg(&view, svg), QString());
+    QFile svgFile(svg);
+    ASSERT_TRUE(svgFile.open(QIODevice::ReadOnly));
+    const QByteArray svgText = svgFile.readAll();
+    EXPECT_TRUE(svgText.contains("<svg")) << svgText.left(200).toStdString();
+    EXPECT_TRUE(svgText.contains("records/s")) << "the axis title is in the drawing";
+    EXPECT_EQ(saveChartCsv(chart, csv), QString());
+    QFile csvFile(csv);
+    ASSERT_TRUE(csvFile.open(QIODevice::ReadOnly));
+    EXPECT_EQ(QString::fromUtf8(csvFile.readAll()), chartDataCsv(chart));
+
+    const QString missing = dir.filePath(QStringLiteral("no-such-dir/trend.png"));
+    const QString error = saveChartPng(&view, missing);
+    EXPECT_TRUE(error.startsWith(QStringLiteral("cannot write ") + QDir::toNativeSeparators(missing) + QStringLiteral(": ")))
+        << error.toStdString();
+    EXPECT_FALSE(QFile::exists(missing));
 }

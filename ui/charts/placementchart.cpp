@@ -6,9 +6,11 @@
 #include <QCursor>
 #include <QToolTip>
 #include <QLegend>
+#include <QLocale>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace plimsoll {
 
@@ -29,9 +31,10 @@ PlacementChart::PlacementChart()
     m_series->attachAxis(m_y);
 }
 
-void PlacementChart::showPlacement(const PlacementResult &placement)
+void PlacementChart::showPlacement(const PlacementResult &placement, const PlacementLoadComparison *measured)
 {
     m_series->clear();
+    legend()->setVisible(measured != nullptr);
     if (!placement.ok)
         return;
     auto *set = new QBarSet(tr("partitions"));
@@ -59,10 +62,35 @@ void PlacementChart::showPlacement(const PlacementResult &placement)
         QToolTip::showText(QCursor::pos(), text);
     });
     m_series->append(set);
+    double tallest = placement.maxPerShard;
+    if (measured && measured->total > 0 && placement.partitions > 0) {
+        const double perPartition = measured->total / placement.partitions;
+        auto *load = new QBarSet(tr("measured load (records/s in mean partitions)"));
+        load->setColor(QColor(0xff, 0x7f, 0x0e));
+        for (const ShardMeasuredLoad &s : measured->shards) {
+            *load << s.recordsPerS / perPartition;
+            tallest = std::max(tallest, s.recordsPerS / perPartition);
+        }
+        connect(load, &QBarSet::hovered, load, [measured = *measured, perPartition](bool on, int index) {
+            if (!on || index < 0 || index >= int(measured.shards.size())) {
+                QToolTip::hideText();
+                return;
+            }
+            const ShardMeasuredLoad &s = measured.shards[std::size_t(index)];
+            QToolTip::showText(QCursor::pos(),
+                               tr("shard %1: %2 records/s measured, %3 × the shards' mean")
+                                   .arg(index + 1)
+                                   .arg(QLocale().toString(s.recordsPerS, 'f', 0))
+                                   .arg(s.recordsPerS / (measured.total / double(measured.shards.size())), 0, 'f',
+                                        2));
+        });
+        set->setLabel(tr("partitions placed"));
+        m_series->append(load);
+    }
     m_x->setCategories(categories);
     // Partitions are whole: ticks a whole 1, 2 or 5 × 10^k apart, at most ten steps, so every
     // label is the count at its line.
-    const IntegerTicks ticks = integerTicks(std::max(1, placement.maxPerShard + 1));
+    const IntegerTicks ticks = integerTicks(std::max(1, int(std::ceil(tallest)) + 1));
     m_y->setRange(0, ticks.top);
     m_y->setTickCount(ticks.count);
 }

@@ -5,6 +5,7 @@
 // Threading: a QChart is a graphics item; build and fill it on the GUI thread.
 
 #include "model/sizing/placement.h"
+#include "model/sizing/placementrequest.h"
 
 #include <QChart>
 
@@ -28,7 +29,9 @@ class PlacementChart : public QChart
 public:
     PlacementChart();
     // Bars for a successful placement; the title is the caller's. An unsuccessful one clears.
-    void showPlacement(const PlacementResult &placement);
+    // With `measured`, each shard's measured records/s beside its count, in partitions' worth
+    // (records/s over the mean partition's), so an even load stands exactly as tall as its count.
+    void showPlacement(const PlacementResult &placement, const PlacementLoadComparison *measured = nullptr);
 
 private:
     QBarSeries *m_series = nullptr;

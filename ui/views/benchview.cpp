@@ -1,4 +1,5 @@
 #include "ui/views/benchview.h"
+#include "ui/charts/chartexport.h"
 
 #include "model/core/catalog.h"
 #include "runner/clientproperties.h"
@@ -301,6 +302,7 @@ BenchView::BenchView(const QString &storePath, QWidget *parent)
         series->attachAxis(m_latencyAxis);
     }
     auto *chartView = new QChartView(m_chart, this);
+    enableChartExport(chartView, QStringLiteral("bench"));
     chartView->setObjectName(QStringLiteral("benchChart"));
     chartView->setRenderHint(QPainter::Antialiasing);
 

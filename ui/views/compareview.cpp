@@ -1,4 +1,5 @@
 #include "ui/views/compareview.h"
+#include "ui/charts/chartexport.h"
 
 #include "ui/charts/runcharts.h"
 
@@ -176,6 +177,7 @@ QWidget *CompareView::createSpectrumTab()
     m_spectrum->setAnimationOptions(QChart::NoAnimation);
     m_spectrum->legend()->setAlignment(Qt::AlignRight);
     auto *view = new QChartView(m_spectrum, tab);
+    enableChartExport(view, QStringLiteral("compare-percentiles"));
     view->setObjectName(QStringLiteral("compareSpectrum"));
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(180);

@@ -1,4 +1,5 @@
 #include "ui/views/latencybudgetview.h"
+#include "ui/charts/chartexport.h"
 
 #include "ui/charts/chartpalette.h"
 #include "ui/charts/niceaxis.h"
@@ -171,6 +172,7 @@ LatencyBudgetView::LatencyBudgetView(const QString &storePath, QWidget *parent)
     m_budgetLine->attachAxis(m_x);
     m_budgetLine->attachAxis(m_y);
     m_chartView = new QChartView(m_chart, this);
+    enableChartExport(m_chartView, QStringLiteral("latency-budget"));
     m_chartView->setObjectName(QStringLiteral("budgetChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(360, 240);

@@ -1,4 +1,5 @@
 #include "ui/views/placementview.h"
+#include "ui/charts/chartexport.h"
 
 #include "ui/charts/placementchart.h"
 #include "ui/latesttask.h"
@@ -10,9 +11,12 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStyle>
 #include <QValueAxis>
@@ -52,6 +56,13 @@ PlacementView::PlacementView(const QString &storePath, QWidget *parent)
                                 "replaced; a {hash tag} pins keys to one slot"));
     m_keyPattern->setMinimumWidth(240);
     m_loader = new LatestTask(this);
+    m_loadCombo = new QComboBox(this);
+    m_loadCombo->setObjectName(QStringLiteral("loadCombo"));
+    m_loadCombo->addItem(tr("none"));
+    m_loadCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_loadCombo->setToolTip(tr("A stored ramp step's per-partition produce rates (from Korvet's high "
+                               "watermarks), laid on these shards beside the counts: the placement "
+                               "model checked against the running system"));
     auto *inputs = new QHBoxLayout;
     for (auto [label, w] : {std::pair<QString, QWidget *>{tr("Topic"), m_topic},
                             {tr("Shards"), m_shards},
@@ -63,9 +74,14 @@ PlacementView::PlacementView(const QString &storePath, QWidget *parent)
         inputs->addSpacing(4);
     }
     inputs->addStretch();
+    auto *loadRow = new QHBoxLayout;
+    loadRow->addWidget(new QLabel(tr("Measured load"), this));
+    loadRow->addWidget(m_loadCombo);
+    loadRow->addStretch();
 
     m_chart = new PlacementChart;
     m_chartView = new QChartView(m_chart, this);
+    enableChartExport(m_chartView, QStringLiteral("placement"));
     m_chartView->setObjectName(QStringLiteral("placementChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(360, 240);
@@ -76,6 +92,7 @@ PlacementView::PlacementView(const QString &storePath, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(inputs);
+    layout->addLayout(loadRow);
     layout->addWidget(m_chartView, 1);
     layout->addWidget(m_summary);
 
@@ -83,6 +100,7 @@ PlacementView::PlacementView(const QString &storePath, QWidget *parent)
         connect(s, &QSpinBox::valueChanged, this, &PlacementView::recompute);
     connect(m_topic, &QLineEdit::textChanged, this, &PlacementView::recompute);
     connect(m_keyPattern, &QLineEdit::textChanged, this, &PlacementView::recompute);
+    connect(m_loadCombo, &QComboBox::currentIndexChanged, this, &PlacementView::takeLoad);
     recompute();
 }
 
@@ -90,14 +108,37 @@ PlacementView::PlacementView(const QString &storePath, QWidget *parent)
 void PlacementView::reload()
 {
     const std::string path = storePath().toStdString();
+    struct Read
+    {
+        MeasuredConfiguration measured;
+        std::vector<MeasuredPartitionLoad> loads;
+    };
     m_loader->start(
         [path] {
             // The configuration whose skew the sizing's per-shard capacity carries.
             // Every run, the sample runs by the sizing's rule: as `plimsoll placement` reads it.
-            return readMeasuredConfiguration(Store(path));
+            const Store store(path);
+            return Read{readMeasuredConfiguration(store), readPartitionLoads(store)};
         },
-        [this](const MeasuredConfiguration &measured) {
-            m_measured = measured;
+        [this](const Read &read) {
+            m_measured = read.measured;
+            // The chosen load stays chosen when the store still has it.
+            const MeasuredPartitionLoad *chosen = chosenLoad();
+            const std::string keep = chosen ? chosen->runKey + "\n" + chosen->scenario : std::string();
+            m_loads = read.loads;
+            const QSignalBlocker block(m_loadCombo);
+            m_loadCombo->clear();
+            m_loadCombo->addItem(m_loads.empty() ? tr("none stored (a ramp against a Korvet records them)") : tr("none"));
+            int index = 0;
+            for (const MeasuredPartitionLoad &l : m_loads) {
+                m_loadCombo->addItem(tr("%1 · %2 · %3 partitions, %4 records/s")
+                                         .arg(QString::fromStdString(l.runKey), QString::fromStdString(l.scenario))
+                                         .arg(l.rates.size())
+                                         .arg(QLocale().toString(l.total(), 'f', 0)));
+                if (l.runKey + "\n" + l.scenario == keep)
+                    index = m_loadCombo->count() - 1;
+            }
+            m_loadCombo->setCurrentIndex(index);
             recompute();
             emit measuredLoaded();
         },
@@ -115,9 +156,28 @@ PlacementRequest PlacementView::request() const
     return request;
 }
 
+const MeasuredPartitionLoad *PlacementView::chosenLoad() const
+{
+    const int i = m_loadCombo->currentIndex() - 1;
+    return i >= 0 && i < int(m_loads.size()) ? &m_loads[std::size_t(i)] : nullptr;
+}
+
+void PlacementView::takeLoad(int)
+{
+    // The run's own partitions and topic: the keys its partitions hashed to (as --load takes them).
+    if (const MeasuredPartitionLoad *load = chosenLoad()) {
+        const QSignalBlocker blockPartitions(m_partitions), blockTopic(m_topic);
+        m_partitions->setValue(int(load->rates.size()));
+        if (!load->topic.empty())
+            m_topic->setText(QString::fromStdString(load->topic));
+    }
+    recompute();
+}
+
 void PlacementView::recompute()
 {
     const PlacementRequest request = this->request();
+    m_comparison.reset();
     if (const auto problem = request.validate()) {
         m_result = {};
         m_result.error = problem->message;
@@ -130,7 +190,25 @@ void PlacementView::recompute()
     const PlacementAnswer answer = planPlacement(request, m_measured);
     m_result = answer.placement;
     m_plan = answer.recommended;
-    m_chart->showPlacement(m_result);
+    const MeasuredPartitionLoad *load = chosenLoad();
+    QString loadText;
+    if (load && m_result.ok) {
+        std::string error;
+        m_comparison = compareLoad(m_result, *load, error);
+        if (!m_comparison)
+            loadText = tr("\nMeasured load: %1: set Partitions to %2.")
+                           .arg(QString::fromStdString(error))
+                           .arg(load->rates.size());
+        else
+            loadText = tr("\nMeasured at %1 · %2: %3 records/s; shards max/mean %4 measured, %5 predicted from "
+                          "partition counts (partitions max/mean %6).")
+                           .arg(QString::fromStdString(load->runKey), QString::fromStdString(load->scenario),
+                                QLocale().toString(m_comparison->total, 'f', 0))
+                           .arg(m_comparison->measuredSkew, 0, 'f', 2)
+                           .arg(m_comparison->predictedSkew, 0, 'f', 2)
+                           .arg(m_comparison->partitionSkew, 0, 'f', 2);
+    }
+    m_chart->showPlacement(m_result, m_comparison ? &*m_comparison : nullptr);
     if (!m_result.ok) {
         m_summary->setText(QString::fromStdString(m_result.error));
         return;
@@ -153,7 +231,8 @@ void PlacementView::recompute()
                                      .arg(m_result.minPerShard)
                                      .arg(m_result.maxSkew, 0, 'f', 2)
                                      .arg(empty, QString::fromStdString(answer.split),
-                                          QString::fromStdString(m_plan.reason)));
+                                          QString::fromStdString(m_plan.reason)) +
+                       loadText);
 }
 
 } // namespace plimsoll

@@ -38,6 +38,11 @@ public:
     QLineEdit *keyPatternEdit() const { return m_keyPattern; }
     QSpinBox *brokersSpin() const { return m_brokers; }
     QLineEdit *topicEdit() const { return m_topic; }
+    // The stored ramps' measured partition loads (as `placement --load RUN`), "none" first;
+    // choosing one takes its partitions and topic and lays its load on the shards.
+    QComboBox *loadCombo() const { return m_loadCombo; }
+    // The chosen load laid on the placement; nullopt without one or when it does not fit.
+    const std::optional<PlacementLoadComparison> &measuredLoad() const { return m_comparison; }
     // What the widgets ask for: the request `plimsoll placement` makes from its options.
     PlacementRequest request() const;
 
@@ -46,6 +51,8 @@ signals:
 
 private:
     void recompute();
+    void takeLoad(int index);
+    const MeasuredPartitionLoad *chosenLoad() const;
 
     QSpinBox *m_shards = nullptr;
     QSpinBox *m_partitions = nullptr;
@@ -54,6 +61,9 @@ private:
     QLineEdit *m_keyPattern = nullptr;
     LatestTask *m_loader = nullptr;
     MeasuredConfiguration m_measured;
+    QComboBox *m_loadCombo = nullptr;
+    std::vector<MeasuredPartitionLoad> m_loads;
+    std::optional<PlacementLoadComparison> m_comparison;
     PartitionPlan m_plan;
     PlacementChart *m_chart = nullptr;
     QChartView *m_chartView = nullptr;

@@ -1,4 +1,5 @@
 #include "ui/views/rundetailpanel.h"
+#include "ui/charts/chartexport.h"
 #include "export/filewriter.h"
 
 #include "ui/backgroundpool.h"
@@ -264,6 +265,7 @@ QWidget *RunDetailPanel::createChartsTab()
         chart->setMargins(QMargins(2, 2, 2, 2));
         chart->layout()->setContentsMargins(0, 0, 0, 0);
         auto *view = new QChartView(chart, tab);
+        enableChartExport(view, QLatin1String(name));
         view->setObjectName(QLatin1String(name));
         view->setRenderHint(QPainter::Antialiasing);
         view->setMinimumSize(240, 160);

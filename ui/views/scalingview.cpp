@@ -1,4 +1,5 @@
 #include "ui/views/scalingview.h"
+#include "ui/charts/chartexport.h"
 
 #include "ui/charts/niceaxis.h"
 #include "ui/charts/scalingchart.h"
@@ -122,6 +123,7 @@ QWidget *ScalingView::buildRampPage()
 
     m_chart = new ScalingChart;
     m_chartView = new QChartView(m_chart, page);
+    enableChartExport(m_chartView, QStringLiteral("scaling-fit"));
     m_chartView->setObjectName(QStringLiteral("scalingChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(360, 230);
@@ -139,6 +141,7 @@ QWidget *ScalingView::buildRampPage()
     m_residual.points->attachAxis(m_residual.x);
     m_residual.points->attachAxis(m_residual.y);
     m_residual.view = new QChartView(m_residual.chart, page);
+    enableChartExport(m_residual.view, QStringLiteral("scaling-residuals"));
     m_residual.view->setObjectName(QStringLiteral("residualChart"));
     m_residual.view->setRenderHint(QPainter::Antialiasing);
     m_residual.view->setMinimumHeight(210); // below this the axis labels elide to "…"

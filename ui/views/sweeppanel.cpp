@@ -1,4 +1,5 @@
 #include "ui/views/sweeppanel.h"
+#include "ui/charts/chartexport.h"
 
 #include "ui/charts/niceaxis.h"
 
@@ -178,6 +179,7 @@ QWidget *SweepPanel::buildCharts()
 {
     m_chart = new ScalingChart;
     m_chartView = new QChartView(m_chart, this);
+    enableChartExport(m_chartView, QStringLiteral("sweep"));
     m_chartView->setObjectName(QStringLiteral("sweepChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(360, 190);
@@ -206,6 +208,7 @@ QWidget *SweepPanel::buildCharts()
         s->attachAxis(m_p99.y);
     }
     m_p99.view = new QChartView(m_p99.chart, this);
+    enableChartExport(m_p99.view, QStringLiteral("sweep-p99"));
     m_p99.view->setObjectName(QStringLiteral("sweepP99Chart"));
     m_p99.view->setRenderHint(QPainter::Antialiasing);
     m_p99.view->setMinimumSize(240, 190);

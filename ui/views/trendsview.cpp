@@ -1,4 +1,5 @@
 #include "ui/views/trendsview.h"
+#include "ui/charts/chartexport.h"
 
 #include "model/core/catalog.h"
 #include "model/core/metricroles.h"
@@ -216,6 +217,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     // No setUseOpenGL: the OpenGL path crashes on the offscreen platform and is missing from
     // exported renders; at most kMaxDrawnTrendPoints are drawn, far below where it would matter.
     m_chartView = new QChartView(m_chart, this);
+    enableChartExport(m_chartView, QStringLiteral("trend"));
     m_chartView->setObjectName(QStringLiteral("trendChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
     m_chartView->setMinimumSize(360, 260);
