@@ -13,11 +13,13 @@
 # The binary runs in a clean environment (no PLIMSOLL_DB, a fixed HOME and locale), so what it
 # prints does not depend on who runs it.
 set -euo pipefail
-plimsoll=${1:?usage: generate-reference.sh PLIMSOLL OUT_DIR}
+plimsoll=$(realpath "${1:?usage: generate-reference.sh PLIMSOLL OUT_DIR}")
 out=${2:?usage: generate-reference.sh PLIMSOLL OUT_DIR}
 mkdir -p "$out"
+runtime=$(mktemp -d)
+trap 'rm -rf "$runtime"' EXIT
 run() { env -i PATH=/usr/bin:/bin HOME=/home/user LANG=C.UTF-8 LC_ALL=C.UTF-8 QT_QPA_PLATFORM=offscreen \
-    "$plimsoll" "$@"; }
+    XDG_RUNTIME_DIR="$runtime" "$plimsoll" "$@"; }
 
 # The subcommands a --help text lists under "Subcommands:", one a line.
 subcommands() {
