@@ -556,9 +556,11 @@ TEST(Readme, EveryLinkOfTheManualResolvesAndEveryPageIsLinked)
         }
     }
     EXPECT_GT(links, 50);
-    for (const std::string &page : plimsoll::test::documentationPages(kSourceDir))
-        if (page.rfind("docs/", 0) == 0)
+    for (const std::string &page : plimsoll::test::documentationPages(kSourceDir)) {
+        if (page.rfind("docs/", 0) == 0) {
             EXPECT_TRUE(linked.count(page) || page == "docs/index.md") << page << " is linked from no page";
+        }
+    }
 }
 
 // Every option a command's --help lists is documented in the manual (the README or docs/, the
