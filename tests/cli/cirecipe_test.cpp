@@ -92,7 +92,7 @@ protected:
 
 } // namespace
 
-TEST_P(CiRecipe, TheReadmeJobGatesEachNightOnThePreviousBaseline)
+TEST_P(CiRecipe, TheManualsJobGatesEachNightOnThePreviousBaseline)
 {
     ASSERT_FALSE(recipe().isEmpty()) << "no ```sh block after <!-- ci-recipe --> in " << kRecipePage.toStdString();
     EXPECT_TRUE(recipe().contains("--fail-on-regression")) << recipe().toStdString();
