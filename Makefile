@@ -5,7 +5,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= 2
 CMAKE_FLAGS ?=
 
-.PHONY: all deps test-deps configure build run test test-asan fuzz fuzz-build soak package clean
+.PHONY: all deps test-deps configure build run test test-asan fuzz fuzz-build soak package reference docs-screenshots clean
 
 all: build
 
@@ -96,6 +96,15 @@ soak: build
 	PLIMSOLL_SOAK_BYTES=1073741824 PLIMSOLL_SOAK_MAX_RSS_MB=300 PLIMSOLL_KILL_LOOPS=100 \
 	  ctest --test-dir $(BUILD_DIR) --output-on-failure \
 	  -R 'SecurityBounded.LargeTrendImport|StoreSafety.KilledImports' --timeout 3600
+
+# The reference in docs/reference/, written from the binary (every subcommand's --help, metrics
+# --json, formats --json); `make test` fails while the committed one differs from it.
+reference: build
+	cmake --build $(BUILD_DIR) --target reference
+
+# The manual's screenshots of every view (docs/window/images/), taken by the window's tests.
+docs-screenshots: build
+	cmake --build $(BUILD_DIR) -j$(JOBS) --target docs-screenshots
 
 # The Debian package, in $(BUILD_DIR)/package/.
 package: build

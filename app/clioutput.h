@@ -1,5 +1,5 @@
 #pragma once
-// What the CLI prints: JSON shapes that scripts rely on (documented in the README) and the
+// What the CLI prints: JSON shapes that scripts rely on (documented in docs/command-line.md) and the
 // plain-text forms for people.
 
 #include "export/runexport.h"

@@ -1,5 +1,5 @@
 #pragma once
-// What `plimsoll compare` prints: the JSON report (documented in the README) and the text
+// What `plimsoll compare` prints: the JSON report (documented in docs/trends.md) and the text
 // table for people, which folds a tool's per-quantile metrics (`publish.quantile.50`, …) into
 // one row per family unless asked for every row.
 

@@ -1,7 +1,7 @@
 // plimsoll fit: a Universal Scalability Law fit, the knee and p99 against load over a sweep —
 // the points of one ramp, or of many runs (a result file per cluster configuration) whose
 // tuning contracts agree apart from the factor swept. Text for people, --json for scripts (the
-// shape is in the README).
+// shape is in docs/sizing.md).
 #include "app/command.h"
 #include "model/core/units.h"
 #include "app/optiondomain.h"

@@ -1,6 +1,6 @@
 // plimsoll size | placement | budget: the sizing engine from the command line (fit is in
 // fitcommands.cpp). Each prints a table for people or, with --json, one object for scripts (the
-// shapes are in the README).
+// shapes are in docs/sizing.md).
 #include "app/clioutput.h"
 #include "app/command.h"
 #include "app/optiondomain.h"

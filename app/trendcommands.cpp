@@ -1,6 +1,6 @@
 // Trend baselines on the command line: `changes` (change points over the history), `compare`
 // (two runs, usable as a nightly gate), `export --format otava-csv` and `contract` (which
-// settings make runs comparable, per scenario family). JSON shapes are documented in the README.
+// settings make runs comparable, per scenario family). JSON shapes are documented in docs/trends.md.
 
 #include "app/command.h"
 

@@ -21,7 +21,7 @@ if [[ "${1:-build}" == "test" ]]; then
   want+=(default-jre-headless maven redis-server redis-tools postgresql-15 poppler-utils curl
          dpkg-dev desktop-file-utils appstream
          clang-16 libclang-rt-16-dev openssl jq python3 python3-venv)
-  # jq: the README's nightly CI recipe reads `plimsoll import --json` with it (its test runs it).
+  # jq: the manual's nightly CI recipe (docs/store.md) reads `plimsoll import --json` with it (its test runs it).
   # python3 (+ venv): the Otava cross-check's virtual environment, and the kubectl stand-in that
   # applies the Kubernetes launcher's Jobs in the tests.
   # clang-16 + its runtime: libFuzzer and the sanitizers for `make fuzz` (clang 14 cannot

@@ -157,3 +157,15 @@ if ! skipped clients; then
 fi
 
 "$bin/perf_report" "$results" "$build/perf-results.json" "$build/perf-results.md"
+
+# The performance record: perf/RESULTS.md's table becomes this run's, headed by the run's commit,
+# machine and load (its notes are written by hand).
+record=$root/perf/RESULTS.md
+if [[ -f $record ]] && grep -q '^<!-- perf-table:begin -->$' "$record"; then
+    meta_line=$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print("Run at commit %s, %s, %s cores, load average %s." % (m["commit"], m["date"], m["cpus"], m["load_avg"]))' "$results/meta.json" 2>/dev/null || true)
+    awk -v table="$build/perf-results.md" -v meta="$meta_line" '
+        /^<!-- perf-table:begin -->$/ { print; if (meta != "") print meta "\n"; while ((getline line < table) > 0) print line; skip = 1; next }
+        /^<!-- perf-table:end -->$/ { skip = 0 }
+        !skip { print }' "$record" >"$record.new" && mv "$record.new" "$record"
+    say "table written into $record"
+fi

@@ -350,7 +350,7 @@ void MainWindow::createMenus()
     docs->setObjectName(QStringLiteral("documentationAction"));
     docs->setShortcut(QKeySequence::HelpContents);
     QAction *samples = help->addAction(tr("About the &Sample Runs"), this,
-                                       [this] { showDocumentation(QStringLiteral("sample runs")); });
+                                       [this] { showDocumentation(QStringLiteral("samples.md")); });
     samples->setObjectName(QStringLiteral("sampleRunsHelpAction"));
     help->addSeparator();
     help->addAction(tr("&About Plimsoll"), this, &MainWindow::showAbout);
@@ -512,12 +512,14 @@ void MainWindow::reloadViews()
     emit storeChanged();
 }
 
-DocumentationWindow *MainWindow::showDocumentation(const QString &section)
+DocumentationWindow *MainWindow::showDocumentation(const QString &page)
 {
     if (!m_documentation)
         m_documentation = new DocumentationWindow(this);
-    if (!section.isEmpty())
-        m_documentation->showSection(section);
+    if (!page.isEmpty())
+        m_documentation->showPage(page);
+    else if (!m_documentation->showPage(documentationPageForView(currentViewKey())))
+        m_documentation->showPage(QStringLiteral("window/index.md"));
     m_documentation->show();
     m_documentation->raise();
     m_documentation->activateWindow();

@@ -68,9 +68,10 @@ public:
     QString currentViewKey() const;
     // Shows the view with this key (e.g. "trends"); false when there is none.
     bool showView(const QString &key);
-    // Help > Documentation (F1): one window, raised again when already open, at the section
-    // whose title contains `section` when one is given.
-    DocumentationWindow *showDocumentation(const QString &section = {});
+    // Help > Documentation (F1): the manual in one window, raised again when already open, at
+    // `page` (relative to docs/: "samples.md") when one is given, else at the page of the view
+    // shown ("window/trends.md").
+    DocumentationWindow *showDocumentation(const QString &page = {});
 
     // File > Open Store…: another store in a window of its own (the CLI's --db in the
     // window); the store already open here, or in another window, is raised instead. Returns

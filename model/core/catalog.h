@@ -1,6 +1,6 @@
 #pragma once
 // The names every command shares: load factors and metrics, with their SI units.
-// `plimsoll metrics` prints this catalog; the README documents it.
+// `plimsoll metrics` prints this catalog; docs/command-line.md documents it.
 
 #include <limits>
 #include <string>

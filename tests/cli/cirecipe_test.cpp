@@ -1,4 +1,4 @@
-// The README's nightly CI recipe, run as the README prints it (the ```sh block after
+// The manual's nightly CI recipe (docs/store.md), run as the page prints it (the ```sh block after
 // "<!-- ci-recipe -->"), by bash, against a team store on the test PostgreSQL server (fixture
 // "postgres"): the job imports each night's result and gates on `compare --previous
 // --fail-on-regression`. The first night of a series has nothing to compare with and passes, a
@@ -23,11 +23,11 @@ using plimsoll::test::TestStoreLocation;
 
 namespace {
 
-const QString kReadme = QStringLiteral(PLIMSOLL_TEST_DATA_DIR "/../../README.md");
+const QString kRecipePage = QStringLiteral(PLIMSOLL_TEST_DATA_DIR "/../../docs/store.md");
 
 QString recipe()
 {
-    QFile f(kReadme);
+    QFile f(kRecipePage);
     if (!f.open(QIODevice::ReadOnly))
         return {};
     const QString text = QString::fromUtf8(f.readAll());
@@ -92,9 +92,9 @@ protected:
 
 } // namespace
 
-TEST_P(CiRecipe, TheReadmeJobGatesEachNightOnThePreviousBaseline)
+TEST_P(CiRecipe, TheManualsJobGatesEachNightOnThePreviousBaseline)
 {
-    ASSERT_FALSE(recipe().isEmpty()) << "no ```sh block after <!-- ci-recipe --> in " << kReadme.toStdString();
+    ASSERT_FALSE(recipe().isEmpty()) << "no ```sh block after <!-- ci-recipe --> in " << kRecipePage.toStdString();
     EXPECT_TRUE(recipe().contains("--fail-on-regression")) << recipe().toStdString();
 
     // The first night of a series: nothing to compare with, the job passes.

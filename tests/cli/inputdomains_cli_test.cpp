@@ -1,5 +1,5 @@
 // End to end: what `plimsoll` does with values outside an option's domain, with answers
-// outside its model's validity, with the command-line contract the README states (--db after
+// outside its model's validity, with the command-line contract the manual states (--db after
 // the subcommand, bare dates, exit 2 for usage errors, no option silently ignored), and with a
 // store that does not exist.
 #include <gtest/gtest.h>

@@ -1,8 +1,9 @@
-// The README is executable: every `plimsoll …` command it shows — in its ```sh blocks and in
-// its tables — is read out of README.md and run against a fixture store (the bundled sample
-// runs installed into a temporary store), and its exit code and the output fields the README
-// names are asserted. A README command without an entry in kCases below fails, and so does an
-// entry whose command the README no longer shows.
+// The README and the manual are executable: every `plimsoll …` command they show — in the ```sh
+// blocks and in the tables of README.md, CONTRIBUTING.md and every page of docs/ (the generated
+// reference aside) — is read out of the pages and run against a fixture store (the bundled
+// sample runs installed into a temporary store), and its exit code and the output fields the
+// text names are asserted. A command shown without an entry in kCases below fails, and so does
+// an entry whose command no page shows any more.
 //
 // A command from a ```sh block runs as written, its placeholders and file names mapped by
 // kPlaceholders, with smaller workloads where a case says so (`values`) and, for a bench, the
@@ -33,6 +34,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -43,9 +45,9 @@
 namespace {
 
 using plimsoll::test::ReadmeCommand;
-using plimsoll::test::readmeCommands;
+using plimsoll::test::documentationCommands;
 
-const QString kReadme = QStringLiteral(PLIMSOLL_TEST_DATA_DIR "/../../README.md");
+const std::string kSourceDir = PLIMSOLL_TEST_DATA_DIR "/../..";
 const QString kData = QStringLiteral(PLIMSOLL_TEST_DATA_DIR);
 const QString kPipelineRun = QStringLiteral("sample:korvet-pipeline-produce-2026-08-11");
 const QString kOtherRun = QStringLiteral("sample:korvet-single-shard");
@@ -78,6 +80,14 @@ const QStringList kEmbedded = {"--bootstrap-server", "embedded"};
 
 // clang-format off
 const std::vector<Case> kCases = {
+    // ---- the README's tour (```sh)
+    {"plimsoll samples install", {}, {}, {}, 0, {}, {}, "sample", false, true},
+    {"plimsoll runs", {}, {}, {}, 0, {}, {}, "sample:korvet-pipeline-produce-2026-08-11"},
+    {"plimsoll show sample:korvet-pipeline-produce-2026-08-11", {}, {}, {}, 0, {}, {}, "pipeline/produce/step-16"},
+    {"plimsoll fit --run sample:korvet-pipeline-produce-2026-08-11 --scenarios pipeline/produce/", {}, {}, {}, 0, {},
+     {}, "producers"},
+    {"plimsoll size --rate 600k", {}, {}, {}, 0, {}, {}, "Evidence:"},
+
     // ---- the command table
     {"plimsoll import [--format NAME] [--dry-run] [--json] PATH...",
      {"import", "--format", "plimsoll-trend", "--dry-run", "--json", kData + "/trend-records.jsonl"}, {}, {}, 0,
@@ -473,27 +483,91 @@ void runCase(const Case &c, const QString &bootstrap = {}, const QString &topic 
 
 #ifndef PLIMSOLL_README_LIVE
 
-// Every README command has a case, and every case is a README command.
+// Every command the README or a manual page shows has a case, and every case is a command a page
+// shows.
 TEST(Readme, EveryCommandHasACaseAndEveryCaseACommand)
 {
-    const auto commands = readmeCommands(kReadme.toStdString());
-    ASSERT_GT(commands.size(), 20u) << "the README's commands were not found in " << kReadme.toStdString();
-    std::set<std::string> shown;
+    const auto commands = documentationCommands(kSourceDir);
+    ASSERT_GT(commands.size(), 40u) << "the commands of the README and docs/ were not found under " << kSourceDir;
+    std::set<std::string> shown, pagesWithCommands;
     for (const ReadmeCommand &c : commands) {
         shown.insert(c.text);
+        pagesWithCommands.insert(c.file);
         EXPECT_NE(caseFor(c.text), nullptr)
-            << "README.md line " << c.line << ": `" << c.text
+            << c.file << " line " << c.line << ": `" << c.text
             << "` has no case in tests/cli/readme_test.cpp (add one: what to run and what to assert)";
     }
     for (const Case &c : kCases)
-        EXPECT_TRUE(shown.count(c.readme)) << "`" << c.readme << "` is no longer in README.md";
+        EXPECT_TRUE(shown.count(c.readme)) << "`" << c.readme << "` is no longer in the README or docs/";
+    // The tour and the task pages are read, not only the README.
+    for (const char *page : {"README.md", "docs/command-line.md", "docs/benchmarks.md", "docs/fleets.md",
+                             "docs/sizing.md", "docs/reports.md", "docs/importing.md"})
+        EXPECT_TRUE(pagesWithCommands.count(page)) << "no command was read from " << page;
 }
 
-// Every option a command's --help lists is documented in the README.
+// The pages of the manual (every Markdown page of docs/ and the README), joined.
+std::string manualText()
+{
+    std::string text;
+    for (const std::string &page : plimsoll::test::documentationPages(kSourceDir)) {
+        std::ifstream in(kSourceDir + "/" + page);
+        text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        text += "\n";
+    }
+    return text;
+}
+
+// The README is the front door: short, the two commands, and links into the manual.
+TEST(Readme, IsAShortFrontDoorThatLinksIntoTheManual)
+{
+    std::ifstream in(kSourceDir + "/README.md");
+    std::string line, readme;
+    int lines = 0;
+    while (std::getline(in, line)) {
+        ++lines;
+        readme += line + "\n";
+    }
+    EXPECT_LE(lines, 200) << "README.md is " << lines << " lines: move what is not the front door into docs/";
+    for (const char *wanted : {"make run", "make test", "](docs/index.md)", "](docs/window/index.md)",
+                               "](docs/reference/commands.md)", "](CONTRIBUTING.md)"})
+        EXPECT_NE(readme.find(wanted), std::string::npos) << "README.md has no '" << wanted << "'";
+}
+
+// Every relative link of the README and the manual names a file that exists (a page, an image, a
+// schema), and every page of docs/ is reachable from the manual's index.
+TEST(Readme, EveryLinkOfTheManualResolvesAndEveryPageIsLinked)
+{
+    namespace fs = std::filesystem;
+    static const std::regex link(R"(\]\(([^)#\s]+)(#[^)]*)?\))");
+    std::set<std::string> linked;
+    int links = 0;
+    for (const std::string &page : plimsoll::test::documentationPages(kSourceDir)) {
+        std::ifstream in(kSourceDir + "/" + page);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        for (std::sregex_iterator m(text.begin(), text.end(), link), end; m != end; ++m) {
+            const std::string target = (*m)[1].str();
+            if (target.find("://") != std::string::npos)
+                continue;
+            ++links;
+            const fs::path resolved = (fs::path(kSourceDir) / page).parent_path() / target;
+            EXPECT_TRUE(fs::exists(resolved)) << page << " links to " << target << ", which does not exist";
+            if (fs::exists(resolved))
+                linked.insert(fs::relative(fs::canonical(resolved), fs::canonical(kSourceDir)).generic_string());
+        }
+    }
+    EXPECT_GT(links, 50);
+    for (const std::string &page : plimsoll::test::documentationPages(kSourceDir)) {
+        if (page.rfind("docs/", 0) == 0) {
+            EXPECT_TRUE(linked.count(page) || page == "docs/index.md") << page << " is linked from no page";
+        }
+    }
+}
+
+// Every option a command's --help lists is documented in the manual (the README or docs/, the
+// generated reference aside: it lists every option by construction).
 TEST(Readme, EveryOptionIsDocumented)
 {
-    std::ifstream in(kReadme.toStdString());
-    const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string readme = manualText();
     const Outcome top = runPlimsoll({"--help"});
     ASSERT_EQ(top.exitCode, 0);
     const auto listed = top.out.find("Subcommands:");
@@ -517,7 +591,7 @@ TEST(Readme, EveryOptionIsDocumented)
             const std::regex mention("`[^`]*" + name + "(?![a-z0-9-])[^`]*`");
             EXPECT_TRUE(name == "--help" || std::regex_search(readme, mention))
                 << "`plimsoll " << command.join(' ').toStdString() << " " << name
-                << "` is not in README.md (its --help lists it)";
+                << "` is in no page of the README or docs/ (its --help lists it)";
         }
     }
     EXPECT_GT(checked, 150) << "the options were not found in the commands' --help";

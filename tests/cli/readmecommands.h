@@ -1,10 +1,11 @@
 #pragma once
-// The `plimsoll …` commands a README shows, read as a user would copy them: the README test runs
-// each one (tests/cli/readme_test.cpp).
+// The `plimsoll …` commands the README and the manual (docs/) show, read as a user would copy
+// them: the README test runs each one (tests/cli/readme_test.cpp).
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -17,10 +18,29 @@ struct ReadmeCommand
 {
     std::string text; // continuation lines joined, trailing comment dropped, `\|` read as `|`
     int line = 0;
+    std::string file; // the page, relative to the source tree
 };
 
-// Every `plimsoll …` command of the README's ```sh blocks and of its table cells.
-inline std::vector<ReadmeCommand> readmeCommands(const std::string &readme)
+// The pages a user reads: README.md, CONTRIBUTING.md and every Markdown page of docs/ but the
+// generated reference (docs/reference/, which shows synopses, not commands), sorted. `root` is
+// the source tree; the paths returned are relative to it.
+inline std::vector<std::string> documentationPages(const std::string &root)
+{
+    namespace fs = std::filesystem;
+    std::vector<std::string> pages = {"README.md", "CONTRIBUTING.md"};
+    std::vector<std::string> docs;
+    for (const auto &entry : fs::recursive_directory_iterator(fs::path(root) / "docs")) {
+        const std::string relative = fs::relative(entry.path(), root).generic_string();
+        if (entry.is_regular_file() && entry.path().extension() == ".md" && relative.rfind("docs/reference/", 0) != 0)
+            docs.push_back(relative);
+    }
+    std::sort(docs.begin(), docs.end());
+    pages.insert(pages.end(), docs.begin(), docs.end());
+    return pages;
+}
+
+// Every `plimsoll …` command of a page's ```sh blocks and of its table cells.
+inline std::vector<ReadmeCommand> readmeCommands(const std::string &readme, const std::string &name = {})
 {
     std::ifstream in(readme);
     EXPECT_TRUE(in) << "cannot read " << readme;
@@ -68,7 +88,7 @@ inline std::vector<ReadmeCommand> readmeCommands(const std::string &readme)
                     if (!(c == ' ' && !collapsed.empty() && collapsed.back() == ' '))
                         collapsed += c;
                 if (collapsed.rfind("plimsoll", 0) == 0)
-                    out.push_back({collapsed, pendingLine});
+                    out.push_back({collapsed, pendingLine, name});
             }
             pending.clear();
             continue;
@@ -79,8 +99,19 @@ inline std::vector<ReadmeCommand> readmeCommands(const std::string &readme)
             std::string text = (*m)[1].str();
             for (size_t at; (at = text.find("\\|")) != std::string::npos;)
                 text.replace(at, 2, "|");
-            out.push_back({text, number});
+            out.push_back({text, number, name});
         }
+    }
+    return out;
+}
+
+// The commands of every page of documentationPages(root).
+inline std::vector<ReadmeCommand> documentationCommands(const std::string &root)
+{
+    std::vector<ReadmeCommand> out;
+    for (const std::string &page : documentationPages(root)) {
+        auto commands = readmeCommands(root + "/" + page, page);
+        out.insert(out.end(), commands.begin(), commands.end());
     }
     return out;
 }

@@ -226,7 +226,7 @@ TEST_F(WriteFailures, ReversedFitRangeIsAUsageError)
 }
 
 // Options that would be taken for nothing are refused: an empty --save, --local-retention
-// without --tiered, a time with no zone (the README promises a zone or a bare date).
+// without --tiered, a time with no zone (the manual promises a zone or a bare date).
 TEST_F(WriteFailures, OptionsThatWouldDoNothingAreRefused)
 {
     const Result save = plimsoll({"size", "--rate", "300k", "--save", ""});

@@ -1,7 +1,7 @@
 // The consume ramp (bench ramp --ramp consumers) against the real broker of tests/services:
 // a backlog preloaded once, steps of 1, 2 and 4 consumers in a group of their own each reading
 // all of it, a backlog too small for the warm-up ending the ramp, an existing topic read from
-// its beginning, and the command as the README shows it.
+// its beginning, and the command as the manual (docs/benchmarks.md) shows it.
 #include "runner/benchengine.h"
 #include "runner/metricsserver.h"
 #include "benchtestsupport.h"
@@ -201,7 +201,7 @@ TEST_F(ConsumeRamp, ExistingTopicIsReadFromItsBeginningWithoutAPreload)
     EXPECT_EQ(result.tuning.at("backlog"), "topic from beginning");
 }
 
-// The README's command, through the binary: stored as pipeline/consume/step-N, and `fit`
+// The manual's command, through the binary: stored as pipeline/consume/step-N, and `fit`
 // reads the stored ramp with consumers as the load factor.
 TEST_F(ConsumeRamp, ReadmeCommandStoresStepsThatFitReadsWithConsumersAsTheFactor)
 {

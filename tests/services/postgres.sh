@@ -95,7 +95,7 @@ host all all 127.0.0.1/32 scram-sha-256
 HBA
 }
 
-# The roles and the database, as the README's "Team store" section describes them.
+# The roles and the database, as the manual's team store section (docs/store.md) describes them.
 create_roles() {
     local data=$1 port=$2 writer_password=$3 reader_password=$4
     as_server "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$data/sock" -p "$port" -d postgres <<SQL

@@ -33,7 +33,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextDocument>
+#include <QTextFragment>
+#include <QTextFrame>
+#include <QTest>
 #include <QMenu>
 #include <QMessageBox>
 #include <QAction>
@@ -391,66 +396,103 @@ TEST_F(MainWindowTest, SelectedViewIsRestored)
     EXPECT_TRUE(trends->isVisible());
 }
 
-TEST(DocumentationSections, AreTheReadmesSecondLevelHeadingsOutsideCodeFences)
+TEST(Documentation, APagesTitleIsItsFirstHeadingOutsideCodeFences)
 {
-    const auto sections = documentationSections(QStringLiteral(
-        "# Tool\nintro line\n## First `cmd`\nbody\n```sh\n## not a heading\n```\n### Sub\n"
-        "more\n## Second\nlast\n"));
-    ASSERT_EQ(sections.size(), 3u);
-    EXPECT_EQ(sections[0].title, QStringLiteral("Tool"));
-    EXPECT_EQ(sections[1].title, QStringLiteral("First cmd"));
-    EXPECT_TRUE(sections[1].markdown.contains(QStringLiteral("## not a heading")));
-    EXPECT_TRUE(sections[1].markdown.contains(QStringLiteral("### Sub")));
-    EXPECT_EQ(sections[2].title, QStringLiteral("Second"));
-    EXPECT_FALSE(sections[2].markdown.contains(QStringLiteral("body")));
+    EXPECT_EQ(documentationTitle(QStringLiteral("```sh\n# a comment\n```\n# The `Trends` view\n## Using it\n"),
+                                 QStringLiteral("x.md")),
+              QStringLiteral("The Trends view"));
+    EXPECT_EQ(documentationTitle(QStringLiteral("no heading\n"), QStringLiteral("x.md")), QStringLiteral("x.md"));
 }
 
-TEST(DocumentationSections, TheShippedDocumentationIsTodaysReadme)
+// GitHub reads `\|` in a table cell as a pipe inside the cell; so does the window, rather than
+// showing the backslash (Qt's renderer keeps it).
+TEST(Documentation, EscapedPipesInTablesAreShownAsPipes)
 {
-    QFile readme(QStringLiteral(PLIMSOLL_README));
-    ASSERT_TRUE(readme.open(QIODevice::ReadOnly));
-    const QString text = QString::fromUtf8(readme.readAll());
-    EXPECT_EQ(shippedDocumentation(), text);
-    int headings = 0;
-    bool fence = false;
-    for (const QString &line : text.split(QLatin1Char('\n'))) {
-        if (line.startsWith(QLatin1String("```")))
-            fence = !fence;
-        headings += !fence && line.startsWith(QLatin1String("## "));
+    const QString table = QStringLiteral("| command | what |\n|---|---|\n| `plimsoll samples install\\|remove` | samples |\n\n"
+                                         "```sh\necho a \\| b\n```\n");
+    const QString display = markdownForDisplay(table);
+    EXPECT_FALSE(display.contains(QStringLiteral("install\\|remove")));
+    EXPECT_TRUE(display.contains(QStringLiteral("echo a \\| b"))) << "a code block is left as written";
+}
+
+// Help > Documentation ships the manual: every page it lists is today's file in docs/, every page
+// of the manual is listed, and the developer's pages and the README are not part of it.
+TEST(Documentation, TheShippedManualIsTodaysDocs)
+{
+    const QDir docs(QStringLiteral(PLIMSOLL_DOCS_DIR));
+    const auto pages = shippedDocumentation();
+    ASSERT_EQ(pages.size(), size_t(documentationPagePaths().size())) << "a listed page is missing from the build";
+    for (const DocumentationPage &page : pages) {
+        QFile file(docs.filePath(page.path));
+        ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << page.path.toStdString();
+        EXPECT_EQ(page.markdown, QString::fromUtf8(file.readAll())) << page.path.toStdString();
+        EXPECT_NE(page.title, page.path) << page.path.toStdString() << " has no \"#\" title";
+        // A user's manual: nothing about building or testing Plimsoll itself.
+        for (const char *developer : {"make test", "ctest "})
+            EXPECT_FALSE(page.markdown.contains(QLatin1String(developer))) << page.path.toStdString() << ": " << developer;
     }
-    // The introduction under the title, then one section per heading.
-    EXPECT_EQ(documentationSections(text).size(), size_t(headings + 1));
+    QStringList manual;
+    for (const QString &folder : {QString(), QStringLiteral("window/")})
+        for (const QString &name : QDir(docs.filePath(folder)).entryList({QStringLiteral("*.md")}, QDir::Files))
+            manual << folder + name;
+    manual.removeAll(QStringLiteral("design.md"));
+    manual.removeAll(QStringLiteral("reliability.md"));
+    for (const QString &path : manual)
+        EXPECT_TRUE(documentationPagePaths().contains(path)) << path.toStdString() << " is not shown by Help";
+    EXPECT_FALSE(QFile::exists(QStringLiteral(":/docs/README.md")));
+    EXPECT_FALSE(QFile::exists(QStringLiteral(":/docs/design.md")));
 }
 
-TEST_F(MainWindowTest, HelpOpensTheDocumentationAtASectionAndSearchesIt)
+TEST_F(MainWindowTest, HelpOpensTheManualAtTheViewsPageAndSearchesIt)
 {
     populateStore();
     MainWindow &window = openWindow(false);
     auto *action = window.findChild<QAction *>(QStringLiteral("documentationAction"));
     ASSERT_NE(action, nullptr);
     EXPECT_EQ(action->shortcut(), QKeySequence(QKeySequence::HelpContents));
+    // F1 on a view: that view's page.
+    ASSERT_TRUE(window.showView(QStringLiteral("trends")));
     action->trigger();
     auto *docs = window.findChild<DocumentationWindow *>();
     ASSERT_NE(docs, nullptr);
     EXPECT_TRUE(docs->isVisible());
+    EXPECT_EQ(docs->currentPage(), QStringLiteral("window/trends.md"));
+    EXPECT_TRUE(docs->textView()->toPlainText().startsWith(QStringLiteral("The Trends view")));
+    for (const QString &key : window.viewKeys()) {
+        ASSERT_TRUE(window.showView(key));
+        action->trigger();
+        EXPECT_EQ(docs->currentPage(), documentationPageForView(key)) << "F1 on " << key.toStdString();
+    }
     QListWidget *list = docs->sectionList();
-    EXPECT_EQ(list->item(0)->text(), QStringLiteral("Plimsoll"));
-    const auto titles = list->findItems(QStringLiteral("Live benchmarks: plimsoll bench"), Qt::MatchExactly);
-    ASSERT_EQ(titles.size(), 1);
-    // Every heading reads whole in the list: long ones wrap, none runs past its edge.
-    docs->resize(960, 680);
+    EXPECT_EQ(list->item(0)->text(), QStringLiteral("The Plimsoll manual"));
+    // Every title reads whole in the list: long ones wrap, none runs past its edge.
+    docs->resize(1024, 700);
     QApplication::processEvents();
     for (int row = 0; row < list->count(); ++row)
         EXPECT_LE(list->visualItemRect(list->item(row)).right(), list->viewport()->width())
             << list->item(row)->text().toStdString();
 
-    // Help > About the Sample Runs: the same window, at the samples' section.
+    // Tables render as tables, with no escaped pipe left in them.
+    ASSERT_TRUE(docs->showPage(QStringLiteral("command-line.md")));
+    const QString text = docs->textView()->toPlainText();
+    EXPECT_TRUE(text.contains(QStringLiteral("plimsoll samples install|remove [--json]")));
+    EXPECT_FALSE(text.contains(QStringLiteral("\\|")));
+    EXPECT_NE(docs->textView()->document()->rootFrame()->childFrames().size(), 0) << "no table was laid out";
+    EXPECT_TRUE(saveGrab(*docs, QStringLiteral("documentation-1024x700-command-line.png")));
+
+    // A link to another page opens it.
+    ASSERT_TRUE(docs->showPage(QStringLiteral("window/index.md")));
+    emit docs->textView()->anchorClicked(QUrl(QStringLiteral("../samples.md")));
+    EXPECT_EQ(docs->currentPage(), QStringLiteral("samples.md"));
+
+    // Help > About the Sample Runs: the same window, at the samples' page.
+    ASSERT_TRUE(docs->showPage(QStringLiteral("index.md")));
     window.findChild<QAction *>(QStringLiteral("sampleRunsHelpAction"))->trigger();
     EXPECT_EQ(window.findChildren<DocumentationWindow *>().size(), 1);
     EXPECT_EQ(list->currentItem()->text(), QStringLiteral("The sample runs"));
     EXPECT_TRUE(docs->textView()->toPlainText().contains(QStringLiteral("sample"), Qt::CaseInsensitive));
 
-    // Search keeps the sections that mention every word, and says when none does.
+    // Search keeps the pages that mention every word, and says when none does.
     docs->searchField()->setText(QStringLiteral("--fail-on-regression"));
     int shown = 0;
     for (int row = 0; row < list->count(); ++row)
@@ -460,13 +502,32 @@ TEST_F(MainWindowTest, HelpOpensTheDocumentationAtASectionAndSearchesIt)
     EXPECT_FALSE(list->currentItem()->isHidden());
     EXPECT_TRUE(docs->textView()->toPlainText().contains(QStringLiteral("--fail-on-regression")));
     docs->searchField()->setText(QStringLiteral("zzzz-nowhere"));
-    EXPECT_EQ(docs->textView()->toPlainText(), QStringLiteral("No section mentions \"zzzz-nowhere\"."));
+    EXPECT_EQ(docs->textView()->toPlainText(), QStringLiteral("No page mentions \"zzzz-nowhere\"."));
     docs->searchField()->clear();
     shown = 0;
     for (int row = 0; row < list->count(); ++row)
         shown += !list->item(row)->isHidden();
     EXPECT_EQ(shown, list->count());
-    EXPECT_TRUE(saveGrab(*docs, QStringLiteral("documentation.png")));
+
+    // A view's page shows its screenshot, no wider than the text.
+    ASSERT_TRUE(docs->showPage(QStringLiteral("window/sizing.md")));
+    bool image = false;
+    for (QTextBlock block = docs->textView()->document()->begin(); block.isValid(); block = block.next())
+        for (auto it = block.begin(); !it.atEnd(); ++it)
+            if (it.fragment().charFormat().isImageFormat()) {
+                image = true;
+                EXPECT_LE(it.fragment().charFormat().toImageFormat().width(), docs->textView()->viewport()->width());
+            }
+    EXPECT_TRUE(image) << "the Sizing page shows no screenshot";
+    EXPECT_TRUE(saveGrab(*docs, QStringLiteral("documentation-1024x700-sizing.png")));
+    docs->resize(1600, 1000);
+    QApplication::processEvents();
+    EXPECT_TRUE(saveGrab(*docs, QStringLiteral("documentation-1600x1000-sizing.png")));
+
+    // Esc closes it.
+    docs->activateWindow();
+    QTest::keyClick(docs->textView(), Qt::Key_Escape);
+    EXPECT_FALSE(docs->isVisible());
 }
 
 TEST_F(MainWindowTest, OpenStoreShowsAnotherStoreInItsOwnWindowAndRemembersIt)
