@@ -7,8 +7,8 @@
 #    at 1M records.
 # 2. The window on the 1M-record store, offscreen.
 # 2b. The team store: a PostgreSQL server (tests/services/postgres.sh, into a temporary state
-#    dir), the 1M-record import against a raw prepared-insert loop, the series read, and the
-#    window on the 1M-run team store.
+#    dir), the 1M-record import against a binary COPY of the same rows (the server's limit) and
+#    SQLite's import of them, the series read, and the window on the 1M-run team store.
 # 3. Against the local test broker (tests/services/services.sh, into a temporary state dir,
 #    stopped on exit whatever happens): the same produce and consume workload through
 #    `plimsoll bench`, Apache's perf tools and bare librdkafka loops, each client's CPU from
@@ -16,7 +16,8 @@
 # Then prints the table and writes BUILD_DIR/perf-results.json (and .md).
 #
 # PLIMSOLL_PERF_RECORDS (default 1000000) sets the client workload; PLIMSOLL_PERF_REPEAT
-# (default 3) how often Plimsoll's clients and the bare loops run; PLIMSOLL_PERF_SKIP a
+# (default 3) how often Plimsoll's clients and the bare loops run; PLIMSOLL_PERF_STORE_RECORDS
+# (default 1000000) the records the store benchmarks import; PLIMSOLL_PERF_SKIP a
 # space-separated subset of "micro store window teamstore clients" to leave out.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
