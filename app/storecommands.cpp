@@ -10,6 +10,7 @@
 #include "model/store/store.h"
 #include "model/core/units.h"
 
+#include <chrono>
 #include <iostream>
 
 namespace plimsoll {
@@ -263,10 +264,18 @@ int runStoreCopy(const CopyArgs &a)
         return kExitFailure;
     StoreCopyReport report;
     try {
-        report = copyStore(*from, *to, [&a](int64_t done, int64_t total) {
-            if (!a.json && (done == total || done % 100 == 0))
-                std::cerr << "\rcopied " << done << " of " << total << " sources" << (done == total ? "\n" : "")
-                          << std::flush;
+        const auto start = std::chrono::steady_clock::now();
+        int64_t shown = 0;
+        report = copyStore(*from, *to, [&](int64_t done, int64_t total, int64_t runs) {
+            // Every 100 sources, or 10,000 runs (a history in few large sources), and at the end.
+            if (a.json || (done != total && done % 100 != 0 && runs - shown < 10'000))
+                return;
+            shown = runs;
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            std::cerr << "\rcopied " << done << " of " << total << " sources, " << runs << " runs";
+            if (runs > 0 && seconds > 0)
+                std::cerr << " (" << int64_t(double(runs) / seconds) << " runs/s)";
+            std::cerr << (done == total ? "\n" : "") << std::flush;
         });
     } catch (const StoreError &e) {
         fail(e.what());

@@ -134,9 +134,15 @@ bool fillSource(SourceWriter &writer, const FillSource &fill, const std::string 
     try {
         filled = fill(checked);
         checked.finish();
+        // The runs put before the reader's own error (if any) are checked against the store first:
+        // a run it refuses came earlier in the source.
+        writer.settle();
     } catch (const DomainError &e) {
         fail(report, displayName, e.error);
         return false; // an impossible value: nothing of this source is written
+    } catch (const RunRefused &e) {
+        fail(report, displayName, {e.what(), e.line(), -1, e.line() > 0 ? "run_key" : ""});
+        return false;
     } catch (const StoreError &e) {
         fail(report, displayName, {e.what(), 0, -1, {}});
         return false;

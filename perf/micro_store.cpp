@@ -24,7 +24,7 @@ namespace {
 
 using namespace plimsoll;
 
-constexpr size_t kRecords = 1'000'000;
+const size_t kRecords = perf::storeRecords();
 
 std::string perfPath(const char *name)
 {
@@ -48,7 +48,7 @@ void BM_StoreImport1M(benchmark::State &state)
         state.ResumeTiming();
         for (size_t chunk = 0; chunk * perf::kRecordsPerSource < kRecords; ++chunk) {
             state.PauseTiming(); // generating the records is not the store's work
-            const auto runs = perf::trendRuns(chunk * perf::kRecordsPerSource, perf::kRecordsPerSource);
+            const auto runs = perf::trendRuns(chunk * perf::kRecordsPerSource, perf::recordsOfSource(chunk, kRecords));
             state.ResumeTiming();
             store.importSource(perf::trendSource(chunk), runs);
         }
@@ -110,7 +110,7 @@ void BM_RawSqliteInsert1M(benchmark::State &state)
             Stmt trendRun(db, trendRowInserts(" WHERE s.id = ?1").row.c_str());
             for (size_t chunk = 0; chunk * perf::kRecordsPerSource < kRecords; ++chunk) {
                 state.PauseTiming();
-                const auto runs = perf::trendRuns(chunk * perf::kRecordsPerSource, perf::kRecordsPerSource);
+                const auto runs = perf::trendRuns(chunk * perf::kRecordsPerSource, perf::recordsOfSource(chunk, kRecords));
                 const SourceRecord source = perf::trendSource(chunk);
                 state.ResumeTiming();
                 sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);

@@ -1,5 +1,7 @@
 #include "perf/perfdata.h"
 
+#include <cstdlib>
+
 #include <QDateTime>
 
 #include <cmath>
@@ -13,6 +15,16 @@ double trendValue(size_t i)
     if (i % 99'991 == 4'242)
         v *= 0.4; // a rare deep dip a downsampled chart must still show
     return v;
+}
+
+size_t storeRecords()
+{
+    static const size_t records = [] {
+        const char *text = std::getenv("PLIMSOLL_PERF_STORE_RECORDS");
+        const long long n = text ? std::atoll(text) : 0;
+        return n > 0 ? size_t(n) : size_t(1'000'000);
+    }();
+    return records;
 }
 
 std::vector<RunRecord> trendRuns(size_t first, size_t count)

@@ -7,8 +7,8 @@
 #    at 1M records.
 # 2. The window on the 1M-record store, offscreen.
 # 2b. The team store: a PostgreSQL server (tests/services/postgres.sh, into a temporary state
-#    dir), the 1M-record import against a raw prepared-insert loop, the series read, and the
-#    window on the 1M-run team store.
+#    dir), the 1M-record import against a binary COPY of the same rows (the server's limit) and
+#    SQLite's import of them, the series read, and the window on the 1M-run team store.
 # 3. Against the local test broker (tests/services/services.sh, into a temporary state dir,
 #    stopped on exit whatever happens): the same produce and consume workload through
 #    `plimsoll bench`, Apache's perf tools and bare librdkafka loops, each client's CPU from
@@ -16,7 +16,8 @@
 # Then prints the table and writes BUILD_DIR/perf-results.json (and .md).
 #
 # PLIMSOLL_PERF_RECORDS (default 1000000) sets the client workload; PLIMSOLL_PERF_REPEAT
-# (default 3) how often Plimsoll's clients and the bare loops run; PLIMSOLL_PERF_SKIP a
+# (default 9) in how many alternating pairs Plimsoll's clients and the bare loops run; PLIMSOLL_PERF_STORE_RECORDS
+# (default 1000000) the records the store benchmarks import; PLIMSOLL_PERF_SKIP a
 # space-separated subset of "micro store window teamstore clients" to leave out.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -117,21 +118,29 @@ if ! skipped clients; then
     }
     for t in plimsoll apache bare fleet; do create_topic "perf-$t"; done
     plimsoll=$build/app/plimsoll
-    # Own clients and bare loops run PLIMSOLL_PERF_REPEAT times, interleaved, and the report
-    # takes each one's least CPU: on a shared machine a client's CPU-seconds vary by a third
-    # between runs, and the least is the one least disturbed. Apache's tools run once.
-    repeat=${PLIMSOLL_PERF_REPEAT:-3}
+    # Own clients and bare loops run in PLIMSOLL_PERF_REPEAT pairs, one right after the other,
+    # which of them first alternating from pair to pair: the report takes each pair's ratio and
+    # judges their median by its interval (perf_report.cpp, Paired). On a shared machine a
+    # client's CPU-seconds vary by a third between runs; within a pair both sides see about the
+    # same machine. Apache's tools run once.
+    repeat=${PLIMSOLL_PERF_REPEAT:-9}
     nth() { [[ $1 == 1 ]] && echo "$2" || echo "$2.$1"; } # N STEM: the stem of run N
+    inturn() { if (($1 % 2 == 1)); then echo "$2 $3"; else echo "$3 $2"; fi; } # N A B: the pair's order
     for ((i = 1; i <= repeat; i++)); do
-        measure "$(nth $i produce-plimsoll)" "$plimsoll" bench producer --bootstrap-server "$bootstrap" \
-            --topic perf-plimsoll --records "$records" --record-size 1KB --rate unlimited --acks 1 \
-            --linger 5ms --batch-size 16384 --producer-clients 1 --no-store --output json
-        measure "$(nth $i produce-bare)" "$bin/bareproduce" "$bootstrap" perf-bare "$records" 1024 1 5 16384
+        for side in $(inturn $i plimsoll bare); do
+            if [[ $side == plimsoll ]]; then
+                measure "$(nth $i produce-plimsoll)" "$plimsoll" bench producer --bootstrap-server "$bootstrap" \
+                    --topic perf-plimsoll --records "$records" --record-size 1KB --rate unlimited --acks 1 \
+                    --linger 5ms --batch-size 16384 --producer-clients 1 --no-store --output json
+            else
+                measure "$(nth $i produce-bare)" "$bin/bareproduce" "$bootstrap" perf-bare "$records" 1024 1 5 16384
+            fi
+        done
     done
     # The fleet: the same records from 1 agent and from 4 agent processes (each agent's CPU is
-    # its coordinator's children's, so perf_run counts them all).
+    # its coordinator's children's, so perf_run counts them all), in pairs likewise.
     for ((i = 1; i <= repeat; i++)); do
-        for n in 1 4; do
+        for n in $(inturn $i 1 4); do
             measure "$(nth $i "fleet$n-plimsoll")" "$plimsoll" bench producer --bootstrap-server "$bootstrap" \
                 --topic perf-fleet --records "$records" --record-size 1KB --rate unlimited --acks 1 \
                 --linger 5ms --batch-size 16384 --producer-clients 1 --agents "$n" --no-store --output json
@@ -143,6 +152,10 @@ if ! skipped clients; then
     # Every consumer reads the same records: the first ones plimsoll wrote (its envelope is
     # checked).
     for ((i = 1; i <= repeat; i++)); do
+        # The bare loop first or last in turn, between the two it is held to.
+        if ((i % 2 == 0)); then
+            measure "$(nth $i consume-bare)" "$bin/bareconsume" "$bootstrap" perf-plimsoll "$records" 52428800
+        fi
         measure "$(nth $i consume-plimsoll)" "$plimsoll" bench consumer --bootstrap-server "$bootstrap" \
             --topic perf-plimsoll --records "$records" --from beginning --consumer-clients 1 --no-store \
             --output json
@@ -150,7 +163,9 @@ if ! skipped clients; then
         measure "$(nth $i consume-plimsoll-novalidate)" "$plimsoll" bench consumer \
             --bootstrap-server "$bootstrap" --topic perf-plimsoll --records "$records" --from beginning \
             --consumer-clients 1 --validate none --no-store --output json
-        measure "$(nth $i consume-bare)" "$bin/bareconsume" "$bootstrap" perf-plimsoll "$records" 52428800
+        if ((i % 2 == 1)); then
+            measure "$(nth $i consume-bare)" "$bin/bareconsume" "$bootstrap" perf-plimsoll "$records" 52428800
+        fi
     done
     measure consume-apache "$root/tests/services/kafka-perf.sh" consumer --bootstrap-server "$bootstrap" \
         --topic perf-plimsoll --messages "$records"

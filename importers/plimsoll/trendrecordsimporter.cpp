@@ -319,6 +319,9 @@ void FileReader::flush()
             m_sink.put(*m_pending);
             m_pendingInSink = true;
         }
+    } catch (const RunRefused &e) {
+        // An earlier run of its batch (a team store writes runs in batches).
+        throw Failure{ImportError{e.what(), e.line() > 0 ? e.line() : line, -1, "run_key"}};
     } catch (const StoreError &e) {
         throw Failure{ImportError{e.what(), line, -1, "run_key"}};
     }

@@ -92,6 +92,11 @@ std::optional<std::string> Statement::optText(int column) const
     return text(column);
 }
 
+void Connection::copyIn(const std::string &table, const std::string &, std::string_view)
+{
+    throw StoreError("internal: no bulk copy into " + table + " on this store");
+}
+
 bool isPostgresUri(const std::string &location)
 {
     return location.rfind("postgresql://", 0) == 0 || location.rfind("postgres://", 0) == 0;

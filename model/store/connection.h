@@ -68,6 +68,12 @@ public:
     // (inside a transaction, after the migration steps).
     virtual int schemaVersion() = 0;
     virtual void setSchemaVersion(int version) = 0;
+    // Bulk writes (PostgreSQL): `rows` (CopyRows::finish) into `table`'s `columns` (a
+    // comma-separated list in the rows' order) by one COPY … FROM STDIN (FORMAT binary), inside
+    // the current transaction, with the table's constraints and triggers as an INSERT has them.
+    // A backend without one says so (supportsCopy) and throws StoreError here.
+    virtual bool supportsCopy() const { return false; }
+    virtual void copyIn(const std::string &table, const std::string &columns, std::string_view rows);
 };
 
 class Statement

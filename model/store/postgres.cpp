@@ -8,6 +8,7 @@
 #include <libpq-fe.h>
 #include <poll.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <functional>
@@ -333,6 +334,28 @@ public:
             throw StoreError("the store rolled the write back after an earlier error");
     }
     void rollback() noexcept override { PQclear(PQexec(m_conn, "ROLLBACK")); }
+    bool supportsCopy() const override { return true; }
+    void copyIn(const std::string &table, const std::string &columns, std::string_view rows) override
+    {
+        const std::string what = "cannot write the " + table + " rows";
+        PGresult *start = PQexec(m_conn, ("COPY " + table + " (" + columns + ") FROM STDIN (FORMAT binary)").c_str());
+        if (PQresultStatus(start) != PGRES_COPY_IN)
+            check(start, what); // throws: the server refused the COPY itself
+        PQclear(start);
+        // In pieces of 1 MiB: libpq buffers what it is given whole before sending any of it.
+        constexpr size_t kPiece = size_t(1) << 20;
+        bool sent = true;
+        for (size_t at = 0; sent && at < rows.size(); at += kPiece)
+            sent = PQputCopyData(m_conn, rows.data() + at, int(std::min(kPiece, rows.size() - at))) == 1;
+        if (PQputCopyEnd(m_conn, sent ? nullptr : "the client could not send the rows") != 1)
+            throw StoreError("lost the connection to the team store: " + trimmed(PQerrorMessage(m_conn)));
+        PGresult *last = nullptr;
+        for (PGresult *r = PQgetResult(m_conn); r; r = PQgetResult(m_conn)) {
+            PQclear(last);
+            last = r;
+        }
+        check(last, what);
+    }
     void beginRead() override { exec("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"); }
     int schemaVersion() override
     {

@@ -1,4 +1,5 @@
 // Store::beginSource and SourceWriter: one source written in one transaction, run by run.
+#include "model/store/bulkruns.h"
 #include "model/store/connection.h"
 #include "model/store/store.h"
 #include "model/store/storeschema.h"
@@ -92,6 +93,9 @@ struct SourceWriter::Impl
     // looked up without building a key, as they repeat on every run of a nightly series.
     std::map<std::string, std::set<std::string>> metricNames;
     std::unordered_map<std::string, int64_t> inputsIds; // trendInputs(), by key
+    // A backend that takes a COPY: the runs put() are written in batches (bulkruns.h); what
+    // reads them back (append, earlierRun) settles the batch first.
+    std::unique_ptr<BulkRuns> bulk;
     // The time source of the run whose scenarios are being written (NULL: stated).
     std::optional<std::string> timeSource;
     bool removedRuns = false; // an earlier import's runs were deleted: the names are checked at commit
@@ -183,6 +187,8 @@ SourceWriter::SourceWriter(sql::Connection &db, const SourceRecord &source)
         .bind(7, int64_t(source.sample ? 1 : 0));
     d.sourceId = insSource.runReturningId();
     m_outcome.sourceId = d.sourceId;
+    if (db.supportsCopy())
+        d.bulk = std::make_unique<BulkRuns>(db, d.sourceId, d.sample, d.uri, d.metricNames);
 }
 
 SourceWriter::~SourceWriter() = default; // Impl's transaction rolls back unless committed
@@ -192,6 +198,23 @@ void SourceWriter::put(RunRecord run)
     if (unchanged())
         throw StoreError("internal: runs put into an unchanged source");
     Impl &d = *m_impl;
+    if (d.bulk) {
+        const int64_t scenarios = int64_t(run.scenarios.size());
+        int64_t metrics = 0;
+        for (const ScenarioRecord &sc : run.scenarios)
+            metrics += int64_t(sc.metrics.size());
+        const bool latest = run.timestamp >= m_outcome.latestRunTime;
+        std::string key = latest ? run.runKey : std::string(), time = latest ? run.timestamp : std::string();
+        d.bulk->put(std::move(run));
+        ++m_outcome.runs;
+        m_outcome.scenarios += scenarios;
+        m_outcome.metrics += metrics;
+        if (latest) {
+            m_outcome.latestRunKey = std::move(key);
+            m_outcome.latestRunTime = std::move(time);
+        }
+        return;
+    }
     d.findRun.reset();
     d.findRun.bindText(1, run.runKey);
     if (d.findRun.step()) {
@@ -234,6 +257,8 @@ void SourceWriter::put(RunRecord run)
 void SourceWriter::append(const std::string &runKey, std::vector<ScenarioRecord> scenarios)
 {
     Impl &d = *m_impl;
+    if (d.bulk)
+        d.bulk->settle(); // the scenarios go in one by one, after their run
     const int64_t runId = d.ownRun(runKey);
     if (runId == 0)
         throw StoreError("internal: no run '" + runKey + "' in this source to add scenarios to");
@@ -369,6 +394,11 @@ void SourceWriter::insertScenarios(int64_t runId, const std::string &runKey, int
 std::optional<RunRecord> SourceWriter::earlierRun(const std::string &runKey)
 {
     Impl &d = *m_impl;
+    if (d.bulk) {
+        if (!d.bulk->holds(runKey))
+            return std::nullopt; // asked of every new run: answered without a write or a read
+        d.bulk->settle();
+    }
     const int64_t runId = d.ownRun(runKey);
     if (runId == 0)
         return std::nullopt;
@@ -400,6 +430,11 @@ std::optional<int64_t> SourceWriter::earlierScenarioLine(const std::string &runK
                                                          const std::string &scenario)
 {
     Impl &d = *m_impl;
+    if (d.bulk) {
+        if (!d.bulk->holds(runKey))
+            return std::nullopt;
+        d.bulk->settle();
+    }
     const int64_t runId = d.ownRun(runKey);
     if (runId == 0)
         return std::nullopt;
@@ -419,6 +454,12 @@ void SourceWriter::setRunsRemoved(int64_t count)
     set.run();
 }
 
+void SourceWriter::settle()
+{
+    if (m_impl->bulk)
+        m_impl->bulk->settle();
+}
+
 ImportOutcome SourceWriter::commit()
 {
     Impl &d = *m_impl;
@@ -426,6 +467,8 @@ ImportOutcome SourceWriter::commit()
         throw StoreError("internal: a source committed twice");
     d.committed = true;
     if (!unchanged()) {
+        if (d.bulk)
+            d.bulk->settle();
         if (d.removedRuns)
             forgetVanishedMetricNames(d.db);
         d.tx.commit();

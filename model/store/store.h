@@ -33,6 +33,18 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A run the store refused once it was written with others (a team store writes a source's runs
+// in batches): the run's line in its source (0 when unknown), for the error to point at.
+class RunRefused : public StoreError
+{
+public:
+    RunRefused(const std::string &what, int64_t line) : StoreError(what), m_line(line) {}
+    int64_t line() const { return m_line; }
+
+private:
+    int64_t m_line;
+};
+
 // A scenario as Store::forEachMeasuredScenario reads it: its run's key, time and target, its
 // name and topology (without the inferred list), and the values of the metrics named, required
 // then optional (bit i of `measured` set when metric i was).
@@ -203,6 +215,11 @@ public:
     // How many of this source's runs were removed since it was imported (a store copy carries
     // the count over, so the same file imported into the copy brings them back).
     void setRunsRemoved(int64_t count);
+    // Writes the runs put() held back (a team store writes them in batches; a file store as they
+    // come): a run key another source has is refused here (RunRefused, with the run's line) when
+    // its batch was not full before. commit() settles too; a reader whose own errors come after
+    // the runs it put settles first, so the store's refusal of an earlier run is said first.
+    void settle();
 
     ImportOutcome commit();
 

@@ -19,7 +19,7 @@ void copySettings(const Store &from, Store &to, StoreCopyReport &report)
 } // namespace
 
 StoreCopyReport copyStore(const Store &from, Store &to,
-                          const std::function<void(int64_t done, int64_t total)> &progress)
+                          const std::function<void(int64_t done, int64_t total, int64_t runs)> &progress)
 {
     if (from.path() == to.path())
         throw StoreError("cannot copy " + from.path() + " into itself");
@@ -38,6 +38,7 @@ StoreCopyReport copyStore(const Store &from, Store &to,
                         throw StoreError("run '" + key + "' left " + from.path() + " during the copy");
                     writer->put(std::move(detail->record));
                 }
+                writer->settle();
             } catch (const StoreError &e) {
                 throw StoreError("cannot copy the source " + source.record.uri + ": " + e.what());
             }
@@ -48,7 +49,7 @@ StoreCopyReport copyStore(const Store &from, Store &to,
         }
         writer->commit();
         if (progress)
-            progress(++done, int64_t(sources.size()));
+            progress(++done, int64_t(sources.size()), report.runsCopied);
     }
     copySettings(from, to, report);
     return report;

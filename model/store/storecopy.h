@@ -27,10 +27,11 @@ struct StoreCopyReport
     std::vector<std::string> settingsKept;
 };
 
-// `progress(sourcesDone, sourcesTotal)` after each source. Throws StoreError (naming the source)
-// when one cannot be written — a run key the destination holds from another source, a
-// read-only destination; the sources before it stay copied.
+// `progress(sourcesDone, sourcesTotal, runsCopied)` after each source. Throws StoreError (naming
+// the source) when one cannot be written — a run key the destination holds from another source,
+// a read-only destination; the sources before it stay copied. A team store takes each source's
+// runs in bulk, as an import does (model/store/bulkruns.h).
 StoreCopyReport copyStore(const Store &from, Store &to,
-                          const std::function<void(int64_t done, int64_t total)> &progress = {});
+                          const std::function<void(int64_t done, int64_t total, int64_t runs)> &progress = {});
 
 } // namespace plimsoll

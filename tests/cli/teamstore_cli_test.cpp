@@ -6,10 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 
 #include <nlohmann/json.hpp>
+
+#include <cstdio>
 
 using plimsoll::test::StoreBackend;
 using plimsoll::test::TestStoreLocation;
@@ -187,6 +190,87 @@ TEST_P(TeamStoreCli, StoreCopyBetweenBackendsGivesTheSameStore)
                                     QString::fromStdString(back)});
     EXPECT_EQ(itself.code, 1);
     EXPECT_NE(itself.err.find("into itself"), std::string::npos) << itself.err;
+}
+
+// A file of trend records, one run per line from `first` (run keys "night-N"), as a CI job's
+// history would be; `bad` (1-based line, 0: none) replaced by a record with no timestamp.
+std::string nightlyLines(int first, int count, int bad = 0)
+{
+    std::string text;
+    for (int i = 0; i < count; ++i) {
+        const int n = first + i;
+        if (i + 1 == bad) {
+            text += R"({"format":"plimsoll-trend/1","run_key":"broken","scenario":"pipeline/produce/step-1",)"
+                    R"("metrics":{"records_per_s":1}})" "\n";
+            continue;
+        }
+        char time[32];
+        std::snprintf(time, sizeof time, "2026-%02d-%02dT%02d:%02d:00Z", 1 + n / 40000 % 12, 1 + n / 1440 % 28,
+                      n / 60 % 24, n % 60);
+        text += R"({"format":"plimsoll-trend/1","run_key":"night-)" + std::to_string(n) + R"(","timestamp":")" +
+                time + R"(","commit":"c)" + std::to_string(n / 10) +
+                R"(","scenario":"pipeline/produce/step-1","metrics":{"records_per_s":)" + std::to_string(1000 + n % 97) +
+                R"(,"latency_p99_s":0.004}})" "\n";
+    }
+    return text;
+}
+
+// What a user sees of an import that fails well into a long file — a run key another file gave,
+// a record that cannot be read — is what a SQLite file gives: the error at its line, and nothing
+// of the file in the store.
+TEST_P(TeamStoreCli, AFileFailingMidwayIsToldAtItsLineAndLeavesNothing)
+{
+    const auto write = [this](const char *name, const std::string &text) {
+        const QString path = dir.filePath(name);
+        QFile f(path);
+        EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(text.data(), qint64(text.size()));
+        return path;
+    };
+    const QString first = write("first.jsonl", nightlyLines(0, 3));
+    // night-1 again on line 3,991: found when the file's runs are written, after its last line.
+    const QString taken = write("taken.jsonl", nightlyLines(10, 3990) + nightlyLines(1, 1) + nightlyLines(5000, 499));
+    const QString broken = write("broken.jsonl", nightlyLines(10, 6000, 4500));
+    const std::string local = file();
+    for (const std::string &db : {local, team.location()}) {
+        const Out ok = cli(db, {"import", first});
+        ASSERT_EQ(ok.code, 0) << ok.err;
+    }
+    for (const QString &path : {taken, broken}) {
+        const Out onFile = cli(local, {"import", path});
+        const Out onTeam = cli(team.location(), {"import", path});
+        EXPECT_NE(onTeam.code, 0) << onTeam.out;
+        EXPECT_EQ(onTeam.code, onFile.code);
+        EXPECT_EQ(onTeam.err, onFile.err);
+        EXPECT_EQ(onTeam.out, onFile.out);
+    }
+    EXPECT_NE(cli(team.location(), {"import", taken}).err.find(
+                  "line 3991: field 'run_key': run key 'night-1' is already in the store (from "),
+              std::string::npos)
+        << cli(team.location(), {"import", taken}).err;
+    EXPECT_NE(cli(team.location(), {"import", broken}).err.find("line 4500"), std::string::npos)
+        << cli(team.location(), {"import", broken}).err;
+    const nlohmann::json stored = everything(team.location());
+    EXPECT_EQ(stored["runs"].size(), 3u);
+    EXPECT_EQ(stored, everything(local));
+
+    // The same files corrected import whole, alike.
+    const QString fixed = write("fixed.jsonl", nightlyLines(10, 6000));
+    for (const std::string &db : {local, team.location()}) {
+        const Out ok = cli(db, {"import", fixed});
+        ASSERT_EQ(ok.code, 0) << ok.err;
+    }
+    const Out runs = cli(team.location(), {"runs", "--json"});
+    EXPECT_EQ(nlohmann::json::parse(runs.out).size(), 6003u);
+    // Every run exported, and each series' change points, byte for byte alike.
+    for (const QStringList &read : {QStringList{"export", "--format", "csv", "--out", "-"},
+                                    QStringList{"export", "--format", "jsonl", "--out", "-"},
+                                    QStringList{"changes", "--json"}}) {
+        const Out onTeam = cli(team.location(), read), onFile = cli(local, read);
+        EXPECT_EQ(onTeam.code, 0) << onTeam.err;
+        EXPECT_GT(onTeam.out.size(), 6000u) << read.join(' ').toStdString();
+        EXPECT_EQ(onTeam.out, onFile.out) << read.join(' ').toStdString();
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Team, TeamStoreCli, ::testing::Values(StoreBackend::PostgreSQL),

@@ -1,12 +1,16 @@
 // What only a team store on PostgreSQL has: roles (a read-only reader), several writers at
 // once, a killed importer, passwords kept out of URIs, TLS with certificate verification. The
 // rest of the store's behaviour is checked on both backends by the store suites.
+#include "export/runexport.h"
 #include "model/store/store.h"
 #include "support/teststore.h"
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <atomic>
+#include <cmath>
 #include <chrono>
 #include <csignal>
 #include <sys/wait.h>
@@ -55,6 +59,103 @@ std::string errorOf(const std::function<void()> &f)
         return e.what();
     }
     return "";
+}
+
+// Runs with everything a store keeps of them: two scenarios each (a ramp step with a full topology,
+// inferred factors, provenance and per-window series; a probe with few fields), environments,
+// tunings that change now and then, commits, images, lines, inferred times, sample runs.
+std::vector<RunRecord> richRuns(const std::string &prefix, int count, int firstLine = 1)
+{
+    std::vector<RunRecord> runs;
+    for (int i = 0; i < count; ++i) {
+        RunRecord r;
+        r.runKey = prefix + std::to_string(i);
+        r.timestamp = "2026-0" + std::to_string(1 + i % 9) + "-1" + std::to_string(i % 10) + "T0" +
+                      std::to_string(i % 10) + ":00:00Z";
+        r.commit = i % 3 == 0 ? "" : "c" + std::to_string(i / 7);
+        r.imageDigest = i % 4 == 0 ? "sha256:" + std::to_string(i / 4) : "";
+        r.tool = "korvet-pipeline-benchmark";
+        r.toolVersion = i % 50 < 25 ? "1.2.0" : "1.3.0";
+        r.target = i % 5 == 0 ? "" : "korvet";
+        r.environment = {{"host", "ci-" + std::to_string(i % 3)}, {"cpus", 8}};
+        r.tuning = i % 11 == 0 ? nlohmann::json() : nlohmann::json{{"acks", "all"}, {"linger_ms", i % 2 ? 5 : 10}};
+        r.sample = i % 13 == 0;
+        r.provenance = i % 2 ? "nightly \"quoted\" run, line " + std::to_string(i) : "";
+        r.line = firstLine + i;
+        r.timeSource = i % 17 == 0 ? TimeSource::FileModified : i % 19 == 0 ? TimeSource::Imported : TimeSource::Stated;
+        ScenarioRecord step;
+        step.name = "pipeline/produce/step-" + std::to_string(i % 4);
+        step.kind = "ramp-step";
+        step.topology.brokers = 3;
+        step.topology.shards = 16;
+        step.topology.partitions = 48 + i % 2;
+        step.topology.producers = 4;
+        step.topology.recordSizeBytes = 1024;
+        step.topology.compression = i % 2 ? std::optional<std::string>("lz4") : std::nullopt;
+        step.topology.acks = "1";
+        step.topology.agents = i % 3 == 0 ? std::optional<int64_t>(2) : std::nullopt;
+        step.topology.replication = i % 6 == 0 ? std::optional<int64_t>(3) : std::nullopt;
+        step.topology.inferred = i % 2 ? std::vector<std::string>{"partitions"} : std::vector<std::string>{};
+        step.metrics = {{"records_per_s", 1000.0 + i + 1.0 / 3.0},
+                        {"latency_p99_s", 0.004 + 1e-7 * i},
+                        {"cpu", i % 7 == 0 ? 0.0 : -1.5e-300 * i}};
+        step.provenance = i % 2 ? "" : "harness";
+        step.line = firstLine + i;
+        SeriesRecord publish;
+        publish.name = "publishRate";
+        for (int k = 0; k < 5; ++k)
+            publish.samples.push_back({10.0 * k, 990.0 + k + i * 0.1});
+        if (i % 2)
+            step.series.push_back(publish);
+        ScenarioRecord probe;
+        probe.name = "probe/e2e";
+        probe.metrics = {{"latency_p50_s", 0.001 * (1 + i % 9)}};
+        r.scenarios = {step, probe};
+        runs.push_back(std::move(r));
+    }
+    return runs;
+}
+
+// Everything the store gives back of its runs, less the ids each store assigns and the time of
+// the import: the JSON export, each trend's rows, each series, each scenario's metric names.
+nlohmann::json everythingStored(const Store &store)
+{
+    const auto withoutIds = [](auto &self, nlohmann::json j) -> nlohmann::json {
+        if (j.is_object()) {
+            j.erase("id");
+            j.erase("imported_at");
+            for (auto &[key, value] : j.items())
+                value = self(self, value);
+        } else if (j.is_array()) {
+            for (auto &value : j)
+                value = self(self, value);
+        }
+        return j;
+    };
+    ExportRequest request;
+    request.format = "json";
+    nlohmann::json out = {{"export", withoutIds(withoutIds, nlohmann::json::parse(exportRuns(store, request).text))}};
+    for (const std::string &scenario : store.scenarioNames()) {
+        out["metrics"][scenario] = store.metricNames(scenario);
+        for (const std::string &metric : store.metricNames(scenario)) {
+            nlohmann::json rows = nlohmann::json::array();
+            store.forEachTrendRun(scenario, metric, [&](TrendRunRow &row) {
+                const Topology &t = row.topology;
+                rows.push_back({row.runKey, row.timestamp, row.commit, row.imageDigest, row.tool, row.toolVersion,
+                                row.target, row.sample, row.tuningText, row.timeInferred,
+                                row.value ? nlohmann::json(*row.value) : nlohmann::json(), t.brokers.value_or(-1),
+                                t.partitions.value_or(-1), t.compression.value_or("-"), t.agents.value_or(-1),
+                                t.replication.value_or(-1)});
+            });
+            out["trend"][scenario + " " + metric] = rows;
+            nlohmann::json points = nlohmann::json::array();
+            for (const SeriesPoint &p : store.series(scenario, metric))
+                points.push_back({std::string(p.runKey), std::string(p.timestamp), std::string(p.commit),
+                                  p.tuning->dump(), p.value});
+            out["series"][scenario + " " + metric] = points;
+        }
+    }
+    return out;
 }
 
 class TeamStoreTest : public ::testing::TestWithParam<StoreBackend>
@@ -281,6 +382,127 @@ TEST_P(TeamStoreTest, AReadNoLongerWantedIsCancelledOnTheServer)
 
     store.forEachTrendRun("pipeline/produce/step-16", "records_per_s", [&](TrendRunRow &) { ++rows; }, after(60000));
     EXPECT_EQ(rows, 3);
+}
+
+TEST_P(TeamStoreTest, AnImportGivesTheSameRunsAsASqliteFile)
+{
+    test::TestStoreLocation file{StoreBackend::SQLite};
+    Store team(location.location()), local(file.location());
+    // Two sources, the second with more than one batch of rows (BulkRuns::kBatchRows), a run of
+    // it appended to after others, and a source imported again with runs removed from it.
+    const std::vector<RunRecord> first = richRuns("night-", 40), second = richRuns("big-", 30'000, 100);
+    for (Store *store : {&team, &local}) {
+        store->importSource(source("/ci/first.jsonl", "sha-first"), first);
+        auto writer = store->beginSource(source("/ci/second.jsonl", "sha-second"));
+        for (const RunRecord &r : second)
+            writer->put(r);
+        ScenarioRecord late = second[5].scenarios[1];
+        late.name = "probe/late";
+        writer->append("big-5", {late});
+        writer->put(richRuns("after-", 3).front());
+        writer->commit();
+        store->removeRun("night-3");
+        store->importSource(source("/ci/first.jsonl", "sha-first"), first);
+    }
+    EXPECT_EQ(team.runCount(), 40 + 30'000 + 1);
+    const nlohmann::json teamStored = everythingStored(team), fileStored = everythingStored(local);
+    EXPECT_EQ(teamStored["export"].size(), size_t(40 + 30'000 + 1));
+    EXPECT_EQ(teamStored["export"], fileStored["export"]);
+    EXPECT_EQ(teamStored["metrics"], fileStored["metrics"]);
+    EXPECT_EQ(teamStored["trend"], fileStored["trend"]);
+    EXPECT_EQ(teamStored["series"], fileStored["series"]);
+}
+
+TEST_P(TeamStoreTest, ARunKeyOfAnotherSourceMidFileIsRefusedWithItsLineAndNothingOfTheFileStays)
+{
+    Store store(location.location());
+    store.importSource(source("/ci/first.jsonl", "sha-first"), nights("night-", 3));
+    // Far enough into the file that earlier batches were written before the refusal.
+    std::vector<RunRecord> runs = richRuns("big-", 12'000, 10);
+    runs[11'000].runKey = "night-1";
+    std::string error;
+    int64_t line = 0;
+    try {
+        store.importSource(source("/ci/second.jsonl", "sha-second"), runs);
+    } catch (const RunRefused &e) {
+        error = e.what();
+        line = e.line();
+    }
+    EXPECT_EQ(error, "run key 'night-1' is already in the store (from /ci/first.jsonl); remove that run first");
+    EXPECT_EQ(line, 11'010);
+    EXPECT_EQ(store.runCount(), 3);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM sources"), 1);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM scenarios"), 3);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM trend_points"), 6);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM trend_runs"), 3);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM series"), 0);
+    EXPECT_EQ(store.series("pipeline/produce/step-0", "records_per_s").size(), 0u);
+    // The file corrected imports whole.
+    runs[11'000].runKey = "big-11000";
+    EXPECT_EQ(store.importSource(source("/ci/second.jsonl", "sha-second"), runs).runs, 12'000);
+    EXPECT_EQ(store.runCount(), 12'003);
+}
+
+TEST_P(TeamStoreTest, ABadRecordMidFileLeavesNothingOfTheFile)
+{
+    Store store(location.location());
+    store.importSource(source("/ci/first.jsonl", "sha-first"), nights("night-", 3));
+    const auto refusal = [&](std::vector<RunRecord> runs) {
+        const std::string what = errorOf([&] { store.importSource(source("/ci/bad.jsonl", "sha-bad"), runs); });
+        EXPECT_EQ(store.runCount(), 3) << what;
+        EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM sources"), 1) << what;
+        EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM metrics"), 6) << what;
+        EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM trend_runs"), 3) << what;
+        EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM scenario_metrics"), 2) << what;
+        EXPECT_EQ(store.scenarioNames(), std::vector<std::string>{"pipeline/produce/step-16"}) << what;
+        return what;
+    };
+    std::vector<RunRecord> runs = richRuns("big-", 12'000);
+    runs[11'000].scenarios[0].metrics.push_back({"records_per_s", 1.0});
+    EXPECT_EQ(refusal(runs), "scenario 'pipeline/produce/step-0' of run 'big-11000' has metric 'records_per_s' twice");
+    runs = richRuns("big-", 12'000);
+    runs[11'000].scenarios[0].metrics[1].value = std::nan("");
+    EXPECT_EQ(refusal(runs), "scenario 'pipeline/produce/step-0' of run 'big-11000' has metric 'latency_p99_s' twice");
+    runs = richRuns("big-", 12'000);
+    runs[11'001].scenarios[0].series.push_back(runs[11'001].scenarios[0].series.front());
+    EXPECT_EQ(refusal(runs), "scenario 'pipeline/produce/step-1' of run 'big-11001' has series 'publishRate' twice "
+                             "(or a value that is not a number)");
+    runs = richRuns("big-", 12'000);
+    runs[11'000].runKey = "big-17";
+    EXPECT_EQ(refusal(runs), "run key 'big-17' appears twice in /ci/bad.jsonl");
+    // A key of another source before a bad record of the same file: the earlier is said.
+    runs = richRuns("big-", 12'000);
+    runs[10'999].runKey = "night-2";
+    runs[11'000].scenarios[0].metrics.push_back({"records_per_s", 1.0});
+    EXPECT_EQ(refusal(runs), "run key 'night-2' is already in the store (from /ci/first.jsonl); remove that run first");
+}
+
+TEST_P(TeamStoreTest, ImportsOfOneKeyAtOnceStoreItOnce)
+{
+    // Two CI jobs import different files holding the same runs, each through its own connection,
+    // at the same time: one imports them whole, the other is told and writes nothing.
+    const std::vector<RunRecord> runs = richRuns("night-", 15'000);
+    std::vector<std::string> errors(2);
+    std::vector<std::thread> jobs;
+    for (int i = 0; i < 2; ++i)
+        jobs.emplace_back([&, i] {
+            try {
+                Store store(location.location());
+                store.importSource(source("/ci/job-" + std::to_string(i) + ".jsonl", "sha-" + std::to_string(i)), runs);
+            } catch (const StoreError &e) {
+                errors[size_t(i)] = e.what();
+            }
+        });
+    for (auto &j : jobs)
+        j.join();
+    EXPECT_NE(errors[0].empty(), errors[1].empty()) << errors[0] << " / " << errors[1];
+    const std::string &error = errors[0].empty() ? errors[1] : errors[0];
+    EXPECT_NE(error.find("run key 'night-0' is already in the store (from /ci/job-"), std::string::npos) << error;
+    Store store(location.location());
+    EXPECT_EQ(store.runCount(), 15'000);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM sources"), 1);
+    EXPECT_EQ(location.queryInt("SELECT COUNT(*) FROM trend_runs"), 30'000);
+    EXPECT_EQ(store.series("probe/e2e", "latency_p50_s").size(), 15'000u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Team, TeamStoreTest, ::testing::Values(StoreBackend::PostgreSQL),
