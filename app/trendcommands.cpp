@@ -205,19 +205,21 @@ void printChanges(const ChangesReport &r)
                               o.outlier.percent(), toString(o.verdict));
             lines.emplace_back(o.timestamp, o.timestamp + where + line + at(o.runKey, o.commit));
         }
+        const std::string &metric = s.series.metric;
+        const auto signedValue = [&metric](double v) { return (v > 0 ? "+" : "") + formatMetric(metric, v); };
         for (const DetectedVarianceChange &v : s.varianceChanges) {
             char line[200];
-            std::snprintf(line, sizeof line, "noise ×%.2g (stddev %.3g → %.3g, p=%.2g) %s", v.change.ratio(),
-                          v.change.stddevBefore, v.change.stddevAfter, v.change.pValue, toString(v.verdict));
+            std::snprintf(line, sizeof line, "noise ×%.2g (stddev %s → %s, p=%.2g) %s", v.change.ratio(),
+                          formatMetric(metric, v.change.stddevBefore).c_str(),
+                          formatMetric(metric, v.change.stddevAfter).c_str(), v.change.pValue, toString(v.verdict));
             lines.emplace_back(v.timestamp, v.timestamp + where + line + at(v.runKey, v.commit));
         }
         for (const DetectedDrift &d : s.drifts) {
-            char perDay[64] = "";
-            if (d.perDay)
-                std::snprintf(perDay, sizeof perDay, ", %+.3g per day", *d.perDay);
-            char line[200];
-            std::snprintf(line, sizeof line, "drift %+.3g per run%s (%.4g → %.4g over %zu runs) %s",
-                          d.drift.slopePerPoint, perDay, d.drift.valueFrom, d.drift.valueTo,
+            const std::string perDay = d.perDay ? ", " + signedValue(*d.perDay) + " per day" : "";
+            char line[300];
+            std::snprintf(line, sizeof line, "drift %s per run%s (%s → %s over %zu runs) %s",
+                          signedValue(d.drift.slopePerPoint).c_str(), perDay.c_str(),
+                          formatMetric(metric, d.drift.valueFrom).c_str(), formatMetric(metric, d.drift.valueTo).c_str(),
                           d.drift.to - d.drift.from, toString(d.verdict));
             lines.emplace_back(d.fromTimestamp,
                                d.fromTimestamp + where + line + "  runs " + d.fromRunKey + " .. " + d.toRunKey);

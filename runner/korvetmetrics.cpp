@@ -1,6 +1,7 @@
 #include "runner/korvetmetrics.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace plimsoll {
@@ -19,8 +20,10 @@ constexpr const char *kPoolPending = "korvet_storage_local_pool_pending";
 constexpr const char *kProduceRecords = "korvet_broker_produce_records_total";
 constexpr const char *kMaxOffset = "korvet_broker_max_offset";
 constexpr const char *kOlderProduceMessages = "korvet_produce_messages_total";
-constexpr const char *kStorageTimers[] = {"korvet_storage_write_seconds", "korvet_storage_read_seconds",
-                                          "korvet_storage_ack_seconds"};
+constexpr const char *kRequestTimer = "korvet_broker_request_seconds";
+// The timers a step breaks out: storage verbs by tier, and every Kafka API request by its api_key.
+constexpr const char *kBrokenOutTimers[] = {"korvet_storage_write_seconds", "korvet_storage_read_seconds",
+                                            "korvet_storage_ack_seconds", kRequestTimer};
 
 // `series` is `name` with or without labels.
 bool isSeries(const std::string &series, const std::string &name)
@@ -57,11 +60,21 @@ std::optional<double> gaugeSum(const PromSnapshot &s, const std::string &name)
     return sum;
 }
 
-// "write" of korvet_storage_write_seconds.
-std::string verbOf(const std::string &timer)
+// The metric prefix one series of a broken-out timer feeds: "storage.write_local" for
+// korvet_storage_write_seconds{tier="local"}, "broker.request_produce" for
+// korvet_broker_request_seconds{api_key="PRODUCE"}; "" without the tag that breaks it out.
+std::string brokenOutKey(const std::string &timer, const std::string &series)
 {
+    if (timer == kRequestTimer) {
+        std::string api;
+        for (const char c : labelOf(series, "api_key"))
+            api += std::isalnum(static_cast<unsigned char>(c)) ? char(std::tolower(static_cast<unsigned char>(c))) : '_';
+        return api.empty() ? std::string() : "broker.request_" + api;
+    }
+    const std::string tier = labelOf(series, "tier");
     constexpr std::string_view prefix = "korvet_storage_", suffix = "_seconds";
-    return timer.substr(prefix.size(), timer.size() - prefix.size() - suffix.size());
+    return tier.empty() ? std::string()
+                        : "storage." + timer.substr(prefix.size(), timer.size() - prefix.size() - suffix.size()) + "_" + tier;
 }
 
 } // namespace
@@ -127,11 +140,14 @@ void KorvetWindow::add(const PromDiff &diff, const PromSnapshot &last)
         } else if (isSeries(r.series, kProduceRecords)) {
             addSum("broker.produce_records_per_s", r.perSecond);
         }
-        for (const char *timer : kStorageTimers) {
+        for (const char *timer : kBrokenOutTimers) {
             const bool count = isSeries(r.series, std::string(timer) + "_count");
             if (!count && !isSeries(r.series, std::string(timer) + "_sum"))
                 continue;
-            Timer &t = m_timers[verbOf(timer) + "_" + labelOf(r.series, "tier")];
+            const std::string key = brokenOutKey(timer, r.series);
+            if (key.empty())
+                continue; // without its tier or api_key: not the documented timer
+            Timer &t = m_timers[key];
             (count ? t.count : t.sum) += r.delta;
         }
     }
@@ -141,10 +157,13 @@ void KorvetWindow::add(const PromDiff &diff, const PromSnapshot &last)
             if (isSeries(r.series, kOlderProduceMessages))
                 addSum("broker.produce_records_per_s", r.perSecond);
     for (const PromHistogramWindow &h : diff.histograms)
-        for (const char *timer : kStorageTimers) {
+        for (const char *timer : kBrokenOutTimers) {
             if (h.family != timer)
                 continue;
-            Timer &t = m_timers[verbOf(timer) + "_" + labelOf(h.series, "tier")];
+            const std::string key = brokenOutKey(timer, h.series);
+            if (key.empty())
+                continue;
+            Timer &t = m_timers[key];
             if (t.buckets.empty()) {
                 t.buckets = h.buckets;
             } else if (t.buckets.size() == h.buckets.size()) {
@@ -212,10 +231,7 @@ void KorvetWindow::put(std::map<std::string, double> &metrics) const
         metrics["broker.partition_skew"] = busiest / (total / double(m_partitionRates.size()));
     for (const auto &[key, value] : m_sums)
         metrics[key] = value;
-    for (const auto &[name, t] : m_timers) {
-        if (name.back() == '_') // no tier tag: not the documented timer
-            continue;
-        const std::string prefix = "storage." + name;
+    for (const auto &[prefix, t] : m_timers) {
         if (t.observations > 0) {
             if (const auto p50 = histogramQuantile(0.50, t.buckets))
                 metrics[prefix + "_p50_s"] = *p50;

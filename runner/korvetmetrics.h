@@ -47,7 +47,9 @@ public:
     // broker.backpressure_applied_per_s / _released_per_s / broker.backpressure_connections,
     // broker.pending_bytes, storage.pool_timeouts_per_s, storage.pool_pending,
     // broker.produce_records_per_s, and storage.<verb>_<tier>_p50_s / _p99_s (from buckets) or
-    // _avg_s (the timer's mean, without buckets) for write, read and ack; per partition of the
+    // _avg_s (the timer's mean, without buckets) for write, read and ack, and likewise
+    // broker.request_<api_key>_… (lower case: broker.request_produce_p99_s) for every Kafka API
+    // request the window saw (korvet_broker_request_seconds{api_key}); per partition of the
     // topic, partitions.<p>.records_per_s, and broker.partition_skew (the busiest partition's
     // rate over the mean, with two or more partitions and records). Only what was found.
     void put(std::map<std::string, double> &metrics) const;
@@ -60,7 +62,7 @@ private:
         double count = 0, sum = 0; // _count and _sum deltas
     };
     std::map<std::string, double> m_sums; // rates and gauges, summed over brokers
-    std::map<std::string, Timer> m_timers; // "write_local" → the tier's window
+    std::map<std::string, Timer> m_timers; // "storage.write_local", "broker.request_fetch" → its window
     std::map<int, double> m_partitionRates; // records/s by partition of the step's topic
 };
 

@@ -378,6 +378,17 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
             m.outlierPercent = o.percent();
             m.outlierVerdict = verdictForDelta(direction, o.value - o.expected);
         }
+        for (const Drift &d : result.drifts) {
+            const std::ptrdiff_t first = series.point[d.from], last = series.point[d.to - 1];
+            if (first < 0 || last < 0 || last <= first)
+                continue;
+            DriftSpan span{int(first), int(last), d.valueFrom, d.valueTo,
+                           verdictForDelta(direction, d.valueTo - d.valueFrom), 0};
+            const double days = (out.points[std::size_t(last)].timeMs - out.points[std::size_t(first)].timeMs) / 86'400'000.0;
+            if (days > 0)
+                span.perDay = (d.valueTo - d.valueFrom) / days;
+            out.drifts.push_back(span);
+        }
         for (const VarianceChange &v : result.varianceChanges) {
             const std::ptrdiff_t at = series.point[v.index];
             if (at < 0)
@@ -389,6 +400,8 @@ AnnotatedSeries annotateSeries(const std::string &storePath, const std::string &
         }
     }
     store.keepChangePoints(keep);
+    std::sort(out.drifts.begin(), out.drifts.end(),
+              [](const DriftSpan &a, const DriftSpan &b) { return a.from < b.from; });
     for (std::size_t i = 0; i < out.marks.size(); ++i) {
         if (out.marks[i].changePoint)
             out.changePoints.push_back(int(i));

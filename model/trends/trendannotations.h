@@ -60,6 +60,17 @@ struct PointMark
     std::vector<ContractDifference> differences;
 };
 
+// A stretch of runs whose level moves steadily (SeriesAnalysis's Drift), in the series' points.
+struct DriftSpan
+{
+    int from = 0, to = 0;            // its first and last point (inclusive)
+    double valueFrom = 0, valueTo = 0; // the fitted line at those points, SI
+    Verdict verdict = Verdict::Changed;
+    // (valueTo − valueFrom) per day between the two points' times (0 when they share one).
+    double perDay = 0;
+    double changePercent() const { return valueFrom != 0 ? 100 * (valueTo - valueFrom) / valueFrom : 0; }
+};
+
 struct AnnotatedSeries
 {
     std::string scenario;
@@ -81,6 +92,7 @@ struct AnnotatedSeries
     std::vector<int> newBaselines;      // indices of points that start a new contract at their load
     std::vector<int> outliers;          // indices of points that are outliers
     std::vector<int> noiseChanges;      // indices of points where a series' noise changes
+    std::vector<DriftSpan> drifts;      // oldest first
     // The marks the chart draws: all of them when they fit, else per column of time the change
     // with the largest move and the first new contract (kMaxDrawnMarks columns).
     std::vector<int> drawnChangePoints;

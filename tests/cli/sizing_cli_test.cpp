@@ -1,6 +1,7 @@
 // End to end: `plimsoll fit | size | placement | budget` on the real executable, over a store
 // holding the bundled sample runs.
 #include "model/store/store.h"
+#include "support/hotpartitionramp.h"
 
 #include <gtest/gtest.h>
 
@@ -151,18 +152,7 @@ TEST_F(SizingCli, PlacementOfNinetySixOnTwentyFour)
 TEST_F(SizingCli, PlacementLaysAStepsMeasuredPartitionLoadOnTheShards)
 {
     const QString db = s_dir->filePath("load.db"), file = s_dir->filePath("load.jsonl");
-    std::string lines;
-    // Step 0 even at 125 records/s a partition; step 1 with partition 2 hot (9,000, the rest 1,000).
-    for (const auto &[step, hot, rest] : {std::tuple{"ramp/step-0", 125.0, 125.0}, std::tuple{"ramp/step-1", 9000.0, 1000.0}}) {
-        nlohmann::json metrics;
-        for (int p = 0; p < 8; ++p)
-            metrics["partitions." + std::to_string(p) + ".records_per_s"] = p == 2 ? hot : rest;
-        lines += nlohmann::json{{"format", "plimsoll-trend/1"}, {"run_key", "ramp-hot"},
-                                {"timestamp", "2026-12-01T02:00:00Z"}, {"tool", "plimsoll-bench"},
-                                {"scenario", step}, {"metrics", metrics}}
-                     .dump() +
-                 "\n";
-    }
+    const std::string lines = plimsoll::test::hotPartitionRampJsonl();
     QFile f(file);
     ASSERT_TRUE(f.open(QIODevice::WriteOnly));
     f.write(QByteArray::fromStdString(lines));

@@ -236,7 +236,7 @@ TEST_F(TrendsCli, ChangesReportsADriftInsteadOfAStaircase)
     EXPECT_EQ(d["verdict"], "regression");
     EXPECT_LE(s["changes"].size(), 1u) << "at most the change where the drift begins: " << s["changes"].dump(1);
     const Result t = plimsoll({"changes", "--scenario", "nightly/growing"});
-    EXPECT_NE(t.out.find("latency_p99_s  drift +0.000254 per run, +0.000254 per day ("), std::string::npos) << t.out;
+    EXPECT_NE(t.out.find("latency_p99_s  drift +254 µs per run, +254 µs per day (102 ms → 130 ms over 110 runs) regression"), std::string::npos) << t.out;
 }
 
 TEST_F(TrendsCli, NightlyGateExitCodes)

@@ -319,6 +319,9 @@ TEST(runnerCollectors, KorvetsDocumentedSeriesGiveTheStepsPushbackPoolAndStorage
     EXPECT_NEAR(m.metrics.at("storage.read_local_avg_s"), 0.003, 0.0002);
     EXPECT_NEAR(m.metrics.at("storage.read_remote_avg_s"), 0.190, 0.005);
     EXPECT_EQ(m.metrics.count("storage.read_local_p99_s"), 0u) << "no buckets, no percentile";
+    // Request latency by Kafka API: a produce request's 4 ms, a fetch's 500 ms long poll.
+    EXPECT_NEAR(m.metrics.at("broker.request_produce_avg_s"), 0.004, 0.0002);
+    EXPECT_NEAR(m.metrics.at("broker.request_fetch_avg_s"), 0.5, 0.01);
     // What the endpoint lacked: the page's newer fetch series and the ack timer left out.
     EXPECT_EQ(m.seriesMissing, (std::vector<std::string>{"korvet_broker_fetch_delivery_seconds",
                                                          "korvet_broker_fetch_empty_total",

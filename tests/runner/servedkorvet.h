@@ -73,7 +73,9 @@ inline std::string korvetMetricsText(const KorvetRates &r, double t)
     if (has("korvet_broker_request_seconds"))
         out << "# TYPE korvet_broker_request_seconds summary\n"
             << "korvet_broker_request_seconds_count{api_key=\"PRODUCE\",result=\"success\"} " << produced << "\n"
-            << "korvet_broker_request_seconds_sum{api_key=\"PRODUCE\",result=\"success\"} " << 0.004 * produced << "\n";
+            << "korvet_broker_request_seconds_sum{api_key=\"PRODUCE\",result=\"success\"} " << 0.004 * produced << "\n"
+            << "korvet_broker_request_seconds_count{api_key=\"FETCH\",result=\"success\"} " << 100 * t << "\n"
+            << "korvet_broker_request_seconds_sum{api_key=\"FETCH\",result=\"success\"} " << 50 * t << "\n";
     if (has("korvet_broker_backpressure_connections"))
         out << "# HELP korvet_broker_backpressure_connections Connections with back-pressure applied\n"
             << "# TYPE korvet_broker_backpressure_connections gauge\n"

@@ -8,6 +8,7 @@
 #include "ui/charts/serieslegend.h"
 #include "ui/views/latencybudgetview.h"
 #include "ui/views/placementview.h"
+#include "support/hotpartitionramp.h"
 #include "sizingtestsupport.h"
 #include "uitestsupport.h"
 
@@ -306,17 +307,7 @@ TEST_F(BudgetPlacementViews, PlacementPlacesAndRecommendsAsTheCommandLine)
 // and the chart's second bars stand at each shard's load in partitions' worth.
 TEST_F(BudgetPlacementViews, PlacementLaysAStoredRampsMeasuredLoadAsTheCommandLine)
 {
-    std::string lines;
-    for (const auto &[step, hot, rest] : {std::tuple{"ramp/step-0", 125.0, 125.0}, std::tuple{"ramp/step-1", 9000.0, 1000.0}}) {
-        nlohmann::json metrics;
-        for (int p = 0; p < 8; ++p)
-            metrics["partitions." + std::to_string(p) + ".records_per_s"] = p == 2 ? hot : rest;
-        lines += nlohmann::json{{"format", "plimsoll-trend/1"}, {"run_key", "ramp-hot"},
-                                {"timestamp", "2026-12-01T02:00:00Z"}, {"tool", "plimsoll-bench"},
-                                {"environment", {{"topic", "orders"}}}, {"scenario", step}, {"metrics", metrics}}
-                     .dump() +
-                 "\n";
-    }
+    const std::string lines = test::hotPartitionRampJsonl();
     {
         Store store(m_path.toStdString());
         const SourceReport report =

@@ -258,8 +258,8 @@ TEST_F(TrendsViewTest, LegendNamesEveryMarkUnclipped)
         EXPECT_LE(entry->geometry().right(), view.legend()->width()) << entry->text().toStdString();
         EXPECT_FALSE(entry->toolTip().isEmpty());
     }
-    EXPECT_EQ(texts, QStringList({"Runs", "Regression", "Improvement", "Neutral change", "Contract change",
-                                  "Baseline"}));
+    EXPECT_EQ(texts, QStringList({"Runs", "Regression", "Improvement", "Neutral change", "Outlier", "Noise change",
+                                  "Drift", "Contract change", "Baseline"}));
 }
 
 // A date range narrows the time axis, the drawn points, the marks and the list, from the series

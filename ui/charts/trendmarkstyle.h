@@ -37,6 +37,13 @@ inline QColor trendBaselineColor()
     return QColor(0x94, 0x67, 0xbd);
 }
 
+// A noise change's hollow diamond: a colour of its own, not a verdict's (its hover text says
+// whether the runs got noisier or quieter).
+inline QColor trendNoiseColor()
+{
+    return QColor(0x33, 0x33, 0x33);
+}
+
 // The overlays' dashed lines (and a metric overlay's right axis), one colour per overlay slot:
 // colours none of the marks use, distinct from each other on light and dark backgrounds.
 inline QColor trendOverlayColor(int slot)

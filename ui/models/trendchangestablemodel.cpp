@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <cmath>
 
 namespace plimsoll {
 
@@ -16,19 +17,21 @@ void TrendChangesTableModel::setSeries(std::shared_ptr<const AnnotatedSeries> se
     m_series = std::move(series);
     m_rows.clear();
     if (m_series) {
-        // Both index lists ascend; merged newest first, a point's change-point row before its
-        // contract row.
-        const std::vector<int> &changes = m_series->changePoints;
-        const std::vector<int> &contracts = m_series->newBaselines;
-        m_rows.reserve(changes.size() + contracts.size());
-        auto c = changes.rbegin();
-        auto b = contracts.rbegin();
-        while (c != changes.rend() || b != contracts.rend()) {
-            const bool takeChange = b == contracts.rend() || (c != changes.rend() && *c >= *b);
-            const int point = takeChange ? *c++ : *b++;
-            if (!shown || shown(point))
-                m_rows.push_back({point, !takeChange});
-        }
+        const AnnotatedSeries &a = *m_series;
+        for (const int point : a.changePoints)
+            m_rows.push_back({point, LevelChange, -1});
+        for (const int point : a.outliers)
+            m_rows.push_back({point, Outlier, -1});
+        for (const int point : a.noiseChanges)
+            m_rows.push_back({point, NoiseChange, -1});
+        for (std::size_t d = 0; d < a.drifts.size(); ++d)
+            m_rows.push_back({a.drifts[d].from, Drift, int(d)});
+        for (const int point : a.newBaselines)
+            m_rows.push_back({point, NewBaseline, -1});
+        if (shown)
+            std::erase_if(m_rows, [&shown](const Row &r) { return !shown(r.point); });
+        // Newest first; at one point, in the order above.
+        std::stable_sort(m_rows.begin(), m_rows.end(), [](const Row &x, const Row &y) { return x.point > y.point; });
     }
     endResetModel();
 }
@@ -51,11 +54,26 @@ int TrendChangesTableModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_rows.size());
 }
 
+plimsoll::Verdict TrendChangesTableModel::verdictOf(const Row &row) const
+{
+    const PointMark &mark = m_series->marks[std::size_t(row.point)];
+    switch (row.kind) {
+    case Outlier:
+        return mark.outlierVerdict;
+    case NoiseChange: // noisier is worse whatever the metric's direction
+        return mark.noiseRatio > 1 ? plimsoll::Verdict::Regression : plimsoll::Verdict::Changed;
+    case Drift:
+        return m_series->drifts[std::size_t(row.drift)].verdict;
+    default:
+        return mark.verdict;
+    }
+}
+
 QString TrendChangesTableModel::verdictText(const Row &row) const
 {
-    if (row.contractChange)
+    if (row.kind == NewBaseline)
         return tr("new baseline");
-    switch (m_series->marks[std::size_t(row.point)].verdict) {
+    switch (verdictOf(row)) {
     case plimsoll::Verdict::Regression:
         return tr("regression");
     case plimsoll::Verdict::Improvement:
@@ -68,8 +86,24 @@ QString TrendChangesTableModel::verdictText(const Row &row) const
 QString TrendChangesTableModel::changeText(const Row &row) const
 {
     const PointMark &mark = m_series->marks[std::size_t(row.point)];
-    if (!row.contractChange)
+    switch (row.kind) {
+    case LevelChange:
         return QString::asprintf("%+.1f %%", mark.forwardChangePercent);
+    case Outlier:
+        return std::isfinite(mark.outlierSigmas)
+                   ? tr("outlier %1 (%2 σ of noise)")
+                         .arg(QString::asprintf("%+.1f %%", mark.outlierPercent),
+                              QString::asprintf("%+.1f", mark.outlierSigmas))
+                   : tr("outlier %1 (beside runs without noise)").arg(QString::asprintf("%+.1f %%", mark.outlierPercent));
+    case NoiseChange:
+        return tr("noise ×%1").arg(QString::number(mark.noiseRatio, 'g', 2));
+    case Drift: {
+        const DriftSpan &d = m_series->drifts[std::size_t(row.drift)];
+        return tr("drift %1 over %2 runs").arg(QString::asprintf("%+.1f %%", d.changePercent())).arg(d.to - d.from + 1);
+    }
+    case NewBaseline:
+        break;
+    }
     QStringList keys;
     for (const ContractDifference &d : mark.differences)
         keys << QString::fromStdString(d.key);
@@ -85,6 +119,14 @@ QVariant TrendChangesTableModel::data(const QModelIndex &index, int role) const
     const PointMark &mark = m_series->marks[std::size_t(row.point)];
     if (role == PointRole)
         return row.point;
+    if (role == KindRole)
+        return int(row.kind);
+    const bool pValued = row.kind == LevelChange || row.kind == NoiseChange;
+    const double pValue = row.kind == NoiseChange ? mark.noisePValue : mark.pValue;
+    const double percent = row.kind == LevelChange ? mark.forwardChangePercent
+                           : row.kind == Outlier   ? mark.outlierPercent
+                           : row.kind == Drift     ? m_series->drifts[std::size_t(row.drift)].changePercent()
+                                                   : 0.0;
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
         switch (index.column()) {
         case Time:
@@ -96,7 +138,7 @@ QVariant TrendChangesTableModel::data(const QModelIndex &index, int role) const
         case Change:
             return changeText(row);
         case PValue:
-            return row.contractChange ? QStringLiteral("—") : QString::number(mark.pValue, 'g', 2);
+            return pValued ? QString::number(pValue, 'g', 2) : QStringLiteral("—");
         default:
             return {};
         }
@@ -106,17 +148,18 @@ QVariant TrendChangesTableModel::data(const QModelIndex &index, int role) const
         case Time:
             return point.timeMs;
         case Change:
-            return row.contractChange ? 0.0 : mark.forwardChangePercent;
+            return percent;
         case PValue:
-            return row.contractChange ? 1.0 : mark.pValue;
+            return pValued ? pValue : 1.0;
         default:
             return data(index, Qt::DisplayRole);
         }
     }
     if (role == Qt::DecorationRole && index.column() == Verdict)
-        return row.contractChange ? trendContractColor() : trendVerdictColor(mark.verdict);
-    if (role == Qt::TextAlignmentRole && (index.column() == Change || index.column() == PValue) &&
-        !row.contractChange)
+        return row.kind == NewBaseline ? trendContractColor() : trendVerdictColor(verdictOf(row));
+    if (role == Qt::TextAlignmentRole && index.column() == PValue && pValued)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::TextAlignmentRole && index.column() == Change && row.kind == LevelChange)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
 }

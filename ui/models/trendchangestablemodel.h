@@ -1,9 +1,10 @@
 #pragma once
-// The Trends view's list of change points: one row per change point of the plotted series
-// (time, run, verdict, change in % as the chart's marks compute it, p-value) and one per run that
-// started a new tuning contract (a new baseline, with the keys that changed), newest first.
-// Rows cover the points the view shows (its date range and target); a point that is both a
-// change point and a new baseline has a row for each.
+// The Trends view's list of findings: one row per change point of the plotted series (time, run,
+// verdict, change in % as the chart's marks compute it, p-value), per outlier (its size in σ of
+// noise), per noise change (the ratio of spreads, its p-value), per drift (at its first run: its
+// change over its runs) and per run that started a new tuning contract (a new baseline, with the
+// keys that changed), newest first. Rows cover the points the view shows (its date range and
+// target); a point that is two of these has a row for each.
 //
 // The verdict cell carries the colour of its mark on the chart (DecorationRole); PointRole gives
 // the row's index into the series' points, SortRole numbers as numbers.
@@ -24,6 +25,8 @@ public:
     enum Column { Time, Run, Verdict, Change, PValue, ColumnCount };
     static constexpr int PointRole = Qt::UserRole + 1;
     static constexpr int SortRole = Qt::UserRole + 2;
+    static constexpr int KindRole = Qt::UserRole + 3; // a Kind, as int
+    enum Kind { LevelChange, Outlier, NoiseChange, Drift, NewBaseline };
 
     explicit TrendChangesTableModel(QObject *parent = nullptr);
     // `shown(i)` says whether point i is inside what the view shows.
@@ -39,8 +42,10 @@ private:
     struct Row
     {
         int point = -1;
-        bool contractChange = false; // else a change point
+        Kind kind = LevelChange;
+        int drift = -1; // index into AnnotatedSeries::drifts, for a Drift row
     };
+    plimsoll::Verdict verdictOf(const Row &row) const;
     QString verdictText(const Row &row) const;
     QString changeText(const Row &row) const;
 

@@ -183,6 +183,13 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_outliers->setMarkerSize(18);
     m_outliers->setColor(Qt::transparent);
     m_outliers->setPen(QPen(trendVerdictColor(Verdict::Regression), 2));
+    // A noise change moves no level: a hollow diamond, red where the runs got noisier.
+    m_noiseMarks = new QScatterSeries(m_chart);
+    m_noiseMarks->setObjectName(QStringLiteral("noiseChanges"));
+    m_noiseMarks->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+    m_noiseMarks->setMarkerSize(18);
+    m_noiseMarks->setColor(Qt::transparent);
+    m_noiseMarks->setPen(QPen(trendNoiseColor(), 2));
     m_baselineLevel = new QLineSeries(m_chart);
     m_baselineLevel->setObjectName(QStringLiteral("baselineLevel"));
     m_baselineLevel->setPen(QPen(trendBaselineColor(), 1.5, Qt::DashLine));
@@ -194,6 +201,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
     m_chart->addSeries(m_improvements);
     m_chart->addSeries(m_neutralChanges);
     m_chart->addSeries(m_outliers);
+    m_chart->addSeries(m_noiseMarks);
     m_chart->addSeries(m_highlight);
     m_timeAxis = new QDateTimeAxis(m_chart);
     m_timeAxis->setTitleText(tr("Run time"));
@@ -208,6 +216,7 @@ TrendsView::TrendsView(const QString &storePath, QWidget *parent)
                               static_cast<QXYSeries *>(m_improvements),
                               static_cast<QXYSeries *>(m_neutralChanges),
                               static_cast<QXYSeries *>(m_outliers),
+                              static_cast<QXYSeries *>(m_noiseMarks),
                               static_cast<QXYSeries *>(m_baselineLevel)}) {
         series->attachAxis(m_timeAxis);
         series->attachAxis(m_valueAxis);

@@ -24,6 +24,8 @@
 #include "ui/views/storeview.h"
 #include "ui/views/viewwidgets.h"
 
+#include <QLineF>
+
 #include <array>
 #include <limits>
 #include <memory>
@@ -110,6 +112,9 @@ public:
     std::vector<int> newBaselineIndexes() const;
     std::vector<int> outlierIndexes() const;
     std::vector<int> noiseChangeIndexes() const;
+    // The drifts drawn now, as the chart's sloped lines: (first time, first value, last time,
+    // last value) in the chart's units.
+    std::vector<QLineF> drawnDrifts() const;
     const std::vector<PointMark> &marks() const { return m_series->marks; }
     QString baselineRunKey() const { return m_baselineKey; }
     // The run deltas are shown against; empty clears it.
@@ -221,6 +226,8 @@ private:
     QScatterSeries *m_improvements = nullptr;
     QScatterSeries *m_neutralChanges = nullptr;
     QScatterSeries *m_outliers = nullptr; // rings around the runs left out as outliers
+    QScatterSeries *m_noiseMarks = nullptr; // hollow diamonds where a series' noise changes
+    std::vector<QLineSeries *> m_driftLines; // sloped, one per drift: its fitted line
     QLineSeries *m_baselineLevel = nullptr;   // horizontal, at the baseline run's value
     std::vector<QLineSeries *> m_contractLines; // vertical, one per new contract
     QPushButton *m_useAsBaseline = nullptr;

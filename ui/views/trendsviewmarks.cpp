@@ -40,6 +40,14 @@ std::vector<int> TrendsView::noiseChangeIndexes() const
     return m_series->noiseChanges;
 }
 
+std::vector<QLineF> TrendsView::drawnDrifts() const
+{
+    std::vector<QLineF> lines;
+    for (const QLineSeries *line : m_driftLines)
+        lines.emplace_back(line->at(0), line->at(1));
+    return lines;
+}
+
 void TrendsView::setBaselineRun(const QString &runKey)
 {
     m_baselineKey = runKey;
@@ -55,14 +63,16 @@ void TrendsView::setBaselineRun(const QString &runKey)
 
 void TrendsView::drawMarks()
 {
-    for (QScatterSeries *s : {m_regressions, m_improvements, m_neutralChanges, m_outliers})
+    for (QScatterSeries *s : {m_regressions, m_improvements, m_neutralChanges, m_outliers, m_noiseMarks})
         s->clear();
     m_baselineLevel->clear();
-    for (QLineSeries *line : m_contractLines) {
-        m_chart->removeSeries(line);
-        delete line;
+    for (std::vector<QLineSeries *> *lines : {&m_contractLines, &m_driftLines}) {
+        for (QLineSeries *line : *lines) {
+            m_chart->removeSeries(line);
+            delete line;
+        }
+        lines->clear();
     }
-    m_contractLines.clear();
     const AnnotatedSeries &data = *m_series;
     // Only the marked points are visited: the series itself may be years of nightly runs.
     // Each series is filled in one replace(): an append() relayouts the whole series each time.
@@ -86,6 +96,25 @@ void TrendsView::drawMarks()
     for (const int i : marksToDraw(data, data.outliers, from, to, false, keep))
         outliers.append(QPointF(data.points[size_t(i)].timeMs, data.points[size_t(i)].value * m_displayFactor));
     m_outliers->replace(outliers);
+    QList<QPointF> noise;
+    for (const int i : marksToDraw(data, data.noiseChanges, from, to, false, keep))
+        noise.append(QPointF(data.points[size_t(i)].timeMs, data.points[size_t(i)].value * m_displayFactor));
+    m_noiseMarks->replace(noise);
+    // A drift is the line fitted through its stretch, over the runs it spans (the part shown).
+    for (const DriftSpan &d : data.drifts) {
+        const ChartPoint &first = data.points[size_t(d.from)], &last = data.points[size_t(d.to)];
+        if (last.timeMs < from || first.timeMs > to || !shown(size_t(d.from)) || !shown(size_t(d.to)))
+            continue;
+        auto *line = new QLineSeries(m_chart);
+        line->setObjectName(QStringLiteral("drift"));
+        line->setPen(QPen(trendVerdictColor(d.verdict), 3, Qt::DashDotLine));
+        line->append(first.timeMs, d.valueFrom * m_displayFactor);
+        line->append(last.timeMs, d.valueTo * m_displayFactor);
+        m_chart->addSeries(line);
+        line->attachAxis(m_timeAxis);
+        line->attachAxis(m_valueAxis);
+        m_driftLines.push_back(line);
+    }
     const double yLow = m_valueAxis->min();
     const double yHigh = m_valueAxis->max();
     for (const int i : marksToDraw(data, data.newBaselines, from, to, false, keep)) {
@@ -131,6 +160,16 @@ QString TrendsView::pointSummary(size_t index) const
     if (m.noiseChange)
         parts << tr("noise change: ×%1 the spread from here (p = %2)")
                      .arg(QString::number(m.noiseRatio, 'g', 2), QString::number(m.noisePValue, 'g', 2));
+    for (const DriftSpan &d : m_series->drifts)
+        if (int(index) >= d.from && int(index) <= d.to)
+            parts << tr("in a drift of %1 over %2 runs%3, %4")
+                         .arg(QString::asprintf("%+.1f %%", d.changePercent()))
+                         .arg(d.to - d.from + 1)
+                         .arg(d.perDay != 0 ? tr(" (%1%2 per day)")
+                                                                  .arg(d.perDay > 0 ? QStringLiteral("+") : QString(),
+                                                                       displayMetric(m_series->metric, d.perDay))
+                                            : QString())
+                         .arg(QString::fromLatin1(toString(d.verdict)));
     if (m.newBaseline) {
         QStringList keys;
         for (const ContractDifference &d : m.differences)

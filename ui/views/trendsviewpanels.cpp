@@ -13,6 +13,7 @@
 #include "ui/widgets/elidinglabel.h"
 
 #include <QChart>
+#include <QPolygonF>
 #include <QChartView>
 #include <QComboBox>
 #include <QDateEdit>
@@ -47,7 +48,7 @@ constexpr double kDayMs = 24.0 * 3600 * 1000;
 // and a little more, so a point under a contract line or beside the line is still caught.
 constexpr double kPickPixels = 12;
 
-enum class Swatch { Line, Square, VerticalDash, HorizontalDash };
+enum class Swatch { Line, Square, VerticalDash, HorizontalDash, Ring, Diamond, Slope };
 
 QPixmap swatch(Swatch kind, const QColor &color, qreal dpr)
 {
@@ -78,6 +79,20 @@ QPixmap swatch(Swatch kind, const QColor &color, qreal dpr)
         p.setPen(QPen(color, 1.5, Qt::DashLine));
         p.drawLine(QPointF(1, 7), QPointF(21, 7));
         break;
+    case Swatch::Ring:
+        p.setPen(QPen(color, 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawEllipse(QPointF(11, 7), 5.5, 5.5);
+        break;
+    case Swatch::Diamond:
+        p.setPen(QPen(color, 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawPolygon(QPolygonF({QPointF(11, 1), QPointF(17, 7), QPointF(11, 13), QPointF(5, 7)}));
+        break;
+    case Swatch::Slope:
+        p.setPen(QPen(color, 2.5, Qt::DashDotLine));
+        p.drawLine(QPointF(1, 12), QPointF(21, 2));
+        break;
     }
     return pixmap;
 }
@@ -90,8 +105,6 @@ QWidget *TrendsView::makeLegend()
     legend->setObjectName(QStringLiteral("trendLegend"));
     auto *rows = new QVBoxLayout(legend);
     rows->setContentsMargins(0, 0, 0, 0);
-    auto *row = new QHBoxLayout;
-    rows->addLayout(row);
     struct Entry
     {
         Swatch kind;
@@ -107,13 +120,30 @@ QWidget *TrendsView::makeLegend()
          tr("A change point where the metric got better")},
         {Swatch::Square, trendVerdictColor(Verdict::Changed), tr("Neutral change"),
          tr("A change point of a metric that is neither better nor worse when it moves")},
+        {Swatch::Ring, trendVerdictColor(Verdict::Regression), tr("Outlier"),
+         tr("One run far outside the noise of the runs either side: flagged, and left out of the "
+            "change points")},
+        {Swatch::Diamond, trendNoiseColor(), tr("Noise change"),
+         tr("The runs' spread changes from here (the level need not): hover for the ratio")},
+        {Swatch::Slope, trendVerdictColor(Verdict::Changed), tr("Drift"),
+         tr("A steady slope over a stretch of runs, fitted as one line instead of many small "
+            "changes; coloured by its verdict")},
         {Swatch::VerticalDash, trendContractColor(), tr("Contract change"),
          tr("The tuning contract changed here: a new baseline, not a change")},
         {Swatch::HorizontalDash, trendBaselineColor(), tr("Baseline"),
          tr("The level of the run chosen with Use as baseline")},
     };
     const qreal dpr = devicePixelRatioF();
+    // Two rows, so that the entries keep their words at 1024 pixels: the change points, then
+    // what is not a level change.
+    QHBoxLayout *row = nullptr;
     for (const Entry &e : entries) {
+        if (row == nullptr || &e == &entries[4]) {
+            if (row != nullptr)
+                row->addStretch();
+            row = new QHBoxLayout;
+            rows->addLayout(row);
+        }
         auto *icon = new QLabel(legend);
         icon->setPixmap(swatch(e.kind, e.color, dpr));
         auto *text = new QLabel(e.text, legend);
@@ -191,17 +221,31 @@ QTableView *TrendsView::makeChangeList()
 
 void TrendsView::summarizeChanges()
 {
-    int regressions = 0, improvements = 0, neutral = 0, contracts = 0;
+    int regressions = 0, improvements = 0, neutral = 0, contracts = 0, outliers = 0, noise = 0, drifts = 0;
     for (int r = 0; r < m_changes->rowCount(); ++r) {
-        const QString verdict = m_changes->index(r, TrendChangesTableModel::Verdict).data().toString();
-        if (verdict == tr("new baseline"))
+        const QModelIndex row = m_changes->index(r, TrendChangesTableModel::Verdict);
+        const QString verdict = row.data().toString();
+        switch (row.data(TrendChangesTableModel::KindRole).toInt()) {
+        case TrendChangesTableModel::NewBaseline:
             ++contracts;
-        else if (verdict == tr("regression"))
-            ++regressions;
-        else if (verdict == tr("improvement"))
-            ++improvements;
-        else
-            ++neutral;
+            break;
+        case TrendChangesTableModel::Outlier:
+            ++outliers;
+            break;
+        case TrendChangesTableModel::NoiseChange:
+            ++noise;
+            break;
+        case TrendChangesTableModel::Drift:
+            ++drifts;
+            break;
+        default:
+            if (verdict == tr("regression"))
+                ++regressions;
+            else if (verdict == tr("improvement"))
+                ++improvements;
+            else
+                ++neutral;
+        }
     }
     QStringList parts;
     const auto count = [&parts](int n, const QString &one, const QString &many) {
@@ -211,6 +255,9 @@ void TrendsView::summarizeChanges()
     count(regressions, tr("1 regression"), tr("%1 regressions"));
     count(improvements, tr("1 improvement"), tr("%1 improvements"));
     count(neutral, tr("1 neutral change"), tr("%1 neutral changes"));
+    count(outliers, tr("1 outlier"), tr("%1 outliers"));
+    count(noise, tr("1 noise change"), tr("%1 noise changes"));
+    count(drifts, tr("1 drift"), tr("%1 drifts"));
     count(contracts, tr("1 new baseline"), tr("%1 new baselines"));
     const bool narrowed = std::isfinite(m_fromMs) || std::isfinite(m_toMs) || m_target >= 0 || m_load >= 0;
     if (parts.isEmpty())
