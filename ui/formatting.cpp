@@ -2,6 +2,7 @@
 
 #include "model/core/catalog.h"
 
+#include <QLocale>
 #include <QStringList>
 
 #include <algorithm>
@@ -144,8 +145,20 @@ QString plainNumber(double value, int significant)
     // Digits after the point so that `significant` digits show; none for large values, which
     // then show every digit rather than an exponent.
     const int magnitude = int(std::floor(std::log10(std::fabs(value))));
+    if (magnitude < -4) // past 0.0000…: a power of ten
+        return powerOfTenText(value, significant);
     const int decimals = std::clamp(significant - 1 - magnitude, 0, 12);
     return QString::number(value, 'f', decimals);
+}
+
+QString powerOfTenText(double value, int significant)
+{
+    const int exponent = int(std::floor(std::log10(std::fabs(value))));
+    static const char32_t kSuperscripts[] = {U'⁰', U'¹', U'²', U'³', U'⁴', U'⁵', U'⁶', U'⁷', U'⁸', U'⁹'};
+    QString power = exponent < 0 ? QStringLiteral("⁻") : QString();
+    for (const QChar c : QString::number(std::abs(exponent)))
+        power += QString::fromUcs4(&kSuperscripts[c.digitValue()], 1);
+    return QStringLiteral("%1 × 10%2").arg(QLocale().toString(value / std::pow(10, exponent), 'g', significant), power);
 }
 
 } // namespace plimsoll

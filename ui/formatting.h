@@ -42,7 +42,11 @@ struct AxisScale
 AxisScale axisScaleFor(std::string_view unit, double maxAbsValue);
 
 // A dimensionless number to `significant` digits without exponent notation: "0.0800",
-// "0.000123", "12.3", "0"; "∞" for infinity, "—" for NaN.
+// "0.000123", "12.3", "0"; below 0.0001, a power of ten ("3.97 × 10⁻⁸", powerOfTenText());
+// "∞" for infinity, "—" for NaN.
 QString plainNumber(double value, int significant = 3);
+// A value below 0.001 in magnitude as a power of ten a reader takes in at once: "3.97 × 10⁻⁸"
+// (`significant` digits), where a decimal would need more than three leading zeros.
+QString powerOfTenText(double value, int significant = 3);
 
 } // namespace plimsoll

@@ -365,9 +365,27 @@ bool RunSelection::matches(const RunRecord &run) const
 
 std::string SweepKeyDifference::describe() const
 {
+    // A number as a reader writes it (200,000, not the stored 200000.0); any other value as stored.
+    const auto readable = [](const std::string &v) {
+        char *end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        if (v.empty() || end != v.c_str() + v.size() || !std::isfinite(x) || v.find_first_of("xXpP") != std::string::npos)
+            return v;
+        if (x == std::floor(x) && std::fabs(x) < 1e15)
+            return groupThousands(x, 0);
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.6g", x);
+        return std::string(buf);
+    };
+    std::vector<std::string> texts;
+    bool grouped = false; // a value with a thousands separator: the list takes semicolons
+    for (const auto &v : values) {
+        texts.push_back(v ? readable(*v) : std::string("absent"));
+        grouped = grouped || texts.back().find(',') != std::string::npos;
+    }
     std::string out = key + " (";
-    for (size_t i = 0; i < values.size(); ++i)
-        out += (i ? ", " : "") + (values[i] ? *values[i] : std::string("absent"));
+    for (size_t i = 0; i < texts.size(); ++i)
+        out += (i ? (grouped ? "; " : ", ") : "") + texts[i];
     return out + ")";
 }
 

@@ -90,6 +90,11 @@ TEST(Sweep, AMixedContractIsRefusedNamingTheKeyAndAcceptedWhenItIsLeftOut)
     EXPECT_EQ(accepted.points.size(), 5u);
     ASSERT_EQ(accepted.leftOut.size(), 1u);
     EXPECT_EQ(accepted.leftOut[0].describe(), "tuning.linger.ms (5, 20)");
+    // Numbers as a reader writes them, whatever the tool stored.
+    SweepKeyDifference rates{"tuning.producerRate", {std::string("200000.0"), std::string("1000000.0"), std::nullopt}};
+    EXPECT_EQ(rates.describe(), "tuning.producerRate (200,000; 1,000,000; absent)");
+    SweepKeyDifference mixed{"tuning.acks", {std::string("all"), std::string("0.5"), std::string("0x10")}};
+    EXPECT_EQ(mixed.describe(), "tuning.acks (all, 0.5, 0x10)");
 
     // A stored family policy leaves it out just as well.
     spec.excluded.clear();

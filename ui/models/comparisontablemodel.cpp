@@ -44,12 +44,7 @@ QString number(double v)
         return QLocale().toString(v, 'f', 0);
     if (a == 0 || a >= 1e-3)
         return QLocale().toString(v, 'g', 4);
-    const int exponent = int(std::floor(std::log10(a)));
-    static const char32_t kSuperscripts[] = {U'⁰', U'¹', U'²', U'³', U'⁴', U'⁵', U'⁶', U'⁷', U'⁸', U'⁹'};
-    QString power = QStringLiteral("⁻");
-    for (const QChar c : QString::number(-exponent))
-        power += QString::fromUcs4(&kSuperscripts[c.digitValue()], 1);
-    return QStringLiteral("%1 × 10%2").arg(QLocale().toString(v / std::pow(10, exponent), 'g', 3), power);
+    return powerOfTenText(v);
 }
 
 QString valueText(const std::string &metric, double v)

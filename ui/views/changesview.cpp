@@ -8,6 +8,7 @@
 #include "ui/formatting.h"
 #include "ui/latesttask.h"
 
+#include <QLocale>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -291,7 +292,7 @@ void ChangesView::refilter()
         baselines += verdict == tr(kBaselineWord);
     }
     const auto count = [](int n, const QString &one, const QString &many) {
-        return n == 1 ? one : many.arg(n);
+        return n == 1 ? one : many.arg(QLocale().toString(n));
     };
     QString examined = count(int(m_report.series.size()), tr("1 series examined"), tr("%1 series examined"));
     if (const int inferred = m_report.timeInferredPoints(); inferred > 0)

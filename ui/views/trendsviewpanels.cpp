@@ -105,6 +105,7 @@ QWidget *TrendsView::makeLegend()
     legend->setObjectName(QStringLiteral("trendLegend"));
     auto *rows = new QVBoxLayout(legend);
     rows->setContentsMargins(0, 0, 0, 0);
+    rows->setSpacing(2); // two rows of entries: as tight as one line of text to the next
     struct Entry
     {
         Swatch kind;
