@@ -440,7 +440,7 @@ void CompareView::compare(bool again)
     m_comparer->start(
         [path, b = base.toStdString(), c = cur.toStdString()] {
             const Store store(path);
-            Compared out{compareStoredRuns(store, {b, c, {}}, loadContractPolicies(store)), {}, {}};
+            Compared out{compareStoredRuns(store, CompareRequest{{b, c}, 0, {}}, loadContractPolicies(store)).onlyPair(), {}, {}};
             if (auto d = store.run(b))
                 out.baseline = std::move(d->record);
             if (auto d = store.run(c))
