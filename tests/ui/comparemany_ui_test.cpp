@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
@@ -188,6 +189,10 @@ TEST_F(CompareManyUi, LibrarySelectionOfThreeRunsComparesThemAsTheCommandLineDoe
         EXPECT_EQ(bars->barSets().at(0)->count(), 2); // SET and GET
     }
     EXPECT_EQ(compare->p99Chart()->title(), QStringLiteral("p99 latency"));
+    // Bars per scenario of the baseline, named without the part they all share.
+    auto *categories = qobject_cast<QBarCategoryAxis *>(compare->p99Chart()->axes(Qt::Horizontal).front());
+    ASSERT_NE(categories, nullptr);
+    EXPECT_EQ(categories->categories(), QStringList({"SET/c-100", "GET/c-100"}));
     EXPECT_EQ(compare->p99Chart()->axes(Qt::Vertical).front()->titleText(), QStringLiteral("ms"));
     EXPECT_EQ(compare->throughputChart()->axes(Qt::Vertical).front()->titleText(), QStringLiteral("k records/s"));
     EXPECT_EQ(qobject_cast<QBarSeries *>(compare->throughputChart()->series().front())->barSets().at(0)->label(),

@@ -98,7 +98,7 @@ QVariant SideBySideTableModel::data(const QModelIndex &index, int role) const
         if (role == Qt::DisplayRole || role == SortRole)
             return index.column() == Scenario ? qtext(row.scenario) : displayMetricName(row.metric);
         if (role == Qt::ToolTipRole && index.column() == Scenario) {
-            QStringList aligned;
+            QStringList aligned{qtext(row.scenario)};
             for (std::size_t i = 0; i < row.cells.size(); ++i)
                 aligned << tr("%1: %2").arg(runLetter(i), row.cells[i].scenario.empty()
                                                                ? tr("no scenario aligned")

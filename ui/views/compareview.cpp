@@ -147,6 +147,7 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
     // Each column as wide as its cells; a narrow window scrolls sideways rather than wrap a delta.
     m_sideTable->horizontalHeader()->setStretchLastSection(false);
     m_sideTable->setWordWrap(false);
+    m_sideTable->setTextElideMode(Qt::ElideMiddle);
     m_deltaTable = makeTable(m_deltas, this, QStringLiteral("deltaTable"), ComparisonTableModel::SortRole);
     m_incompatibleTable = makeTable(m_incompatible, this, QStringLiteral("incompatibleTable"), -1);
 
@@ -483,6 +484,11 @@ void CompareView::showRuns(const RunsComparison &comparison)
     m_runsComparison = comparison;
     m_sideBySide->setComparison(comparison);
     m_sideTable->resizeColumnsToContents();
+    // A long scenario name (OMB's workload sentences) is elided in the middle, whole in its
+    // tooltip, so the runs' columns stay in sight.
+    const int most = std::max(180, m_sideTable->viewport()->width() * 3 / 10);
+    if (m_sideTable->columnWidth(SideBySideTableModel::Scenario) > most)
+        m_sideTable->setColumnWidth(SideBySideTableModel::Scenario, most);
     m_alignment->setText(QString::fromStdString(comparison.alignmentText()).toHtmlEscaped());
     QStringList legend;
     for (std::size_t i = 0; i < comparison.runs.size(); ++i)

@@ -195,17 +195,20 @@ void CompareView::showBars(const RunsComparison &comparison)
             }
             series->append(set);
         }
+        // Each scenario's name without the part every one of them shares ("redis-benchmark/"),
+        // elided in the middle: the whole name is in the table and its tooltip.
         QStringList categories;
+        for (const ComparedRow *row : rows)
+            categories << QString::fromStdString(row->scenario);
+        QString shared = categories.size() > 1 ? categories.front() : QString();
+        for (const QString &name : categories)
+            while (!name.startsWith(shared))
+                shared.chop(1);
+        shared = shared.left(shared.lastIndexOf(QLatin1Char('/')) + 1);
         const QFontMetrics metricsOfFont(chart->font());
-        for (const ComparedRow *row : rows) {
-            // The name's last part, elided: the whole name is in the table and its tooltip.
-            QString name = QString::fromStdString(row->scenario);
-            if (const auto slash = name.lastIndexOf(QLatin1Char('/')); slash > 0 && slash + 1 < name.size()) {
-                const auto before = name.lastIndexOf(QLatin1Char('/'), slash - 1);
-                name = name.mid(before + 1);
-            }
-            categories << metricsOfFont.elidedText(name, Qt::ElideMiddle, 140);
-        }
+        for (QString &name : categories)
+            name = metricsOfFont.elidedText(name.mid(shared.size()), Qt::ElideMiddle,
+                                            std::max(120, 360 / int(categories.size())));
         chart->addSeries(series);
         auto *x = new QBarCategoryAxis;
         x->append(categories);
