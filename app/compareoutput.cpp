@@ -152,14 +152,18 @@ void addFamilyRow(TextTable &table, const std::string &family, const std::vector
 
 void addScenario(TextTable &table, const ScenarioComparison &s, bool allRows)
 {
+    // A pair aligned by a load factor or by position names both scenarios.
+    const std::string name = s.currentScenario.empty() || s.currentScenario == s.scenario
+                                 ? s.scenario
+                                 : s.scenario + " ↔ " + s.currentScenario;
     if (!s.compatible) {
-        std::string line = s.scenario + ": incompatible baseline, no delta; differing:";
+        std::string line = name + ": incompatible baseline, no delta; differing:";
         for (const auto &d : s.differences)
             line += " " + d.key + " (" + d.baseline.value_or("unset") + " -> " + d.current.value_or("unset") + ")";
         table.addSection(line);
         return;
     }
-    std::string heading = s.scenario;
+    std::string heading = name;
     if (s.offeredDiffers)
         heading += "  (offered rate " + offeredText(*s.offeredBaseline) + " -> " + offeredText(*s.offeredCurrent) +
                    ": throughput not comparable)";
@@ -233,6 +237,8 @@ json comparisonJson(const RunComparison &r)
     json scenarios = json::array();
     for (const ScenarioComparison &s : r.scenarios) {
         json j = {{"scenario", s.scenario}, {"status", s.compatible ? "compatible" : "incompatible"}};
+        if (!s.currentScenario.empty() && s.currentScenario != s.scenario)
+            j["current_scenario"] = s.currentScenario; // aligned by a load factor or by position
         if (!s.compatible) {
             // No delta at all: the numbers of different contracts do not compare.
             j["differences"] = differencesJson(s.differences);

@@ -299,7 +299,10 @@ int runChanges(const CliContext &c, const ChangesArgs &a)
 
 struct CompareArgs
 {
-    CompareRequest request; // the two runs, --history and --alpha go straight in
+    std::vector<std::string> runs; // positional: the first is the baseline unless --baseline names one
+    std::string baseline;
+    std::string current;
+    ComparisonOptions options; // --history and --alpha go straight in
     bool json = false;
     bool failOnRegression = false;
     bool all = false;
@@ -312,9 +315,25 @@ struct CompareArgs
 constexpr const char *kNothingEarlier =
     "no earlier run of its scenarios on its target, so nothing to compare it with yet";
 
+// The runs in the order shown, --baseline first when it is none of them, --current after them.
+CompareRequest compareRequestOf(const CompareArgs &a)
+{
+    CompareRequest request;
+    request.options = a.options;
+    if (!a.baseline.empty() && std::find(a.runs.begin(), a.runs.end(), a.baseline) == a.runs.end())
+        request.runs.push_back(a.baseline);
+    request.runs.insert(request.runs.end(), a.runs.begin(), a.runs.end());
+    if (!a.current.empty())
+        request.runs.push_back(a.current);
+    if (!a.baseline.empty())
+        request.baseline = static_cast<std::size_t>(
+            std::find(request.runs.begin(), request.runs.end(), a.baseline) - request.runs.begin());
+    return request;
+}
+
 int runCompare(const CliContext &c, const CompareArgs &a)
 {
-    const double alpha = a.request.options.alpha;
+    const double alpha = a.options.alpha;
     if (!(alpha > 0 && alpha < 1)) {
         char text[32];
         const auto written = std::to_chars(text, text + sizeof text, alpha);
@@ -323,43 +342,54 @@ int runCompare(const CliContext &c, const CompareArgs &a)
                    "e.g. 0.05)");
         return kExitUsage;
     }
-    if (a.request.baseline.empty() && !a.previous) {
-        printError("compare needs --baseline RUN, or --previous for the newest earlier run of the "
-                   "current run's scenarios");
+    if (a.previous && (a.current.empty() || !a.runs.empty())) {
+        printError("--previous compares one run, given with --current RUN, with the newest earlier run of its "
+                   "scenarios");
+        return kExitUsage;
+    }
+    CompareRequest request = compareRequestOf(a);
+    if (!a.previous && request.runs.size() < 2) {
+        printError("compare needs two or more runs: `plimsoll compare RUN RUN [RUN...]` (the first is the "
+                   "baseline unless --baseline names another), `--baseline RUN --current RUN`, or "
+                   "`--current RUN --previous` (see `plimsoll runs`)");
         return kExitUsage;
     }
     auto store = c.openExistingStore();
     if (!store)
         return kExitFailure;
     try {
-        CompareRequest request = a.request;
-        for (const std::string *run : {&request.current, &request.baseline}) {
-            if (!run->empty() && !store->run(*run)) {
-                printError("no run '" + *run + "' in " + c.storePath + " (see `plimsoll runs`)");
+        for (const std::string &run : request.runs) {
+            if (!store->run(run)) {
+                printError("no run '" + run + "' in " + c.storePath + " (see `plimsoll runs`)");
                 return kExitFailure;
             }
         }
         if (a.previous) {
-            const auto previous = previousRunOf(*store, request.current);
+            const auto previous = previousRunOf(*store, a.current);
             if (!previous) {
                 if (a.json)
                     std::cout << json{{"baseline", nullptr},
-                                      {"current", {{"run_key", store->run(request.current)->record.runKey}}},
+                                      {"current", {{"run_key", store->run(a.current)->record.runKey}}},
                                       {"scenarios", json::array()},
                                       {"note", kNothingEarlier}}
                                      .dump(2)
                               << "\n";
                 else
-                    std::cout << request.current << ": " << kNothingEarlier << ".\n";
+                    std::cout << a.current << ": " << kNothingEarlier << ".\n";
                 return kExitOk;
             }
-            request.baseline = *previous;
+            request.runs = {*previous, a.current};
+            request.baseline = 0;
         }
-        const RunComparison r = compareStoredRuns(*store, request, policiesFor(*store, a.exclude));
+        if (const std::string problem = compareRequestProblem(*store, request); !problem.empty()) {
+            printError(problem);
+            return kExitUsage;
+        }
+        const RunsComparison r = compareStoredRuns(*store, request, policiesFor(*store, a.exclude));
         if (a.json)
-            std::cout << comparisonJson(r).dump(2) << "\n";
+            std::cout << runsComparisonJson(r).dump(2) << "\n";
         else
-            printComparison(std::cout, r, a.all);
+            printRunsComparison(std::cout, r, a.all);
         return a.failOnRegression && r.hasRegression() ? kExitFailure : kExitOk;
     } catch (const StoreError &e) {
         printError(e.what());
@@ -539,20 +569,23 @@ void addTrendCommands(CLI::App &app, Commands &commands)
     commands.add(changes, [ch](const CliContext &c) { return runChanges(c, *ch); });
 
     auto cmp = std::make_shared<CompareArgs>();
-    auto *compare = app.add_subcommand("compare", "Compare two runs: deltas against the noise of "
-                                                  "their history, or incompatible baselines");
-    auto *baseline = compare->add_option("--baseline", cmp->request.baseline, "Baseline run (id or run key)");
+    auto *compare = app.add_subcommand("compare", "Compare runs side by side: each run's deltas against the "
+                                                  "baseline, judged against the noise of their history");
+    compare->add_option("runs", cmp->runs,
+                        "Runs to compare (id or run key), two or more; the first is the baseline unless "
+                        "--baseline names another");
+    auto *baseline = compare->add_option("--baseline", cmp->baseline, "Baseline run (id or run key)");
     compare->add_flag("--previous", cmp->previous,
                       "The baseline is the newest earlier run of the current run's scenarios on its "
                       "target (a nightly job's gate); none yet: nothing to compare, exit 0")
         ->excludes(baseline);
-    compare->add_option("--current", cmp->request.current, "Current run (id or run key)")->required();
-    addNumber(compare, "--history", cmp->request.options.historyRuns, CompareArgs::kHistory,
+    compare->add_option("--current", cmp->current, "A run compared with the baseline (id or run key)");
+    addNumber(compare, "--history", cmp->options.historyRuns, CompareArgs::kHistory,
               "Earlier runs the noise band is taken from")
         ->capture_default_str();
     compare->add_option("--contract-exclude", cmp->exclude,
                         "Leave this contract key (or prefix.*) out, for this command only");
-    compare->add_option("--alpha", cmp->request.options.alpha,
+    compare->add_option("--alpha", cmp->options.alpha,
                         "Chance of flagging noise as a change, over all metrics at once (Holm)")
         ->capture_default_str();
     compare->add_flag("--all", cmp->all, "Every metric on a row of its own (quantile families unfolded)");

@@ -135,6 +135,11 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
         library->addToolAction(m_removeSamplesAction);
         connect(library, &LibraryView::countChanged, m_runCountLabel, &QLabel::setText);
         connect(library, &LibraryView::removalConfirmed, this, &MainWindow::scheduleRemoval);
+        connect(library, &LibraryView::compareRequested, this, [this](const QStringList &runKeys) {
+            auto *compare = viewOf<CompareView>();
+            showView(compare->key());
+            compare->setRuns(runKeys);
+        });
     });
     addView<TrendsView>();
     addView<ChangesView>([this](ChangesView *changes) {

@@ -66,20 +66,54 @@ std::optional<std::string> previousRunOf(const Store &store, const std::string &
     return best->runKey;
 }
 
-RunComparison compareStoredRuns(const Store &store, const CompareRequest &request,
-                                const ContractPolicies &policies)
+std::string compareRequestProblem(const Store &store, const CompareRequest &request)
 {
-    // By id or by key: the history knows its runs by key.
-    const auto keyOf = [&store](const std::string &idOrKey) {
+    if (request.runs.size() < 2)
+        return "compare needs two or more runs (" + std::to_string(request.runs.size()) + " given)";
+    if (request.baseline >= request.runs.size())
+        return "the baseline is not one of the runs compared";
+    std::map<std::string, std::string> named; // run key -> how it was named first
+    for (const std::string &idOrKey : request.runs) {
         const auto detail = store.run(idOrKey);
         if (!detail)
-            throw std::invalid_argument("no run '" + idOrKey + "'");
-        return detail->record.runKey;
-    };
-    const std::string baseline = keyOf(request.baseline), current = keyOf(request.current);
+            return "no run '" + idOrKey + "'";
+        const auto [it, inserted] = named.try_emplace(detail->record.runKey, idOrKey);
+        if (!inserted)
+            return "run '" + detail->record.runKey + "' is named twice" +
+                   (it->second == idOrKey ? std::string() : " (as " + it->second + " and " + idOrKey + ")") +
+                   ": compare each run once";
+    }
+    return {};
+}
+
+RunsComparison compareStoredRuns(const Store &store, const CompareRequest &request,
+                                 const ContractPolicies &policies)
+{
+    if (const std::string problem = compareRequestProblem(store, request); !problem.empty())
+        throw std::invalid_argument(problem);
+    std::vector<RunRecord> records;
+    for (const std::string &idOrKey : request.runs) {
+        RunRecord r = store.run(idOrKey)->record;
+        for (ScenarioRecord &s : r.scenarios)
+            s.series.clear(); // per-window series take no part in a comparison
+        records.push_back(std::move(r));
+    }
+    const RunRecord &base = records[request.baseline];
     const int64_t perScenario = std::max<int64_t>(kComparisonHistoryRuns, request.options.historyRuns);
-    return compareRuns(comparisonHistory(store, baseline, current, perScenario), baseline, current,
-                       policies, request.options);
+    std::vector<ScenarioAlignment> alignments(records.size());
+    std::vector<RunComparison> pairs(records.size());
+    alignments[request.baseline].by = AlignedBy::Name;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        if (i == request.baseline)
+            continue;
+        alignments[i] = alignScenarios(base, records[i]);
+        pairs[i] = compareRuns(comparisonHistory(store, base.runKey, records[i].runKey, perScenario), base.runKey,
+                               records[i].runKey, policies, request.options, alignments[i].pairing);
+    }
+    std::vector<const RunRecord *> pointers;
+    for (const RunRecord &r : records)
+        pointers.push_back(&r);
+    return tabulateComparison(pointers, request.baseline, std::move(alignments), std::move(pairs), request.options);
 }
 
 } // namespace plimsoll

@@ -345,7 +345,7 @@ int RunComparison::count(Verdict v) const
 
 RunComparison compareRuns(const TrendHistory &history, const std::string &baselineRun,
                           const std::string &currentRun, const ContractPolicies &policies,
-                          const ComparisonOptions &options)
+                          const ComparisonOptions &options, const ScenarioPairing &pairing)
 {
     const RunRecord *base = history.findRun(baselineRun);
     if (!base)
@@ -358,15 +358,41 @@ RunComparison compareRuns(const TrendHistory &history, const std::string &baseli
     out.baseline = identityOf(*base);
     out.current = identityOf(*cur);
     out.options = options;
+    const auto partnerOf = [&](const std::string &baselineName) -> const ScenarioRecord * {
+        if (pairing.byName())
+            return findScenario(*cur, baselineName);
+        for (const auto &[b, c] : pairing.pairs)
+            if (b == baselineName)
+                return findScenario(*cur, c);
+        return nullptr;
+    };
+    const auto paired = [&](const std::string &currentName) {
+        if (pairing.byName())
+            return findScenario(*base, currentName) != nullptr;
+        return std::any_of(pairing.pairs.begin(), pairing.pairs.end(),
+                           [&](const auto &p) { return p.second == currentName; });
+    };
     for (const ScenarioRecord &b : base->scenarios) {
-        const ScenarioRecord *c = findScenario(*cur, b.name);
+        const ScenarioRecord *c = partnerOf(b.name);
         if (!c) {
             out.onlyInBaseline.push_back(b.name);
             continue;
         }
         ScenarioComparison sc;
         sc.scenario = b.name;
-        const ContractPolicy policy = comparisonPolicy(policies, b.name);
+        sc.currentScenario = c->name;
+        ContractPolicy policy = comparisonPolicy(policies, b.name);
+        // The factor the scenarios were aligned by differs by design: every other setting must match.
+        for (const std::string &factor : pairing.looseFactors) {
+            if (factor != kOfferedRateKey) {
+                policy.excluded.push_back("topology." + factor);
+                continue;
+            }
+            // The setting an offered rate was read from ("tuning.producerRate") goes with it.
+            for (const auto &rate : {offeredRate(*base, b), offeredRate(*cur, *c)})
+                if (rate && !rate->source.empty())
+                    policy.excluded.push_back(rate->source);
+        }
         const TuningContract cb = TuningContract::of(*base, b, policy);
         const TuningContract cc = TuningContract::of(*cur, *c, policy);
         if (!cb.compatibleWith(cc) || base->target != cur->target) {
@@ -387,14 +413,14 @@ RunComparison compareRuns(const TrendHistory &history, const std::string &baseli
             if (isOfferedRateMetric(mb.name))
                 continue;
             if (const auto vc = c->metric(mb.name))
-                sc.metrics.push_back(compareMetric(history, *cur, b.name, mb.name, mb.value, *vc,
+                sc.metrics.push_back(compareMetric(history, *cur, c->name, mb.name, mb.value, *vc,
                                                    policies, options));
         }
         markNotComparable(sc);
         out.scenarios.push_back(std::move(sc));
     }
     for (const ScenarioRecord &c : cur->scenarios)
-        if (!findScenario(*base, c.name))
+        if (!paired(c.name))
             out.onlyInCurrent.push_back(c.name);
     judgeMetrics(out, options);
     for (ScenarioComparison &sc : out.scenarios)

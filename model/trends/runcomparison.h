@@ -68,7 +68,8 @@ struct MetricComparison
 
 struct ScenarioComparison
 {
-    std::string scenario;
+    std::string scenario;        // the baseline's
+    std::string currentScenario; // its counterpart in the current run (the same name when aligned by name)
     bool compatible = true;
     std::string contract;                         // canonical, when compatible
     std::optional<OfferedRate> offeredBaseline;   // what each run's load generator was asked for
@@ -127,9 +128,20 @@ struct RunComparison
     bool hasRegression() const { return count(Verdict::Regression) > 0; }
 };
 
+// Which scenario of the current run each scenario of the baseline is compared with, when their
+// names differ (model/trends/scenarioalignment.h): the pairs, and the load factors that differ
+// within them by design ("partitions", or kOfferedRateKey), which leave the contract so that a
+// run at 100 partitions and one at 5,000 compare. Empty: scenarios pair by name.
+struct ScenarioPairing
+{
+    std::vector<std::pair<std::string, std::string>> pairs; // baseline scenario, current scenario
+    std::vector<std::string> looseFactors;
+    bool byName() const { return pairs.empty(); }
+};
+
 // Throws std::invalid_argument naming a run that is not in the history.
 RunComparison compareRuns(const TrendHistory &history, const std::string &baselineRun,
                           const std::string &currentRun, const ContractPolicies &policies,
-                          const ComparisonOptions &options = {});
+                          const ComparisonOptions &options = {}, const ScenarioPairing &pairing = {});
 
 } // namespace plimsoll

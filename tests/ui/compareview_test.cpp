@@ -119,6 +119,7 @@ TEST_F(CompareViewTest, PickerFindsARunByPartOfItsKeyOrScenario)
     view.resize(1100, 640);
     view.show();
     view.reload();
+    view.setRuns("nightly-2026-09-29", "nightly-2026-09-30");
     ASSERT_TRUE(waitUntil([&] { return view.comparison().current.runKey == "nightly-2026-09-30"; }));
 
     ASSERT_TRUE(typeSearch(view, view.currentSearch(), "09-2"));
@@ -140,7 +141,11 @@ TEST_F(CompareViewTest, PickerFindsARunByPartOfItsKeyOrScenario)
     EXPECT_EQ(view.baselineCombo()->currentData(RunPickerListModel::RunKeyRole).toString(), "soak-001");
     EXPECT_EQ(view.baselineSearch()->text(), "soak-001");
     EXPECT_EQ(view.comparison().current.runKey, "nightly-2026-09-30");
-    EXPECT_EQ(view.comparison().onlyInBaseline, std::vector<std::string>{"soak/offload/consume"});
+    // One scenario each, named apart: compared by position, and the view says so.
+    EXPECT_TRUE(view.comparison().onlyInBaseline.empty());
+    EXPECT_EQ(view.comparison().scenarios.front().currentScenario, "nightly/pipeline/produce/step-16");
+    EXPECT_TRUE(view.alignmentLabel()->text().startsWith("Scenarios aligned by position (one scenario each)"))
+        << view.alignmentLabel()->text().toStdString();
 
     // Nothing matches: nothing listed, the comparison stays.
     ASSERT_TRUE(typeSearch(view, view.baselineSearch(), "no-such-run"));
@@ -160,6 +165,7 @@ TEST_F(CompareViewTest, PickersListThePagesReadAndFindRunsBeyondThem)
     view.resize(1100, 640);
     view.show();
     view.reload();
+    view.setRuns("nightly-2026-09-29", "nightly-2026-09-30");
     ASSERT_TRUE(waitUntil([&] { return view.comparison().current.runKey == "nightly-2026-09-30"; }));
     QComboBox *combo = view.baselineCombo();
     EXPECT_EQ(combo->count(), CompareView::kPageRuns);
@@ -476,6 +482,7 @@ TEST(CompareSpectrum, OverlaysBothRunsPercentilesForTheScenariosTheyShare)
     view.resize(1100, 640);
     view.show();
     view.reload();
+    view.setRuns(QString::fromStdString(nightlyRun(1, "x", 1).runKey), QString::fromStdString(nightlyRun(2, "x", 1).runKey));
     ASSERT_TRUE(waitUntil([&] { return view.spectrumChart()->series().size() == 2; }));
     EXPECT_EQ(view.resultTabs()->tabText(1), QStringLiteral("Latency spectrum"));
     EXPECT_EQ(view.spectrumFamilyCombo()->currentText(), QStringLiteral("latency"));

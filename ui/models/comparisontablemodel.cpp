@@ -10,8 +10,6 @@
 
 namespace plimsoll {
 
-namespace {
-
 QColor verdictColor(Verdict v)
 {
     switch (v) {
@@ -30,6 +28,8 @@ QColor verdictColor(Verdict v)
     }
     return {};
 }
+
+namespace {
 
 // A plain number for reading: thousands grouped, four significant digits, and a power of ten
 // written out only where a decimal would need more than three leading zeros (a κ of 2e-5).

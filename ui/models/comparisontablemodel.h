@@ -11,7 +11,12 @@
 
 #include "ui/models/titledtablemodel.h"
 
+class QColor;
+
 namespace plimsoll {
+
+// The background a verdict's cell is shown on (none for unchanged and the like).
+QColor verdictColor(Verdict v);
 
 class ComparisonTableModel : public TitledTableModel
 {

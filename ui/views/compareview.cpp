@@ -1,19 +1,17 @@
 #include "ui/views/compareview.h"
-#include "ui/charts/chartexport.h"
 
-#include "ui/charts/runcharts.h"
+#include "ui/charts/chartpalette.h"
 
 #include "model/store/sharedsettings.h"
 #include "model/trends/comparisonhistory.h"
 #include "ui/formatting.h"
 #include "ui/latesttask.h"
 #include "ui/models/comparisontablemodel.h"
+#include "ui/models/sidebysidetablemodel.h"
 #include "ui/models/runpickerlistmodel.h"
 #include "ui/widgets/elidingcombobox.h"
 
 #include <QAbstractItemView>
-#include <QChart>
-#include <QChartView>
 #include <QComboBox>
 #include <QCompleter>
 #include <QFrame>
@@ -82,6 +80,7 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
     m_policyWriter = new LatestTask(this);
     m_deltas = new ComparisonTableModel(this);
     m_incompatible = new IncompatibleTableModel(this);
+    m_sideBySide = new SideBySideTableModel(this);
 
     m_baselineCombo = new ElidingComboBox(this);
     m_baselineCombo->setObjectName(QStringLiteral("baselineCombo"));
@@ -113,9 +112,42 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
     sides->addSpacing(16);
     addSide(tr("Current"), m_current, m_currentIdentity);
 
+    // The runs beyond the two pickers, joined from the Library's "Compare these".
+    m_extraBar = new QWidget(this);
+    m_extraBar->setObjectName(QStringLiteral("compareExtraRuns"));
+    auto *extraLayout = new QHBoxLayout(m_extraBar);
+    extraLayout->setContentsMargins(0, 0, 0, 0);
+    m_extraText = new QLabel(m_extraBar);
+    m_extraText->setWordWrap(true);
+    auto *clearExtra = new QPushButton(tr("Compare only these two"), m_extraBar);
+    clearExtra->setObjectName(QStringLiteral("clearExtraRuns"));
+    extraLayout->addWidget(m_extraText, 1);
+    extraLayout->addWidget(clearExtra);
+    m_extraBar->hide();
+    connect(clearExtra, &QPushButton::clicked, this, [this] {
+        m_extra.clear();
+        m_extraBar->hide();
+        compare();
+    });
+
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("compareSummary"));
     m_summary->setWordWrap(true); // the counts and the family's note run past a narrow window
+    m_alignment = new QLabel(this);
+    m_alignment->setObjectName(QStringLiteral("compareAlignment"));
+    m_alignment->setWordWrap(true);
+    m_alignment->setTextFormat(Qt::RichText);
+    m_alignment->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runLegend = new QLabel(this);
+    m_runLegend->setObjectName(QStringLiteral("compareRunLegend"));
+    m_runLegend->setTextFormat(Qt::RichText);
+    m_runLegend->setWordWrap(true);
+    m_runLegend->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_sideTable = makeTable(m_sideBySide, this, QStringLiteral("sideBySideTable"), SideBySideTableModel::SortRole);
+    // Each column as wide as its cells; a narrow window scrolls sideways rather than wrap a delta.
+    m_sideTable->horizontalHeader()->setStretchLastSection(false);
+    m_sideTable->setWordWrap(false);
+    m_sideTable->setTextElideMode(Qt::ElideMiddle);
     m_deltaTable = makeTable(m_deltas, this, QStringLiteral("deltaTable"), ComparisonTableModel::SortRole);
     m_incompatibleTable = makeTable(m_incompatible, this, QStringLiteral("incompatibleTable"), -1);
 
@@ -150,8 +182,16 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("compareTabs"));
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_deltaTable, tr("Deltas"));
+    auto *sideTab = new QWidget(this);
+    auto *sideLayout = new QVBoxLayout(sideTab);
+    sideLayout->setContentsMargins(0, 4, 0, 0);
+    sideLayout->addWidget(m_sideTable, 1);
+    m_tabs->addTab(sideTab, tr("Side by side"));
     m_tabs->addTab(createSpectrumTab(), tr("Latency spectrum"));
+    m_tabs->addTab(createBarsTab(), tr("Throughput and p99"));
+    m_tabs->addTab(m_deltaTable, tr("Baseline vs current"));
+    m_tabs->setTabToolTip(3, tr("The baseline and the current run: each delta with its noise band, p-value and "
+                                "verdict, and the USL parameters of ramps"));
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_tabs);
     splitter->addWidget(incompatibleBox);
@@ -160,68 +200,19 @@ CompareView::CompareView(const QString &storePath, QWidget *parent) : StoreView(
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(sides);
+    layout->addWidget(m_extraBar);
     layout->addWidget(m_summary);
+    layout->addWidget(m_alignment);
+    layout->addWidget(m_runLegend);
     layout->addWidget(splitter, 1);
 
     connect(m_incompatibleTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { m_leaveOut->setEnabled(m_incompatibleTable->selectionModel()->hasSelection()); });
     connect(m_leaveOut, &QPushButton::clicked, this, &CompareView::leaveKeyOut);
     showComparison({});
+    showHowToChoose();
 }
 
-
-QWidget *CompareView::createSpectrumTab()
-{
-    auto *tab = new QWidget(this);
-    m_spectrum = new QChart;
-    m_spectrum->setAnimationOptions(QChart::NoAnimation);
-    m_spectrum->legend()->setAlignment(Qt::AlignRight);
-    auto *view = new QChartView(m_spectrum, tab);
-    enableChartExport(view, QStringLiteral("compare-percentiles"));
-    view->setObjectName(QStringLiteral("compareSpectrum"));
-    view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(180);
-    m_family = new QComboBox(tab);
-    m_family->setObjectName(QStringLiteral("compareSpectrumFamily"));
-    connect(m_family, &QComboBox::currentIndexChanged, this, [this] {
-        showSpectrum(m_spectrum, m_overlaid, m_family->currentText().toStdString());
-    });
-    auto *row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Percentiles of"), tab));
-    row->addWidget(m_family);
-    row->addStretch();
-    auto *layout = new QVBoxLayout(tab);
-    layout->setContentsMargins(0, 4, 0, 0);
-    layout->addLayout(row);
-    layout->addWidget(view, 1);
-    return tab;
-}
-
-void CompareView::showSpectrumOf(const RunRecord &baseline, const RunRecord &current)
-{
-    // The scenarios both runs measured, baseline then current, so each pair reads side by side.
-    m_overlaid = {};
-    for (const ScenarioRecord &b : baseline.scenarios)
-        for (const ScenarioRecord &c : current.scenarios)
-            if (b.name == c.name) {
-                ScenarioRecord before = b, after = c;
-                before.name = tr("baseline · %1").arg(QString::fromStdString(b.name)).toStdString();
-                after.name = tr("current · %1").arg(QString::fromStdString(c.name)).toStdString();
-                m_overlaid.scenarios.push_back(std::move(before));
-                m_overlaid.scenarios.push_back(std::move(after));
-            }
-    {
-        const QSignalBlocker blocker(m_family);
-        const QString chosen = m_family->currentText();
-        m_family->clear();
-        for (const std::string &f : spectrumFamilies(m_overlaid))
-            m_family->addItem(QString::fromStdString(f));
-        m_family->setCurrentIndex(std::max(0, m_family->findText(chosen)));
-    }
-    showSpectrum(m_spectrum, m_overlaid, m_family->currentText().toStdString());
-    if (m_family->count() == 0)
-        m_spectrum->setTitle(tr("The two runs share no scenario with latency percentiles"));
-}
 
 QLabel *CompareView::identityLabel(const QString &name)
 {
@@ -363,8 +354,16 @@ void CompareView::loadMoreRuns()
 
 void CompareView::setRuns(const QString &baselineKey, const QString &currentKey)
 {
-    m_wantedBaseline = baselineKey;
-    m_wantedCurrent = currentKey;
+    setRuns(QStringList{baselineKey, currentKey});
+}
+
+void CompareView::setRuns(const QStringList &runKeys)
+{
+    m_wantedBaseline = runKeys.value(0);
+    m_wantedCurrent = runKeys.value(1);
+    m_extra = runKeys.mid(2);
+    m_extraBar->setVisible(!m_extra.isEmpty());
+    m_extraText->setText(tr("Also compared with the baseline: %1").arg(m_extra.join(QStringLiteral(", "))));
     if (!m_runLoader->isRunning()) // else applied when the run list arrives
         selectWanted();
 }
@@ -403,13 +402,12 @@ void CompareView::selectWanted()
 
 void CompareView::selectRows(int baselineRow, int currentRow)
 {
-    // Default: the newest run against the one before it.
-    const int count = m_runs->rowCount();
+    // No default pair: two runs that happen to be the newest are seldom the question.
     {
         const QSignalBlocker blockBase(m_baselineCombo);
         const QSignalBlocker blockCur(m_currentCombo);
-        m_baselineCombo->setCurrentIndex(baselineRow >= 0 ? baselineRow : std::min(1, count - 1));
-        m_currentCombo->setCurrentIndex(currentRow >= 0 ? currentRow : (count > 0 ? 0 : -1));
+        m_baselineCombo->setCurrentIndex(baselineRow);
+        m_currentCombo->setCurrentIndex(currentRow);
     }
     compare();
 }
@@ -422,41 +420,94 @@ void CompareView::compare(bool again)
         m_comparer->cancel();
         m_comparedBaseline.clear();
         m_comparedCurrent.clear();
+        m_comparedExtra.clear();
         showComparison({});
-        showSpectrumOf({}, {});
+        showHowToChoose();
         return;
     }
-    if (!again && base == m_comparedBaseline && cur == m_comparedCurrent)
-        return; // the same pair, moved in the list by a run listed above it
+    if (!again && base == m_comparedBaseline && cur == m_comparedCurrent && m_extra == m_comparedExtra)
+        return; // the same runs, moved in the list by a run listed above them
     m_comparedBaseline = base;
     m_comparedCurrent = cur;
+    m_comparedExtra = m_extra;
     m_summary->setText(tr("Comparing…"));
-    const std::string path = storePath().toStdString();
+    // The request `plimsoll compare BASE CUR [RUN…]` makes (model/trends/comparisonhistory.h).
+    CompareRequest request;
+    for (const QString &key : QStringList{base, cur} + m_extra)
+        request.runs.push_back(key.toStdString());
     struct Compared
     {
-        RunComparison comparison;
-        RunRecord baseline, current; // for the spectrum: two runs, read with the comparison
+        RunsComparison comparison;
+        std::vector<RunRecord> runs; // for the spectrum, read with the comparison
     };
     m_comparer->start(
-        [path, b = base.toStdString(), c = cur.toStdString()] {
+        [path = storePath().toStdString(), request] {
             const Store store(path);
-            Compared out{compareStoredRuns(store, {b, c, {}}, loadContractPolicies(store)), {}, {}};
-            if (auto d = store.run(b))
-                out.baseline = std::move(d->record);
-            if (auto d = store.run(c))
-                out.current = std::move(d->record);
+            Compared out{compareStoredRuns(store, request, loadContractPolicies(store)), {}};
+            for (const std::string &key : request.runs)
+                if (auto d = store.run(key))
+                    out.runs.push_back(std::move(d->record));
             return out;
         },
         [this](const Compared &r) {
-            showComparison(r.comparison);
-            showSpectrumOf(r.baseline, r.current);
+            showComparison(r.comparison.onlyPair());
+            showRuns(r.comparison);
+            showSpectrumOf(r.runs, r.comparison);
+            showBars(r.comparison);
+            if (!r.comparison.empty())
+                emit comparisonReady();
         },
         [this](const QString &error) {
             m_comparedBaseline.clear();
             m_comparedCurrent.clear();
+            m_comparedExtra.clear();
             m_summary->setText(tr("Could not compare: %1").arg(error));
             emit loadFailed(error);
         });
+}
+
+void CompareView::showHowToChoose()
+{
+    m_runsComparison = {};
+    m_sideBySide->setComparison({});
+    m_runLegend->clear();
+    m_alignment->setText(tr("Choose the runs to compare: select two or more in the Library and choose "
+                            "<b>Compare these</b> (its tool row or a run's context menu), or pick a baseline "
+                            "and a current run above. The first run chosen is the baseline."));
+    m_summary->clear();
+    showSpectrumOf({}, {});
+    showBars({});
+}
+
+void CompareView::showRuns(const RunsComparison &comparison)
+{
+    m_runsComparison = comparison;
+    m_sideBySide->setComparison(comparison);
+    m_sideTable->resizeColumnsToContents();
+    // A long scenario name (OMB's workload sentences) is elided in the middle, whole in its
+    // tooltip, so the runs' columns stay in sight.
+    const int most = std::max(180, m_sideTable->viewport()->width() * 3 / 10);
+    if (m_sideTable->columnWidth(SideBySideTableModel::Scenario) > most)
+        m_sideTable->setColumnWidth(SideBySideTableModel::Scenario, most);
+    m_alignment->setText(QString::fromStdString(comparison.alignmentText()).toHtmlEscaped());
+    QStringList legend;
+    for (std::size_t i = 0; i < comparison.runs.size(); ++i)
+        legend << tr("<span style=\"color:%1\">■</span> <b>%2</b>%3 %4 · %5")
+                      .arg(seriesColor(static_cast<int>(i)).name(), SideBySideTableModel::runLetter(i),
+                           i == comparison.baseline ? tr(" (baseline)") : QString(),
+                           qtext(comparison.runs[i].runKey).toHtmlEscaped(),
+                           displayTimestamp(comparison.runs[i].timestamp));
+    m_runLegend->setText(legend.join(QStringLiteral(" &nbsp; ")));
+    if (comparison.runs.size() > 2) {
+        m_summary->setText(tr("%1 runs against the baseline: %2 regression(s), %3 improvement(s), %4 unchanged, "
+                              "%5 incompatible · the Baseline vs current tab has the noise bands of the first pair")
+                               .arg(comparison.runs.size() - 1)
+                               .arg(comparison.count(Verdict::Regression))
+                               .arg(comparison.count(Verdict::Improvement))
+                               .arg(comparison.count(Verdict::Unchanged))
+                               .arg(comparison.count(Verdict::Incompatible)));
+        m_tabs->setCurrentIndex(0);
+    }
 }
 
 void CompareView::showComparison(const RunComparison &comparison)
@@ -477,9 +528,7 @@ void CompareView::showComparison(const RunComparison &comparison)
                  "they are not compared. Differing keys:",
                  nullptr, incompatible));
     m_leaveOut->setEnabled(false);
-    if (comparison.baseline.runKey.empty()) {
-        m_summary->setText(tr("Choose two runs."));
-    } else {
+    if (!comparison.baseline.runKey.empty()) {
         QString text = tr("%1 regression(s), %2 improvement(s), %3 unchanged, %4 incompatible")
                            .arg(comparison.count(Verdict::Regression))
                            .arg(comparison.count(Verdict::Improvement))
@@ -495,8 +544,6 @@ void CompareView::showComparison(const RunComparison &comparison)
                         .arg(comparison.onlyInBaseline.size() + comparison.onlyInCurrent.size());
         m_summary->setText(text);
     }
-    if (!comparison.baseline.runKey.empty())
-        emit comparisonReady();
 }
 
 QString CompareView::summaryText() const

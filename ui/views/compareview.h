@@ -1,7 +1,12 @@
 #pragma once
-// Compare: two runs side by side. Each metric of each scenario both runs measured gets its
-// delta, the noise band of its series' recent history and a verdict; ramps get their USL
-// parameters compared. Scenarios whose tuning contract differs are listed apart with the
+// Compare: runs side by side. The baseline and the current run are chosen in the pickers; more
+// runs join them from the Library's "Compare these" (setRuns with a list). Scenarios are aligned
+// by name, else by the load factor that differs, else by position (model/trends/scenarioalignment.h),
+// and the view says how. Side by side: a row per metric, a column per run with its delta against
+// the baseline and that pair's verdict; Latency spectrum: every run's percentiles overlaid;
+// Throughput and p99: bars of each run per aligned scenario. Baseline vs current: each metric
+// of each scenario the two measured gets its delta, the noise band of its series' recent history
+// and a verdict; ramps get their USL parameters compared. Scenarios whose tuning contract differs are listed apart with the
 // differing keys and no delta — and a differing key can be left out of its scenario family's
 // contract from here (kept in the store, shared with `plimsoll contract`).
 //
@@ -12,12 +17,17 @@
 // read and the comparison (with its USL fits) run in the background; the latest request wins.
 
 #include "model/trends/runcomparison.h"
+#include "model/trends/runscomparison.h"
 #include "ui/views/storeview.h"
 #include "ui/views/viewwidgets.h"
+
+#include <QHash>
+#include <QStringList>
 
 namespace plimsoll {
 
 class ComparisonTableModel;
+class SideBySideTableModel;
 class IncompatibleTableModel;
 class LatestTask;
 class RunPickerListModel;
@@ -35,6 +45,11 @@ public:
 
     // Chooses the two runs by run key (for tests and for "compare with…" from other views).
     void setRuns(const QString &baselineKey, const QString &currentKey);
+    // Chooses any number of runs: the first is the baseline, the second the current run, the
+    // rest join them (the Library's "Compare these").
+    void setRuns(const QStringList &runKeys);
+    // The runs beyond the baseline and the current run, in the order compared.
+    QStringList extraRuns() const { return m_extra; }
     QComboBox *baselineCombo() const { return m_baselineCombo; }
     QComboBox *currentCombo() const { return m_currentCombo; }
     // The search fields beside the pickers and their completers (results a page of the store).
@@ -50,8 +65,17 @@ public:
     QLabel *undoLabel() const { return m_undoText; }
     QString summaryText() const;
     const RunComparison &comparison() const { return m_comparison; }
-    // Deltas | Latency spectrum: the two runs' percentiles overlaid, scenario by scenario
-    // (ui/charts/runcharts.h), each line named "baseline · …" or "current · …".
+    // Every run compared: the table a reader reads, and how scenarios were aligned.
+    const RunsComparison &runsComparison() const { return m_runsComparison; }
+    QTableView *sideBySideTable() const { return m_sideTable; }
+    SideBySideTableModel *sideBySideModel() const { return m_sideBySide; }
+    QLabel *alignmentLabel() const { return m_alignment; }
+    QLabel *runLegend() const { return m_runLegend; }
+    QChart *throughputChart() const { return m_throughput; }
+    QChart *p99Chart() const { return m_p99; }
+    // Side by side | Latency spectrum | Throughput and p99 | Baseline vs current. The spectrum
+    // overlays every run's percentiles, scenario by scenario (ui/charts/runcharts.h), each line
+    // named "baseline · …", "current · …" (two runs) or by its run's letter ("C · …").
     QTabWidget *resultTabs() const { return m_tabs; }
     QChart *spectrumChart() const { return m_spectrum; }
     QComboBox *spectrumFamilyCombo() const { return m_family; }
@@ -87,8 +111,15 @@ private:
     // policies changed).
     void compare(bool again = false);
     QWidget *createSpectrumTab();
-    void showSpectrumOf(const RunRecord &baseline, const RunRecord &current);
+    QWidget *createBarsTab();
+    // The runs' aligned scenarios overlaid, each line named by its run.
+    void showSpectrumOf(const std::vector<RunRecord> &runs, const RunsComparison &comparison);
+    void showBars(const RunsComparison &comparison);
+    void drawSpectrum();
     void showComparison(const RunComparison &comparison);
+    void showRuns(const RunsComparison &comparison);
+    // Before any run is chosen: how to choose, in place of a comparison.
+    void showHowToChoose();
     void leaveKeyOut();
     // Adds (or, undoing, removes) `key` in the excluded keys of `family`'s contract, off the UI
     // thread, then compares again and tells the other views.
@@ -118,7 +149,19 @@ private:
     LatestTask *m_comparer = nullptr;
     LatestTask *m_policyWriter = nullptr;
     RunComparison m_comparison;
-    RunRecord m_overlaid; // both runs' shared scenarios, renamed by side, for the spectrum
+    RunsComparison m_runsComparison;
+    SideBySideTableModel *m_sideBySide = nullptr;
+    QTableView *m_sideTable = nullptr;
+    QLabel *m_alignment = nullptr;
+    QLabel *m_runLegend = nullptr;
+    QWidget *m_extraBar = nullptr; // "Also compared: C …, D … [Clear]"
+    QLabel *m_extraText = nullptr;
+    QChart *m_throughput = nullptr;
+    QChart *m_p99 = nullptr;
+    QStringList m_extra;
+    QStringList m_comparedExtra;
+    RunRecord m_overlaid; // the runs' aligned scenarios, renamed by run, for the spectrum
+    QHash<QString, std::pair<int, int>> m_spectrumRuns; // a line's name -> its run, its scenario
     QTabWidget *m_tabs = nullptr;
     QChart *m_spectrum = nullptr;
     QComboBox *m_family = nullptr;

@@ -142,7 +142,7 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     m_table->horizontalHeader()->setResizeContentsPrecision(200);
     m_table->sortByColumn(RunsTableModel::TimeColumn, Qt::DescendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
@@ -192,6 +192,19 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &LibraryView::showSelectedRun);
     connect(m_model, &RunsTableModel::moreRequested, this, &LibraryView::fetchNextPage);
+    m_compareThese = new QAction(tr("Compare These"), this);
+    m_compareThese->setObjectName(QStringLiteral("compareTheseAction"));
+    m_compareThese->setToolTip(tr("Select two or more runs (Ctrl or Shift and click), then compare them side by "
+                                  "side; the first in the table is the baseline"));
+    m_compareThese->setEnabled(false);
+    m_tools->addAction(m_compareThese);
+    connect(m_compareThese, &QAction::triggered, this, [this] {
+        const QStringList keys = selectedRunKeys();
+        if (keys.size() >= 2)
+            emit compareRequested(keys);
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { m_compareThese->setEnabled(selectedRunKeys().size() >= 2); });
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QWidget::customContextMenuRequested, this, &LibraryView::showContextMenu);
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
@@ -205,6 +218,16 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     });
 }
 
+
+QStringList LibraryView::selectedRunKeys() const
+{
+    QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
+    QStringList keys;
+    for (const QModelIndex &row : rows)
+        keys << row.data(RunsTableModel::RunKeyRole).toString();
+    return keys;
+}
 
 void LibraryView::addToolAction(QAction *action)
 {
@@ -445,13 +468,16 @@ void LibraryView::showContextMenu(const QPoint &position)
     if (!index.isValid())
         return;
     const int row = index.row();
-    selectRow(row);
+    // A click inside a selection of several keeps it, for "Compare These".
+    if (!m_table->selectionModel()->isRowSelected(row, {}))
+        selectRow(row);
     const QString runKey = index.data(RunsTableModel::RunKeyRole).toString();
     QMenu menu(this);
     menu.setObjectName(QStringLiteral("runContextMenu"));
     menu.addAction(tr("Show Details"), this, [this] { m_detail->setFocus(); });
     menu.addAction(tr("Copy Run Key"), this,
                    [runKey] { QGuiApplication::clipboard()->setText(runKey); });
+    menu.addAction(m_compareThese);
     menu.addSeparator();
     QAction *remove = menu.addAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("Remove Run…"), this,
                                      [this, row] { requestRemoval(row); });

@@ -1,7 +1,9 @@
 #pragma once
 // Library: every run in the store, found by a search over run key, commit, tool, target and
 // scenario names, narrowed by commit prefix and date, with the selected run's details beside the
-// table and a context menu on each run (details, copy the key, remove).
+// table and a context menu on each run (details, copy the key, remove). Several runs may be
+// selected (Ctrl or Shift and click): "Compare these", in the tool row and the context menu,
+// opens Compare on them, the first in the table's order the baseline.
 //
 // The search is applied by the store (a background Store::runs(RunFilter{textContains})
 // query, debounced while typing) because a RunSummary does not carry its scenario names; the
@@ -49,6 +51,10 @@ public:
     // Total runs in the store at the last load, whatever the filters.
     qint64 storeRunCount() const { return m_storeRunCount; }
 
+    // The selected runs' keys, in the table's order.
+    QStringList selectedRunKeys() const;
+    QAction *compareTheseAction() const { return m_compareThese; }
+
     void setSearchText(const QString &text);
     void setCommitFilter(const QString &text);
     void selectRow(int proxyRow);
@@ -73,6 +79,8 @@ signals:
     void runDetailShown(const QString &runKey);
     void countChanged(const QString &text);
     void removalConfirmed(qint64 runId, const QString &runKey);
+    // "Compare these" on two or more selected runs: their keys, the baseline first.
+    void compareRequested(const QStringList &runKeys);
 
 private:
     void applyDateFilter();
@@ -97,6 +105,7 @@ private:
     QDateEdit *m_from = nullptr;
     QDateEdit *m_to = nullptr;
     QToolBar *m_tools = nullptr;
+    QAction *m_compareThese = nullptr;
     QTableView *m_table = nullptr;
     RunDetailPanel *m_detail = nullptr;
     RunsTableModel *m_model = nullptr;
