@@ -159,6 +159,8 @@ void printBudget(std::ostream &out, const LatencyBudget &budget, const BudgetRes
         char ratio[32] = "-";
         if (s.best.little.checked)
             std::snprintf(ratio, sizeof ratio, "%.2f%s", s.best.little.ratio, s.best.little.flagged ? " (!)" : "");
+        else if (s.best.little.notApplicable)
+            std::snprintf(ratio, sizeof ratio, "async"); // Kafka clients: not a closed loop
         // Requests or records, as the tool counted them: a plain rate with thousands grouped.
         table.addRow({s.product, config, formatMetric("", s.best.point.throughput) + " /s",
                       std::to_string(s.best.point.connections), formatMetric("latency_p99_s", s.best.point.p99),

@@ -117,6 +117,8 @@ void addLatencyPoint(std::string_view target, std::string_view runKey, std::stri
     for (const auto &c : {topology.connections, topology.clients, topology.producers, topology.consumers})
         if (c) {
             p.connections = int(*c);
+            // Counted as Kafka clients: asynchronous, many requests in flight on each connection.
+            p.asynchronousClient = !topology.connections && !topology.clients;
             break;
         }
     p.pipeline = topology.pipeline ? int(*topology.pipeline) : 1;

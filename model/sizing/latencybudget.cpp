@@ -107,6 +107,10 @@ LatencyBudgetSelector::LatencyBudgetSelector(double p99, std::optional<double> p
 LittleCheck LatencyBudgetSelector::littleCheck(const LatencyPoint &point, double tolerance)
 {
     LittleCheck c;
+    if (point.asynchronousClient) {
+        c.notApplicable = true;
+        return c;
+    }
     if (!point.avgLatency || point.connections <= 0 || point.pipeline <= 0)
         return c;
     c.checked = true;

@@ -33,6 +33,10 @@ struct LatencyPoint
     std::optional<double> avgLatency; // seconds; needed only for the Little's law check
     double p99 = 0;                   // seconds
     std::optional<double> p999;       // seconds (p99.9)
+    // A Kafka producer or consumer (counted as producers/consumers): asynchronous, with as many
+    // requests in flight per connection as its batches allow, so Little's law against connections
+    // × pipeline does not apply (that check is for closed-loop clients: redis-benchmark, memtier).
+    bool asynchronousClient = false;
 };
 
 // Why a point is no measurement a budget can choose, in words ("measured nothing: throughput 0/s
@@ -57,7 +61,9 @@ struct LatencyBudget
 
 struct LittleCheck
 {
-    bool checked = false;   // false when the point has no average latency or no connections
+    bool checked = false;   // false when the point has no average latency or no connections,
+                            // or is an asynchronous client's (notApplicable)
+    bool notApplicable = false; // an asynchronous client: in flight is not connections × pipeline
     double outstanding = 0; // throughput × avg latency: requests in flight by Little's law
     double expected = 0;    // connections × pipeline
     double ratio = 0;       // outstanding ÷ expected

@@ -1,4 +1,5 @@
 #include "model/sizing/latencybudget.h"
+#include "model/scaling/ramppoints.h"
 
 #include <gtest/gtest.h>
 
@@ -205,4 +206,38 @@ TEST(LatencyBudget, DegenerateIsZeroNegativeOrNonFinite)
         EXPECT_TRUE(isDegenerate(p)) << throughput << " " << p99;
         EXPECT_FALSE(degenerateReason(p).empty());
     }
+}
+
+// Little's law holds a closed-loop client to its connections; a Kafka producer pipelines as many
+// requests as its batches allow (872 in flight on 4 connections is normal), so its points are
+// not checked rather than called inconsistent.
+TEST(LatencyBudget, LittlesLawSkipsAsynchronousKafkaClients)
+{
+    const auto run = [](const std::string &key, const std::string &target, Topology t, double rate, double avg) {
+        RunRecord r;
+        r.runKey = key;
+        r.target = target;
+        ScenarioRecord s;
+        s.name = "produce";
+        s.topology = t;
+        s.metrics = {{"records_per_s", rate}, {"latency_p99_s", 3 * avg}, {"latency_avg_s", avg}};
+        r.scenarios.push_back(s);
+        return r;
+    };
+    Topology producers;
+    producers.producers = 4;
+    Topology clients;
+    clients.clients = 50;
+    const std::vector<LatencyPoint> points =
+        latencyPoints({run("kafka", "kafka", producers, 100000, 0.00872), run("redis", "redis", clients, 50000, 0.001)});
+    ASSERT_EQ(points.size(), 2u);
+    EXPECT_TRUE(points[0].asynchronousClient);
+    const LittleCheck kafka = LatencyBudgetSelector::littleCheck(points[0]);
+    EXPECT_TRUE(kafka.notApplicable);
+    EXPECT_FALSE(kafka.checked);
+    EXPECT_FALSE(kafka.flagged) << "872 in flight on 4 producers is no inconsistency";
+    const LittleCheck redis = LatencyBudgetSelector::littleCheck(points[1]);
+    EXPECT_TRUE(redis.checked);
+    EXPECT_FALSE(redis.notApplicable);
+    EXPECT_NEAR(redis.ratio, 1.0, 1e-9) << "50,000/s × 1 ms = 50 in flight on 50 connections";
 }

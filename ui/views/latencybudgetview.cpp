@@ -72,6 +72,8 @@ QString inFlightText(double n)
 QString LatencyBudgetView::littleText(const BudgetedPoint &b)
 {
     const LittleCheck &l = b.little;
+    if (l.notApplicable)
+        return tr("not checked: an asynchronous client");
     if (!l.checked)
         return b.point.avgLatency ? tr("not checked: no connection count")
                                   : tr("not checked: no average latency");
@@ -96,6 +98,11 @@ QString LatencyBudgetView::littleToolTip(const BudgetedPoint &b)
            "means the numbers describe different request populations: client think time, a "
            "rate limit, dropped connections, or a transcription error.")
             .arg(LatencyBudget{}.littleTolerance * 100, 0, 'f', 0);
+    if (b.little.notApplicable)
+        return why + QLatin1Char('\n') +
+               tr("This point's clients are Kafka producers or consumers: each keeps as many requests "
+                  "in flight on its connection as its batches allow, so the law has no connection "
+                  "count to hold it to.");
     if (!b.little.checked)
         return why + QLatin1Char('\n') +
                (p.avgLatency ? tr("This point has no connection count to compare with.")
