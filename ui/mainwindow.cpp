@@ -455,10 +455,11 @@ void MainWindow::removePendingRuns()
 
 void MainWindow::chooseImportFiles()
 {
-    // Formats are detected by content, so every file is offered.
+    // Formats are detected by content, so every file is offered by default: a tool's output is
+    // as often saved as run.out or with no extension at all.
     const QStringList files = QFileDialog::getOpenFileNames(
         this, tr("Import benchmark results"), QString(),
-        tr("Benchmark results (*.json *.jsonl *.csv *.txt *.log *.hgrm *.hlog *.prom);;All files (*)"));
+        tr("All files (*);;Benchmark results (*.json *.jsonl *.csv *.txt *.log *.out *.hgrm *.hlog *.prom)"));
     previewAndImport(files, false);
 }
 

@@ -7,6 +7,7 @@
 #include "ui/charts/chartpalette.h"
 #include "ui/charts/niceaxis.h"
 #include "ui/charts/placementchart.h"
+#include "ui/charts/scalingchart.h"
 #include "runner/benchengine.h"
 #include "ui/mainwindow.h"
 #include "ui/views/benchview.h"
@@ -363,4 +364,26 @@ TEST(Charts, AChartSavesAsPngSvgAndItsPointsAsCsv)
     EXPECT_TRUE(error.startsWith(QStringLiteral("cannot write ") + QDir::toNativeSeparators(missing) + QStringLiteral(": ")))
         << error.toStdString();
     EXPECT_FALSE(QFile::exists(missing));
+}
+
+// A chart emptied after a fit (another factor with no steps) names no factor and no unit of the
+// fit before it.
+TEST(ScalingChartState, AnEmptiedChartKeepsNoAxisTitleOfTheFitBefore)
+{
+    plimsoll::ScalingChart chart;
+    std::vector<plimsoll::RampPoint> points;
+    for (int n = 1; n <= 4; ++n) {
+        plimsoll::RampPoint p;
+        p.x = n;
+        p.y = 1000.0 * n;
+        points.push_back(p);
+    }
+    plimsoll::UslFit fit; // not ok: the points alone
+    chart.showFit(points, fit, {}, QStringLiteral("producers"), "records_per_s");
+    ASSERT_EQ(chart.xAxis()->titleText(), QStringLiteral("producers"));
+    chart.showEmpty(QStringLiteral("No steps carry this factor and metric"));
+    EXPECT_TRUE(chart.xAxis()->titleText().isEmpty()) << chart.xAxis()->titleText().toStdString();
+    for (QAbstractAxis *axis : chart.axes(Qt::Vertical))
+        EXPECT_TRUE(axis->titleText().isEmpty() || axis->titleText().contains(QLatin1Char('%')))
+            << axis->titleText().toStdString();
 }

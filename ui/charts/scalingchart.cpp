@@ -97,6 +97,9 @@ void ScalingChart::showEmpty(const QString &title)
     // Nothing to read: no legend of empty series, no CPU axis, whole ticks (not 0.25, 0.5 …).
     legend()->setVisible(false);
     m_cpu->setVisible(false);
+    // No factor and no unit of an earlier fit on an empty chart.
+    m_x->setTitleText(QString());
+    m_y->setTitleText(QString());
     setNiceAxis(m_x, 10, 5);
     setNiceAxis(m_y, 10, 5);
 }

@@ -296,6 +296,8 @@ void ScalingView::showFit(const FitOutcome &outcome)
         m_chart->showEmpty(m_runCombo->count() == 0 ? tr("No ramps in the store yet")
                                                     : tr("No steps carry this factor and metric"));
         m_summary->setText(QString());
+        m_residual.x->setTitleText(QString());
+        m_residual.chart->setTitle(tr("Residuals (measured − fitted)"));
         emit fitFinished(false);
         return;
     }
