@@ -24,6 +24,7 @@
 #include <QCheckBox>
 #include <QFile>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QTabWidget>
 #include <QGraphicsTextItem>
 #include <QLegend>
@@ -368,7 +369,7 @@ TEST(Charts, AChartSavesAsPngSvgAndItsPointsAsCsv)
 
 // A chart emptied after a fit (another factor with no steps) names no factor and no unit of the
 // fit before it.
-TEST(ScalingChartState, AnEmptiedChartKeepsNoAxisTitleOfTheFitBefore)
+TEST(ScalingChartState, MeasuredAndFitApartAndAnEmptiedChartKeepsNoAxisTitleOfTheFitBefore)
 {
     plimsoll::ScalingChart chart;
     std::vector<plimsoll::RampPoint> points;
@@ -381,6 +382,13 @@ TEST(ScalingChartState, AnEmptiedChartKeepsNoAxisTitleOfTheFitBefore)
     plimsoll::UslFit fit; // not ok: the points alone
     chart.showFit(points, fit, {}, QStringLiteral("producers"), "records_per_s");
     ASSERT_EQ(chart.xAxis()->titleText(), QStringLiteral("producers"));
+    // The measured points and the fit through them are told apart by colour.
+    QColor curve;
+    for (QAbstractSeries *s : chart.series())
+        if (s->name() == QStringLiteral("USL fit") || s->name() == QStringLiteral("linear fit"))
+            curve = static_cast<QLineSeries *>(s)->pen().color();
+    ASSERT_TRUE(curve.isValid());
+    EXPECT_NE(chart.measuredSeries()->color(), curve);
     chart.showEmpty(QStringLiteral("No steps carry this factor and metric"));
     EXPECT_TRUE(chart.xAxis()->titleText().isEmpty()) << chart.xAxis()->titleText().toStdString();
     for (QAbstractAxis *axis : chart.axes(Qt::Vertical))

@@ -19,7 +19,9 @@ namespace plimsoll {
 namespace {
 
 const QColor kBlue(0x1f, 0x77, 0xb4), kRed(0xd6, 0x27, 0x28), kOrange(0xff, 0x7f, 0x0e),
-    kGreen(0x2c, 0xa0, 0x2c), kPurple(0x94, 0x67, 0xbd);
+    kGreen(0x2c, 0xa0, 0x2c), kPurple(0x94, 0x67, 0xbd),
+    // The measurements in ink, the model through them in blue: a reader tells the two apart.
+    kInk(0x30, 0x30, 0x30);
 
 QValueAxis *axis(QChart *chart, Qt::Alignment where, const QString &title)
 {
@@ -48,7 +50,7 @@ ScalingChart::ScalingChart()
     m_measured = new QScatterSeries(this);
     m_measured->setName(tr("measured"));
     m_measured->setMarkerSize(10);
-    m_measured->setColor(kBlue);
+    m_measured->setColor(kInk);
     m_measured->setBorderColor(Qt::white);
     m_saturated = new QScatterSeries(this);
     m_saturated->setName(tr("first saturated step"));
