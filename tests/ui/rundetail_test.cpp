@@ -6,6 +6,7 @@
 #include "ui/backgroundpool.h"
 #include "ui/charts/runcharts.h"
 #include "ui/formatting.h"
+#include "ui/charts/serieslegend.h"
 #include "ui/views/rundetailpanel.h"
 #include "uitestsupport.h"
 
@@ -182,7 +183,15 @@ TEST(RunDetailPanel, ChartsShowEveryScenariosSpectrumAndTheChosenSeries)
     const auto *y = qobject_cast<QValueAxis *>(spectrum->axes(Qt::Vertical).value(0));
     ASSERT_NE(y, nullptr);
     EXPECT_EQ(y->titleText(), QStringLiteral("ms"));
-    EXPECT_TRUE(spectrum->legend()->isVisible()); // two workloads: the legend names them
+    // Two workloads: the list beside the chart names them whole, each in its line's colour (the
+    // chart's own legend squeezed long names to their swatches).
+    SeriesLegend *legend = panel.spectrumLegend();
+    ASSERT_TRUE(legend->isVisible());
+    ASSERT_EQ(legend->count(), 2);
+    EXPECT_EQ(legend->item(1)->text(), QStringLiteral("omb/workload-2"));
+    EXPECT_GE(legend->visualItemRect(legend->item(1)).width(),
+              legend->fontMetrics().horizontalAdvance(QStringLiteral("omb/workload-2")));
+    EXPECT_FALSE(spectrum->legend()->isVisible());
     EXPECT_NE(second->color(), qobject_cast<QLineSeries *>(spectrum->series()[0])->color());
 
     panel.spectrumFamilyCombo()->setCurrentText(QStringLiteral("publish"));

@@ -1,4 +1,6 @@
 #include "ui/views/rundetailpanel.h"
+
+#include "ui/charts/serieslegend.h"
 #include "ui/charts/chartexport.h"
 #include "export/filewriter.h"
 
@@ -286,17 +288,33 @@ QWidget *RunDetailPanel::createChartsTab()
     choices->addWidget(m_windowSeries, 2);
     // Side by side: the panel is wider than it is high, and each chart keeps its whole height.
     auto *split = new QSplitter(Qt::Horizontal, tab);
-    split->addWidget(chartView(m_spectrum, "spectrumChart"));
+    // The spectrum's names in a list beside it: a chart legend squeezes long scenario names to
+    // their colour swatches.
+    auto *spectrumBox = new QWidget(split);
+    auto *spectrumRow = new QHBoxLayout(spectrumBox);
+    spectrumRow->setContentsMargins(0, 0, 0, 0);
+    spectrumRow->addWidget(chartView(m_spectrum, "spectrumChart"), 1);
+    m_spectrumLegend = new SeriesLegend(spectrumBox);
+    m_spectrumLegend->setObjectName(QStringLiteral("spectrumLegend"));
+    spectrumRow->addWidget(m_spectrumLegend);
+    split->addWidget(spectrumBox);
     split->addWidget(chartView(m_seriesChart, "windowSeriesChart"));
     auto *layout = new QVBoxLayout(tab);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addLayout(choices);
     layout->addWidget(split, 1);
-    connect(m_family, &QComboBox::currentIndexChanged, this, [this] {
-        showSpectrum(m_spectrum, m_run, m_family->currentText().toStdString());
-    });
+    connect(m_family, &QComboBox::currentIndexChanged, this, [this] { drawSpectrum(); });
     connect(m_windowSeries, &QComboBox::currentIndexChanged, this, &RunDetailPanel::showSeriesAt);
     return tab;
+}
+
+void RunDetailPanel::drawSpectrum()
+{
+    showSpectrum(m_spectrum, m_run, m_family->currentText().toStdString());
+    m_spectrum->legend()->setVisible(false);
+    const QList<QAbstractSeries *> lines = m_spectrum->series();
+    m_spectrumLegend->setSeries(lines);
+    m_spectrumLegend->setVisible(lines.size() > 1);
 }
 
 void RunDetailPanel::showSeriesAt(int index)
@@ -319,7 +337,7 @@ void RunDetailPanel::fillCharts()
         for (const std::string &family : spectrumFamilies(m_run))
             m_family->addItem(QString::fromStdString(family));
     }
-    showSpectrum(m_spectrum, m_run, m_family->currentText().toStdString());
+    drawSpectrum();
     if (m_family->count() == 0)
         m_spectrum->setTitle(tr("This run states no latency percentiles"));
     m_family->setEnabled(m_family->count() > 1);

@@ -18,6 +18,8 @@
 
 namespace plimsoll {
 
+class SeriesLegend;
+
 class RunDetailPanel : public QWidget
 {
     Q_OBJECT
@@ -42,6 +44,8 @@ public:
     QComboBox *spectrumFamilyCombo() const { return m_family; }
     QComboBox *windowSeriesCombo() const { return m_windowSeries; }
     QChart *spectrumChart() const { return m_spectrum; }
+    // The spectrum's lines by name, beside the chart (shown with two lines or more).
+    SeriesLegend *spectrumLegend() const { return m_spectrumLegend; }
     QChart *windowSeriesChart() const { return m_seriesChart; }
 
 signals:
@@ -53,6 +57,7 @@ private:
     QWidget *createChartsTab();
     void fillStepTable();
     void fillCharts();
+    void drawSpectrum();
     void showSeriesAt(int index);
 
     QLabel *m_heading = nullptr;
@@ -67,6 +72,7 @@ private:
     QComboBox *m_family = nullptr;
     QComboBox *m_windowSeries = nullptr;
     QChart *m_spectrum = nullptr;
+    SeriesLegend *m_spectrumLegend = nullptr;
     QChart *m_seriesChart = nullptr;
     std::string m_runKey;
     QFutureWatcher<QString> m_stepWriter;
