@@ -16,6 +16,7 @@
 #include "uitestsupport.h"
 
 #include <gtest/gtest.h>
+#include <QSplitter>
 
 #include <QCheckBox>
 #include <QChartView>
@@ -89,6 +90,23 @@ TEST_F(SizingViews, SizingShowsTheSeedRowAndRecomputesLive)
         << shardsTip.toStdString();
     emit view.reasoningPanel()->anchorClicked(QUrl(QStringLiteral("runs:shards")));
     EXPECT_TRUE(view.reasoningPanel()->toPlainText().contains("sample:korvet-pipeline-produce-2026-08-11"));
+    // The table and the reasoning share the column across a splitter the reader can move.
+    ASSERT_NE(view.resultSplit(), nullptr);
+    EXPECT_EQ(view.resultSplit()->count(), 2);
+    EXPECT_EQ(view.resultSplit()->widget(0), view.resultTable());
+    EXPECT_TRUE(view.resultSplit()->widget(1)->isAncestorOf(view.reasoningPanel()));
+    // Opening a run list keeps the reader's place; a new target's reasoning starts at its top.
+    view.resize(1000, 500);
+    view.show();
+    QScrollBar *scroll = view.reasoningPanel()->verticalScrollBar();
+    ASSERT_TRUE(waitUntil([&] { return scroll->maximum() > 0; }));
+    const int place = std::min(scroll->maximum(), 20);
+    scroll->setValue(place);
+    emit view.reasoningPanel()->anchorClicked(QUrl(QStringLiteral("runs:shards")));
+    EXPECT_EQ(scroll->value(), place) << "the same sizing, the run list closed: the place kept";
+    view.rateField()->setText(QStringLiteral("500k"));
+    EXPECT_EQ(scroll->value(), 0) << "another target's reasoning from its first line";
+    view.rateField()->setText(QStringLiteral("600k"));
     // A recompute with the partition search cached (as after the first keystroke): the best
     // of ten, since other builds share this machine's cores.
     double best = 1e9;

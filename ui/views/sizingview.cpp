@@ -20,6 +20,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSplitter>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -198,7 +199,7 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
         const std::string key = url.path().toStdString();
         if (!m_expandedRuns.erase(key))
             m_expandedRuns.insert(key);
-        showReasoning();
+        showReasoning(true);
     });
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("sizingStatus"));
@@ -236,11 +237,22 @@ SizingView::SizingView(const QString &storePath, QWidget *parent) : StoreView(st
     // window height (the inputs and reasoning below scroll at 700 px).
     evidenceRow->addWidget(makeSavedSizingButtons(this));
 
+    // The numbers and their reasoning share the column; the reader moves the line between them.
+    auto *reasoningBox = new QWidget(this);
+    auto *reasoningLayout = new QVBoxLayout(reasoningBox);
+    reasoningLayout->setContentsMargins(0, 0, 0, 0);
+    reasoningLayout->addWidget(new QLabel(tr("Reasoning"), reasoningBox));
+    reasoningLayout->addWidget(m_reasoning, 1);
+    m_resultSplit = new QSplitter(Qt::Vertical, this);
+    m_resultSplit->setObjectName(QStringLiteral("sizingResultSplit"));
+    m_resultSplit->setChildrenCollapsible(false);
+    m_resultSplit->addWidget(m_table);
+    m_resultSplit->addWidget(reasoningBox);
+    m_resultSplit->setStretchFactor(0, 3);
+    m_resultSplit->setStretchFactor(1, 2);
     auto *right = new QVBoxLayout;
     right->addWidget(m_caveats);
-    right->addWidget(m_table, 3);
-    right->addWidget(new QLabel(tr("Reasoning"), this));
-    right->addWidget(m_reasoning, 2);
+    right->addWidget(m_resultSplit, 1);
     auto *body = new QHBoxLayout;
     body->addLayout(left, 2);
     body->addLayout(right, 3);

@@ -16,6 +16,8 @@
 
 #include <QStringList>
 
+class QSplitter;
+
 #include <memory>
 #include <set>
 #include <string>
@@ -62,6 +64,7 @@ public:
     QCheckBox *tieredCheck() const { return m_tiered; }
     QTableWidget *resultTable() const { return m_table; }
     QTextBrowser *reasoningPanel() const { return m_reasoning; }
+    QSplitter *resultSplit() const { return m_resultSplit; }
     const SizingResult &result() const { return m_result; }
     bool modelsReady() const { return m_sizer != nullptr; }
     // The text of a result row by its key ("brokers", "shards", ...), or empty.
@@ -90,7 +93,8 @@ private:
     void recompute();
     void showCaveats();
     void showBrokerModels();
-    void showReasoning();
+    // keepScroll: the same sizing shown again (a run list opened); else a new one, from its top.
+    void showReasoning(bool keepScroll = false);
     void showBars();
     void keyPatternEdited();
     void showEvidence();
@@ -127,6 +131,7 @@ private:
     QTableWidget *m_table = nullptr;
     QVBoxLayout *m_bars = nullptr;
     QWidget *m_barsBox = nullptr;
+    QSplitter *m_resultSplit = nullptr; // the table above, the reasoning below
     QTextBrowser *m_reasoning = nullptr;
     QLabel *m_caveats = nullptr;
     QStringList m_caveatList;

@@ -110,7 +110,7 @@ void SizingView::showBrokerModels()
                                    : html(choice.error));
 }
 
-void SizingView::showReasoning()
+void SizingView::showReasoning(bool keepScroll)
 {
     if (!m_result.ok) {
         m_reasoning->clear();
@@ -138,7 +138,7 @@ void SizingView::showReasoning()
                         .arg(keys.join(QStringLiteral("<br>")));
         }
     }
-    const int scroll = m_reasoning->verticalScrollBar() ? m_reasoning->verticalScrollBar()->value() : 0;
+    const int scroll = keepScroll && m_reasoning->verticalScrollBar() ? m_reasoning->verticalScrollBar()->value() : 0;
     m_reasoning->setHtml(text);
     m_reasoning->verticalScrollBar()->setValue(scroll);
 }
