@@ -1,7 +1,10 @@
 #pragma once
-// Library: every run in the store, found by a search over run key, commit, tool, target and
-// scenario names, narrowed by commit prefix and date, with the selected run's details beside the
-// table and a context menu on each run (details, copy the key, remove).
+// Library: every run in the store, found by a search over run key, name, tags, commit, tool,
+// target, scenario names and the source file's name and path, narrowed by commit prefix and
+// date, with the selected run's details beside the table and a context menu on each run
+// (details, rename, tags, copy the key, remove). A run's name is edited in its Name cell
+// (double-click or F2) or by Rename…, its tags by Tags…: the view asks (labelsRequested) and the
+// window writes it off the UI thread through StoreWriter, as `plimsoll name` and `plimsoll tag`.
 //
 // The search is applied by the store (a background Store::runs(RunFilter{textContains})
 // query, debounced while typing) because a RunSummary does not carry its scenario names; the
@@ -15,6 +18,7 @@
 // last loaded row in sight — and sorting by another column while pages remain reads again in
 // that order.
 
+#include "model/store/runlabels.h"
 #include "model/store/store.h"
 #include "ui/views/storeview.h"
 #include "ui/views/viewwidgets.h"
@@ -62,6 +66,14 @@ public:
     // Why no run may be removed here ("This store is read-only for user X."): the context
     // menu's Remove Run is then disabled and says so. Empty: runs may be removed.
     void setRemovalRefused(const QString &why) { m_removalRefused = why; }
+    // Asks for a new name of the run on this row (Rename…), or its tags (Tags…); on OK emits
+    // labelsRequested. An empty name removes the run's name.
+    void requestRename(int proxyRow);
+    void requestTags(int proxyRow);
+    // The run's labels as written (StoreWriter::labelsWritten): shown at once in its row and
+    // its details.
+    void showLabels(const RunSummary &run);
+
     // Runs hidden from the table (a removal waiting for its undo to lapse), or shown again.
     void hideRuns(const QList<qint64> &runIds);
     void showRuns(const QList<qint64> &runIds);
@@ -73,6 +85,8 @@ signals:
     void runDetailShown(const QString &runKey);
     void countChanged(const QString &text);
     void removalConfirmed(qint64 runId, const QString &runKey);
+    // A new name or tags for a run (by id), as `plimsoll name` / `plimsoll tag` would take them.
+    void labelsRequested(const plimsoll::RunLabelRequest &request);
 
 private:
     void applyDateFilter();

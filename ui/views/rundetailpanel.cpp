@@ -1,4 +1,6 @@
 #include "ui/views/rundetailpanel.h"
+
+#include "model/store/runlabels.h"
 #include "ui/charts/chartexport.h"
 #include "export/filewriter.h"
 
@@ -24,6 +26,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QScrollArea>
+#include <QStringList>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -156,7 +159,15 @@ void RunDetailPanel::showRun(const RunDetail &detail)
     QFont font = m_heading->font();
     font.setBold(true);
     m_heading->setFont(font);
-    m_heading->setText(QString::fromStdString(run.runKey));
+    // The user's name for the run first, its key after; its tags after them.
+    QString heading = QString::fromStdString(runTitle(run.name, run.runKey));
+    if (!run.tags.empty()) {
+        QStringList tags;
+        for (const std::string &t : run.tags)
+            tags << QString::fromStdString(t);
+        heading += QStringLiteral("  ·  ") + tr("tags: %1").arg(tags.join(QLatin1Char(' ')));
+    }
+    m_heading->setText(heading);
     set("timestamp", QStringLiteral("%1  (%2)").arg(displayTimestamp(run.timestamp),
                                                     QString::fromStdString(run.timestamp)));
     set("commit", orDash(run.commit));
