@@ -1,4 +1,4 @@
-// Naming and tagging runs in the window: the Library's Name cell (F2) and Tags…, written off the
+// Naming and tagging runs in the window (and a sizing saved from it, the other write a view makes): the Library's Name cell (F2) and Tags…, written off the
 // UI thread through the same request as `plimsoll name` and `plimsoll tag`, shown at once in the
 // Library and then in the run pickers of Compare and Scaling; a bad name is refused in the banner;
 // the window's own write is never announced as one made elsewhere, a rename by another process is.
@@ -16,6 +16,7 @@
 #include "ui/views/libraryview.h"
 #include "ui/views/rundetailpanel.h"
 #include "ui/views/scalingview.h"
+#include "ui/views/sizingview.h"
 #include "uitestsupport.h"
 
 #include <gtest/gtest.h>
@@ -25,6 +26,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
@@ -213,4 +215,30 @@ TEST_F(RunLabelsWindow, ABadNameIsRefusedInTheBannerAndARenameElsewhereIsNoticed
     }
     ASSERT_TRUE(waitUntil([&] { return elsewhere.count() >= 1; }, 10000));
     EXPECT_TRUE(waitUntil([&] { return cell(library, key, RunsTableModel::NameColumn) == QStringLiteral("named by CI"); }));
+}
+
+// Save sizing… writes to the store from the Sizing view: the window's own write, never announced
+// as one made elsewhere (the issue saw "The store changed (written elsewhere)" after it).
+TEST_F(RunLabelsWindow, ASavedSizingIsNotAnnouncedAsAWriteElsewhere)
+{
+    MainWindow &window = openWindow();
+    ASSERT_TRUE(waitUntil([&] { return window.libraryView()->runsModel()->rowCount() == m_runs; }));
+    ASSERT_TRUE(window.showView(QStringLiteral("sizing")));
+    auto *sizing = static_cast<SizingView *>(window.view(QStringLiteral("sizing")));
+    ASSERT_TRUE(waitUntil([&] { return sizing->modelsReady() && sizing->result().ok; }));
+    QTest::qWait(300); // a probe of the store as it was before
+    QSignalSpy elsewhere(&window, &MainWindow::storeChangedElsewhere);
+    auto *save = sizing->findChild<QPushButton *>(QStringLiteral("saveSizingButton"));
+    ASSERT_NE(save, nullptr);
+    save->click();
+    auto *ask = sizing->findChild<QInputDialog *>(QStringLiteral("saveSizingName"));
+    ASSERT_NE(ask, nullptr);
+    ask->setTextValue(QStringLiteral("own write"));
+    ask->accept();
+    auto *status = sizing->findChild<QLabel *>(QStringLiteral("savedSizingStatus"));
+    ASSERT_NE(status, nullptr);
+    ASSERT_TRUE(waitUntil([&] { return status->text() == QStringLiteral("Saved “own write” in the store."); }))
+        << status->text().toStdString();
+    QTest::qWait(600); // several probes (every 100 ms here)
+    EXPECT_EQ(elsewhere.count(), 0);
 }
