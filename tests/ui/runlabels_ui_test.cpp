@@ -124,7 +124,9 @@ TEST_F(RunLabelsWindow, RenameAndTagInTheLibraryShowInThePickersAndAreNotAnnounc
     EXPECT_EQ(window.banner()->text(), QStringLiteral("Run %1 is named “before upgrade”.").arg(key));
     EXPECT_EQ(Store(m_storePath.toStdString()).run(key.toStdString())->summary.name, "before upgrade");
 
-    // Tags… takes the whole list, separated by spaces.
+    // Tags… takes the whole list, separated by spaces; the Tags column shows once a run has tags.
+    EXPECT_TRUE(table->isColumnHidden(RunsTableModel::TagsColumn));
+    EXPECT_FALSE(table->isColumnHidden(RunsTableModel::NameColumn));
     library->requestTags(rowOf(library, key));
     auto *tags = library->findChild<QInputDialog *>(QStringLiteral("runTagsDialog"));
     ASSERT_NE(tags, nullptr);
@@ -132,6 +134,7 @@ TEST_F(RunLabelsWindow, RenameAndTagInTheLibraryShowInThePickersAndAreNotAnnounc
     tags->accept();
     ASSERT_TRUE(written.wait(10000));
     EXPECT_EQ(cell(library, key, RunsTableModel::TagsColumn), QStringLiteral("nightly rf3"));
+    EXPECT_FALSE(table->isColumnHidden(RunsTableModel::TagsColumn));
     // The details heading names the run and its tags.
     library->selectRow(rowOf(library, key));
     ASSERT_TRUE(waitUntil([&] {

@@ -4,6 +4,8 @@
 
 #include <QStringList>
 
+#include <algorithm>
+
 namespace plimsoll {
 
 RunsTableModel::RunsTableModel(QObject *parent)
@@ -70,6 +72,11 @@ void RunsTableModel::fetchMore(const QModelIndex &parent)
         return;
     m_requested = true;
     emit moreRequested();
+}
+
+bool RunsTableModel::anyTags() const
+{
+    return std::any_of(m_runs.begin(), m_runs.end(), [](const RunSummary &r) { return !r.tags.empty(); });
 }
 
 int RunsTableModel::rowOfRun(qint64 runId) const

@@ -38,6 +38,8 @@ public:
     // False while the store has rows beyond those loaded.
     bool isComplete() const { return m_complete; }
     const RunSummary &runAt(int row) const { return m_runs.at(static_cast<size_t>(row)); }
+    // Whether any loaded run has tags (the view shows the Tags column only then).
+    bool anyTags() const;
     // Row of the run with this store id, -1 when it is not loaded.
     int rowOfRun(qint64 runId) const;
 

@@ -271,6 +271,7 @@ void LibraryView::reload()
                     stillHidden.insert(run.id);
             m_proxy->setHiddenRuns(stillHidden);
             m_model->setResults(snapshot.runs, snapshot.complete);
+            showTagsColumnWhenUsed();
             const int row = selectedId >= 0 ? m_model->rowOfRun(selectedId) : -1;
             const QModelIndex restored = m_proxy->mapFromSource(m_model->index(row, 0));
             if (restored.isValid()) {
@@ -307,6 +308,7 @@ void LibraryView::fetchNextPage()
             if (m_model->rowCount() == 0 || m_model->runAt(m_model->rowCount() - 1).id != after)
                 return; // the list changed under this page
             m_model->appendResults(snapshot.runs, snapshot.complete);
+            showTagsColumnWhenUsed();
             emit runsLoaded(m_model->rowCount(), m_storeRunCount);
             updateCount();
             fetchWhileLastRowInSight();
@@ -436,7 +438,7 @@ void LibraryView::fitColumns()
 QString LibraryView::searchHint() const
 {
     // The whole hint where it fits (the clear button and frame take about two characters).
-    const QString full = tr("Search name, tags, run key, file, tool, target, scenario…");
+    const QString full = tr("Search name, tags, key, file, commit, tool, target, scenario…");
     if (!m_search)
         return full;
     const QFontMetrics metrics = m_search->fontMetrics();
@@ -560,9 +562,20 @@ void LibraryView::requestTags(int proxyRow)
     ask->open();
 }
 
+void LibraryView::showTagsColumnWhenUsed()
+{
+    const bool hidden = !m_model->anyTags();
+    if (m_table->isColumnHidden(RunsTableModel::TagsColumn) == hidden)
+        return;
+    m_table->setColumnHidden(RunsTableModel::TagsColumn, hidden);
+    if (m_model->rowCount() > 0)
+        fitColumns();
+}
+
 void LibraryView::showLabels(const RunSummary &run)
 {
     m_model->setLabels(run.id, run.name, run.tags);
+    showTagsColumnWhenUsed();
     const QModelIndex current = m_table->currentIndex();
     if (current.isValid() && current.data(RunsTableModel::RunIdRole).toLongLong() == run.id)
         showSelectedRun();

@@ -97,6 +97,9 @@ private:
     void fetchWhileLastRowInSight();
     void showContextMenu(const QPoint &position);
     void updateCount();
+    // The Tags column is shown while a loaded run has tags: a small window keeps its room for
+    // the run key, tool and target until tags are used (Tags… in a run's context menu).
+    void showTagsColumnWhenUsed();
     // Column widths from their contents, each at most a share of the table so that one long
     // tool string cannot push the other columns out of sight (the full text is its tooltip);
     // where they still overflow the table, the text columns give way, widest first, so every
