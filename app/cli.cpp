@@ -30,12 +30,14 @@ void addSizingCommands(CLI::App &, Commands &);
 void addTrendCommands(CLI::App &, Commands &);
 void addReportCommands(CLI::App &, Commands &);
 void addSavedSizingCommands(CLI::App &, Commands &);
+void addLabelCommands(CLI::App &, Commands &);
 
 namespace {
 
 using AddCommands = void (*)(CLI::App &, Commands &);
 const AddCommands kCommandFamilies[] = {
     addStoreCommands,
+    addLabelCommands,
     addBenchCommands,
     addFitCommands,
     addSizingCommands,

@@ -33,7 +33,9 @@ nlohmann::json runsToJson(const std::vector<RunSummary> &runs)
                        {"image_digest", orNull(r.imageDigest)},
                        {"sample", r.sample},
                        {"scenario_count", r.scenarioCount},
-                       {"source", r.sourceUri}});
+                       {"source", r.sourceUri},
+                       {"name", orNull(r.name)},
+                       {"tags", r.tags}});
     return out;
 }
 
@@ -91,10 +93,32 @@ void printRunsTable(std::ostream &out, const std::vector<RunSummary> &runs)
         return;
     }
     using A = TextTable::Align;
-    TextTable table({{"ID", A::Right}, {"TIME"}, {"RUN KEY"}, {"COMMIT"}, {"SCENARIOS", A::Right}, {"TOOL"}});
-    for (const auto &r : runs)
-        table.addRow({std::to_string(r.id), r.timestamp, r.runKey, r.commit.empty() ? "-" : r.commit.substr(0, 8),
-                      std::to_string(r.scenarioCount), r.tool + (r.sample ? "  [sample]" : "")});
+    // The user's labels in columns of their own, where any run listed has one.
+    const bool names = std::any_of(runs.begin(), runs.end(), [](const RunSummary &r) { return !r.name.empty(); });
+    const bool tags = std::any_of(runs.begin(), runs.end(), [](const RunSummary &r) { return !r.tags.empty(); });
+    std::vector<TextTable::Column> columns = {{"ID", A::Right}, {"TIME"}};
+    if (names)
+        columns.push_back({"NAME"});
+    for (TextTable::Column c : std::vector<TextTable::Column>{{"RUN KEY"}, {"COMMIT"}, {"SCENARIOS", A::Right}, {"TOOL"}})
+        columns.push_back(c);
+    if (tags)
+        columns.push_back({"TAGS"});
+    TextTable table(columns);
+    for (const auto &r : runs) {
+        std::vector<std::string> cells = {std::to_string(r.id), r.timestamp};
+        if (names)
+            cells.push_back(r.name.empty() ? "-" : r.name);
+        for (std::string c : {r.runKey, r.commit.empty() ? std::string("-") : r.commit.substr(0, 8),
+                              std::to_string(r.scenarioCount), r.tool + (r.sample ? "  [sample]" : "")})
+            cells.push_back(std::move(c));
+        if (tags) {
+            std::string list;
+            for (const std::string &t : r.tags)
+                list += (list.empty() ? "" : " ") + t;
+            cells.push_back(list.empty() ? "-" : list);
+        }
+        table.addRow(std::move(cells));
+    }
     table.print(out);
 }
 
@@ -107,6 +131,13 @@ void printRunDetail(std::ostream &out, const RunDetail &d)
     };
     line("Run", r.runKey + " (id " + std::to_string(d.summary.id) + ")" +
                     (r.sample ? " [sample]" : ""));
+    line("Name", r.name);
+    if (!r.tags.empty()) {
+        std::string list;
+        for (const std::string &t : r.tags)
+            list += (list.empty() ? "" : " ") + t;
+        line("Tags", list);
+    }
     line("Time", r.timestamp);
     line("Commit", r.commit);
     line("Image", r.imageDigest);

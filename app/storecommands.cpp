@@ -5,6 +5,7 @@
 #include "importers/importservice.h"
 #include "importers/samples.h"
 #include "importers/prometheus/scrapepairimport.h"
+#include "model/store/runlabels.h"
 #include "model/store/storecopy.h"
 #include "model/core/catalog.h"
 #include "model/store/store.h"
@@ -159,7 +160,7 @@ int runRuns(const CliContext &c, RunsArgs args)
             const int64_t held = store->runCount();
             std::cout << "No runs match the filter (the store holds " << held
                       << (held == 1 ? " run" : " runs")
-                      << "; `plimsoll runs` without --scenario, --commit, --since, --until or "
+                      << "; `plimsoll runs` without --search, --scenario, --commit, --since, --until or "
                          "--samples lists them).\n";
         } else {
             printRunsTable(std::cout, runs);
@@ -178,7 +179,17 @@ int runShow(const CliContext &c, const std::string &run, bool json)
     if (!store)
         return 1;
     try {
-        const auto detail = store->run(run);
+        std::optional<RunDetail> detail = store->run(run);
+        if (!detail) {
+            try {
+                // Not an id or key: the one run of that name.
+                detail = store->run(std::to_string(findRun(*store, run).id));
+            } catch (const RunAddressError &e) {
+                fail(e.candidates().empty() ? "no run '" + run + "' in " + db + " (see `plimsoll runs`)"
+                                            : std::string(e.what()));
+                return e.candidates().empty() ? kExitFailure : kExitUsage;
+            }
+        }
         if (!detail) {
             fail("no run '" + run + "' in " + db + " (see `plimsoll runs`)");
             return 1;
@@ -351,6 +362,9 @@ void addStoreCommands(CLI::App &app, Commands &commands)
     auto runsArgs = std::make_shared<RunsArgs>();
     auto *runs = app.add_subcommand("runs", "List the runs in the store");
     runs->add_flag("--json", runsArgs->json, "One JSON object per run, as an array");
+    runs->add_option("--search", runsArgs->filter.textContains,
+                     "Only runs whose key, name, tags, tool, target, commit, scenario names or source "
+                     "file's name or path contain this (ignoring case), as the Library's search field");
     runs->add_option("--scenario", runsArgs->filter.scenarioContains,
                      "Only runs with a scenario whose name contains this");
     runs->add_option("--commit", runsArgs->filter.commitPrefix, "Only runs at this commit (prefix)");
@@ -365,7 +379,7 @@ void addStoreCommands(CLI::App &app, Commands &commands)
     auto showRun = std::make_shared<std::string>();
     auto showJson = std::make_shared<bool>(false);
     auto *show = app.add_subcommand("show", "Show a run with its scenarios and metrics");
-    show->add_option("run", *showRun, "Run id or run key")->required();
+    show->add_option("run", *showRun, "Run id, run key or the name one run has")->required();
     show->add_flag("--json", *showJson, "Machine-readable output");
     commands.add(show, [showRun, showJson](const CliContext &c) {
         return runShow(c, *showRun, *showJson);

@@ -212,6 +212,8 @@ nlohmann::json runDetailToJson(const RunDetail &d)
             {"tuning", r.tuning},
             {"sample", r.sample},
             {"provenance", orNull(r.provenance)},
+            {"name", orNull(r.name)},
+            {"tags", r.tags},
             {"source",
              {{"uri", d.source.uri},
               {"format", d.source.format},

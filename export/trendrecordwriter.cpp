@@ -40,6 +40,11 @@ std::string trendRecordLines(const RunRecord &run)
         base["tuning"] = ordered(run.tuning);
     if (run.sample)
         base["sample"] = true;
+    // The user's labels of the run (`plimsoll name`, `plimsoll tag`).
+    if (!run.name.empty())
+        base["run_name"] = run.name;
+    if (!run.tags.empty())
+        base["run_tags"] = run.tags;
     // A run's provenance rides on its first line's "provenance" when they are the same (how
     // hand-written files give it); otherwise it is stated, so the file imports back exactly.
     const std::string firstProvenance = run.scenarios.empty() ? std::string() : run.scenarios.front().provenance;

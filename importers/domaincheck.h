@@ -7,6 +7,7 @@
 // latency of days) are kept and warned, one "out-of-domain" warning per value.
 
 #include "importers/importer.h"
+#include "model/core/nametext.h"
 #include "model/core/runsink.h"
 
 #include <cstddef>
@@ -16,12 +17,7 @@
 
 namespace plimsoll {
 
-// Run keys and scenario names are shown everywhere (terminals, CSV, reports, file names of
-// exports): they are refused with a control character (NUL, ESC, tab, C1), a bidirectional
-// override or isolate, bytes that are not UTF-8, or more than kMaxNameChars characters.
-inline constexpr std::size_t kMaxNameChars = 200;
-// What is wrong with `name` ("holds the control character U+001B at character 4 …"), or "".
-std::string nameProblem(std::string_view name);
+// Run keys and scenario names are checked by nameProblem (model/core/nametext.h).
 
 // Thrown by DomainCheckSink for an impossible value; ImportService turns it into the
 // source's error.

@@ -140,6 +140,7 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
             showView(compare->key());
             compare->setRuns(runKeys);
         });
+        connect(library, &LibraryView::labelsRequested, this, &MainWindow::writeRunLabels);
     });
     addView<TrendsView>();
     addView<ChangesView>([this](ChangesView *changes) {
@@ -212,6 +213,23 @@ MainWindow::MainWindow(const QString &storePath, QWidget *parent)
         m_banner->showMessage(MessageBanner::Kind::Error, message);
         reloadViews();
     });
+    connect(m_writer, &StoreWriter::labelsWritten, this, [this](const RunSummary &run) {
+        m_library->showLabels(run);
+        const QString key = QString::fromStdString(run.runKey);
+        m_banner->showMessage(MessageBanner::Kind::Info,
+                              run.name.empty() ? tr("Run %1 has no name now.").arg(key)
+                                               : tr("Run %1 is named “%2”.").arg(key, QString::fromStdString(run.name)));
+        // The pickers and charts of the other views name it so when next shown.
+        for (StoreView *view : builtViews())
+            if (view != m_library)
+                view->reloadWhenShown();
+    });
+    // Each write of ours ends with the store's state as it left it: the probe compares with
+    // that, so only a write by someone else says "written elsewhere".
+    connect(m_writer, &StoreWriter::wrote, this, [this](const QString &token) {
+        ++m_ownWrites;
+        m_changeToken = token;
+    });
 
     restoreSettings();
 }
@@ -255,11 +273,18 @@ StoreView *MainWindow::buildView(size_t index)
         return slot.view;
     StoreView *view = slot.make();
     slot.view = view;
-    connect(view, &StoreView::sharedSettingsChanged, this, [this, view] {
+    // A view's own write (a saved sizing, a contract choice, a bench run stored): the other views
+    // read again when shown, and the next probe takes the store as it is then, so the window's
+    // own write is never announced as one made elsewhere.
+    const auto ownWrite = [this, view] {
+        ++m_ownWrites;
+        m_changeToken.clear();
         for (const ViewSlot &other : m_views)
             if (other.view && other.view != view)
                 other.view->reloadWhenShown();
-    });
+    };
+    connect(view, &StoreView::sharedSettingsChanged, this, ownWrite);
+    connect(view, &StoreView::storeWritten, this, ownWrite);
     connect(view, &StoreView::loadFailed, this, [this](const QString &message) {
         m_banner->showMessage(MessageBanner::Kind::Error,
                               tr("Cannot read the store: %1").arg(message));
@@ -500,6 +525,16 @@ void MainWindow::showImportSummary(const ImportBatchSummary &summary)
                                            : MessageBanner::Kind::Info,
                           summary.message());
     reloadViews();
+}
+
+void MainWindow::writeRunLabels(const RunLabelRequest &request)
+{
+    // Refused at once, on this thread (no store read), as the command line refuses it.
+    if (const std::string problem = runLabelProblem(request); !problem.empty()) {
+        m_banner->showMessage(MessageBanner::Kind::Error, QString::fromStdString(problem));
+        return;
+    }
+    m_writer->setRunLabels(request);
 }
 
 void MainWindow::reloadViews()

@@ -38,6 +38,7 @@ class MessageBanner;
 class StoreWriter;
 class TrendsView;
 struct ImportBatchSummary;
+struct RunLabelRequest;
 
 class MainWindow : public QMainWindow
 {
@@ -140,6 +141,8 @@ private:
     void chooseImportFiles();
     void chooseImportUrl();
     void reloadViews();
+    // A rename or tags asked in the Library, written through StoreWriter.
+    void writeRunLabels(const plimsoll::RunLabelRequest &request);
     void showImportSummary(const ImportBatchSummary &summary);
     void showAbout();
     void chooseStore();
@@ -183,7 +186,10 @@ private:
     QLabel *m_accessLabel = nullptr;
     QTimer *m_changePoll = nullptr;
     LatestTask *m_probe = nullptr;
-    QString m_changeToken; // as the last probe read it; empty: not read since our own write
+    QString m_changeToken; // as the last probe (or our own last write) read it; empty: not read since our own write
+    // Writes of this window so far: a probe that began before one of them was answered with
+    // the store of before that write, and is not compared.
+    quint64 m_ownWrites = 0;
     QString m_readOnlyReason; // as the last probe read it; empty: this user may write
     QProgressBar *m_progress = nullptr;
     std::vector<ViewSlot> m_views;

@@ -54,11 +54,13 @@ void MainWindow::probeStore()
             const Store store(path);
             return Probe{store.changeToken(), store.readOnlyReason()};
         },
-        [this](const Probe &p) {
+        [this, writes = m_ownWrites](const Probe &p) {
             m_readOnlyReason = p.readOnly ? QString::fromStdString(*p.readOnly) : QString();
             m_accessLabel->setText(m_readOnlyReason);
             m_accessLabel->setVisible(!m_readOnlyReason.isEmpty());
             updateWriteActions();
+            if (writes != m_ownWrites)
+                return; // read before a write of ours: the store has moved on since, by our hand
             const QString token = QString::fromStdString(p.token);
             const bool changed = !m_changeToken.isEmpty() && token != m_changeToken;
             if (changed && !m_writer->isBusy()) {

@@ -167,6 +167,18 @@ void StoreWriter::removeRuns(const QList<qint64> &runIds)
     });
 }
 
+void StoreWriter::setRunLabels(const RunLabelRequest &request)
+{
+    const std::string path = m_storePath.toStdString();
+    enqueue(Outcome::Kind::Labels, [path, request](QPromise<Outcome> &) {
+        Outcome outcome;
+        outcome.kind = Outcome::Kind::Labels;
+        Store store(path);
+        outcome.labelled = applyRunLabels(store, request).run;
+        return outcome;
+    });
+}
+
 void StoreWriter::importScrapePair(const QString &before, const QString &after)
 {
     const std::string path = m_storePath.toStdString();
@@ -235,12 +247,18 @@ void StoreWriter::startNext()
     // hold the threads the raster engine paints with (ui/backgroundpool.h).
     m_watcher->setFuture(QtConcurrent::run(
         backgroundPool(),
-        [](QPromise<Outcome> &promise, const Job &work) {
+        [path = m_storePath.toStdString()](QPromise<Outcome> &promise, const Job &work) {
             Outcome outcome;
             try {
                 outcome = work(promise);
             } catch (const std::exception &e) {
                 outcome.error = QString::fromUtf8(e.what());
+            }
+            // The store as this write left it: what the window's probe compares with next.
+            try {
+                outcome.changeToken = QString::fromStdString(Store(path).changeToken());
+            } catch (const std::exception &) {
+                outcome.changeToken.clear(); // the next probe takes the store as it is then
             }
             promise.addResult(std::move(outcome));
         },
@@ -269,6 +287,9 @@ void StoreWriter::finishCurrent()
         case Outcome::Kind::RemovedRuns:
             emit writeFailed(tr("Failed to remove the runs: %1").arg(outcome.error));
             break;
+        case Outcome::Kind::Labels:
+            emit writeFailed(tr("Cannot name or tag the run: %1").arg(outcome.error));
+            break;
         }
     } else {
         switch (outcome.kind) {
@@ -284,8 +305,12 @@ void StoreWriter::finishCurrent()
         case Outcome::Kind::RemovedRuns:
             emit runsRemoved(outcome.removed);
             break;
+        case Outcome::Kind::Labels:
+            emit labelsWritten(outcome.labelled);
+            break;
         }
     }
+    emit wrote(outcome.changeToken);
     if (m_queue.empty())
         emit busyChanged(false);
     else

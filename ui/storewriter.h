@@ -1,12 +1,16 @@
 #pragma once
 // Every write the window makes to the store: the first open (schema migration, optional
-// sample install), imports of files, installing and removing the sample runs, removing runs.
+// sample install), imports of files, installing and removing the sample runs, removing runs,
+// naming and tagging runs. Each write ends by reading the store's change token (Store::changeToken)
+// as the write left it (wrote), so the window tells its own writes from others'.
 //
 // Threading contract: call from the UI thread; signals are emitted on the UI thread. Each
 // write runs on the window's own pool (backgroundPool(), never Qt's global one, which painting
 // needs) with a Store of its own opened on the path, and the writes run one after another
 // (queued), so two of them never contend for SQLite's write lock and the first open — which
 // migrates a new file — finishes before anything reads.
+
+#include "model/store/runlabels.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -56,6 +60,9 @@ public:
     void installSamples();
     // Removes these runs (by id) in one write; emits runsRemoved with how many were there.
     void removeRuns(const QList<qint64> &runIds);
+    // Names or tags a run as `plimsoll name` and `plimsoll tag` do (applyRunLabels); emits
+    // labelsWritten with the run as it now is, or writeFailed with the request's refusal.
+    void setRunLabels(const RunLabelRequest &request);
 
 signals:
     void busyChanged(bool busy);
@@ -65,15 +72,21 @@ signals:
     void importFinished(const plimsoll::ImportBatchSummary &summary);
     void samplesRemoved(qint64 runs);
     void runsRemoved(qint64 runs);
+    void labelsWritten(const plimsoll::RunSummary &run);
     void writeFailed(const QString &message);
+    // After each write that got as far as the store (also a failed one, which may have written
+    // some sources): the store's change token as it then was; empty when it could not be read.
+    void wrote(const QString &changeToken);
 
 private:
     struct Outcome
     {
-        enum class Kind { Prepared, Imported, Removed, RemovedRuns } kind = Kind::Prepared;
+        enum class Kind { Prepared, Imported, Removed, RemovedRuns, Labels } kind = Kind::Prepared;
         ImportBatchSummary summary;
         qint64 removed = 0;
+        RunSummary labelled;
         QString error;
+        QString changeToken;
     };
     using Job = std::function<Outcome(QPromise<Outcome> &)>;
     struct Queued

@@ -9,6 +9,7 @@
 #include "importers/jsonlocator.h"
 #include "importers/jsonnesting.h"
 #include "model/core/catalog.h"
+#include "model/store/runlabels.h"
 #include "model/store/store.h"
 
 #include <QIODevice>
@@ -32,7 +33,7 @@ constexpr int64_t kProgressStep = 64 * 1024;
 const std::set<std::string> kKnownFields = {
     "format", "run_key", "timestamp", "commit",   "image_digest", "tool",     "tool_version",
     "target", "environment", "tuning", "sample", "scenario",     "kind",     "provenance",
-    "topology", "metrics", "run_provenance"};
+    "topology", "metrics", "run_provenance", "run_name", "run_tags"};
 
 struct Failure
 {
@@ -103,6 +104,8 @@ struct RunFields
     bool sample = false;
     // The run's own provenance; absent: the run's first line's "provenance" stands for it.
     std::optional<std::string> provenance;
+    std::string name;
+    std::vector<std::string> tags; // sorted, each once
 };
 
 class LineReader
@@ -204,6 +207,28 @@ RunFields LineReader::runFields(const ojson &doc)
     }
     if (doc.contains("run_provenance"))
         f.provenance = string(doc, "run_provenance", false);
+    f.name = string(doc, "run_name", false);
+    if (!f.name.empty())
+        if (const std::string problem = runNameProblem(f.name); !problem.empty())
+            fail("/run_name", problem);
+    if (const auto it = doc.find("run_tags"); it != doc.end()) {
+        if (!it->is_array())
+            fail("/run_tags", "is " + jsonTypePhrase(*it) + ", not an array of tags");
+        std::set<std::string> tags;
+        for (size_t i = 0; i < it->size(); ++i) {
+            const ojson &tag = (*it)[i];
+            const std::string pointer = "/run_tags/" + std::to_string(i);
+            if (!tag.is_string())
+                fail(pointer, "is " + jsonTypePhrase(tag) + ", not a string");
+            if (const std::string problem = runTagProblem(tag.get<std::string>()); !problem.empty())
+                fail(pointer, problem);
+            tags.insert(tag.get<std::string>());
+        }
+        if (tags.size() > kMaxTagsPerRun)
+            fail("/run_tags", "holds " + std::to_string(tags.size()) + " tags; a run has at most " +
+                                  std::to_string(kMaxTagsPerRun));
+        f.tags.assign(tags.begin(), tags.end());
+    }
     return f;
 }
 
@@ -256,6 +281,8 @@ void checkAgreement(LineReader &reader, const RunFields &f, const RunRecord &run
     check("environment", f.environment, run.environment);
     check("tuning", f.tuning, run.tuning);
     check("sample", f.sample, run.sample);
+    check("run_name", opt(f.name), opt(run.name));
+    check("run_tags", f.tags.empty() ? json() : json(f.tags), run.tags.empty() ? json() : json(run.tags));
     if (f.provenance)
         check("run_provenance", *f.provenance, run.provenance);
 }
@@ -356,6 +383,8 @@ void FileReader::startRun(LineReader &reader, RunFields &fields, const ScenarioR
     run.tuning = std::move(fields.tuning);
     run.sample = fields.sample;
     run.provenance = fields.provenance ? *fields.provenance : scenario.provenance;
+    run.name = std::move(fields.name);
+    run.tags = std::move(fields.tags);
     run.line = lineNo;
     m_pending = std::move(run);
     m_pendingInSink = false;

@@ -109,6 +109,10 @@ struct RunRecord
     nlohmann::json tuning = nlohmann::json::object();
     bool sample = false;
     std::string provenance;
+    // What the user calls the run (`plimsoll name`, the Library's Rename…; empty: none) and
+    // their tags (`plimsoll tag`), sorted, each once: run labels (model/store/runlabels.h).
+    std::string name;
+    std::vector<std::string> tags;
     std::vector<ScenarioRecord> scenarios;
     int64_t line = 0;
 
@@ -117,7 +121,8 @@ struct RunRecord
         return runKey == o.runKey && timestamp == o.timestamp && timeSource == o.timeSource && commit == o.commit &&
                imageDigest == o.imageDigest && tool == o.tool && toolVersion == o.toolVersion &&
                target == o.target && environment == o.environment && tuning == o.tuning &&
-               sample == o.sample && provenance == o.provenance && scenarios == o.scenarios;
+               sample == o.sample && provenance == o.provenance && name == o.name && tags == o.tags &&
+               scenarios == o.scenarios;
     }
 };
 

@@ -167,6 +167,7 @@ ReportData collectReport(const Store &store, const ReportRequest &request,
     for (const RunRecord &r : runs) {
         ReportRun rr;
         rr.runKey = r.runKey;
+        rr.name = r.name;
         rr.timestamp = r.timestamp;
         rr.tool = r.tool;
         rr.toolVersion = r.toolVersion;

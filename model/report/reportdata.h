@@ -54,6 +54,7 @@ struct ReportFit
 struct ReportRun
 {
     std::string runKey;
+    std::string name; // the user's (`plimsoll name`): the report names the run by it, with its key
     std::string timestamp;
     std::string tool;
     std::string toolVersion;

@@ -1,5 +1,7 @@
 #include "model/report/reportdocument.h"
 
+#include "model/store/runlabels.h"
+
 #include <QDateTime>
 
 #include <algorithm>
@@ -237,9 +239,15 @@ void fits(ReportDocument &doc, const ReportData &d)
     if (d.fits.empty())
         doc.blocks.push_back(paragraph("No ramp in the selected runs carries a load factor and "
                                        "records_per_s."));
-    std::map<std::string, std::string> timeOf;
-    for (const ReportRun &r : d.runs)
+    std::map<std::string, std::string> timeOf, titleOf;
+    for (const ReportRun &r : d.runs) {
         timeOf[r.runKey] = r.timestamp;
+        titleOf[r.runKey] = runTitle(r.name, r.runKey); // "name (key)" where the user named it
+    }
+    const auto title = [&](const std::string &key) {
+        const auto it = titleOf.find(key);
+        return it == titleOf.end() ? key : it->second;
+    };
     std::map<std::pair<std::string, std::string>, std::vector<size_t>> families; // (prefix, factor)
     for (size_t i = 0; i < d.fits.size(); ++i)
         families[{d.fits[i].prefix, d.fits[i].factor}].push_back(i);
@@ -250,23 +258,23 @@ void fits(ReportDocument &doc, const ReportData &d)
         });
         if (members.size() <= 2) {
             for (size_t i : members)
-                fitSection(doc, d, i, d.fits[i].runKey + ": " + d.fits[i].prefix + "*");
+                fitSection(doc, d, i, title(d.fits[i].runKey) + ": " + d.fits[i].prefix + "*");
             continue;
         }
         const size_t latest = members.back(), first = members.front();
-        fitSection(doc, d, latest, d.fits[latest].runKey + ": " + family.first + "* (latest of " +
+        fitSection(doc, d, latest, title(d.fits[latest].runKey) + ": " + family.first + "* (latest of " +
                                        std::to_string(members.size()) + " runs)");
-        fitSection(doc, d, first, d.fits[first].runKey + ": " + family.first + "* (the first, the baseline)");
+        fitSection(doc, d, first, title(d.fits[first].runKey) + ": " + family.first + "* (the first, the baseline)");
         doc.blocks.push_back(heading(3, "Every run of " + family.first + "* against " + family.second));
         ReportBlock t = table({"Run", "Time", "λ", "σ", "κ", "N*", "R²"},
                               {false, false, true, true, true, true, true});
         for (size_t i : members) {
             const ReportFit &f = d.fits[i];
             if (!f.fit.ok) {
-                t.rows.push_back({f.runKey, timeOf[f.runKey], "no fit", "", "", "", ""});
+                t.rows.push_back({title(f.runKey), timeOf[f.runKey], "no fit", "", "", "", ""});
                 continue;
             }
-            t.rows.push_back({f.runKey, timeOf[f.runKey], fmt("%.0f", f.fit.params.lambda),
+            t.rows.push_back({title(f.runKey), timeOf[f.runKey], fmt("%.0f", f.fit.params.lambda),
                               f.fit.model == UslModel::Linear ? "—" : fmt("%.3g", f.fit.params.sigma),
                               f.fit.model != UslModel::Full ? "—" : fmt("%.3g", f.fit.params.kappa),
                               f.fit.peakMeasured() ? orInf(f.fit.nStar, "%.1f") : std::string("not measured"),
@@ -369,7 +377,7 @@ void caveatsAndProvenance(ReportDocument &doc, const ReportData &d)
                            "Importer", "Used"},
                           {false, false, false, false, false, false, false, false});
     for (const ReportRun &r : d.runs)
-        t.rows.push_back({r.runKey + (r.sample ? " (sample)" : ""), r.timestamp,
+        t.rows.push_back({runTitle(r.name, r.runKey) + (r.sample ? " (sample)" : ""), r.timestamp,
                           orDash(r.tool + (r.toolVersion.empty() ? "" : " " + r.toolVersion)),
                           orDash(r.commit), orDash(r.imageDigest),
                           orDash(r.sourceUri) + (r.sourceFormat.empty() ? "" : " (" + r.sourceFormat + ")"),

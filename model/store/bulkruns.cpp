@@ -3,6 +3,7 @@
 #include "model/store/copyrows.h"
 #include "model/store/store.h"
 #include "model/store/storeschema.h"
+#include "model/store/storerows.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,8 +21,8 @@ namespace {
 // The tables' columns as the rows below are encoded, in this order.
 constexpr const char *kRunColumns =
     "id, source_id, run_key, timestamp, commit_sha, image_digest, tool, tool_version, target, "
-    "environment, tuning, sample, provenance, line, scenario_count, time_source";
-constexpr int kRunColumnCount = 16;
+    "environment, tuning, sample, provenance, line, scenario_count, time_source, run_name, run_tags";
+constexpr int kRunColumnCount = 18;
 constexpr const char *kScenarioColumns =
     "id, run_id, ordinal, name, kind, brokers, shards, partitions, producers, consumers, clients, "
     "connections, threads, pipeline, record_size_bytes, batch_bytes, compression, acks, inferred, "
@@ -188,7 +189,9 @@ void BulkRuns::settle()
             .textOrNull(run.provenance)
             .int64(lineOrNull(run.line))
             .int64(int64_t(run.scenarios.size()))
-            .text(timeSource);
+            .text(timeSource)
+            .textOrNull(run.name)
+            .textOrNull(storerows::tagsText(run.tags));
         runs.endRow();
         int64_t ordinal = 0;
         for (const ScenarioRecord &sc : run.scenarios) {

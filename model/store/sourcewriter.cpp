@@ -3,6 +3,7 @@
 #include "model/store/connection.h"
 #include "model/store/store.h"
 #include "model/store/storeschema.h"
+#include "model/store/storerows.h"
 
 #include <map>
 #include <unordered_map>
@@ -20,7 +21,8 @@ struct SourceWriter::Impl
                       "JOIN sources src ON src.id = r.source_id WHERE r.run_key = ?"),
           insRun(db, "INSERT INTO runs (source_id, run_key, timestamp, commit_sha, image_digest, "
                      "tool, tool_version, target, environment, tuning, sample, provenance, line, "
-                     "scenario_count, time_source) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id"),
+                     "scenario_count, time_source, run_name, run_tags) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+                     "RETURNING id"),
           insScenario(db,
                       "INSERT INTO scenarios (run_id, ordinal, name, kind, brokers, shards, "
                       "partitions, producers, consumers, clients, connections, threads, pipeline, "
@@ -47,9 +49,20 @@ struct SourceWriter::Impl
           addScenarios(db, "UPDATE runs SET scenario_count = scenario_count + ? WHERE id = ?"),
           nextOrdinal(db, "SELECT COALESCE(MAX(ordinal) + 1, 0) FROM scenarios WHERE run_id = ?"),
           header(db, "SELECT timestamp, commit_sha, image_digest, tool, tool_version, target, "
-                     "environment, tuning, sample, provenance, line FROM runs WHERE id = ?"),
+                     "environment, tuning, sample, provenance, line, run_name, run_tags FROM runs WHERE id = ?"),
           scenarioLine(db, "SELECT line FROM scenarios WHERE name = ? AND run_id = ?")
     {
+    }
+
+    // The names and tags the user gave the runs of a source about to be replaced: they stay with
+    // the runs that come back (a nightly file grows by a line and is imported again).
+    void keepLabelsOf(int64_t sourceId)
+    {
+        Statement labels(db, "SELECT run_key, run_name, run_tags FROM runs WHERE source_id = ? AND "
+                             "(run_name IS NOT NULL OR run_tags IS NOT NULL)");
+        labels.bind(1, sourceId);
+        while (labels.step())
+            keptLabels[labels.text(0)] = {labels.text(1), storerows::tagsOf(labels.textView(2))};
     }
 
     // This source's run with that key, or 0.
@@ -93,6 +106,8 @@ struct SourceWriter::Impl
     // looked up without building a key, as they repeat on every run of a nightly series.
     std::map<std::string, std::set<std::string>> metricNames;
     std::unordered_map<std::string, int64_t> inputsIds; // trendInputs(), by key
+    // The labels of the runs of the import this one replaces, by run key (name, tags).
+    std::unordered_map<std::string, std::pair<std::string, std::vector<std::string>>> keptLabels;
     // A backend that takes a COPY: the runs put() are written in batches (bulkruns.h); what
     // reads them back (append, earlierRun) settles the batch first.
     std::unique_ptr<BulkRuns> bulk;
@@ -129,6 +144,7 @@ SourceWriter::SourceWriter(sql::Connection &db, const SourceRecord &source)
                                       (removed == 1 ? " run" : " runs") +
                                       " removed since the earlier import of " + same.text(2));
             same.reset();
+            d.keepLabelsOf(id);
             Statement del(db, "DELETE FROM sources WHERE id = ?");
             del.bind(1, id);
             del.run();
@@ -167,6 +183,7 @@ SourceWriter::SourceWriter(sql::Connection &db, const SourceRecord &source)
         while (earlier.step())
             replaced.emplace_back(earlier.int64(0), earlier.int64(1));
         for (const auto &[id, count] : replaced) {
+            d.keepLabelsOf(id);
             Statement del(db, "DELETE FROM sources WHERE id = ?");
             del.bind(1, id);
             del.run();
@@ -198,6 +215,11 @@ void SourceWriter::put(RunRecord run)
     if (unchanged())
         throw StoreError("internal: runs put into an unchanged source");
     Impl &d = *m_impl;
+    if (!d.keptLabels.empty() && run.name.empty() && run.tags.empty())
+        if (const auto it = d.keptLabels.find(run.runKey); it != d.keptLabels.end()) {
+            run.name = it->second.first;
+            run.tags = it->second.second;
+        }
     if (d.bulk) {
         const int64_t scenarios = int64_t(run.scenarios.size());
         int64_t metrics = 0;
@@ -240,7 +262,9 @@ void SourceWriter::put(RunRecord run)
         .bind(13, run.line > 0 ? std::optional<int64_t>(run.line) : std::nullopt)
         .bind(14, int64_t(run.scenarios.size()))
         .bind(15, run.timeSource == TimeSource::Stated ? std::nullopt
-                                                        : std::optional<std::string>(toString(run.timeSource)));
+                                                        : std::optional<std::string>(toString(run.timeSource)))
+        .bind(16, run.name)
+        .bind(17, storerows::tagsText(run.tags));
     const int64_t runId = d.insRun.runReturningId();
     d.timeSource = run.timeSource == TimeSource::Stated ? std::nullopt
                                                          : std::optional<std::string>(toString(run.timeSource));
@@ -423,6 +447,8 @@ std::optional<RunRecord> SourceWriter::earlierRun(const std::string &runKey)
     run.sample = d.header.int64(8) != 0; // as stored: true for every run of a sample source
     run.provenance = d.header.text(9);
     run.line = d.header.int64(10);
+    run.name = d.header.text(11);
+    run.tags = storerows::tagsOf(d.header.textView(12));
     return run;
 }
 

@@ -143,7 +143,7 @@ void Store::forEachRun(const RunRecordFilter &filter,
     // Driven by the time index: rows come in order as they are read, with no sort of the whole
     // result first (a temporary B-tree of every row at a million runs), so the first run arrives
     // at once and a visitor that stops early stops the work.
-    q += ", m.name, m.value, r.time_source FROM runs r INDEXED BY runs_by_time ";
+    q += ", m.name, m.value, r.time_source, r.run_name, r.run_tags FROM runs r INDEXED BY runs_by_time ";
     q += filter.onlyScenario.empty() ? "LEFT JOIN scenarios s ON s.run_id = r.id "
                                      : "JOIN scenarios s ON s.run_id = r.id AND s.name = ?2 ";
     q += "LEFT JOIN metrics m ON m.scenario_id = s.id WHERE 1=1";
@@ -214,6 +214,8 @@ void Store::forEachRun(const RunRecordFilter &filter,
             readRunIdentity(st, run);
             if (!st.isNull(kMetric + 2))
                 run.timeSource = timeSourceFromString(st.textView(kMetric + 2)).value_or(TimeSource::Stated);
+            run.name = st.text(kMetric + 3);
+            run.tags = tagsOf(st.textView(kMetric + 4));
             if (std::string text = st.text(8); !environmentText || text != *environmentText) {
                 environment = parseStoredJson(text, nlohmann::json::object());
                 environmentText = std::move(text);
@@ -244,21 +246,29 @@ void Store::forEachRun(const RunRecordFilter &filter,
 
 std::vector<std::string> Store::rampRunKeys() const
 {
+    std::vector<std::string> keys;
+    for (RampRun &r : rampRuns())
+        keys.push_back(std::move(r.runKey));
+    return keys;
+}
+
+std::vector<Store::RampRun> Store::rampRuns() const
+{
     // Only a run of two scenarios or more can be one: those are read from the count's index,
     // not every run of the store (a nightly history of one scenario per run has none).
-    Statement q(*m_db, "SELECT r.id, r.run_key, s.name FROM runs r INDEXED BY runs_by_scenario_count "
+    Statement q(*m_db, "SELECT r.id, r.run_key, s.name, r.run_name FROM runs r INDEXED BY runs_by_scenario_count "
                       "JOIN scenarios s ON s.run_id = r.id "
                       "WHERE r.scenario_count >= 2 AND instr(s.name, '/') > 0 "
                       "ORDER BY r.timestamp, r.id");
-    std::vector<std::string> out;
+    std::vector<RampRun> out;
     int64_t runId = 0;
     bool first = true;
-    std::string runKey;
+    std::string runKey, runName;
     std::vector<std::string> families; // of the current run, to count steps per family
     bool ramp = false;
     const auto finish = [&] {
         if (ramp)
-            out.push_back(runKey);
+            out.push_back({runKey, runName});
     };
     while (q.step()) {
         if (first || q.int64(0) != runId) {
@@ -267,6 +277,7 @@ std::vector<std::string> Store::rampRunKeys() const
             first = false;
             runId = q.int64(0);
             runKey = q.text(1);
+            runName = q.text(3);
             families.clear();
             ramp = false;
         }
@@ -305,18 +316,20 @@ std::optional<RunDetail> Store::run(const std::string &idOrKey) const
     r.toolVersion = d.summary.toolVersion;
     r.target = d.summary.target;
     r.sample = d.summary.sample;
-    r.environment = parseStoredJson(q.text(12), nlohmann::json::object());
-    r.tuning = parseStoredJson(q.text(13), nlohmann::json::object());
-    r.provenance = q.text(14);
-    if (!q.isNull(20))
-        r.timeSource = timeSourceFromString(q.textView(20)).value_or(TimeSource::Stated);
+    r.name = d.summary.name;
+    r.tags = d.summary.tags;
+    r.environment = parseStoredJson(q.text(14), nlohmann::json::object());
+    r.tuning = parseStoredJson(q.text(15), nlohmann::json::object());
+    r.provenance = q.text(16);
+    if (!q.isNull(22))
+        r.timeSource = timeSourceFromString(q.textView(22)).value_or(TimeSource::Stated);
     d.source.uri = d.summary.sourceUri;
     d.source.format = d.summary.sourceFormat;
-    d.source.sha256 = q.text(15);
-    d.source.importer = q.text(16);
-    d.source.importerVersion = q.text(17);
-    d.source.importedAt = q.text(18);
-    d.source.sample = q.int64(19) != 0;
+    d.source.sha256 = q.text(17);
+    d.source.importer = q.text(18);
+    d.source.importerVersion = q.text(19);
+    d.source.importedAt = q.text(20);
+    d.source.sample = q.int64(21) != 0;
 
     Statement sc(*m_db, std::string("SELECT s.id, ") + kScenarioColumns +
                            " FROM scenarios s WHERE s.run_id = ? ORDER BY s.ordinal");
@@ -385,6 +398,35 @@ int64_t Store::removeSamples()
                     "(SELECT 1 FROM runs WHERE runs.source_id = sources.id)");
     tx.commit();
     return n;
+}
+
+bool Store::setRunLabels(int64_t runId, const std::string &name, const std::vector<std::string> &tags)
+{
+    sql::Transaction tx(*m_db);
+    Statement put(*m_db, "UPDATE runs SET run_name = ?2, run_tags = ?3 WHERE id = ?1 RETURNING 1");
+    put.bind(1, runId);
+    put.bind(2, name);
+    put.bind(3, tagsText(tags));
+    const bool found = put.step();
+    put.reset();
+    if (!found)
+        return false;
+    sql::exec(*m_db, "UPDATE store_revisions SET revision = revision + 1 WHERE part = 'labels'");
+    tx.commit();
+    return true;
+}
+
+std::vector<RunSummary> Store::runsNamed(const std::string &name) const
+{
+    Statement st(*m_db, std::string("SELECT ") + kRunSummaryColumns +
+                            " FROM runs r JOIN sources src ON src.id = r.source_id "
+                            "WHERE COALESCE(r.run_name, '') COLLATE NOCASE = ?1 AND r.run_name IS NOT NULL "
+                            "ORDER BY r.timestamp, r.id");
+    st.bindText(1, name);
+    std::vector<RunSummary> out;
+    while (st.step())
+        out.push_back(readSummary(st));
+    return out;
 }
 
 int64_t Store::runCount() const
@@ -475,9 +517,10 @@ std::string Store::changeToken() const
 {
     Statement q(*m_db, "SELECT (SELECT COALESCE(MAX(id), 0) FROM runs), (SELECT COUNT(*) FROM runs), "
                        "(SELECT COUNT(*) FROM shared_settings), "
-                       "(SELECT COALESCE(SUM(LENGTH(body)), 0) FROM shared_settings)");
+                       "(SELECT COALESCE(SUM(LENGTH(body)), 0) FROM shared_settings), "
+                       "(SELECT revision FROM store_revisions WHERE part = 'labels')");
     q.step();
-    return q.text(0) + "/" + q.text(1) + "/" + q.text(2) + "/" + q.text(3);
+    return q.text(0) + "/" + q.text(1) + "/" + q.text(2) + "/" + q.text(3) + "/" + q.text(4);
 }
 
 } // namespace plimsoll

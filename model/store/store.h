@@ -80,6 +80,9 @@ struct RunSummary : StoredRunIdentity
     int64_t scenarioCount = 0;
     std::string sourceUri;
     std::string sourceFormat;
+    // The user's labels (RunRecord::name, tags): what a list shows beside, or instead of, the key.
+    std::string name;
+    std::vector<std::string> tags;
 };
 
 struct RunDetail
@@ -92,8 +95,9 @@ struct RunDetail
 struct RunFilter
 {
     std::string scenarioContains; // runs having a scenario whose name contains this
-    // Runs whose key, tool, tool version, target or commit, or one of whose scenario names,
-    // contains this, ignoring ASCII case (the Library's search field).
+    // Runs whose key, name, tags, tool, tool version, target or commit, one of whose scenario
+    // names, or whose source's path (a file's name and folders, a URL) contains this, ignoring
+    // ASCII case (`runs --search`, the Library's search field).
     std::string textContains;
     std::string commitPrefix;
     std::string since; // ISO-8601, inclusive
@@ -107,7 +111,7 @@ struct RunFilter
 struct RunPage
 {
     // Text keys compare case-insensitively; Tool is the tool and its version.
-    enum class Order { Time, RunKey, Tool, Target, Commit, Scenarios, Sample };
+    enum class Order { Time, RunKey, Tool, Target, Commit, Scenarios, Sample, Name };
     Order order = Order::Time;
     bool descending = false;
     std::optional<RunSummary> after; // none: from the first run of the order
@@ -241,7 +245,7 @@ inline constexpr const char *kSavedSizingKind = "saved-sizing";       // a saved
 class Store
 {
 public:
-    static constexpr int kSchemaVersion = 12;
+    static constexpr int kSchemaVersion = 13;
     // The runs in a store from which a trend read takes a second connection and thread.
     static constexpr std::size_t kTrendSplitFrom = 50'000;
 
@@ -298,6 +302,13 @@ public:
     // Keys of the runs having at least two scenarios of one family (the name up to its last
     // '/'): the runs with steps a scaling fit can use. Oldest first.
     std::vector<std::string> rampRunKeys() const;
+    // The same runs with the names the user gave them ("" for none).
+    struct RampRun
+    {
+        std::string runKey;
+        std::string name;
+    };
+    std::vector<RampRun> rampRuns() const;
     // By numeric id or by run key; scenarios come with their metrics and series.
     std::optional<RunDetail> run(const std::string &idOrKey) const;
     // The per-window series of one scenario of one run (by run id or key), by series name.
@@ -346,6 +357,13 @@ public:
     int64_t removeRun(const std::string &idOrKey); // returns runs removed (0 or 1)
     int64_t removeSamples();                        // returns runs removed
     int64_t runCount() const;
+
+    // Sets a run's name ("" for none) and tags (sorted, each once, already checked: see
+    // model/store/runlabels.h, which every caller goes through) in one transaction; false when
+    // there is no run of that id. A probe of changeToken() sees the write.
+    bool setRunLabels(int64_t runId, const std::string &name, const std::vector<std::string> &tags);
+    // The runs named `name`, ignoring case, oldest first (a name may be given to several runs).
+    std::vector<RunSummary> runsNamed(const std::string &name) const;
 
     // The recent history of one scenario on one target, what a comparison judges a delta by: the
     // `limit` newest runs having `scenario`, measured on `target` ("" for none), at or before

@@ -50,7 +50,31 @@ RunSummary readSummary(const Statement &q)
     s.scenarioCount = q.int64(9);
     s.sourceUri = q.text(10);
     s.sourceFormat = q.text(11);
+    s.name = q.text(12);
+    s.tags = tagsOf(q.textView(13));
     return s;
+}
+
+std::string tagsText(const std::vector<std::string> &tags)
+{
+    std::string out;
+    for (const std::string &t : tags)
+        out += (out.empty() ? "" : " ") + t;
+    return out;
+}
+
+std::vector<std::string> tagsOf(std::string_view text)
+{
+    std::vector<std::string> out;
+    while (!text.empty()) {
+        const size_t space = text.find(' ');
+        if (space != 0)
+            out.emplace_back(text.substr(0, space));
+        if (space == std::string_view::npos)
+            break;
+        text.remove_prefix(space + 1);
+    }
+    return out;
 }
 
 nlohmann::json parseStoredJson(const std::string &text, nlohmann::json fallback)
@@ -130,6 +154,8 @@ std::string runFilterConditions(const RunFilter &filter)
              " OR instr(lower(r.tool_version), lower(?9)) > 0"
              " OR instr(lower(r.target), lower(?9)) > 0"
              " OR instr(lower(r.commit_sha), lower(?9)) > 0"
+             " OR instr(lower(r.run_name), lower(?9)) > 0 OR instr(lower(r.run_tags), lower(?9)) > 0"
+             " OR instr(lower(src.uri), lower(?9)) > 0"
              " OR EXISTS (SELECT 1 FROM scenarios t WHERE t.run_id = r.id AND "
              "instr(lower(t.name), lower(?9)) > 0))";
     return q;
@@ -172,6 +198,8 @@ std::string pageOrderKey(RunPage::Order order)
         return "r.scenario_count";
     case RunPage::Order::Sample:
         return "r.sample";
+    case RunPage::Order::Name:
+        return "COALESCE(r.run_name, '') COLLATE NOCASE";
     }
     return "r.timestamp";
 }
@@ -199,6 +227,9 @@ void bindPageCursor(Statement &st, int index, RunPage::Order order, const RunSum
         break;
     case RunPage::Order::Sample:
         st.bind(index, int64_t(after.sample ? 1 : 0));
+        break;
+    case RunPage::Order::Name:
+        st.bindText(index, after.name);
         break;
     }
 }

@@ -48,10 +48,16 @@ void readIdentity(const sql::Statement &q, StoredRunIdentity &run);
 inline constexpr const char *kRunSummaryColumns =
     "r.id, r.run_key, r.timestamp, r.commit_sha, r.image_digest, r.tool, r.tool_version, "
     "r.target, r.sample, r.scenario_count, "
-    "src.uri, src.format";
+    "src.uri, src.format, r.run_name, r.run_tags";
+// How many columns kRunSummaryColumns has.
+inline constexpr int kRunSummaryColumnCount = 14;
 RunSummary readSummary(const sql::Statement &q);
 // The series of one scenario, by name, samples in order (q selects them for scenarioId).
 std::vector<SeriesRecord> readSeries(sql::Statement &q, int64_t scenarioId);
+// A run's tags as the store keeps them (storeschema.cpp, 12 -> 13): sorted, separated by one
+// space; and back.
+std::string tagsText(const std::vector<std::string> &tags);
+std::vector<std::string> tagsOf(std::string_view text);
 // True for a run id given as digits (not a run key).
 bool isNumber(const std::string &s);
 

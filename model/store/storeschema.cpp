@@ -205,6 +205,19 @@ ALTER TABLE scenarios ADD COLUMN replication INTEGER;
 ALTER TABLE runs ADD COLUMN time_source TEXT;
 ALTER TABLE trend_runs ADD COLUMN time_source TEXT;
 )sql",
+        // 12 -> 13: what the user calls a run and their tags for it (`plimsoll name`, `plimsoll tag`,
+        // the Library's Rename… and Tags…), the tags as one text, sorted, separated by single
+        // spaces (a tag has none: model/store/runlabels.h). The Library sorts by name from an
+        // index as by the other columns (the page query's expression and collation). A counter
+        // of label writes, so that a window's probe of the store notices a rename elsewhere
+        // (Store::changeToken) without reading every run's labels.
+        R"sql(
+ALTER TABLE runs ADD COLUMN run_name TEXT;
+ALTER TABLE runs ADD COLUMN run_tags TEXT;
+CREATE INDEX runs_by_name ON runs(COALESCE(run_name, '') COLLATE NOCASE);
+CREATE TABLE store_revisions (part TEXT PRIMARY KEY, revision INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO store_revisions (part, revision) VALUES ('labels', 0);
+)sql",
     };
     return steps;
 }

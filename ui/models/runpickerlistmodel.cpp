@@ -1,5 +1,6 @@
 #include "ui/models/runpickerlistmodel.h"
 
+#include "model/store/runlabels.h"
 #include "ui/formatting.h"
 
 #include <algorithm>
@@ -20,7 +21,8 @@ RunPickerListModel::RunPickerListModel(QObject *parent) : QAbstractListModel(par
 
 QString RunPickerListModel::label(const RunSummary &run)
 {
-    return QStringLiteral("%1  (%2)").arg(QString::fromStdString(run.runKey), displayTimestamp(run.timestamp));
+    return QStringLiteral("%1  (%2)").arg(QString::fromStdString(runTitle(run.name, run.runKey)),
+                                          displayTimestamp(run.timestamp));
 }
 
 void RunPickerListModel::setResults(std::vector<RunSummary> runs, bool complete)

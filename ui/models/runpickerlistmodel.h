@@ -34,7 +34,8 @@ public:
     bool isComplete() const { return m_complete; }
     // Where the next page starts: the last run of the pages read (not of runs inserted).
     const std::optional<RunSummary> &cursor() const { return m_cursor; }
-    // "nightly-42  (2026-09-28 02:30)": what a picker shows for a run.
+    // "nightly-42  (2026-09-28 02:30)", or "before upgrade (nightly-42)  (2026-09-28 02:30)" for a
+    // run the user named: what a picker shows for a run.
     static QString label(const RunSummary &run);
 
     int rowCount(const QModelIndex &parent = {}) const override;

@@ -2,16 +2,28 @@
 
 #include "ui/formatting.h"
 
+#include <QStringList>
+
+#include <algorithm>
+
 namespace plimsoll {
 
 RunsTableModel::RunsTableModel(QObject *parent)
-    : TitledTableModel({tr("Time"), tr("Run key"), tr("Tool"), tr("Target"), tr("Commit"),
-                        tr("Scenarios"), tr("Sample")},
+    : TitledTableModel({tr("Time"), tr("Name"), tr("Run key"), tr("Tags"), tr("Tool"), tr("Target"),
+                        tr("Commit"), tr("Scenarios"), tr("Sample")},
                        parent)
 {
 }
 
 namespace {
+
+QString tagsText(const std::vector<std::string> &tags)
+{
+    QStringList list;
+    for (const std::string &t : tags)
+        list << QString::fromStdString(t);
+    return list.join(QLatin1Char(' '));
+}
 
 std::vector<QDateTime> parsedTimes(const std::vector<RunSummary> &runs)
 {
@@ -62,6 +74,11 @@ void RunsTableModel::fetchMore(const QModelIndex &parent)
     emit moreRequested();
 }
 
+bool RunsTableModel::anyTags() const
+{
+    return std::any_of(m_runs.begin(), m_runs.end(), [](const RunSummary &r) { return !r.tags.empty(); });
+}
+
 int RunsTableModel::rowOfRun(qint64 runId) const
 {
     for (size_t row = 0; row < m_runs.size(); ++row) {
@@ -69,6 +86,36 @@ int RunsTableModel::rowOfRun(qint64 runId) const
             return static_cast<int>(row);
     }
     return -1;
+}
+
+Qt::ItemFlags RunsTableModel::flags(const QModelIndex &index) const
+{
+    Qt::ItemFlags f = TitledTableModel::flags(index);
+    if (index.isValid() && index.column() == NameColumn)
+        f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool RunsTableModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (role != Qt::EditRole || !checkIndex(index, CheckIndexOption::IndexIsValid) || index.column() != NameColumn)
+        return false;
+    const RunSummary &run = m_runs[static_cast<size_t>(index.row())];
+    const QString name = value.toString();
+    if (name == QString::fromStdString(run.name))
+        return false;
+    emit renameRequested(run.id, name);
+    return false; // shown once written
+}
+
+void RunsTableModel::setLabels(qint64 runId, const std::string &name, const std::vector<std::string> &tags)
+{
+    const int row = rowOfRun(runId);
+    if (row < 0)
+        return;
+    m_runs[static_cast<size_t>(row)].name = name;
+    m_runs[static_cast<size_t>(row)].tags = tags;
+    emit dataChanged(index(row, NameColumn), index(row, TagsColumn));
 }
 
 int RunsTableModel::rowCount(const QModelIndex &parent) const
@@ -86,12 +133,20 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue<qint64>(run.id);
     case RunKeyRole:
         return QString::fromStdString(run.runKey);
+    case Qt::EditRole:
+        if (index.column() == NameColumn)
+            return QString::fromStdString(run.name);
+        return data(index, Qt::DisplayRole);
     case Qt::DisplayRole:
         switch (index.column()) {
         case TimeColumn:
             return displayTimestamp(run.timestamp);
+        case NameColumn:
+            return QString::fromStdString(run.name);
         case RunKeyColumn:
             return QString::fromStdString(run.runKey);
+        case TagsColumn:
+            return tagsText(run.tags);
         case ToolColumn:
             return run.toolVersion.empty()
                        ? QString::fromStdString(run.tool)
@@ -128,7 +183,10 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
             return QString::fromStdString(run.commit);
         case RunKeyColumn:
             return QString::fromStdString(run.sourceUri);
+        case NameColumn:
+            return run.name.empty() ? tr("Double-click or F2 to name this run") : QString::fromStdString(run.name);
         case ToolColumn:
+        case TagsColumn:
         case TargetColumn:
             return data(index, Qt::DisplayRole); // the whole text of a column cut to fit
         }

@@ -21,7 +21,7 @@ class RunsTableModel : public TitledTableModel
 {
     Q_OBJECT
 public:
-    enum Column { TimeColumn, RunKeyColumn, ToolColumn, TargetColumn, CommitColumn,
+    enum Column { TimeColumn, NameColumn, RunKeyColumn, TagsColumn, ToolColumn, TargetColumn, CommitColumn,
                   ScenariosColumn, SampleColumn, ColumnCount };
     enum Role {
         // Numbers as numbers, times as QDateTime (UTC), text as full text: what sorting and
@@ -38,17 +38,27 @@ public:
     // False while the store has rows beyond those loaded.
     bool isComplete() const { return m_complete; }
     const RunSummary &runAt(int row) const { return m_runs.at(static_cast<size_t>(row)); }
+    // Whether any loaded run has tags (the view shows the Tags column only then).
+    bool anyTags() const;
     // Row of the run with this store id, -1 when it is not loaded.
     int rowOfRun(qint64 runId) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    // The Name cell is editable: an edit is asked for (renameRequested), never made here; the
+    // row shows the new name once the store has it and the view reads it again.
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
+    // The row's run with these labels, as the store now has them (after a rename written).
+    void setLabels(qint64 runId, const std::string &name, const std::vector<std::string> &tags);
     bool canFetchMore(const QModelIndex &parent) const override;
     void fetchMore(const QModelIndex &parent) override;
 
 signals:
     // The view wants the page after the last row (once until appendResults or setResults).
     void moreRequested();
+    // The user edited the run's Name cell to `name` (possibly empty: remove the name).
+    void renameRequested(qint64 runId, const QString &name);
 
 private:
     std::vector<RunSummary> m_runs;

@@ -589,6 +589,8 @@ void BenchView::showResult(const BenchResult &result, const QString &runKey, con
     m_worker = nullptr;
     m_start->setEnabled(true);
     m_stop->setEnabled(false);
+    if (!runKey.isEmpty())
+        emit storeWritten();
     emit benchFinished(result);
 }
 

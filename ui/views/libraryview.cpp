@@ -9,6 +9,7 @@
 #include <QDateEdit>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QClipboard>
@@ -52,6 +53,8 @@ RunPage::Order pageOrderFor(int column)
     switch (column) {
     case RunsTableModel::RunKeyColumn:
         return RunPage::Order::RunKey;
+    case RunsTableModel::NameColumn:
+        return RunPage::Order::Name;
     case RunsTableModel::ToolColumn:
         return RunPage::Order::Tool;
     case RunsTableModel::TargetColumn:
@@ -112,8 +115,8 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     m_search = new QLineEdit(this);
     m_search->setObjectName(QStringLiteral("searchField"));
     m_search->setPlaceholderText(searchHint());
-    m_search->setToolTip(tr("Finds runs whose run key, commit, tool, target or a scenario name "
-                            "contains the text, in any case"));
+    m_search->setToolTip(tr("Finds runs whose run key, name, tags, commit, tool, target, a scenario "
+                            "name or the source file's name or path contains the text, in any case"));
     m_search->installEventFilter(this); // a narrower field gets a shorter hint
     m_search->setClearButtonEnabled(true);
     m_commitFilter = new QLineEdit(this);
@@ -144,6 +147,8 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setAlternatingRowColors(true);
+    // The Name cell: double-click or F2 edits it (the other cells are read-only).
+    m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
@@ -205,6 +210,15 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { m_compareThese->setEnabled(selectedRunKeys().size() >= 2); });
+    connect(m_model, &RunsTableModel::renameRequested, this, [this](qint64 runId, const QString &name) {
+        RunLabelRequest request;
+        request.run = std::to_string(runId);
+        if (name.trimmed().isEmpty())
+            request.clearName = true;
+        else
+            request.name = name.toStdString();
+        emit labelsRequested(request);
+    });
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QWidget::customContextMenuRequested, this, &LibraryView::showContextMenu);
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
@@ -280,6 +294,7 @@ void LibraryView::reload()
                     stillHidden.insert(run.id);
             m_proxy->setHiddenRuns(stillHidden);
             m_model->setResults(snapshot.runs, snapshot.complete);
+            showTagsColumnWhenUsed();
             const int row = selectedId >= 0 ? m_model->rowOfRun(selectedId) : -1;
             const QModelIndex restored = m_proxy->mapFromSource(m_model->index(row, 0));
             if (restored.isValid()) {
@@ -316,6 +331,7 @@ void LibraryView::fetchNextPage()
             if (m_model->rowCount() == 0 || m_model->runAt(m_model->rowCount() - 1).id != after)
                 return; // the list changed under this page
             m_model->appendResults(snapshot.runs, snapshot.complete);
+            showTagsColumnWhenUsed();
             emit runsLoaded(m_model->rowCount(), m_storeRunCount);
             updateCount();
             fetchWhileLastRowInSight();
@@ -405,7 +421,8 @@ void LibraryView::fitColumns()
     // Still too wide: cap the text columns at the widest width that lets everything fit (no
     // narrower than their header and a few characters), so the last columns are never off to
     // the right at a small window size.
-    const QList<int> squeezable = {RunsTableModel::RunKeyColumn, RunsTableModel::ToolColumn,
+    const QList<int> squeezable = {RunsTableModel::NameColumn, RunsTableModel::RunKeyColumn,
+                                   RunsTableModel::TagsColumn, RunsTableModel::ToolColumn,
                                    RunsTableModel::TargetColumn, RunsTableModel::CommitColumn};
     const auto floorOf = [&](int column) {
         const int text = fontMetrics().averageCharWidth() * 8;
@@ -444,7 +461,7 @@ void LibraryView::fitColumns()
 QString LibraryView::searchHint() const
 {
     // The whole hint where it fits (the clear button and frame take about two characters).
-    const QString full = tr("Search run key, commit, tool, target, scenario…");
+    const QString full = tr("Search name, tags, key, file, commit, tool, target, scenario…");
     if (!m_search)
         return full;
     const QFontMetrics metrics = m_search->fontMetrics();
@@ -475,6 +492,14 @@ void LibraryView::showContextMenu(const QPoint &position)
     QMenu menu(this);
     menu.setObjectName(QStringLiteral("runContextMenu"));
     menu.addAction(tr("Show Details"), this, [this] { m_detail->setFocus(); });
+    QAction *rename = menu.addAction(tr("Rename…"), this, [this, row] { requestRename(row); });
+    rename->setObjectName(QStringLiteral("renameRunAction"));
+    QAction *tags = menu.addAction(tr("Tags…"), this, [this, row] { requestTags(row); });
+    tags->setObjectName(QStringLiteral("tagRunAction"));
+    for (QAction *write : {rename, tags}) {
+        write->setEnabled(m_removalRefused.isEmpty());
+        write->setToolTip(m_removalRefused);
+    }
     menu.addAction(tr("Copy Run Key"), this,
                    [runKey] { QGuiApplication::clipboard()->setText(runKey); });
     menu.addAction(m_compareThese);
@@ -511,6 +536,75 @@ void LibraryView::requestRemoval(int proxyRow)
         m_table->setFocus();
     });
     box->open();
+}
+
+void LibraryView::requestRename(int proxyRow)
+{
+    const QModelIndex index = m_proxy->index(proxyRow, RunsTableModel::NameColumn);
+    if (!index.isValid() || !m_removalRefused.isEmpty())
+        return;
+    const qint64 runId = index.data(RunsTableModel::RunIdRole).toLongLong();
+    auto *ask = new QInputDialog(this);
+    ask->setObjectName(QStringLiteral("renameRunDialog"));
+    ask->setWindowTitle(tr("Rename run"));
+    ask->setLabelText(tr("A name for the run %1, shown beside its key and found by the search (empty: no name):")
+                          .arg(index.data(RunsTableModel::RunKeyRole).toString()));
+    ask->setTextValue(index.data(Qt::EditRole).toString());
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    connect(ask, &QInputDialog::textValueSelected, this, [this, runId](const QString &name) {
+        RunLabelRequest request;
+        request.run = std::to_string(runId);
+        if (name.trimmed().isEmpty())
+            request.clearName = true;
+        else
+            request.name = name.toStdString();
+        emit labelsRequested(request);
+    });
+    ask->open();
+}
+
+void LibraryView::requestTags(int proxyRow)
+{
+    const QModelIndex index = m_proxy->index(proxyRow, RunsTableModel::TagsColumn);
+    if (!index.isValid() || !m_removalRefused.isEmpty())
+        return;
+    const qint64 runId = index.data(RunsTableModel::RunIdRole).toLongLong();
+    auto *ask = new QInputDialog(this);
+    ask->setObjectName(QStringLiteral("runTagsDialog"));
+    ask->setWindowTitle(tr("Tags"));
+    ask->setLabelText(tr("Tags of the run %1, separated by spaces (each a word without commas; empty: none):")
+                          .arg(index.data(RunsTableModel::RunKeyRole).toString()));
+    ask->setTextValue(index.data().toString());
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    connect(ask, &QInputDialog::textValueSelected, this, [this, runId](const QString &text) {
+        RunLabelRequest request;
+        request.run = std::to_string(runId);
+        std::vector<std::string> tags;
+        for (const QString &t : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            tags.push_back(t.toStdString());
+        request.setTags = std::move(tags);
+        emit labelsRequested(request);
+    });
+    ask->open();
+}
+
+void LibraryView::showTagsColumnWhenUsed()
+{
+    const bool hidden = !m_model->anyTags();
+    if (m_table->isColumnHidden(RunsTableModel::TagsColumn) == hidden)
+        return;
+    m_table->setColumnHidden(RunsTableModel::TagsColumn, hidden);
+    if (m_model->rowCount() > 0)
+        fitColumns();
+}
+
+void LibraryView::showLabels(const RunSummary &run)
+{
+    m_model->setLabels(run.id, run.name, run.tags);
+    showTagsColumnWhenUsed();
+    const QModelIndex current = m_table->currentIndex();
+    if (current.isValid() && current.data(RunsTableModel::RunIdRole).toLongLong() == run.id)
+        showSelectedRun();
 }
 
 void LibraryView::hideRuns(const QList<qint64> &runIds)

@@ -1,9 +1,12 @@
 #pragma once
-// Library: every run in the store, found by a search over run key, commit, tool, target and
-// scenario names, narrowed by commit prefix and date, with the selected run's details beside the
-// table and a context menu on each run (details, copy the key, remove). Several runs may be
-// selected (Ctrl or Shift and click): "Compare these", in the tool row and the context menu,
-// opens Compare on them, the first in the table's order the baseline.
+// Library: every run in the store, found by a search over run key, name, tags, commit, tool,
+// target, scenario names and the source file's name and path, narrowed by commit prefix and
+// date, with the selected run's details beside the table and a context menu on each run
+// (details, rename, tags, copy the key, remove). A run's name is edited in its Name cell
+// (double-click or F2) or by Rename…, its tags by Tags…: the view asks (labelsRequested) and the
+// window writes it off the UI thread through StoreWriter, as `plimsoll name` and `plimsoll tag`.
+// Several runs may be selected (Ctrl or Shift and click): "Compare these", in the tool row and
+// the context menu, opens Compare on them, the first in the table's order the baseline.
 //
 // The search is applied by the store (a background Store::runs(RunFilter{textContains})
 // query, debounced while typing) because a RunSummary does not carry its scenario names; the
@@ -17,6 +20,7 @@
 // last loaded row in sight — and sorting by another column while pages remain reads again in
 // that order.
 
+#include "model/store/runlabels.h"
 #include "model/store/store.h"
 #include "ui/views/storeview.h"
 #include "ui/views/viewwidgets.h"
@@ -68,6 +72,14 @@ public:
     // Why no run may be removed here ("This store is read-only for user X."): the context
     // menu's Remove Run is then disabled and says so. Empty: runs may be removed.
     void setRemovalRefused(const QString &why) { m_removalRefused = why; }
+    // Asks for a new name of the run on this row (Rename…), or its tags (Tags…); on OK emits
+    // labelsRequested. An empty name removes the run's name.
+    void requestRename(int proxyRow);
+    void requestTags(int proxyRow);
+    // The run's labels as written (StoreWriter::labelsWritten): shown at once in its row and
+    // its details.
+    void showLabels(const RunSummary &run);
+
     // Runs hidden from the table (a removal waiting for its undo to lapse), or shown again.
     void hideRuns(const QList<qint64> &runIds);
     void showRuns(const QList<qint64> &runIds);
@@ -81,6 +93,8 @@ signals:
     void removalConfirmed(qint64 runId, const QString &runKey);
     // "Compare these" on two or more selected runs: their keys, the baseline first.
     void compareRequested(const QStringList &runKeys);
+    // A new name or tags for a run (by id), as `plimsoll name` / `plimsoll tag` would take them.
+    void labelsRequested(const plimsoll::RunLabelRequest &request);
 
 private:
     void applyDateFilter();
@@ -91,6 +105,9 @@ private:
     void fetchWhileLastRowInSight();
     void showContextMenu(const QPoint &position);
     void updateCount();
+    // The Tags column is shown while a loaded run has tags: a small window keeps its room for
+    // the run key, tool and target until tags are used (Tags… in a run's context menu).
+    void showTagsColumnWhenUsed();
     // Column widths from their contents, each at most a share of the table so that one long
     // tool string cannot push the other columns out of sight (the full text is its tooltip);
     // where they still overflow the table, the text columns give way, widest first, so every

@@ -1,6 +1,7 @@
 #include "ui/views/rundetailpanel.h"
 
 #include "ui/charts/serieslegend.h"
+#include "model/store/runlabels.h"
 #include "ui/charts/chartexport.h"
 #include "export/filewriter.h"
 
@@ -26,6 +27,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QScrollArea>
+#include <QStringList>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -158,7 +160,15 @@ void RunDetailPanel::showRun(const RunDetail &detail)
     QFont font = m_heading->font();
     font.setBold(true);
     m_heading->setFont(font);
-    m_heading->setText(QString::fromStdString(run.runKey));
+    // The user's name for the run first, its key after; its tags after them.
+    QString heading = QString::fromStdString(runTitle(run.name, run.runKey));
+    if (!run.tags.empty()) {
+        QStringList tags;
+        for (const std::string &t : run.tags)
+            tags << QString::fromStdString(t);
+        heading += QStringLiteral("  ·  ") + tr("tags: %1").arg(tags.join(QLatin1Char(' ')));
+    }
+    m_heading->setText(heading);
     set("timestamp", QStringLiteral("%1  (%2)").arg(displayTimestamp(run.timestamp),
                                                     QString::fromStdString(run.timestamp)));
     set("commit", orDash(run.commit));

@@ -1,4 +1,6 @@
 #include "ui/views/scalingview.h"
+
+#include "model/store/runlabels.h"
 #include "ui/charts/chartexport.h"
 
 #include "ui/charts/niceaxis.h"
@@ -49,6 +51,21 @@ void refill(QComboBox *combo, const std::vector<std::string> &items, const QStri
     int index = combo->findText(previous);
     if (index < 0)
         index = combo->findText(preferred);
+    combo->setCurrentIndex(index >= 0 ? index : (combo->count() > 0 ? 0 : -1));
+}
+
+// The runs to choose from, each shown by its name and key where it has a name (runTitle) and
+// standing for its key (the item's data); the run chosen before stays chosen while offered.
+void refillRuns(QComboBox *combo, const std::vector<Store::RampRun> &runs, const QString &preferredKey)
+{
+    const QString previous = combo->currentData().toString();
+    const QSignalBlocker blocker(combo);
+    combo->clear();
+    for (const Store::RampRun &run : runs)
+        combo->addItem(QString::fromStdString(runTitle(run.name, run.runKey)), QString::fromStdString(run.runKey));
+    int index = combo->findData(previous);
+    if (index < 0)
+        index = combo->findData(preferredKey);
     combo->setCurrentIndex(index >= 0 ? index : (combo->count() > 0 ? 0 : -1));
 }
 
@@ -201,10 +218,10 @@ void ScalingView::reload()
     m_runsLoader->start(
         // Only runs with steps to fit: a store of years of nightly history holds far more runs
         // than ramps, and a list of every one of them would be no choice at all.
-        [path] { return Store(path).rampRunKeys(); },
-        [this](const std::vector<std::string> &keys) {
+        [path] { return Store(path).rampRuns(); },
+        [this](const std::vector<Store::RampRun> &keys) {
             // The sample ramp is the natural first thing to look at.
-            refill(m_runCombo, keys, QStringLiteral("sample:korvet-pipeline-produce-2026-08-11"));
+            refillRuns(m_runCombo, keys, QStringLiteral("sample:korvet-pipeline-produce-2026-08-11"));
             emit runsLoaded(int(keys.size()));
             loadRun();
         },
@@ -213,7 +230,7 @@ void ScalingView::reload()
 
 void ScalingView::loadRun()
 {
-    const std::string key = m_runCombo->currentText().toStdString();
+    const std::string key = m_runCombo->currentData().toString().toStdString();
     if (key.empty()) {
         m_run.reset();
         refillChoices();

@@ -56,6 +56,9 @@ signals:
     // The choices kept in the store (tuning-contract keys left out) changed: the other
     // views that read them reload.
     void sharedSettingsChanged();
+    // The view wrote to the store itself (a bench run stored): the other views read again when
+    // shown, and the window does not take the write for one made elsewhere.
+    void storeWritten();
 
 protected:
     void showEvent(QShowEvent *event) override

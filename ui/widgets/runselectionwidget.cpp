@@ -1,5 +1,7 @@
 #include "ui/widgets/runselectionwidget.h"
 
+#include "model/store/runlabels.h"
+
 #include "ui/formatting.h"
 
 #include <QComboBox>
@@ -129,7 +131,8 @@ void RunSelectionWidget::setRuns(const std::vector<RunSummary> &runs)
         const QString key = QString::fromStdString(r.runKey);
         auto *item = new QListWidgetItem(
             tr("%1 — %2, %3%4")
-                .arg(key, QString::fromStdString(r.tool), displayTimestamp(r.timestamp),
+                .arg(QString::fromStdString(runTitle(r.name, r.runKey)), QString::fromStdString(r.tool),
+                     displayTimestamp(r.timestamp),
                      r.sample ? tr(" (sample)") : QString()),
             m_list);
         item->setData(Qt::UserRole, key);

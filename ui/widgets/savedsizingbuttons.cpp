@@ -26,7 +26,10 @@ void save(SizingView *view, LatestTask *task, QLabel *status, const QString &nam
             SavedSizings::save(store, sizing, replace);
             return true;
         },
-        [status, name](bool) { status->setText(QObject::tr("Saved “%1” in the store.").arg(name)); },
+        [view, status, name](bool) {
+            status->setText(QObject::tr("Saved “%1” in the store.").arg(name));
+            emit view->sharedSettingsChanged(); // the window's own write, not one made elsewhere
+        },
         [status](const QString &error) { status->setText(error); });
 }
 
@@ -89,6 +92,7 @@ void openSaved(SizingView *view, QWidget *row, QLabel *status)
 {
     auto *dialog = new SavedSizingsDialog(view->storePath(), row);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(dialog, &SavedSizingsDialog::sizingRemoved, view, [view] { emit view->sharedSettingsChanged(); });
     QObject::connect(dialog, &SavedSizingsDialog::loadRequested, row, [view, status](const SavedSizing &s) {
         const QString note = loadSavedSizing(*view, s);
         status->setText(QObject::tr("Loaded “%1”.").arg(QString::fromStdString(s.name)) +

@@ -238,6 +238,7 @@ void SavedSizingsDialog::removeCurrent()
             [this, name](const std::vector<SavedSizing> &sizings) {
                 showList(sizings);
                 m_status->setText(tr("Removed “%1”.").arg(name));
+                emit sizingRemoved();
                 emit listed();
             },
             [this](const QString &error) {

@@ -53,6 +53,7 @@ signals:
     void loadRequested(const plimsoll::SavedSizing &sizing);
     void comparisonReady();
     void listed(); // the list shows the store's saved sizings (or why it cannot)
+    void sizingRemoved(); // a saved sizing was removed from the store
 
 private:
     void updateButtons();
