@@ -3,6 +3,7 @@
 // in --json; the corpus's runs with a few empty windows among real ones stay in.
 #include "support/tempdir.h"
 
+#include "support/clirun.h"
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -13,28 +14,16 @@
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
+using Result = plimsoll::test::CliRun;
 
 class BudgetCli : public ::testing::Test
 {
 protected:
     QTemporaryDir dir;
 
-    Result plimsoll(QStringList args) const
+    Result plimsoll(const QStringList &args) const
     {
-        args = QStringList{QStringLiteral("--db"), dir.filePath(QStringLiteral("store.db"))} + args;
-        QProcess p;
-        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-        e.remove(QStringLiteral("PLIMSOLL_DB"));
-        p.setProcessEnvironment(e);
-        p.start(QStringLiteral(PLIMSOLL_BINARY), args);
-        EXPECT_TRUE(p.waitForFinished(60000)) << "plimsoll did not finish";
-        return {p.exitCode(), p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
+        return plimsoll::test::runPlimsoll(dir.filePath(QStringLiteral("store.db")), args);
     }
 
     // An OpenMessaging Benchmark result whose six windows are all zero: the producers sent

@@ -4,6 +4,7 @@
 // words for input that cannot be compared.
 #include "support/tempdir.h"
 
+#include "support/clirun.h"
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -19,13 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-struct Result
-{
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-    json parsed() const { return json::parse(out); }
-};
+using Result = plimsoll::test::CliRun;
 
 const char *kOmb200k = "omb/redpanda-data__openmessaging-benchmark__blog-results-kafka-latency-sync-200k.json";
 const char *kOmb1000k = "omb/redpanda-data__openmessaging-benchmark__blog-results-kafka-throughput-sync.json";
@@ -38,23 +33,13 @@ class CompareManyCli : public ::testing::Test
 protected:
     QTemporaryDir dir;
 
-    Result plimsoll(QStringList args) const
+    Result plimsoll(const QStringList &args) const
     {
-        args = QStringList{QStringLiteral("--db"), dir.filePath(QStringLiteral("store.db"))} + args;
-        QProcess p;
-        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-        e.remove(QStringLiteral("PLIMSOLL_DB"));
-        p.setProcessEnvironment(e);
-        p.start(QStringLiteral(PLIMSOLL_BINARY), args);
-        EXPECT_TRUE(p.waitForFinished(120000)) << "plimsoll did not finish";
-        return {p.exitCode(), p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
+        return plimsoll::test::runPlimsoll(dir.filePath(QStringLiteral("store.db")), args);
     }
     QString write(const QString &name, const std::string &text) const
     {
-        QFile f(dir.filePath(name));
-        EXPECT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write(text.data(), qint64(text.size()));
-        return f.fileName();
+        return plimsoll::test::writeTestFile(dir.filePath(name), text);
     }
     // Imports a file and gives the key of the run it made (the store's newest).
     std::string import(const QString &path) const
@@ -62,7 +47,7 @@ protected:
         const Result r = plimsoll({QStringLiteral("import"), path});
         EXPECT_EQ(r.exitCode, 0) << r.err;
         const Result runs = plimsoll({QStringLiteral("runs"), QStringLiteral("--json")});
-        const json j = runs.parsed();
+        const json j = runs.json();
         std::string newest;
         int64_t id = -1;
         for (const json &run : j.is_array() ? j : j.at("runs"))
@@ -109,7 +94,7 @@ TEST_F(CompareManyCli, OmbRunsAtTwoOfferedRatesAlignByTheRate)
     EXPECT_NE(text.out.find("records_per_s            not_comparable  200,065 rec/s  590,550 rec/s"), std::string::npos)
         << text.out;
 
-    const json j = plimsoll({"compare", QString::fromStdString(a), QString::fromStdString(b), "--json"}).parsed();
+    const json j = plimsoll({"compare", QString::fromStdString(a), QString::fromStdString(b), "--json"}).json();
     EXPECT_EQ(j.at("alignment").at("runs").at(0).at("by"), "load factor");
     EXPECT_EQ(j.at("alignment").at("runs").at(0).at("factors").at(0).at("factor"), "offered_rate");
     const json &p99 = row(j, "latency_p99_s").at("cells");
@@ -135,7 +120,7 @@ TEST_F(CompareManyCli, OmbRunsAtTwoPartitionCountsAlignByPartitionsAndCompare)
             value = value.get<double>() * 2;
     const std::string a = import(corpus(kOmb200k));
     const std::string b = import(write("5000-partitions.json", omb.dump()));
-    const json j = plimsoll({"compare", QString::fromStdString(a), QString::fromStdString(b), "--json"}).parsed();
+    const json j = plimsoll({"compare", QString::fromStdString(a), QString::fromStdString(b), "--json"}).json();
     EXPECT_EQ(j.at("alignment").at("text"), "Scenarios aligned by partitions: 100 ↔ 5,000.");
     const json &avg = row(j, "latency_avg_s").at("cells");
     EXPECT_NEAR(avg.at(1).at("delta_percent").get<double>(), 100.0, 0.5);
@@ -164,7 +149,7 @@ TEST_F(CompareManyCli, RedisBenchmarkAtThreeClientCountsAlignsByClients)
               std::string::npos)
         << text.out;
 
-    const json j = plimsoll(QStringList{"compare"} + runs + QStringList{"--json"}).parsed();
+    const json j = plimsoll(QStringList{"compare"} + runs + QStringList{"--json"}).json();
     ASSERT_EQ(j.at("runs").size(), 3u);
     EXPECT_TRUE(j.at("runs").at(0).at("baseline").get<bool>());
     for (const json &r : j.at("table")) {
@@ -180,7 +165,7 @@ TEST_F(CompareManyCli, RedisBenchmarkAtThreeClientCountsAlignsByClients)
     EXPECT_EQ(j.at("comparisons").at(0).at("only_in_baseline").size(), 19u);
 
     // --baseline picks another of them: the 10-client run, listed where it was.
-    const json rebased = plimsoll(QStringList{"compare"} + runs + QStringList{"--baseline", runs[1], "--json"}).parsed();
+    const json rebased = plimsoll(QStringList{"compare"} + runs + QStringList{"--baseline", runs[1], "--json"}).json();
     EXPECT_TRUE(rebased.at("runs").at(1).at("baseline").get<bool>());
     EXPECT_EQ(rebased.at("alignment").at("text"), "Scenarios aligned by clients: 50 ↔ 10 (baseline) ↔ 100.");
 }
@@ -190,7 +175,7 @@ TEST_F(CompareManyCli, SingleScenarioRunsOfOtherSettingsAlignByPositionAndSayWha
     PLIMSOLL_REQUIRES_CORPUS();
     const std::string a = import(corpus(kOmb200k));
     const std::string b = import(corpus(kOmbStreamnative));
-    const json j = plimsoll({"compare", QString::fromStdString(a), QString::fromStdString(b), "--json"}).parsed();
+    const json j = plimsoll({"compare", QString::fromStdString(a), QString::fromStdString(b), "--json"}).json();
     const std::string text = j.at("alignment").at("text");
     EXPECT_EQ(text.rfind("Scenarios aligned by position (one scenario each); differing in producers: 4 ↔ 2", 0), 0u)
         << text;
@@ -212,7 +197,7 @@ TEST_F(CompareManyCli, InputThatCannotBeComparedIsNamed)
     EXPECT_EQ(none.exitCode, 2);
     EXPECT_NE(none.err.find("compare needs two or more runs"), std::string::npos) << none.err;
 
-    const json runs = plimsoll({"runs", "--json"}).parsed();
+    const json runs = plimsoll({"runs", "--json"}).json();
     const json &list = runs.is_array() ? runs : runs.at("runs");
     const std::string key = list.at(0).at("run_key");
     const std::string id = std::to_string(list.at(0).at("id").get<int64_t>());

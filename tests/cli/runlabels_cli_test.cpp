@@ -1,6 +1,7 @@
 // Runs a user can tell apart: `plimsoll name`, `plimsoll tag` and `plimsoll runs --search` on
 // real tool outputs (the shared corpus), the labels carried by the jsonl export and import and
 // by `store copy` on both backends, and every bad label refused with its field and domain.
+#include "support/clirun.h"
 #include "support/tempdir.h"
 #include "support/teststore.h"
 
@@ -24,15 +25,10 @@ struct Out
     std::string out, err;
 };
 
-Out cli(const std::string &db, QStringList args)
+Out cli(const std::string &db, const QStringList &args)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove("PLIMSOLL_DB");
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(PLIMSOLL_BINARY, QStringList{"--db", QString::fromStdString(db)} + args);
-    EXPECT_TRUE(p.waitForFinished(120000));
-    return {p.exitCode(), p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
+    const plimsoll::test::CliRun r = plimsoll::test::runPlimsoll(QString::fromStdString(db), args);
+    return {r.exitCode, r.out, r.err};
 }
 
 QString q(const std::string &s) { return QString::fromStdString(s); }

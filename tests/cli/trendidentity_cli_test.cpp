@@ -4,6 +4,7 @@
 // are marked, and `compare` between two steps keeps its offered-rate rules.
 #include "support/tempdir.h"
 
+#include "support/clirun.h"
 #include <gtest/gtest.h>
 
 #include <QFile>
@@ -16,35 +17,20 @@
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
+using Result = plimsoll::test::CliRun;
 
 class TrendIdentityCli : public ::testing::Test
 {
 protected:
     QTemporaryDir dir;
 
-    Result plimsoll(QStringList args) const
+    Result plimsoll(const QStringList &args) const
     {
-        args = QStringList{QStringLiteral("--db"), dir.filePath(QStringLiteral("store.db"))} + args;
-        QProcess p;
-        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-        e.remove(QStringLiteral("PLIMSOLL_DB"));
-        p.setProcessEnvironment(e);
-        p.start(QStringLiteral(PLIMSOLL_BINARY), args);
-        EXPECT_TRUE(p.waitForFinished(60000)) << "plimsoll did not finish";
-        return {p.exitCode(), p.readAllStandardOutput().toStdString(), p.readAllStandardError().toStdString()};
+        return plimsoll::test::runPlimsoll(dir.filePath(QStringLiteral("store.db")), args, 60000);
     }
     QString write(const QString &name, const std::string &text) const
     {
-        QFile f(dir.filePath(name));
-        EXPECT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write(text.data(), qint64(text.size()));
-        return f.fileName();
+        return plimsoll::test::writeTestFile(dir.filePath(name), text);
     }
 
     // Seven steps of a kafka-producer-perf-test sweep (512-byte records at 5 … 55 MB/s offered,
