@@ -34,6 +34,18 @@ namespace plimsoll {
 
 namespace {
 
+// A new name for run `runId` as `plimsoll name` takes it: an empty one clears it.
+RunLabelRequest renameRequest(qint64 runId, const QString &name)
+{
+    RunLabelRequest request;
+    request.run = std::to_string(runId);
+    if (name.trimmed().isEmpty())
+        request.clearName = true;
+    else
+        request.name = name.toStdString();
+    return request;
+}
+
 // The earliest selectable date doubles as "no bound": QDateEdit has no empty state.
 const QDate kNoDate(2000, 1, 1);
 
@@ -210,15 +222,8 @@ LibraryView::LibraryView(const QString &storePath, QWidget *parent)
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { m_compareThese->setEnabled(selectedRunKeys().size() >= 2); });
-    connect(m_model, &RunsTableModel::renameRequested, this, [this](qint64 runId, const QString &name) {
-        RunLabelRequest request;
-        request.run = std::to_string(runId);
-        if (name.trimmed().isEmpty())
-            request.clearName = true;
-        else
-            request.name = name.toStdString();
-        emit labelsRequested(request);
-    });
+    connect(m_model, &RunsTableModel::renameRequested, this,
+            [this](qint64 runId, const QString &name) { emit labelsRequested(renameRequest(runId, name)); });
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_table, &QWidget::customContextMenuRequested, this, &LibraryView::showContextMenu);
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
@@ -538,54 +543,44 @@ void LibraryView::requestRemoval(int proxyRow)
     box->open();
 }
 
-void LibraryView::requestRename(int proxyRow)
+void LibraryView::askLabel(int proxyRow, int column, const QString &objectName, const QString &title,
+                           const QString &label, const std::function<RunLabelRequest(qint64, const QString &)> &request)
 {
-    const QModelIndex index = m_proxy->index(proxyRow, RunsTableModel::NameColumn);
+    const QModelIndex index = m_proxy->index(proxyRow, column);
     if (!index.isValid() || !m_removalRefused.isEmpty())
         return;
     const qint64 runId = index.data(RunsTableModel::RunIdRole).toLongLong();
     auto *ask = new QInputDialog(this);
-    ask->setObjectName(QStringLiteral("renameRunDialog"));
-    ask->setWindowTitle(tr("Rename run"));
-    ask->setLabelText(tr("A name for the run %1, shown beside its key and found by the search (empty: no name):")
-                          .arg(index.data(RunsTableModel::RunKeyRole).toString()));
+    ask->setObjectName(objectName);
+    ask->setWindowTitle(title);
+    ask->setLabelText(label.arg(index.data(RunsTableModel::RunKeyRole).toString()));
     ask->setTextValue(index.data(Qt::EditRole).toString());
     ask->setAttribute(Qt::WA_DeleteOnClose);
-    connect(ask, &QInputDialog::textValueSelected, this, [this, runId](const QString &name) {
-        RunLabelRequest request;
-        request.run = std::to_string(runId);
-        if (name.trimmed().isEmpty())
-            request.clearName = true;
-        else
-            request.name = name.toStdString();
-        emit labelsRequested(request);
-    });
+    connect(ask, &QInputDialog::textValueSelected, this,
+            [this, runId, request](const QString &text) { emit labelsRequested(request(runId, text)); });
     ask->open();
+}
+
+void LibraryView::requestRename(int proxyRow)
+{
+    askLabel(proxyRow, RunsTableModel::NameColumn, QStringLiteral("renameRunDialog"), tr("Rename run"),
+             tr("A name for the run %1, shown beside its key and found by the search (empty: no name):"),
+             renameRequest);
 }
 
 void LibraryView::requestTags(int proxyRow)
 {
-    const QModelIndex index = m_proxy->index(proxyRow, RunsTableModel::TagsColumn);
-    if (!index.isValid() || !m_removalRefused.isEmpty())
-        return;
-    const qint64 runId = index.data(RunsTableModel::RunIdRole).toLongLong();
-    auto *ask = new QInputDialog(this);
-    ask->setObjectName(QStringLiteral("runTagsDialog"));
-    ask->setWindowTitle(tr("Tags"));
-    ask->setLabelText(tr("Tags of the run %1, separated by spaces (each a word without commas; empty: none):")
-                          .arg(index.data(RunsTableModel::RunKeyRole).toString()));
-    ask->setTextValue(index.data().toString());
-    ask->setAttribute(Qt::WA_DeleteOnClose);
-    connect(ask, &QInputDialog::textValueSelected, this, [this, runId](const QString &text) {
-        RunLabelRequest request;
-        request.run = std::to_string(runId);
-        std::vector<std::string> tags;
-        for (const QString &t : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
-            tags.push_back(t.toStdString());
-        request.setTags = std::move(tags);
-        emit labelsRequested(request);
-    });
-    ask->open();
+    askLabel(proxyRow, RunsTableModel::TagsColumn, QStringLiteral("runTagsDialog"), tr("Tags"),
+             tr("Tags of the run %1, separated by spaces (each a word without commas; empty: none):"),
+             [](qint64 runId, const QString &text) {
+                 RunLabelRequest request;
+                 request.run = std::to_string(runId);
+                 std::vector<std::string> tags;
+                 for (const QString &t : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                     tags.push_back(t.toStdString());
+                 request.setTags = std::move(tags);
+                 return request;
+             });
 }
 
 void LibraryView::showTagsColumnWhenUsed()

@@ -25,6 +25,8 @@
 #include "ui/views/storeview.h"
 #include "ui/views/viewwidgets.h"
 
+#include <functional>
+
 namespace plimsoll {
 
 // Runs per page of the Library: more than a screen holds, few enough to read in milliseconds.
@@ -76,6 +78,10 @@ public:
     // labelsRequested. An empty name removes the run's name.
     void requestRename(int proxyRow);
     void requestTags(int proxyRow);
+    // Asks for the text of `column` of a run (its %1 in `label` the run's key) and emits the
+    // request `request` makes of it.
+    void askLabel(int proxyRow, int column, const QString &objectName, const QString &title, const QString &label,
+                  const std::function<RunLabelRequest(qint64, const QString &)> &request);
     // The run's labels as written (StoreWriter::labelsWritten): shown at once in its row and
     // its details.
     void showLabels(const RunSummary &run);
