@@ -225,13 +225,13 @@ void printChanges(const ChangesReport &r)
         std::cout << ", " << count(r.varianceChangeCount(), "noise change", "noise changes");
     if (r.driftCount() > 0)
         std::cout << ", " << count(r.driftCount(), "drift", "drifts");
-    std::cout << " in " << r.series.size() << " series; " << r.baselineChanges.size() << " baseline change"
+    std::cout << " in " << groupThousands(double(r.series.size()), 0) << " series; " << r.baselineChanges.size() << " baseline change"
               << (r.baselineChanges.size() == 1 ? "" : "s");
     if (!r.loadSteps.empty())
         std::cout << "; " << r.loadSteps.size() << " scenario" << (r.loadSteps.size() == 1 ? "" : "s")
                   << " at several loads";
     if (const int inferred = r.timeInferredPoints(); inferred > 0)
-        std::cout << "; " << inferred << " point" << (inferred == 1 ? "" : "s")
+        std::cout << "; " << groupThousands(inferred, 0) << " point" << (inferred == 1 ? "" : "s")
                   << " of inferred time left out of the search";
     std::cout << "\n";
 }
